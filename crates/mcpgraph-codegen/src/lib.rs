@@ -1,0 +1,53 @@
+//! The mcpgraph generator: graph YAML → positioned model → validation → Rust tokens.
+
+pub mod diag;
+pub mod model;
+mod parse;
+mod validate;
+mod yaml;
+
+/// Parses and validates a graph file's text. `display_path` is used in messages.
+///
+/// Warnings are dropped; use [`load_str_with_warnings`] to see them.
+pub fn load_str(source: &str, display_path: &str) -> Result<model::GraphFile, diag::Diagnostics> {
+    load_str_with_warnings(source, display_path).map(|(file, _)| file)
+}
+
+/// Like [`load_str`], but a successful load also returns its warnings (a
+/// `Diagnostics` whose items are all warnings, possibly none). On failure the
+/// `Diagnostics` holds every error and warning found.
+pub fn load_str_with_warnings(
+    source: &str,
+    display_path: &str,
+) -> Result<(model::GraphFile, diag::Diagnostics), diag::Diagnostics> {
+    let mut diags = diag::Diagnostics::new(display_path, source);
+    let lowered = parse::parse(source, &mut diags);
+    if let Some(lowered) = &lowered {
+        validate::validate(lowered, &mut diags);
+    }
+    diags.sort();
+    match lowered {
+        Some(lowered) if diags.error_count() == 0 => Ok((lowered.file, diags)),
+        _ => Err(diags),
+    }
+}
+
+/// Reads and loads a graph file. Returns the model and the file's text.
+///
+/// A file that cannot be read is reported with its absolute path.
+pub fn load_file(
+    path: &std::path::Path,
+) -> Result<(model::GraphFile, String), diag::Diagnostics> {
+    let display = path.display().to_string();
+    let source = std::fs::read_to_string(path).map_err(|e| {
+        let resolved = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        diag::Diagnostics::io_error(&display, &format!("cannot read `{}`: {e}", resolved.display()))
+    })?;
+    let file = load_str(&source, &display)?;
+    Ok((file, source))
+}
+mod expand;
+mod generate;
+mod ident;
+pub use expand::{ExpandOptions, expand, rewrite_rule};
+pub use generate::{generate_file, skeleton};

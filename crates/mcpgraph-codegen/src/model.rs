@@ -1,0 +1,247 @@
+//! The typed model of a graph file, with a source position on every value a
+//! diagnostic may need to point at.
+//!
+//! This module only holds data. Building it from YAML is `parse`'s job,
+//! checking the graph rules is `validate`'s, and turning it into Rust is
+//! `expand`'s. A `GraphFile` that `parse` + `validate` return without error
+//! is well formed: every `next` names a node of the same tool, every `mcp`
+//! node names a declared server, every expression parses.
+
+/// A position in the graph file: 1-based line and column (in characters),
+/// plus the 0-based byte offset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, counted in characters.
+    pub column: u32,
+    /// 0-based byte offset into the file.
+    pub offset: usize,
+}
+
+/// A value and where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sp<T> {
+    /// The value.
+    pub value: T,
+    /// Where the value starts in the file.
+    pub pos: Pos,
+}
+
+impl<T> Sp<T> {
+    /// Pairs a value with its position.
+    pub fn new(value: T, pos: Pos) -> Self {
+        Self { value, pos }
+    }
+}
+
+/// A whole graph file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphFile {
+    /// The `version` field (not interpreted).
+    pub version: Sp<String>,
+    /// The server this file becomes.
+    pub server: ServerMeta,
+    /// Downstream servers, in file order.
+    pub mcp_servers: Vec<McpServer>,
+    /// Execution limits, with defaults filled in.
+    pub limits: Limits,
+    /// Tools, in file order.
+    pub tools: Vec<Tool>,
+}
+
+/// `server:` metadata.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerMeta {
+    /// `server.name`.
+    pub name: Sp<String>,
+    /// `server.version`.
+    pub version: Sp<String>,
+    /// `server.title`, if given (the generator defaults it to the name).
+    pub title: Option<Sp<String>>,
+    /// `server.instructions`, if given.
+    pub instructions: Option<Sp<String>>,
+}
+
+/// `executionLimits:` with defaults applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Default 1000.
+    pub max_node_executions: u64,
+    /// Default 300000.
+    pub max_execution_time_ms: u64,
+    /// Default 500.
+    pub max_expression_depth: u64,
+    /// Default 1000.
+    pub max_expression_time_ms: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_node_executions: 1000,
+            max_execution_time_ms: 300_000,
+            max_expression_depth: 500,
+            max_expression_time_ms: 1000,
+        }
+    }
+}
+
+/// One entry of `mcpServers:`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct McpServer {
+    /// The key under `mcpServers`.
+    pub name: Sp<String>,
+    /// How to reach it. Strings are kept verbatim: `${VAR}` is expanded at
+    /// run time, never by the generator.
+    pub transport: Transport,
+    /// `timeoutMs`, if given.
+    pub timeout_ms: Option<u64>,
+}
+
+/// How a downstream server is reached.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Transport {
+    /// `type` omitted or `stdio`.
+    Stdio {
+        /// `command`.
+        command: String,
+        /// `args` (default empty).
+        args: Vec<String>,
+        /// `cwd`, if given.
+        cwd: Option<String>,
+        /// `env`, in file order.
+        env: Vec<(String, String)>,
+    },
+    /// `type: streamableHttp` (also `http`, `streamable-http`).
+    StreamableHttp {
+        /// `url`.
+        url: String,
+        /// `headers`, in file order.
+        headers: Vec<(String, String)>,
+    },
+    /// `type: sse`.
+    Sse {
+        /// `url`.
+        url: String,
+        /// `headers`, in file order.
+        headers: Vec<(String, String)>,
+    },
+}
+
+/// One tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tool {
+    /// `name`.
+    pub name: Sp<String>,
+    /// `description`.
+    pub description: String,
+    /// `inputSchema`, whole.
+    pub input_schema: serde_json::Value,
+    /// `outputSchema`, whole, if given.
+    pub output_schema: Option<serde_json::Value>,
+    /// `nodes`, in file order.
+    pub nodes: Vec<Node>,
+}
+
+/// One node of a tool's graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// `id`.
+    pub id: Sp<String>,
+    /// `type` and its fields.
+    pub kind: NodeKind,
+}
+
+/// A node's type and type-specific fields.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    /// `type: entry`.
+    Entry {
+        /// `next`.
+        next: Sp<String>,
+    },
+    /// `type: exit`.
+    Exit,
+    /// `type: mcp`.
+    Mcp {
+        /// `server` (a key of `mcpServers`).
+        server: Sp<String>,
+        /// `tool` on that server.
+        tool: Sp<String>,
+        /// `args` (default: empty object).
+        args: Arg,
+        /// `next`.
+        next: Sp<String>,
+    },
+    /// `type: transform`.
+    Transform {
+        /// `transform.expr`.
+        expr: Expr,
+        /// `next`.
+        next: Sp<String>,
+    },
+    /// `type: switch`.
+    Switch {
+        /// `conditions`, in order.
+        conditions: Vec<Condition>,
+        /// `next`: the default target.
+        next: Sp<String>,
+    },
+}
+
+/// A JSONata expression and where its text starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// The expression text after YAML unescaping.
+    pub source: String,
+    /// Position of the scalar holding it: its first character (the opening
+    /// quote of a quoted scalar, the first content character of a block
+    /// scalar).
+    pub pos: Pos,
+    /// Where the text of `source` is in the file, for mapping an offset
+    /// inside the expression (e.g. of a syntax error) to a line and column:
+    /// pairs `(byte offset in source, file position)`, sorted, the first at
+    /// offset 0. From each entry up to the next, `source` is copied
+    /// character for character from one line of the file; escapes and line
+    /// folds start new entries. Empty when the text could not be mapped:
+    /// then every offset maps to `pos`.
+    pub spans: Vec<(usize, Pos)>,
+}
+
+/// An `mcp` node's `args`, walked as FORMAT.md says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// `{ expr: "..." }`: replaced by the expression's value.
+    Expr(Expr),
+    /// Any other object: its keys in file order.
+    Object(Vec<(String, Arg)>),
+    /// An array.
+    Array(Vec<Arg>),
+    /// A scalar passed as it is (strings starting with `$` included).
+    Literal(serde_json::Value),
+}
+
+/// One switch condition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Condition {
+    /// The JSON Logic rule.
+    pub rule: Logic,
+    /// Where the condition routes.
+    pub next: Sp<String>,
+}
+
+/// A JSON Logic rule with every `{"var": S}` lifted out as a JSONata
+/// expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Logic {
+    /// `{"var": "S"}`.
+    Var(Expr),
+    /// An object: an operator application `{"op": args}` (validated to have
+    /// a known operator) or, as data, any other object.
+    Object(Vec<(Sp<String>, Logic)>),
+    /// An array.
+    Array(Vec<Logic>),
+    /// A scalar.
+    Literal(serde_json::Value),
+}

@@ -1,0 +1,691 @@
+//! Reads YAML text into a tree of values that each know where they were
+//! written.
+//!
+//! serde-saphyr does the YAML work; a hand-written `Deserialize` for
+//! [`Value`] wraps every child in `Spanned`, so positions survive at every
+//! depth (they would be lost through serde's tagged or untagged enums).
+//! Duplicate keys are passed through and kept, so that `parse` can report
+//! each of them. This module knows nothing of the graph format.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::{DuplicateKeyPolicy, Options, Spanned};
+
+use crate::model::Pos;
+
+/// How deep collections may nest. Deeper input is refused with a clear
+/// error rather than risking the stack.
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// The stack of the thread that reads YAML. Unoptimised builds (the usual
+/// case for proc macros) take tens of kilobytes per nesting level, more than
+/// a caller's thread (2 MiB for spawned threads) may have left.
+const READER_STACK: usize = 64 << 20;
+
+/// A YAML value with its position.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Node {
+    pub value: Value,
+    /// Where the value is used (for an alias, the alias).
+    pub pos: Pos,
+    /// Where the value's text is (for an alias, the anchored value). Scalars'
+    /// text is read from here to map offsets inside them.
+    pub defined: Pos,
+}
+
+/// The kinds of YAML values a graph file may hold.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Value {
+    Null,
+    Bool(bool),
+    /// A number in JSON's sense; non-finite floats cannot occur (serde-saphyr
+    /// refuses them by default).
+    Number(serde_json::Number),
+    String(String),
+    Seq(Vec<Node>),
+    /// Entries in file order, duplicates included.
+    Map(Vec<(Node, Node)>),
+}
+
+impl Value {
+    /// A short name for messages: "a string", "a mapping", …
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Seq(_) => "a sequence",
+            Value::Map(_) => "a mapping",
+        }
+    }
+}
+
+impl Node {
+    /// The value as JSON (keys that are not strings are written as text).
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        match &self.value {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => serde_json::Value::Number(n.clone()),
+            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::Seq(items) => items.iter().map(Node::to_json).collect(),
+            Value::Map(entries) => entries
+                .iter()
+                .map(|(k, v)| (k.key_text(), v.to_json()))
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
+        }
+    }
+
+    /// A mapping key as text, whatever its YAML type.
+    pub(crate) fn key_text(&self) -> String {
+        match &self.value {
+            Value::String(s) => s.clone(),
+            Value::Null => "null".to_owned(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::Seq(_) | Value::Map(_) => self.to_json().to_string(),
+        }
+    }
+}
+
+/// A YAML error: where and what.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct YamlError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+/// Maps byte offsets of a text to lines and columns.
+#[derive(Debug, Clone)]
+pub(crate) struct LineIndex<'a> {
+    text: &'a str,
+    /// Byte offset of each line's start.
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Self { text, starts }
+    }
+
+    /// The position of a byte offset (clamped to the text, moved back to a
+    /// character boundary).
+    pub(crate) fn pos(&self, offset: usize) -> Pos {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let column = self.text[self.starts[line]..offset].chars().count() + 1;
+        Pos {
+            line: u32::try_from(line + 1).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            offset,
+        }
+    }
+
+    /// The position of a 1-based line and character column, as serde-saphyr
+    /// reports them.
+    fn pos_at(&self, line: u64, column: u64) -> Pos {
+        let Some(start) = usize::try_from(line)
+            .ok()
+            .and_then(|l| l.checked_sub(1))
+            .and_then(|l| self.starts.get(l))
+        else {
+            return self.pos(self.text.len());
+        };
+        let rest = &self.text[*start..];
+        let skip = usize::try_from(column.saturating_sub(1)).unwrap_or(usize::MAX);
+        let offset = rest
+            .char_indices()
+            .nth(skip)
+            .map_or(self.text.len(), |(i, _)| start + i);
+        self.pos(offset)
+    }
+
+    fn from_location(&self, loc: &serde_saphyr::Location) -> Pos {
+        if let Some(b) = loc.span().byte_offset() {
+            return self.pos(usize::try_from(b).unwrap_or(usize::MAX));
+        }
+        self.pos_at(loc.line(), loc.column())
+    }
+}
+
+/// Reads one YAML document. Positions are computed against `text`.
+pub(crate) fn read(text: &str) -> Result<Node, YamlError> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("mcpgraph-yaml".to_owned())
+            .stack_size(READER_STACK)
+            .spawn_scoped(scope, || read_here(text))
+            .map_or_else(|_| read_here(text), |handle| {
+                handle.join().unwrap_or_else(|_| {
+                    Err(YamlError {
+                        pos: Pos::default(),
+                        message: "internal error: the YAML reader panicked".to_owned(),
+                    })
+                })
+            })
+    })
+}
+
+fn read_here(text: &str) -> Result<Node, YamlError> {
+    let index = LineIndex::new(text);
+    let mut options = Options::default();
+    options.duplicate_keys = DuplicateKeyPolicy::PassThrough;
+    options.with_snippet = false;
+    // YAML 1.2, as js-yaml reads mcpGraph's files: `n`, `yes`, `off` are strings.
+    options.strict_booleans = true;
+    if let Some(budget) = options.budget.as_mut() {
+        budget.max_depth = MAX_DEPTH;
+    }
+    // Guard against deep nesting the budget does not see (it is our own
+    // recursion that must not run out of stack).
+    DEPTH.with(|d| d.set(0));
+    let raw: Spanned<RawValue> =
+        serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e, &index))?;
+    Ok(convert(raw, &index))
+}
+
+fn yaml_error(e: &serde_saphyr::Error, index: &LineIndex<'_>) -> YamlError {
+    let pos = e
+        .location()
+        .map_or_else(|| index.pos(index.text.len()), |l| index.from_location(&l));
+    let message = match e {
+        serde_saphyr::Error::Budget {
+            breach: serde_saphyr::budget::BudgetBreach::Depth { .. },
+            ..
+        } => format!("YAML nesting is deeper than {MAX_DEPTH} levels"),
+        _ => {
+            let text = e.without_snippet().to_string();
+            clean_message(&text)
+        }
+    };
+    YamlError { pos, message }
+}
+
+/// serde-saphyr's messages may end with " at line X, column Y"; the
+/// position is shown separately.
+fn clean_message(text: &str) -> String {
+    let first = text.lines().next().unwrap_or(text).trim();
+    let first = match first.rfind(" at line ") {
+        Some(i) if first[i..].contains("column") => &first[..i],
+        _ => first,
+    };
+    let first = first.trim_end_matches(['.', ':', ' ']);
+    if first.is_empty() {
+        "invalid YAML".to_owned()
+    } else {
+        format!("invalid YAML: {first}")
+    }
+}
+
+thread_local! {
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+struct DepthGuard;
+
+impl DepthGuard {
+    fn enter<E: de::Error>() -> Result<Self, E> {
+        let depth = DEPTH.with(|d| {
+            let n = d.get() + 1;
+            d.set(n);
+            n
+        });
+        let guard = DepthGuard;
+        if depth > MAX_DEPTH + 1 {
+            return Err(E::custom(format_args!(
+                "YAML nesting is deeper than {MAX_DEPTH} levels"
+            )));
+        }
+        Ok(guard)
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
+/// What serde-saphyr hands over, before positions are converted.
+enum RawValue {
+    Null,
+    Bool(bool),
+    Number(serde_json::Number),
+    String(String),
+    Seq(Vec<Spanned<RawValue>>),
+    Map(Vec<(Spanned<RawValue>, Spanned<RawValue>)>),
+}
+
+fn convert(raw: Spanned<RawValue>, index: &LineIndex<'_>) -> Node {
+    let pos = index.from_location(&raw.referenced);
+    let defined = if raw.defined == raw.referenced {
+        pos
+    } else {
+        index.from_location(&raw.defined)
+    };
+    let value = match raw.value {
+        RawValue::Null => Value::Null,
+        RawValue::Bool(b) => Value::Bool(b),
+        RawValue::Number(n) => Value::Number(n),
+        RawValue::String(s) => Value::String(s),
+        RawValue::Seq(items) => Value::Seq(items.into_iter().map(|i| convert(i, index)).collect()),
+        RawValue::Map(entries) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (convert(k, index), convert(v, index)))
+                .collect(),
+        ),
+    };
+    Node {
+        value,
+        pos,
+        defined,
+    }
+}
+
+impl<'de> Deserialize<'de> for RawValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let _guard = DepthGuard::enter::<D::Error>()?;
+        deserializer.deserialize_any(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = RawValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<RawValue, E> {
+        Ok(RawValue::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<RawValue, E> {
+        Ok(RawValue::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<RawValue, E> {
+        Ok(RawValue::Number(v.into()))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<RawValue, E> {
+        match i64::try_from(v) {
+            Ok(v) => Ok(RawValue::Number(v.into())),
+            Err(_) => u64::try_from(v)
+                .map(|v| RawValue::Number(v.into()))
+                .map_err(|_| E::custom("integer out of range")),
+        }
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<RawValue, E> {
+        u64::try_from(v)
+            .map(|v| RawValue::Number(v.into()))
+            .map_err(|_| E::custom("integer out of range"))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawValue, E> {
+        serde_json::Number::from_f64(v)
+            .map(RawValue::Number)
+            .ok_or_else(|| E::custom("a number that is not finite cannot be represented in JSON"))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<RawValue, E> {
+        Ok(RawValue::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<RawValue, E> {
+        Ok(RawValue::String(v))
+    }
+
+    fn visit_bytes<E: de::Error>(self, _v: &[u8]) -> Result<RawValue, E> {
+        Err(E::custom("binary values are not supported"))
+    }
+
+    fn visit_unit<E>(self) -> Result<RawValue, E> {
+        Ok(RawValue::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<RawValue, E> {
+        Ok(RawValue::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawValue, D::Error> {
+        RawValue::deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawValue, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<RawValue>>()? {
+            items.push(item);
+        }
+        Ok(RawValue::Seq(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawValue, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Spanned<RawValue>>()? {
+            let value = map.next_value::<Spanned<RawValue>>()?;
+            entries.push((key, value));
+        }
+        Ok(RawValue::Map(entries))
+    }
+}
+
+/// How a scalar is written, as far as mapping its text back goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    DoubleQuoted,
+    SingleQuoted,
+    /// Plain or block: the text is the file's, with line breaks folded and
+    /// indentation removed. `indent` is how many columns of a continuation
+    /// line are indentation when known (block scalars), else all of its
+    /// leading blanks are.
+    Unquoted { indent: Option<usize> },
+}
+
+/// Maps a scalar's value back to the file: `(byte offset in value, file
+/// position)` at the start of every run that is copied verbatim from one line
+/// of the file (see `model::Expr::spans`). `start` is the byte offset of the
+/// scalar's first character. Returns an empty list if the value does not
+/// match the text there (it never should).
+pub(crate) fn scalar_spans(index: &LineIndex<'_>, start: usize, value: &str) -> Vec<(usize, Pos)> {
+    let text = index.text;
+    let Some(src) = text.get(start..) else {
+        return Vec::new();
+    };
+    let style = if src.starts_with('"') {
+        Style::DoubleQuoted
+    } else if src.starts_with('\'') {
+        Style::SingleQuoted
+    } else if is_block_content_start(text, start) {
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        Style::Unquoted {
+            indent: Some(start - line_start),
+        }
+    } else {
+        Style::Unquoted { indent: None }
+    };
+    let first = match style {
+        Style::DoubleQuoted | Style::SingleQuoted => 1,
+        Style::Unquoted { .. } => 0,
+    };
+    match map_chars(src, first, value, style) {
+        Some(offsets) => runs(index, start, src, value, &offsets),
+        None => Vec::new(),
+    }
+}
+
+/// Whether `start` is the first content character of a block scalar: it
+/// begins a line (after indentation) and the nearest non-blank line above
+/// ends with a block header (`|` or `>`, indicators, an optional comment).
+fn is_block_content_start(text: &str, start: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    if !text[line_start..start].chars().all(|c| c == ' ' || c == '\t') {
+        return false;
+    }
+    let Some(header) = text[..line_start]
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+    else {
+        return false;
+    };
+    let header = match header.find(" #") {
+        Some(i) => &header[..i],
+        None => header,
+    };
+    let header = header.trim_end().trim_end_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
+    header.ends_with('|') || header.ends_with('>')
+}
+
+/// For each character of `value`, the byte offset in `src` of the text it
+/// comes from.
+fn map_chars(src: &str, first: usize, value: &str, style: Style) -> Option<Vec<usize>> {
+    let s = src.as_bytes();
+    let mut i = first;
+    let mut out = Vec::with_capacity(value.len());
+    let is_blank = |b: u8| b == b' ' || b == b'\t';
+    // After a line break: skip the next line's indentation.
+    let skip_indent = |mut i: usize| {
+        let mut n = 0;
+        while i < s.len() && is_blank(s[i]) {
+            if let Style::Unquoted { indent: Some(k) } = style {
+                if n >= k {
+                    break;
+                }
+            }
+            i += 1;
+            n += 1;
+        }
+        i
+    };
+    for c in value.chars() {
+        loop {
+            let here = src.get(i..)?;
+            let sc = here.chars().next()?;
+            if style == Style::DoubleQuoted && sc == '\\' {
+                let next = here[1..].chars().next()?;
+                if next == '\n' || next == '\r' {
+                    // An escaped line break: nothing in the value.
+                    i += 1 + if here[1..].starts_with("\r\n") { 2 } else { 1 };
+                    i = skip_indent(i);
+                    continue;
+                }
+                let len = match next {
+                    'x' => 4,
+                    'u' => 6,
+                    'U' => 10,
+                    _ => 1 + next.len_utf8(),
+                };
+                out.push(i);
+                i += len;
+                break;
+            }
+            if style == Style::SingleQuoted && c == '\'' && here.starts_with("''") {
+                out.push(i);
+                i += 2;
+                break;
+            }
+            if sc == c {
+                out.push(i);
+                i += sc.len_utf8();
+                if c == '\n' {
+                    i = skip_indent(i);
+                }
+                break;
+            }
+            if (c == ' ' || c == '\n') && (sc == '\n' || sc == '\r') {
+                // A folded line break.
+                out.push(i);
+                i += if here.starts_with("\r\n") { 2 } else { 1 };
+                i = skip_indent(i);
+                break;
+            }
+            if sc == ' ' || sc == '\t' || sc == '\n' || sc == '\r' {
+                // Blanks the folding removed.
+                i += 1;
+                continue;
+            }
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Turns per-character offsets into runs.
+fn runs(
+    index: &LineIndex<'_>,
+    start: usize,
+    src: &str,
+    value: &str,
+    offsets: &[usize],
+) -> Vec<(usize, Pos)> {
+    let mut out = Vec::new();
+    let mut expected: Option<usize> = None;
+    for ((vb, c), &sb) in value.char_indices().zip(offsets) {
+        let verbatim = src[sb..].starts_with(c) && c != '\n';
+        if expected != Some(sb) || !verbatim {
+            out.push((vb, index.pos(start + sb)));
+        }
+        expected = verbatim.then(|| sb + c.len_utf8());
+    }
+    if out.is_empty() {
+        out.push((0, index.pos(start)));
+    }
+    out
+}
+
+/// The file position of byte `offset` of an expression's text (clamped to
+/// the text).
+pub(crate) fn expr_offset_pos(spans: &[(usize, Pos)], fallback: Pos, source: &str, offset: usize) -> Pos {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let i = spans.partition_point(|(o, _)| *o <= offset);
+    let Some((base, pos)) = i.checked_sub(1).and_then(|i| spans.get(i)) else {
+        return fallback;
+    };
+    let gap = &source[*base..offset];
+    if gap.contains('\n') {
+        // Only possible past the last run (a trailing line break).
+        return *pos;
+    }
+    Pos {
+        line: pos.line,
+        column: pos.column + u32::try_from(gap.chars().count()).unwrap_or(0),
+        offset: pos.offset + gap.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compat(name: &str) -> String {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/compat/mcpgraph/");
+        std::fs::read_to_string(format!("{dir}{name}")).unwrap()
+    }
+
+    #[test]
+    fn positions_and_kinds() {
+        let text = "a: 1\nb: \"1\"\nc: |\n  x\nd: &x [true, {g: ~}]\ne: *x\nf: n\n";
+        let root = read(text).unwrap();
+        let Value::Map(entries) = &root.value else {
+            panic!()
+        };
+        let at = |i: usize| &entries[i].1;
+        assert_eq!(at(0).value, Value::Number(1.into()));
+        assert_eq!(at(1).value, Value::String("1".into()));
+        assert_eq!((at(1).pos.line, at(1).pos.column, at(1).pos.offset), (2, 4, 8));
+        // A block scalar starts at its first content character.
+        assert_eq!((at(2).pos.line, at(2).pos.column), (4, 3));
+        // An alias is used at the alias, defined at the anchor.
+        assert_eq!((at(4).pos.line, at(4).pos.column), (6, 4));
+        assert_eq!((at(4).defined.line, at(4).defined.column), (5, 7));
+        assert_eq!(at(4).to_json(), serde_json::json!([true, {"g": null}]));
+        // YAML 1.2 booleans only.
+        assert_eq!(at(5).value, Value::String("n".into()));
+    }
+
+    #[test]
+    fn duplicate_keys_are_kept() {
+        let root = read("a: 1\na: 2\n").unwrap();
+        let Value::Map(entries) = &root.value else {
+            panic!()
+        };
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[1].0.pos.line, 2);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = read("a:\n  - b\n c: d").unwrap_err();
+        assert_eq!((e.pos.line, e.pos.column), (3, 2));
+        assert!(e.message.starts_with("invalid YAML: "), "{}", e.message);
+        let e = read("a: .inf").unwrap_err();
+        assert_eq!((e.pos.line, e.pos.column), (1, 4));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        for text in [
+            "[".repeat(100_000),
+            format!("{}1{}", "[".repeat(MAX_DEPTH + 5), "]".repeat(MAX_DEPTH + 5)),
+            (0..MAX_DEPTH + 5)
+                .map(|i| format!("{}a:\n", " ".repeat(i)))
+                .collect(),
+            "- ".repeat(10_000) + "x",
+        ] {
+            let e = read(&text).unwrap_err();
+            assert!(
+                e.message.contains("deeper") || e.message.starts_with("invalid YAML"),
+                "{}",
+                e.message
+            );
+        }
+        let ok = format!("{}1{}", "[".repeat(MAX_DEPTH - 2), "]".repeat(MAX_DEPTH - 2));
+        read(&ok).unwrap();
+    }
+
+    /// Whatever the input, loading returns; it never panics.
+    #[test]
+    fn no_panics() {
+        let mut inputs: Vec<String> = Vec::new();
+        for f in [
+            "file_utils.yaml",
+            "loop_example.yaml",
+            "switch_example.yaml",
+            "test_minimal.yaml",
+        ] {
+            let text = compat(f);
+            let mut cut = 0;
+            while cut < text.len() {
+                if text.is_char_boundary(cut) {
+                    inputs.push(text[..cut].to_owned());
+                }
+                cut += 3;
+            }
+            // Also damaged in the middle.
+            for i in (0..text.len()).step_by(97) {
+                let mut bytes = text.clone().into_bytes();
+                bytes[i] = b"{}[]:'\"|>&*!%@`-#,?\t\n"[i % 21];
+                inputs.push(String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+        let binary: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        inputs.push(String::from_utf8_lossy(&binary).into_owned());
+        inputs.push("\0\u{1}\u{feff}a: \u{fffd}".to_owned());
+        inputs.push("a: &a [*a]".to_owned());
+        inputs.push(
+            "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
+                .to_owned(),
+        );
+        inputs.push("x".repeat(1 << 20));
+        inputs.push("{".repeat(5000));
+        inputs.push("tools:\n  - nodes:\n      - transform: {expr: 1}\n        type: transform\n".to_owned());
+        let deep_expr = format!("{}1{}", "(".repeat(3000), ")".repeat(3000));
+        inputs.push(format!(
+            "version: '1'\nserver: {{name: a, version: b}}\ntools:\n  - name: t\n    description: d\n    inputSchema: {{type: object}}\n    nodes:\n      - {{id: e, type: entry, next: a}}\n      - {{id: a, type: transform, transform: {{expr: '{deep_expr}'}}, next: x}}\n      - {{id: x, type: exit}}\n"
+        ));
+        for input in &inputs {
+            let t = std::time::Instant::now();
+            let _ = crate::load_str(input, "g.yaml").map_err(|d| d.to_string());
+            if t.elapsed().as_millis() > 50 { eprintln!("SLOW {} {:?}", t.elapsed().as_millis(), &input[..input.len().min(60)]); }
+        }
+        eprintln!("N {}", inputs.len());
+    }
+}

@@ -1,0 +1,160 @@
+//! The command line every generated server has: serve over stdio (the
+//! default), list tools, run one call.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::client_manager::{ServerSpec, parse_override};
+use crate::graph::Graph;
+use crate::pool::Engine;
+use crate::server::{Handler, serve};
+
+#[derive(Parser, Debug)]
+#[command(about = "An MCP server compiled from a graph file by mcpgraph")]
+struct Cli {
+    /// A JSON file `{"mcpServers": {...}}` whose entries replace (or add to)
+    /// the downstream servers compiled into this binary.
+    #[arg(long, global = true, value_name = "FILE")]
+    mcp: Option<std::path::PathBuf>,
+
+    /// Log level for stderr (error, warn, info, debug, trace); `RUST_LOG`
+    /// takes precedence.
+    #[arg(long, global = true, default_value = "warn")]
+    log_level: String,
+
+    /// Worker threads running graphs (default: one per core).
+    #[arg(long, global = true)]
+    workers: Option<usize>,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve MCP over stdio (the default).
+    Serve,
+    /// List the tools with their descriptions.
+    Tools {
+        /// Print the full tool definitions as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one tool call and print its result as JSON.
+    Call {
+        /// Tool name.
+        tool: String,
+        /// Arguments as a JSON object (default `{}`).
+        arguments: Option<String>,
+    },
+}
+
+/// Runs the CLI of graph `G` with the process's arguments.
+pub fn main<G: Graph>() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(&cli.log_level);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => return fail(format!("cannot start the tokio runtime: {e}")),
+    };
+    let code = runtime.block_on(run::<G>(cli));
+    // Workers and downstream children must not keep the process alive
+    // once the session is over.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    code
+}
+
+async fn run<G: Graph>(cli: Cli) -> ExitCode {
+    let overrides = match load_overrides(cli.mcp.as_deref()) {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let workers = cli
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    let engine = match Engine::<G>::start(overrides, workers) {
+        Ok(engine) => engine,
+        Err(e) => return fail(e.to_string()),
+    };
+    let code = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => match serve(Handler::new(engine.clone()), rmcp::transport::stdio()).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
+        Command::Tools { json } => {
+            list_tools::<G>(json);
+            ExitCode::SUCCESS
+        }
+        Command::Call { tool, arguments } => call(&engine, &tool, arguments.as_deref()).await,
+    };
+    engine.shutdown().await;
+    code
+}
+
+fn load_overrides(path: Option<&std::path::Path>) -> Result<Vec<ServerSpec>, String> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read --mcp file {}: {e}", path.display()))?;
+    parse_override(&text).map_err(|e| e.to_string())
+}
+
+fn list_tools<G: Graph>(json: bool) {
+    if json {
+        let tools: Vec<Value> = G::TOOLS
+            .iter()
+            .map(|t| {
+                let mut tool = serde_json::json!({
+                    "name": t.name,
+                    "description": t.description,
+                    "inputSchema": serde_json::from_str::<Value>(t.input_schema).unwrap_or(Value::Null),
+                });
+                if let Some(schema) = t.output_schema {
+                    tool["outputSchema"] = serde_json::from_str(schema).unwrap_or(Value::Null);
+                }
+                tool
+            })
+            .collect();
+        println!("{}", Value::Array(tools));
+    } else {
+        for tool in G::TOOLS {
+            println!("{}\t{}", tool.name, tool.description);
+        }
+    }
+}
+
+async fn call<G: Graph>(engine: &Engine<G>, tool: &str, arguments: Option<&str>) -> ExitCode {
+    let arguments = match arguments.map(serde_json::from_str::<Value>) {
+        None => Map::new(),
+        Some(Ok(Value::Object(map))) => map,
+        Some(Ok(_)) => return fail("the arguments must be a JSON object".to_owned()),
+        Some(Err(e)) => return fail(format!("the arguments are not valid JSON: {e}")),
+    };
+    match engine.call(tool, Some(arguments), CancellationToken::new()).await {
+        Ok(value) => {
+            println!("{value}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e.to_string()),
+    }
+}
+
+fn fail(message: String) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
+}
+
+fn init_tracing(level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .or_else(|_| tracing_subscriber::EnvFilter::try_new(level))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}

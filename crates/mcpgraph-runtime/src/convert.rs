@@ -1,0 +1,84 @@
+//! How a downstream `tools/call` result becomes an `mcp` node's output
+//! (FORMAT.md, "mcp"): an error result fails the node; otherwise
+//! `structuredContent` as is; otherwise the first content item (text parsed
+//! as JSON when it is JSON, the raw string when not; any other item as its
+//! object); no content gives no output.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::Value;
+
+/// The node output for `result`: `Ok(None)` is "no output", `Err` carries
+/// the text of an `isError` result.
+pub fn output_of_result(result: CallToolResult) -> Result<Option<Value>, String> {
+    if result.is_error == Some(true) {
+        let text: Vec<&str> = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+            .collect();
+        return Err(if text.is_empty() {
+            "(no message)".to_owned()
+        } else {
+            text.join("\n")
+        });
+    }
+    if let Some(structured) = result.structured_content {
+        return Ok(Some(structured));
+    }
+    let Some(first) = result.content.into_iter().next() else {
+        return Ok(None);
+    };
+    Ok(Some(match first {
+        ContentBlock::Text(text) => {
+            serde_json::from_str(&text.text).unwrap_or(Value::String(text.text))
+        }
+        other => serde_json::to_value(&other).unwrap_or(Value::Null),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn result(value: Value) -> CallToolResult {
+        serde_json::from_value(value).expect("a CallToolResult")
+    }
+
+    #[test]
+    fn structured_content_wins() {
+        let r = result(json!({"content": [{"type": "text", "text": "x"}], "structuredContent": {"a": 1}}));
+        assert_eq!(output_of_result(r), Ok(Some(json!({"a": 1}))));
+    }
+
+    #[test]
+    fn text_is_parsed_as_json_or_kept_raw() {
+        let r = result(json!({"content": [{"type": "text", "text": "{\"n\": 2}"}]}));
+        assert_eq!(output_of_result(r), Ok(Some(json!({"n": 2}))));
+        let r = result(json!({"content": [{"type": "text", "text": "not json"}, {"type": "text", "text": "2nd"}]}));
+        assert_eq!(output_of_result(r), Ok(Some(json!("not json"))));
+        let r = result(json!({"content": [{"type": "text", "text": "42"}]}));
+        assert_eq!(output_of_result(r), Ok(Some(json!(42))));
+    }
+
+    #[test]
+    fn images_pass_as_the_item_object() {
+        let r = result(json!({"content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]}));
+        assert_eq!(
+            output_of_result(r),
+            Ok(Some(json!({"type": "image", "data": "AAAA", "mimeType": "image/png"})))
+        );
+    }
+
+    #[test]
+    fn empty_content_is_no_output() {
+        let r = result(json!({"content": []}));
+        assert_eq!(output_of_result(r), Ok(None));
+    }
+
+    #[test]
+    fn is_error_fails_with_the_text() {
+        let r = result(json!({"content": [{"type": "text", "text": "boom"}], "isError": true}));
+        assert_eq!(output_of_result(r), Err("boom".to_owned()));
+    }
+}

@@ -1,0 +1,353 @@
+//! One tool call in progress: the context every expression sees, the
+//! execution history, the limits, and the operations generated code calls
+//! for each node type.
+//!
+//! The context is a single JSONata object `{node id: latest output}` kept
+//! for the whole call and updated in place (O(1) per node); history holds
+//! every output in order, for the history functions. An `Execution` is not
+//! `Send` and lives on one single-threaded worker for its whole life.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use jsonata_core::evaluator::{
+    CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions,
+};
+use jsonata_core::value::JValue;
+use serde_json::Value;
+
+use crate::client_manager::ClientManager;
+use crate::convert::output_of_result;
+use crate::error::NodeError;
+use crate::expr::{Args, Expr, Switch, logic_engine};
+use crate::graph::Limits;
+use crate::value::{from_json, to_json};
+
+/// Every node output of one call, in execution order.
+#[derive(Default)]
+struct History {
+    outputs: Vec<JValue>,
+    by_node: HashMap<&'static str, Vec<usize>>,
+}
+
+impl History {
+    fn push(&mut self, node: &'static str, output: JValue) {
+        self.by_node.entry(node).or_default().push(self.outputs.len());
+        self.outputs.push(output);
+    }
+
+    fn runs(&self, node: &str) -> &[usize] {
+        self.by_node.get(node).map_or(&[], Vec::as_slice)
+    }
+
+    /// A recorded output as a JSONata value: a run that yielded nothing
+    /// reads as `null` (FORMAT.md).
+    fn output(&self, index: usize) -> JValue {
+        match &self.outputs[index] {
+            JValue::Undefined => JValue::Null,
+            other => other.clone(),
+        }
+    }
+}
+
+/// A tool call being executed.
+pub struct Execution {
+    context: JValue,
+    /// The call's arguments, until the entry node records them.
+    arguments: JValue,
+    history: Rc<RefCell<History>>,
+    evaluator: Evaluator,
+    limits: Limits,
+    deadline: Instant,
+    executed: u64,
+    current: &'static str,
+    clients: Arc<ClientManager>,
+    result: Option<JValue>,
+}
+
+impl Execution {
+    /// Starts a call with the given (already validated) arguments.
+    pub fn new(arguments: &Value, limits: Limits, clients: Arc<ClientManager>) -> Self {
+        let history = Rc::new(RefCell::new(History::default()));
+        let options = EvaluatorOptions {
+            timeout_ms: Some(limits.max_expression_time_ms),
+            max_stack_depth: Some(usize::try_from(limits.max_expression_depth).unwrap_or(usize::MAX)),
+            cancel: Some(CancelToken::new()),
+            ..Default::default()
+        };
+        let mut evaluator = Evaluator::with_options(Context::new(), options);
+        register_history_functions(&mut evaluator, &history);
+        Self {
+            context: JValue::object(Default::default()),
+            arguments: from_json(arguments),
+            history,
+            evaluator,
+            limits,
+            deadline: Instant::now() + Duration::from_millis(limits.max_execution_time_ms),
+            executed: 0,
+            current: "",
+            clients,
+            result: None,
+        }
+    }
+
+    /// Checks the limits before node `node` runs and makes it the current
+    /// node (the one errors name).
+    pub fn enter(&mut self, node: &'static str) -> Result<(), NodeError> {
+        self.current = node;
+        if self.executed >= self.limits.max_node_executions {
+            return Err(self.error(format!(
+                "Execution limit exceeded: maximum node executions ({}) reached",
+                self.limits.max_node_executions
+            )));
+        }
+        if Instant::now() >= self.deadline {
+            return Err(self.time_limit());
+        }
+        self.executed += 1;
+        Ok(())
+    }
+
+    /// Runs the entry node: its output is the call's arguments.
+    pub fn entry(&mut self) {
+        let args = std::mem::replace(&mut self.arguments, JValue::Undefined);
+        self.record(args);
+    }
+
+    /// Runs a transform node.
+    pub fn transform(&mut self, expr: &Expr) -> Result<(), NodeError> {
+        let output = self.eval(expr)?;
+        self.record(output);
+        Ok(())
+    }
+
+    /// Runs a switch node's rules; `Some(i)` is the first condition whose
+    /// rule is truthy, `None` means the default `next`. The caller records
+    /// the chosen target with [`Execution::switched`].
+    pub fn switch(&mut self, switch: &Switch) -> Result<Option<usize>, NodeError> {
+        let engine = logic_engine();
+        for (index, rule) in switch.conditions.iter().enumerate() {
+            let mut slots = serde_json::Map::with_capacity(rule.vars.len());
+            for (slot, var) in rule.vars.iter().enumerate() {
+                if let Some(value) = to_json(&self.eval(var)?) {
+                    slots.insert(slot.to_string(), value);
+                }
+            }
+            let data = serde_json::json!({ "v": slots });
+            let arena = datalogic_rs::bumpalo::Bump::new();
+            let value = engine
+                .evaluate(&rule.logic, &data, &arena)
+                .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")))?;
+            if engine.truthy(value) {
+                return Ok(Some(index));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Records a switch node's output: the id of the node it routes to.
+    pub fn switched(&mut self, target: &'static str) {
+        self.record(JValue::from(target));
+    }
+
+    /// Runs an `mcp` node: evaluates its arguments, calls `tool` on
+    /// `server`, and records the converted result.
+    pub async fn mcp(
+        &mut self,
+        server: &'static str,
+        tool: &'static str,
+        args: &Args,
+    ) -> Result<(), NodeError> {
+        let arguments = match self.eval_args(args)? {
+            Some(Value::Object(map)) => map,
+            Some(other) => {
+                return Err(self.error(format!(
+                    "the arguments for `{server}`/`{tool}` are not an object but {}",
+                    kind_of(&other)
+                )));
+            }
+            None => {
+                return Err(self.error(format!(
+                    "the arguments for `{server}`/`{tool}` yielded no value, not an object"
+                )));
+            }
+        };
+        let call = self.clients.call(server, tool, arguments);
+        let result = match tokio::time::timeout_at(self.deadline.into(), call).await {
+            Ok(result) => result.map_err(|e| self.error(e))?,
+            Err(_) => return Err(self.time_limit()),
+        };
+        let output = output_of_result(result)
+            .map_err(|text| self.error(format!("`{server}`/`{tool}` returned an error: {text}")))?;
+        self.record(from_json_opt(output));
+        Ok(())
+    }
+
+    /// Runs the exit node: the result is the output of the node that ran
+    /// just before it (`{}` when that was nothing or `null`).
+    pub fn exit(&mut self) {
+        let last = self.history.borrow().outputs.last().cloned();
+        self.result = Some(match last {
+            None | Some(JValue::Undefined) | Some(JValue::Null) => JValue::object(Default::default()),
+            Some(value) => value,
+        });
+    }
+
+    /// The call's result, once the exit node has run.
+    pub fn finish(self) -> Option<Value> {
+        self.result.as_ref().map(|v| to_json(v).unwrap_or(Value::Null))
+    }
+
+    fn eval(&mut self, expr: &Expr) -> Result<JValue, NodeError> {
+        match self.evaluator.evaluate(&expr.ast, &self.context) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(self.error(describe_jsonata_error(&e))),
+        }
+    }
+
+    fn eval_args(&mut self, args: &Args) -> Result<Option<Value>, NodeError> {
+        Ok(match args {
+            Args::Literal(value) => Some(value.clone()),
+            Args::Expr(expr) => to_json(&self.eval(expr)?),
+            Args::Object(fields) => {
+                let mut map = serde_json::Map::with_capacity(fields.len());
+                for (key, arg) in fields {
+                    if let Some(value) = self.eval_args(arg)? {
+                        map.insert((*key).to_owned(), value);
+                    }
+                }
+                Some(Value::Object(map))
+            }
+            Args::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.eval_args(item)?.unwrap_or(Value::Null));
+                }
+                Some(Value::Array(out))
+            }
+        })
+    }
+
+    fn record(&mut self, output: JValue) {
+        let node = self.current;
+        let ctx = self.context.as_object_mut().expect("context is an object");
+        if output.is_undefined() {
+            ctx.shift_remove(node);
+        } else {
+            ctx.insert(node.to_owned(), output.clone());
+        }
+        self.history.borrow_mut().push(node, output);
+    }
+
+    fn error(&self, message: impl Into<String>) -> NodeError {
+        NodeError::at(self.current, message)
+    }
+
+    fn time_limit(&self) -> NodeError {
+        self.error(format!(
+            "Execution limit exceeded: maximum execution time ({} ms) reached",
+            self.limits.max_execution_time_ms
+        ))
+    }
+}
+
+fn from_json_opt(value: Option<Value>) -> JValue {
+    value.as_ref().map_or(JValue::Undefined, from_json)
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// JSONata errors carry their code in the message (`D1012: ...`); limits
+/// get a sentence of their own so the caller knows which one was hit.
+fn describe_jsonata_error(e: &EvaluatorError) -> String {
+    let text = e.to_string();
+    match e.code() {
+        Some("D1012") => format!("JSONata evaluation exceeded maxExpressionTimeMs ({text})"),
+        Some("D1011") | Some("U1001") => {
+            format!("JSONata evaluation exceeded maxExpressionDepth ({text})")
+        }
+        _ => format!("JSONata error: {text}"),
+    }
+}
+
+fn register_history_functions(evaluator: &mut Evaluator, history: &Rc<RefCell<History>>) {
+    let h = Rc::clone(history);
+    let previous = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {
+        let n = match args.first() {
+            None | Some(JValue::Undefined) => 1.0,
+            Some(JValue::Number(n)) => *n,
+            Some(_) => return Err(arg_error("$previousNode", "n must be a number")),
+        };
+        let h = h.borrow();
+        let len = h.outputs.len() as f64;
+        Ok(if n >= 1.0 && n <= len && n.fract() == 0.0 {
+            h.output(h.outputs.len() - n as usize)
+        } else {
+            JValue::Null
+        })
+    };
+    let h = Rc::clone(history);
+    let count = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {
+        let id = node_id_arg("$executionCount", args)?;
+        Ok(JValue::from(h.borrow().runs(id).len() as f64))
+    };
+    let h = Rc::clone(history);
+    let nth = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {
+        let id = node_id_arg("$nodeExecution", args)?;
+        let Some(JValue::Number(i)) = args.get(1) else {
+            return Err(arg_error("$nodeExecution", "the index must be a number"));
+        };
+        let h = h.borrow();
+        let runs = h.runs(id);
+        let len = runs.len() as f64;
+        let i = if *i < 0.0 { len + i } else { *i };
+        Ok(if i >= 0.0 && i < len && i.fract() == 0.0 {
+            h.output(runs[i as usize])
+        } else {
+            JValue::Null
+        })
+    };
+    let h = Rc::clone(history);
+    let all = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {
+        let id = node_id_arg("$nodeExecutions", args)?;
+        let h = h.borrow();
+        let outputs = h.runs(id).iter().map(|&i| h.output(i)).collect();
+        let mut array = JValue::array(outputs);
+        array.mark_keep_singleton();
+        Ok(array)
+    };
+    for (name, result) in [
+        ("previousNode", evaluator.register_fn("previousNode", previous)),
+        ("executionCount", evaluator.register_fn("executionCount", count)),
+        ("nodeExecution", evaluator.register_fn("nodeExecution", nth)),
+        ("nodeExecutions", evaluator.register_fn("nodeExecutions", all)),
+    ] {
+        if let Err(e) = result {
+            // Only a clash with a JSONata built-in can fail, which a new
+            // jsonata-core release could bring; the history tests catch it.
+            tracing::error!("cannot register ${name}: {e}");
+        }
+    }
+}
+
+fn node_id_arg<'a>(function: &str, args: &'a [JValue]) -> Result<&'a str, EvaluatorError> {
+    args.first()
+        .and_then(JValue::as_str)
+        .ok_or_else(|| arg_error(function, "the node id must be a string"))
+}
+
+fn arg_error(function: &str, message: &str) -> EvaluatorError {
+    EvaluatorError::TypeError(format!("T0410: {function}: {message}"))
+}

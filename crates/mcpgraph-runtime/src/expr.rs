@@ -1,0 +1,114 @@
+//! Pre-parsed expressions: JSONata (`Expr`), `mcp` argument templates
+//! (`Args`) and switch rules (`Switch`).
+//!
+//! Everything here is built once, at start-up, from text the generator has
+//! already validated; nothing is parsed on the request path. Evaluation
+//! lives in `exec`, which owns the per-call context.
+
+use std::sync::Arc;
+
+use jsonata_core::ast::AstNode;
+
+use crate::error::StartupError;
+
+/// The JSON Logic engine every rule is compiled with and evaluated by. Its
+/// default configuration follows json-logic-js (loose equality, JavaScript
+/// truthiness), which is what FORMAT.md asks for.
+pub(crate) fn logic_engine() -> &'static datalogic_rs::Engine {
+    static ENGINE: std::sync::LazyLock<datalogic_rs::Engine> =
+        std::sync::LazyLock::new(datalogic_rs::Engine::new);
+    &ENGINE
+}
+
+/// A parsed JSONata expression.
+#[derive(Debug)]
+pub struct Expr {
+    pub(crate) source: &'static str,
+    pub(crate) ast: AstNode,
+}
+
+impl Expr {
+    /// Parses `source`.
+    pub fn parse(source: &'static str) -> Result<Self, StartupError> {
+        let ast = jsonata_core::parser::parse(source).map_err(|e| {
+            StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
+        })?;
+        Ok(Self { source, ast })
+    }
+
+    /// The expression's text.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+}
+
+/// An `mcp` node's `args`, walked as FORMAT.md says.
+#[derive(Debug)]
+pub enum Args {
+    /// `{expr: "..."}`.
+    Expr(Expr),
+    /// An object; keys in file order.
+    Object(Vec<(&'static str, Args)>),
+    /// An array.
+    Array(Vec<Args>),
+    /// A literal passed as it is.
+    Literal(serde_json::Value),
+}
+
+impl Args {
+    /// `{expr: source}`.
+    pub fn expr(source: &'static str) -> Result<Self, StartupError> {
+        Expr::parse(source).map(Args::Expr)
+    }
+
+    /// A literal given as JSON text.
+    pub fn literal(json: &'static str) -> Result<Self, StartupError> {
+        serde_json::from_str(json)
+            .map(Args::Literal)
+            .map_err(|e| StartupError(format!("literal argument `{json}`: {e}")))
+    }
+}
+
+/// A switch node: its rules, each with the JSONata expressions of its
+/// `var`s lifted out into slots.
+#[derive(Debug)]
+pub struct Switch {
+    pub(crate) conditions: Vec<Rule>,
+}
+
+/// One JSON Logic rule. Each `{"var": S}` of the file became a slot read
+/// from the data object (`{"val": ["v", "3"]}`, or `{"val": [[depth], "v",
+/// "3"]}` inside iterating operators so it still reads the root), and `S`
+/// became `vars[3]`, evaluated against the call's context per decision.
+#[derive(Debug)]
+pub(crate) struct Rule {
+    pub(crate) logic: Arc<datalogic_rs::Logic>,
+    pub(crate) vars: Vec<Expr>,
+}
+
+impl Switch {
+    /// Builds a switch from its conditions: each is the rewritten rule as
+    /// JSON text and the sources of its slot expressions, in slot order.
+    pub fn new(conditions: &[(&'static str, &[&'static str])]) -> Result<Self, StartupError> {
+        let engine = logic_engine();
+        let conditions = conditions
+            .iter()
+            .map(|(rule, vars)| {
+                let json: serde_json::Value = serde_json::from_str(rule)
+                    .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
+                let logic = engine
+                    .compile(&json)
+                    .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
+                let vars = vars
+                    .iter()
+                    .map(|source| Expr::parse(source))
+                    .collect::<Result<_, _>>()?;
+                Ok(Rule {
+                    logic: Arc::new(logic),
+                    vars,
+                })
+            })
+            .collect::<Result<_, StartupError>>()?;
+        Ok(Self { conditions })
+    }
+}

@@ -1,0 +1,32 @@
+//! Runtime of the MCP servers that mcpgraph generates.
+//!
+//! Generated code implements [`Graph`] for a unit type and calls
+//! [`cli::main`]; everything else here serves it: [`Engine`] runs calls on
+//! single-threaded workers, [`Execution`] holds one call's context and
+//! history, `client_manager` connects to downstream servers, `server` speaks
+//! MCP through rmcp. Users reach this crate through the `mcpgraph` facade.
+
+pub mod cli;
+pub mod client_manager;
+pub mod convert;
+pub mod env_expand;
+mod error;
+mod exec;
+mod expr;
+mod graph;
+mod pool;
+pub mod server;
+pub mod value;
+
+pub use error::{NodeError, StartupError};
+pub use exec::Execution;
+pub use expr::{Args, Expr, Switch};
+pub use graph::{Graph, Limits, RunFuture, ServerDef, ServerMeta, ToolMeta, TransportDef};
+pub use pool::{CallError, Engine};
+pub use server::Handler;
+
+/// Re-exported so generated code and users share one version.
+pub use rmcp;
+pub use serde_json;
+pub use tokio;
+pub use tokio_util::sync::CancellationToken;

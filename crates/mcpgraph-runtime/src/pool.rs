@@ -1,0 +1,220 @@
+//! The engine room: a compiled graph, its downstream connections and the
+//! single-threaded workers that run calls.
+//!
+//! JSONata values are `Rc`-based, so a call's state machine cannot move
+//! between threads. Each worker is an OS thread with a current-thread tokio
+//! runtime and a `LocalSet`; a call is handed to one worker (round robin),
+//! runs there to the end, and its result comes back over a oneshot channel,
+//! so the MCP-facing futures stay `Send`.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Map, Value};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::client_manager::{ClientManager, ServerSpec, effective_specs};
+use crate::error::{NodeError, StartupError};
+use crate::exec::Execution;
+use crate::graph::{Graph, ToolMeta};
+
+type Job = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()>>> + Send>;
+
+/// A tool with its schemas compiled.
+pub(crate) struct ToolRuntime {
+    pub(crate) meta: &'static ToolMeta,
+    pub(crate) input_schema: Arc<serde_json::Map<String, Value>>,
+    pub(crate) output_schema: Option<Arc<serde_json::Map<String, Value>>>,
+    input: jsonschema::Validator,
+    output: Option<jsonschema::Validator>,
+}
+
+/// Why a call did not produce a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    /// No tool of that name.
+    UnknownTool(String),
+    /// The call ran and failed (or its arguments were invalid).
+    Failed(NodeError),
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallError::UnknownTool(name) => write!(f, "unknown tool `{name}`"),
+            CallError::Failed(e) => e.fmt(f),
+        }
+    }
+}
+
+struct Shared<G: Graph> {
+    compiled: G::Compiled,
+    clients: Arc<ClientManager>,
+    tools: Vec<ToolRuntime>,
+}
+
+/// A ready-to-call graph: compiled expressions, schemas, downstream
+/// connections and workers. Cheap to clone.
+pub struct Engine<G: Graph> {
+    shared: Arc<Shared<G>>,
+    workers: Arc<Vec<mpsc::UnboundedSender<Job>>>,
+    next: Arc<AtomicUsize>,
+}
+
+impl<G: Graph> Clone for Engine<G> {
+    fn clone(&self) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+            workers: Arc::clone(&self.workers),
+            next: Arc::clone(&self.next),
+        }
+    }
+}
+
+impl<G: Graph> Engine<G> {
+    /// Compiles everything and starts `workers` worker threads. Must be
+    /// called inside a multi-threaded tokio runtime, which then drives the
+    /// downstream connections.
+    pub fn start(overrides: Vec<ServerSpec>, workers: usize) -> Result<Self, StartupError> {
+        let compiled = G::compile()?;
+        let tools = G::TOOLS
+            .iter()
+            .map(compile_tool)
+            .collect::<Result<Vec<_>, _>>()?;
+        let specs = effective_specs(G::SERVERS, overrides);
+        let clients = Arc::new(ClientManager::new(specs, tokio::runtime::Handle::current()));
+        let workers = (0..workers.max(1))
+            .map(spawn_worker)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            shared: Arc::new(Shared {
+                compiled,
+                clients,
+                tools,
+            }),
+            workers: Arc::new(workers),
+            next: Arc::new(AtomicUsize::new(0)),
+        })
+    }
+
+    pub(crate) fn tools(&self) -> &[ToolRuntime] {
+        &self.shared.tools
+    }
+
+    /// Runs one call of tool `name`. Arguments are validated against its
+    /// `inputSchema` first and the result against its `outputSchema`.
+    /// Cancelling `cancel` abandons the call.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        cancel: CancellationToken,
+    ) -> Result<Value, CallError> {
+        let Some(index) = self.shared.tools.iter().position(|t| t.meta.name == name) else {
+            return Err(CallError::UnknownTool(name.to_owned()));
+        };
+        let arguments = Value::Object(arguments.unwrap_or_default());
+        let tool = &self.shared.tools[index];
+        if let Some(message) = first_violation(&tool.input, &arguments) {
+            return Err(CallError::Failed(NodeError::call(format!(
+                "invalid arguments: {message}"
+            ))));
+        }
+        let (reply, result) = oneshot::channel();
+        let shared = Arc::clone(&self.shared);
+        let job: Job = Box::new(move || {
+            Box::pin(async move {
+                let mut exec = Execution::new(&arguments, G::LIMITS, Arc::clone(&shared.clients));
+                let run = G::run(&shared.compiled, index, &mut exec);
+                let outcome = tokio::select! {
+                    outcome = run => outcome,
+                    () = cancel.cancelled() => Err(NodeError::call("the call was cancelled")),
+                };
+                let outcome = outcome.and_then(|()| {
+                    exec.finish()
+                        .ok_or_else(|| NodeError::call("the graph ended without reaching its exit node"))
+                });
+                let _ = reply.send(outcome);
+            })
+        });
+        let worker = self.next.fetch_add(1, Ordering::Relaxed) % self.workers.len();
+        self.workers[worker]
+            .send(job)
+            .map_err(|_| CallError::Failed(NodeError::call("the server is shutting down")))?;
+        let value = result
+            .await
+            .map_err(|_| CallError::Failed(NodeError::call("the worker running the call stopped")))?
+            .map_err(CallError::Failed)?;
+        if let Some(validator) = &tool.output {
+            if let Some(message) = first_violation(validator, &value) {
+                return Err(CallError::Failed(NodeError::call(format!(
+                    "the result does not match the tool's outputSchema: {message}"
+                ))));
+            }
+        }
+        Ok(value)
+    }
+
+    /// Closes downstream connections.
+    pub async fn shutdown(&self) {
+        self.shared.clients.shutdown().await;
+    }
+}
+
+fn first_violation(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
+    validator.iter_errors(value).next().map(|e| {
+        let path = e.instance_path().to_string();
+        let path = if path.is_empty() { "/".to_owned() } else { path };
+        format!("{path}: {e}")
+    })
+}
+
+fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
+    let schema = |text: &str, which: &str| -> Result<(Arc<Map<String, Value>>, jsonschema::Validator), StartupError> {
+        let err = |m: String| StartupError(format!("tool `{}` {which}: {m}", meta.name));
+        let value: Value = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
+        let validator = jsonschema::validator_for(&value).map_err(|e| err(e.to_string()))?;
+        match value {
+            Value::Object(map) => Ok((Arc::new(map), validator)),
+            _ => Err(err("not an object".into())),
+        }
+    };
+    let (input_schema, input) = schema(meta.input_schema, "inputSchema")?;
+    let (output_schema, output) = match meta.output_schema {
+        Some(text) => {
+            let (s, v) = schema(text, "outputSchema")?;
+            (Some(s), Some(v))
+        }
+        None => (None, None),
+    };
+    Ok(ToolRuntime {
+        meta,
+        input_schema,
+        output_schema,
+        input,
+        output,
+    })
+}
+
+fn spawn_worker(index: usize) -> Result<mpsc::UnboundedSender<Job>, StartupError> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| StartupError(format!("cannot start worker runtime: {e}")))?;
+    std::thread::Builder::new()
+        .name(format!("mcpgraph-worker-{index}"))
+        .spawn(move || {
+            let local = tokio::task::LocalSet::new();
+            local.block_on(&runtime, async move {
+                while let Some(job) = rx.recv().await {
+                    tokio::task::spawn_local(job());
+                }
+            });
+        })
+        .map_err(|e| StartupError(format!("cannot start worker thread: {e}")))?;
+    Ok(tx)
+}

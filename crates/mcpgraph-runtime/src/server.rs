@@ -1,0 +1,124 @@
+//! The MCP face of a compiled graph: an rmcp `ServerHandler` that lists the
+//! graph's tools and runs calls through the [`Engine`].
+//!
+//! Serving is transport-agnostic: [`serve`] takes any rmcp transport (stdio
+//! today; streamable HTTP plugs in the same way).
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
+use serde_json::Value;
+
+use crate::graph::Graph;
+use crate::pool::{CallError, Engine};
+
+/// An rmcp server handler for graph `G`.
+pub struct Handler<G: Graph> {
+    engine: Engine<G>,
+    tools: Arc<Vec<Tool>>,
+}
+
+impl<G: Graph> Clone for Handler<G> {
+    fn clone(&self) -> Self {
+        Self {
+            engine: self.engine.clone(),
+            tools: Arc::clone(&self.tools),
+        }
+    }
+}
+
+impl<G: Graph> Handler<G> {
+    /// A handler serving `engine`'s tools.
+    pub fn new(engine: Engine<G>) -> Self {
+        let tools = engine
+            .tools()
+            .iter()
+            .map(|t| {
+                let mut tool = Tool::new(t.meta.name, t.meta.description, Arc::clone(&t.input_schema));
+                if let Some(schema) = &t.output_schema {
+                    tool = tool.with_raw_output_schema(Arc::clone(schema));
+                }
+                tool
+            })
+            .collect();
+        Self {
+            engine,
+            tools: Arc::new(tools),
+        }
+    }
+}
+
+/// The tool result for a successful value: JSON text, plus
+/// `structuredContent` when it is an object.
+pub fn success_result(value: Value) -> CallToolResult {
+    let text = value.to_string();
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    if value.is_object() {
+        result.structured_content = Some(value);
+    }
+    result
+}
+
+impl<G: Graph> ServerHandler for Handler<G> {
+    fn get_info(&self) -> ServerConfig {
+        let meta = G::SERVER;
+        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(meta.name, meta.version).with_title(meta.title));
+        match meta.instructions {
+            Some(instructions) => info.with_instructions(instructions),
+            None => info,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        match self
+            .engine
+            .call(&request.name, request.arguments, context.ct.clone())
+            .await
+        {
+            Ok(value) => Ok(success_result(value).into()),
+            Err(CallError::UnknownTool(name)) => {
+                Err(McpError::invalid_params(format!("unknown tool `{name}`"), None))
+            }
+            Err(CallError::Failed(e)) => {
+                tracing::warn!(tool = %request.name, error = %e, "tool call failed");
+                Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into())
+            }
+        }
+    }
+}
+
+/// Serves `handler` over `transport` until the client disconnects.
+pub async fn serve<G, T, E, A>(handler: Handler<G>, transport: T) -> Result<(), String>
+where
+    G: Graph,
+    T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let service = handler
+        .serve(transport)
+        .await
+        .map_err(|e| format!("MCP session failed to start: {e}"))?;
+    service
+        .waiting()
+        .await
+        .map_err(|e| format!("MCP session ended abnormally: {e}"))?;
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! Conversions between JSONata's `JValue` and `serde_json::Value`.
+//!
+//! The execution context stays in `JValue` form for the whole call, so these
+//! conversions run only at the edges: tool arguments coming in, `mcp` node
+//! arguments going out, downstream results coming back, the final result.
+
+use jsonata_core::value::JValue;
+use serde_json::{Map, Number, Value};
+
+/// Converts a JSON value into a JSONata value.
+pub fn from_json(value: &Value) -> JValue {
+    match value {
+        Value::Null => JValue::Null,
+        Value::Bool(b) => JValue::Bool(*b),
+        Value::Number(n) => JValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => JValue::from(s.as_str()),
+        Value::Array(items) => JValue::array(items.iter().map(from_json).collect()),
+        Value::Object(map) => JValue::object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), from_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// Converts a JSONata value into JSON. `None` stands for JSONata's
+/// `undefined` (no value); functions and regexes, which JSON cannot hold,
+/// become `null` as `JSON.stringify` would make them inside arrays.
+pub fn to_json(value: &JValue) -> Option<Value> {
+    Some(match value {
+        JValue::Undefined => return None,
+        JValue::Null => Value::Null,
+        JValue::Bool(b) => Value::Bool(*b),
+        JValue::Number(n) => number(*n),
+        JValue::String(s) => Value::String(s.to_string()),
+        JValue::Array(items) => Value::Array(
+            items
+                .iter()
+                .filter_map(|item| match item {
+                    JValue::Undefined => None,
+                    other => Some(to_json(other).unwrap_or(Value::Null)),
+                })
+                .collect(),
+        ),
+        JValue::Object(map) => {
+            let mut out = Map::with_capacity(map.len());
+            for (k, v) in map.iter() {
+                if let Some(v) = to_json(v) {
+                    out.insert(k.clone(), v);
+                }
+            }
+            Value::Object(out)
+        }
+        _ => Value::Null,
+    })
+}
+
+/// JSONata numbers are `f64`; integral ones are written without a fraction,
+/// as JavaScript writes them (`7`, not `7.0`).
+fn number(n: f64) -> Value {
+    const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
+    if !n.is_finite() {
+        Value::Null
+    } else if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+        Value::Number(Number::from(n as i64))
+    } else {
+        Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn round_trips_and_writes_integers_plainly() {
+        let v = json!({"a": [1, 2.5, "x", null, true], "b": {"c": 7}});
+        assert_eq!(to_json(&from_json(&v)), Some(v));
+        assert_eq!(to_json(&JValue::Number(7.0)), Some(json!(7)));
+        assert_eq!(to_json(&JValue::Number(f64::NAN)), Some(Value::Null));
+    }
+
+    #[test]
+    fn undefined_is_no_value_and_drops_from_containers() {
+        assert_eq!(to_json(&JValue::Undefined), None);
+        let arr = JValue::array(vec![JValue::Number(1.0), JValue::Undefined]);
+        assert_eq!(to_json(&arr), Some(json!([1])));
+    }
+}

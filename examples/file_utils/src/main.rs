@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("file_utils.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}

@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("loop_example.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}

@@ -1,0 +1,649 @@
+//! Test harness for the mcpgraph end-to-end tests.
+//!
+//! The tests in `tests/tests/*.rs` drive the compiled example servers
+//! (`target/<profile>/{file_utils,loop_example,switch_example,test_minimal}`)
+//! over stdio with a real MCP client (rmcp), with the raw JSON-RPC wire, and
+//! through their command line. The binaries are NOT built by this crate: run
+//! `cargo build --workspace` (or `scripts/test.sh`) first.
+//!
+//! `file_utils` calls `@modelcontextprotocol/server-filesystem`; the harness
+//! always passes `--mcp FILE` pointing its `filesystem` server at the pinned
+//! copy in `peers/node_modules` (install with `scripts/install-peers.sh`),
+//! allowed on `examples/file_utils/counting`.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Map, Value, json};
+use tokio::io::AsyncReadExt;
+
+pub use rmcp;
+
+/// The example binaries, each compiled from `examples/<name>/<name>.yaml`.
+pub const EXAMPLES: [&str; 4] = [
+    "file_utils",
+    "loop_example",
+    "switch_example",
+    "test_minimal",
+];
+
+/// Version of `@modelcontextprotocol/server-filesystem` pinned in `peers/`.
+pub const FILESYSTEM_SERVER_VERSION: &str = "2026.8.31";
+
+/// Upper bound for one step (spawn + initialize, one call, one list, one
+/// process run). Generous for a loaded 2-core CI machine; its only job is to
+/// turn a hang into a failure.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The MCP client type used by the tests.
+pub type Client = RunningService<RoleClient, ()>;
+
+// ---------------------------------------------------------------------------
+// Paths
+// ---------------------------------------------------------------------------
+
+/// The workspace root (the parent of this crate's directory), canonicalized.
+pub fn repo_root() -> &'static Path {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = manifest.parent().expect("tests/ has a parent directory");
+        root.canonicalize()
+            .unwrap_or_else(|e| panic!("cannot canonicalize repo root {}: {e}", root.display()))
+    })
+}
+
+/// The shared compatibility folder: `<repo>/../shared/compat/mcpgraph`
+/// (override with `MCPGRAPH_COMPAT_DIR`).
+pub fn compat_dir() -> PathBuf {
+    let dir = match std::env::var_os("MCPGRAPH_COMPAT_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => repo_root()
+            .parent()
+            .expect("repo root has a parent")
+            .join("shared/compat/mcpgraph"),
+    };
+    assert!(
+        dir.join("expected.json").is_file(),
+        "shared compat folder not found at {} (expected the repo's parent directory to hold \
+         shared/compat/mcpgraph/expected.json; set MCPGRAPH_COMPAT_DIR to override)",
+        dir.display()
+    );
+    dir
+}
+
+/// `examples/<name>` in the repo.
+pub fn example_dir(name: &str) -> PathBuf {
+    repo_root().join("examples").join(name)
+}
+
+/// `examples/<name>/<name>.yaml`: the graph the binary `<name>` compiles.
+pub fn example_yaml(name: &str) -> PathBuf {
+    example_dir(name).join(format!("{name}.yaml"))
+}
+
+/// The data folder of the file_utils example (a copy of the shared `counting/`).
+pub fn counting_dir() -> PathBuf {
+    let dir = example_dir("file_utils").join("counting");
+    dir.canonicalize()
+        .unwrap_or_else(|e| panic!("missing example data folder {}: {e}", dir.display()))
+}
+
+/// The binary name for a compat file name (`loop_example.yaml` → `loop_example`).
+pub fn bin_for_file(file: &str) -> &str {
+    file.strip_suffix(".yaml")
+        .unwrap_or_else(|| panic!("compat file {file} does not end in .yaml"))
+}
+
+/// Directories where cargo puts the final binaries of the profile this test
+/// was built with, best first.
+fn candidate_bin_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let mut profile = String::from("debug");
+    if let Ok(exe) = std::env::current_exe() {
+        // Integration tests live in <target>/<profile>/deps/<name>-<hash>;
+        // the binaries are in <target>/<profile>/.
+        if let Some(parent) = exe.parent() {
+            if parent.file_name().is_some_and(|n| n == "deps")
+                && let Some(profile_dir) = parent.parent()
+            {
+                if let Some(p) = profile_dir.file_name().and_then(|p| p.to_str()) {
+                    profile = p.to_string();
+                }
+                dirs.push(profile_dir.to_path_buf());
+            }
+            dirs.push(parent.to_path_buf());
+        }
+    }
+    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
+        let target = PathBuf::from(target);
+        let target = if target.is_absolute() {
+            target
+        } else {
+            repo_root().join(target)
+        };
+        dirs.push(target.join(&profile));
+        dirs.push(target.join("debug"));
+    }
+    dirs.push(repo_root().join("target").join(&profile));
+    dirs.push(repo_root().join("target").join("debug"));
+    let mut unique: Vec<PathBuf> = Vec::new();
+    for d in dirs {
+        if !unique.contains(&d) {
+            unique.push(d);
+        }
+    }
+    unique
+}
+
+/// Absolute path of the example binary `name`; panics with a clear message
+/// when it has not been built.
+pub fn bin_path(name: &str) -> PathBuf {
+    let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let dirs = candidate_bin_dirs();
+    for dir in &dirs {
+        let p = dir.join(&file);
+        if p.is_file() {
+            return p;
+        }
+    }
+    panic!(
+        "example binary `{file}` not found (looked in: {}). \
+         The tests drive the compiled example servers: run `cargo build --workspace` \
+         (or scripts/test.sh) before `cargo test`.",
+        dirs.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// `peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`
+/// (its package `bin` entry), checking that the pinned version is installed.
+pub fn filesystem_server_js() -> PathBuf {
+    let pkg = repo_root().join("peers/node_modules/@modelcontextprotocol/server-filesystem");
+    let manifest = pkg.join("package.json");
+    let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| {
+        panic!(
+            "{} not readable ({e}): install the pinned test peers with \
+             `scripts/install-peers.sh` (or `npm ci --prefix peers`)",
+            manifest.display()
+        )
+    });
+    let v: Value = serde_json::from_str(&text).expect("server-filesystem package.json is JSON");
+    assert_eq!(
+        v["version"], FILESYSTEM_SERVER_VERSION,
+        "peers/ has the wrong server-filesystem version; run scripts/install-peers.sh"
+    );
+    let bin = match &v["bin"] {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => m
+            .get("mcp-server-filesystem")
+            .or_else(|| m.values().next())
+            .and_then(Value::as_str)
+            .expect("server-filesystem bin entry")
+            .to_string(),
+        other => panic!("unexpected bin entry in server-filesystem package.json: {other}"),
+    };
+    let js = pkg.join(bin);
+    assert!(
+        js.is_file(),
+        "{} missing: run scripts/install-peers.sh",
+        js.display()
+    );
+    js
+}
+
+/// The `--mcp` override JSON for file_utils: the compiled-in `filesystem`
+/// server replaced by the pinned local one, allowed on [`counting_dir`].
+pub fn mcp_override_json() -> Value {
+    let node = which("node").expect("`node` not found on PATH (needed by the filesystem peer)");
+    json!({
+        "mcpServers": {
+            "filesystem": {
+                "command": node,
+                "args": [filesystem_server_js(), counting_dir()],
+            }
+        }
+    })
+}
+
+/// Path of a file holding [`mcp_override_json`]: `mcpgraph-tests/mcp-override.json`
+/// beside the example binaries (written once per process, atomically; every
+/// process writes the same content).
+pub fn mcp_override_file() -> &'static Path {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let bin = bin_path("file_utils");
+        let dir = bin
+            .parent()
+            .expect("binary has a parent dir")
+            .join("mcpgraph-tests");
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        let path = dir.join("mcp-override.json");
+        let tmp = dir.join(format!("mcp-override.json.{}.tmp", std::process::id()));
+        let text = serde_json::to_string_pretty(&mcp_override_json()).unwrap();
+        std::fs::write(&tmp, text).expect("write --mcp override file");
+        std::fs::rename(&tmp, &path).expect("rename --mcp override file");
+        path
+    })
+}
+
+/// Global options to pass to the example `name` before any subcommand:
+/// `--mcp FILE` for file_utils, nothing for the others.
+pub fn global_args(name: &str) -> Vec<OsString> {
+    if name == "file_utils" {
+        vec!["--mcp".into(), mcp_override_file().as_os_str().to_owned()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// A command running the example `name` with its global options; the caller
+/// appends a subcommand (or none for the stdio server). The working
+/// directory is the example's folder.
+pub fn command(name: &str) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(bin_path(name));
+    cmd.args(global_args(name));
+    cmd.current_dir(example_dir(name));
+    cmd.kill_on_drop(true);
+    cmd
+}
+
+// ---------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------
+
+/// Parses a YAML file into JSON.
+pub fn load_yaml(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_saphyr::from_str::<Value>(&text)
+        .unwrap_or_else(|e| panic!("cannot parse {} as YAML: {e}", path.display()))
+}
+
+/// The parsed `expected.json` of the shared compat folder.
+pub fn expected() -> Value {
+    let path = compat_dir().join("expected.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON in {}: {e}", path.display()))
+}
+
+/// Replaces `<this folder>` in every string of `v` with `folder`.
+pub fn substitute_this_folder(v: &Value, folder: &Path) -> Value {
+    match v {
+        Value::String(s) => Value::String(s.replace("<this folder>", &folder.to_string_lossy())),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .map(|x| substitute_this_folder(x, folder))
+                .collect(),
+        ),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), substitute_this_folder(x, folder)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Running a server under a real MCP client
+// ---------------------------------------------------------------------------
+
+/// Awaits `fut`, failing with `what` if it takes longer than [`TIMEOUT`].
+pub async fn timed<F: std::future::Future>(what: &str, fut: F) -> F::Output {
+    match tokio::time::timeout(TIMEOUT, fut).await {
+        Ok(v) => v,
+        Err(_) => panic!("timed out after {TIMEOUT:?}: {what}"),
+    }
+}
+
+/// One example server spawned over stdio, with an initialized rmcp client.
+/// Its stderr is captured and printed if the test panics.
+pub struct Server {
+    pub name: String,
+    client: Option<Client>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Server {
+    /// Spawns the example `name` (`<bin> [--mcp FILE]`, i.e. the default
+    /// `serve` mode) and completes the MCP initialize handshake.
+    pub async fn start(name: &str) -> Server {
+        Self::start_with(name, &[]).await
+    }
+
+    /// Like [`Server::start`] with extra arguments after the global options
+    /// (e.g. `["serve"]`).
+    pub async fn start_with(name: &str, extra: &[&str]) -> Server {
+        let mut cmd = command(name);
+        cmd.args(extra);
+        let (transport, stderr_pipe) = TokioChildProcess::builder(cmd)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", bin_path(name).display()));
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        if let Some(mut pipe) = stderr_pipe {
+            let sink = stderr.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                loop {
+                    match pipe.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => sink.lock().unwrap().extend_from_slice(&buf[..n]),
+                    }
+                }
+            });
+        }
+        let mut server = Server {
+            name: name.to_string(),
+            client: None,
+            stderr,
+        };
+        let client = timed(&format!("{name}: spawn + initialize"), ().serve(transport)).await;
+        match client {
+            Ok(c) => server.client = Some(c),
+            Err(e) => panic!(
+                "{name}: MCP initialize failed: {e}\nserver stderr:\n{}",
+                server.stderr()
+            ),
+        }
+        server
+    }
+
+    /// The initialized client.
+    pub fn client(&self) -> &Client {
+        self.client.as_ref().expect("client is open")
+    }
+
+    /// What the server wrote on stderr so far.
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+
+    /// `tools/call`, returning the protocol-level outcome (a JSON-RPC error is
+    /// `Err`); fails the test on timeout.
+    pub async fn try_call(&self, tool: &str, args: Value) -> Result<CallToolResult, ServiceError> {
+        let params = call_params(tool, args);
+        timed(
+            &format!("{}: tools/call {tool}", self.name),
+            self.client().peer().call_tool(params),
+        )
+        .await
+    }
+
+    /// `tools/call` that must succeed at the protocol level (the result may
+    /// still carry `isError: true`).
+    pub async fn call(&self, tool: &str, args: Value) -> CallToolResult {
+        match self.try_call(tool, args.clone()).await {
+            Ok(r) => r,
+            Err(e) => panic!(
+                "{}: tools/call {tool} {args} failed: {e}\nserver stderr:\n{}",
+                self.name,
+                self.stderr()
+            ),
+        }
+    }
+
+    /// `tools/list` (all pages).
+    pub async fn list_tools(&self) -> Vec<Tool> {
+        timed(
+            &format!("{}: tools/list", self.name),
+            self.client().list_all_tools(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{}: tools/list failed: {e}", self.name))
+    }
+
+    /// Closes the connection (stdin) and waits for the child to be reaped.
+    pub async fn close(mut self) {
+        if let Some(client) = self.client.take() {
+            let _ = timed(&format!("{}: close", self.name), client.cancel()).await;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("---- stderr of {} ----\n{}", self.name, self.stderr());
+        }
+    }
+}
+
+/// `CallToolRequestParams` for `tool` with `args` (which must be a JSON object).
+pub fn call_params(tool: &str, args: Value) -> CallToolRequestParams {
+    let args: Map<String, Value> = match args {
+        Value::Object(m) => m,
+        other => panic!("tool arguments must be an object, got {other}"),
+    };
+    CallToolRequestParams::new(tool.to_string()).with_arguments(args)
+}
+
+/// All text content of a result, joined with newlines.
+pub fn result_text(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The result as JSON (as it went over the wire), for assertion messages.
+pub fn result_json(r: &CallToolResult) -> Value {
+    serde_json::to_value(r).unwrap_or(Value::Null)
+}
+
+// ---------------------------------------------------------------------------
+// Running the CLI
+// ---------------------------------------------------------------------------
+
+/// Outcome of one CLI run.
+#[derive(Debug)]
+pub struct CliOutput {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `<bin> [global options] <args...>` with stdin closed, under [`TIMEOUT`].
+pub async fn run_cli(name: &str, args: &[&str]) -> CliOutput {
+    let mut cmd = command(name);
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = timed(&format!("{name} {args:?}"), cmd.output())
+        .await
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin_path(name).display()));
+    CliOutput {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Raw JSON-RPC over the child's stdio
+// ---------------------------------------------------------------------------
+
+/// Limit for one raw JSON-RPC response.
+pub const RAW_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// An example server spawned over stdio, spoken to with raw JSON lines.
+/// Every line it writes on stdout must be a JSON-RPC 2.0 message.
+pub struct RawServer {
+    pub name: String,
+    child: tokio::process::Child,
+    stdin: Option<tokio::process::ChildStdin>,
+    stdout: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+    /// Every message received so far (responses and notifications).
+    pub received: Vec<Value>,
+}
+
+impl RawServer {
+    /// Spawns `<bin> [--mcp FILE] [extra...]` with piped stdin/stdout (stderr
+    /// is discarded).
+    pub fn spawn(name: &str, extra: &[&str]) -> RawServer {
+        use tokio::io::AsyncBufReadExt;
+        let mut cmd = command(name);
+        cmd.args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", bin_path(name).display()));
+        let stdin = child.stdin.take();
+        let stdout = tokio::io::BufReader::new(child.stdout.take().expect("stdout piped")).lines();
+        RawServer {
+            name: name.to_string(),
+            child,
+            stdin,
+            stdout,
+            received: Vec::new(),
+        }
+    }
+
+    /// Writes one JSON value as one line.
+    pub async fn send(&mut self, msg: &Value) {
+        self.send_line(&msg.to_string()).await;
+    }
+
+    /// Writes one raw line (a newline is appended).
+    pub async fn send_line(&mut self, line: &str) {
+        use tokio::io::AsyncWriteExt;
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        let name = self.name.clone();
+        timed(&format!("{name}: write to stdin"), async {
+            stdin
+                .write_all(&bytes)
+                .await
+                .expect("write to server stdin");
+            stdin.flush().await.expect("flush server stdin");
+        })
+        .await;
+    }
+
+    /// Next message on stdout; `None` at EOF. Fails if it is not a JSON-RPC
+    /// 2.0 message or takes longer than [`RAW_TIMEOUT`].
+    pub async fn recv(&mut self) -> Option<Value> {
+        let line = match tokio::time::timeout(RAW_TIMEOUT, self.stdout.next_line()).await {
+            Ok(Ok(line)) => line?,
+            Ok(Err(e)) => panic!("{}: reading stdout failed: {e}", self.name),
+            Err(_) => panic!(
+                "{}: no message on stdout within {RAW_TIMEOUT:?} (received so far: {:?})",
+                self.name, self.received
+            ),
+        };
+        let v = check_jsonrpc_line(&self.name, &line);
+        self.received.push(v.clone());
+        Some(v)
+    }
+
+    /// Reads until the response with `id` (skipping notifications and
+    /// server-to-client requests); fails on EOF or timeout.
+    pub async fn response(&mut self, id: &Value) -> Value {
+        loop {
+            let msg = self.recv().await.unwrap_or_else(|| {
+                panic!(
+                    "{}: stdout closed before the response to id {id}",
+                    self.name
+                )
+            });
+            let is_response = msg.get("method").is_none();
+            if is_response && msg.get("id") == Some(id) {
+                return msg;
+            }
+        }
+    }
+
+    /// Sends a request and returns its response.
+    pub async fn request(&mut self, id: i64, method: &str, params: Option<Value>) -> Value {
+        let mut msg = json!({ "jsonrpc": "2.0", "id": id, "method": method });
+        if let Some(p) = params {
+            msg["params"] = p;
+        }
+        self.send(&msg).await;
+        self.response(&json!(id)).await
+    }
+
+    /// The legacy handshake: `initialize` (id 0) + `notifications/initialized`.
+    /// Returns the initialize result.
+    pub async fn initialize(&mut self) -> Value {
+        let resp = self
+            .request(
+                0,
+                "initialize",
+                Some(json!({
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": { "name": "mcpgraph-tests-raw", "version": "0.0.0" }
+                })),
+            )
+            .await;
+        let result = resp
+            .get("result")
+            .unwrap_or_else(|| panic!("{}: initialize failed: {resp}", self.name))
+            .clone();
+        self.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .await;
+        result
+    }
+
+    /// Closes stdin, then reads stdout to EOF (checking every line) and waits
+    /// for the process to exit; returns the exit status and how long the exit
+    /// took after stdin was closed. Kills it and fails after `limit`.
+    pub async fn close_and_wait(mut self, limit: Duration) -> (std::process::ExitStatus, Duration) {
+        drop(self.stdin.take());
+        let start = std::time::Instant::now();
+        let name = self.name.clone();
+        let drained = tokio::time::timeout(limit, async {
+            while self.recv().await.is_some() {}
+            self.child.wait().await.expect("wait for server")
+        })
+        .await;
+        match drained {
+            Ok(status) => (status, start.elapsed()),
+            Err(_) => {
+                let _ = self.child.kill().await;
+                panic!("{name}: still running {limit:?} after its stdin was closed");
+            }
+        }
+    }
+}
+
+/// Parses one stdout line, failing unless it is a JSON-RPC 2.0 message.
+pub fn check_jsonrpc_line(name: &str, line: &str) -> Value {
+    let v: Value = serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("{name}: non-JSON line on stdout ({e}): {line:?}"));
+    assert_eq!(
+        v.get("jsonrpc"),
+        Some(&json!("2.0")),
+        "{name}: not a JSON-RPC 2.0 message on stdout: {line}"
+    );
+    assert!(
+        v.get("method").is_some() || v.get("result").is_some() || v.get("error").is_some(),
+        "{name}: stdout line is neither a request/notification nor a response: {line}"
+    );
+    v
+}

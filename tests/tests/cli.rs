@@ -1,0 +1,102 @@
+//! The command line of a compiled server:
+//!   `<bin> [--mcp FILE] call TOOL 'JSON'` → result JSON on stdout, exit 0;
+//!                                           failure: message on stderr, exit 1
+//!   `<bin> [--mcp FILE] tools`            → lists the tool names
+
+use mcpgraph_tests::*;
+use serde_json::{Value, json};
+
+fn stdout_json(out: &CliOutput, what: &str) -> Value {
+    serde_json::from_str(out.stdout.trim())
+        .unwrap_or_else(|e| panic!("{what}: stdout is not one JSON value ({e}): {out:?}"))
+}
+
+#[tokio::test]
+async fn call_prints_result_json() {
+    let out = run_cli("loop_example", &["call", "sum_to_n", r#"{"n":10}"#]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        stdout_json(&out, "sum_to_n"),
+        json!({ "sum": 55 }),
+        "{out:?}"
+    );
+}
+
+#[tokio::test]
+async fn call_every_example() {
+    let out = run_cli(
+        "switch_example",
+        &["call", "test_switch", r#"{"value":15}"#],
+    )
+    .await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        stdout_json(&out, "test_switch"),
+        json!({ "result": "high" })
+    );
+
+    let out = run_cli("test_minimal", &["call", "test_tool", r#"{"a":1}"#]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(stdout_json(&out, "test_tool"), json!({ "a": 1 }));
+
+    let dir = counting_dir();
+    let args = json!({ "directory": dir }).to_string();
+    let out = run_cli("file_utils", &["call", "count_files", &args]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(stdout_json(&out, "count_files"), json!({ "count": 7 }));
+
+    let out = run_cli("file_utils", &["call", "sum_file_sizes", &args]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        stdout_json(&out, "sum_file_sizes"),
+        json!({ "totalSize": 1387 })
+    );
+}
+
+#[tokio::test]
+async fn failing_call_exits_1_with_message_on_stderr() {
+    let out = run_cli(
+        "switch_example",
+        &["call", "test_switch", r#"{"value":"11"}"#],
+    )
+    .await;
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout.trim().is_empty(),
+        "nothing expected on stdout: {out:?}"
+    );
+    assert!(
+        out.stderr.contains("/value"),
+        "stderr should name /value: {out:?}"
+    );
+}
+
+#[tokio::test]
+async fn unknown_tool_exits_1() {
+    let out = run_cli("loop_example", &["call", "no_such_tool", "{}"]).await;
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout.trim().is_empty(),
+        "nothing expected on stdout: {out:?}"
+    );
+    assert!(
+        !out.stderr.trim().is_empty(),
+        "an error message expected on stderr: {out:?}"
+    );
+}
+
+#[tokio::test]
+async fn tools_lists_tool_names() {
+    for name in EXAMPLES {
+        let out = run_cli(name, &["tools"]).await;
+        assert_eq!(out.code, Some(0), "{name} tools: {out:?}");
+        let doc = load_yaml(&example_yaml(name));
+        for tool in doc["tools"].as_array().expect("tools[]") {
+            let tool = tool["name"].as_str().expect("tool name");
+            assert!(
+                out.stdout.contains(tool),
+                "{name} tools: `{tool}` not listed in stdout: {out:?}"
+            );
+        }
+    }
+}
