@@ -273,7 +273,11 @@ pub fn command(name: &str) -> tokio::process::Command {
 pub fn load_yaml(path: &Path) -> Value {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    serde_saphyr::from_str::<Value>(&text)
+    // YAML 1.2 core schema, as mcpGraph's `yaml` package reads it: `n`,
+    // `yes`, `off` are strings, not booleans.
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    serde_saphyr::from_str_with_options::<Value>(&text, options)
         .unwrap_or_else(|e| panic!("cannot parse {} as YAML: {e}", path.display()))
 }
 

@@ -278,7 +278,9 @@ mod tests {
         assert_eq!(d.error_count(), 1);
         assert_eq!(d.warning_count(), 1);
         let text = d.to_string();
-        assert!(text.starts_with("error: first\n --> g.yaml:1:1\n  |\n1 | x\n  | ^\n  = note: a note\n\nwarning: second"));
+        assert!(text.starts_with(
+            "error: first\n --> g.yaml:1:1\n  |\n1 | x\n  | ^\n  = note: a note\n\nwarning: second"
+        ));
         let json = d.to_json();
         assert_eq!(json[1]["severity"], "warning");
         assert_eq!(json[0]["line"], 1);

@@ -16,7 +16,7 @@ use crate::ident::{camel, snake, unique};
 use crate::model::{Arg, GraphFile, Logic, McpServer, NodeKind, Tool, Transport};
 
 /// Options of one expansion.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ExpandOptions {
     /// Path of the crate generated code reaches the runtime through
     /// (default `::mcpgraph`), for users who renamed the dependency.

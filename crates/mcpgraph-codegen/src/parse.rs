@@ -13,8 +13,8 @@ use std::collections::HashMap;
 
 use crate::diag::Diagnostics;
 use crate::model::{
-    Arg, Condition, Expr, GraphFile, Limits, Logic, McpServer, Node, NodeKind, Pos, ServerMeta,
-    Sp, Tool, Transport,
+    Arg, Condition, Expr, GraphFile, Limits, Logic, McpServer, Node, NodeKind, Pos, ServerMeta, Sp,
+    Tool, Transport,
 };
 use crate::yaml::{self, LineIndex, Value};
 
@@ -93,8 +93,9 @@ pub(crate) fn parse(source: &str, diags: &mut Diagnostics) -> Option<Lowered> {
         Err(e) => {
             let d = diags.error(e.pos, e.message);
             if d.message.contains("multiple YAML documents") {
-                d.message = "a graph file holds a single YAML document; found another `---` document"
-                    .to_owned();
+                d.message =
+                    "a graph file holds a single YAML document; found another `---` document"
+                        .to_owned();
                 d.help("remove the `---` line, or split the file");
             }
             return None;
@@ -150,8 +151,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -247,10 +248,7 @@ impl Cx<'_, '_> {
             }
             map.insert(key, (k, v));
         }
-        Some(Fields {
-            pos: node.pos,
-            map,
-        })
+        Some(Fields { pos: node.pos, map })
     }
 
     fn missing(&mut self, f: &Fields<'_>, key: &str, context: &str) {
@@ -388,9 +386,19 @@ impl Cx<'_, '_> {
                 .help("a graph file is a mapping with `version`, `server` and `tools`");
             return out;
         }
-        let allowed = ["version", "server", "mcpServers", "executionLimits", "tools"];
-        let Some(f) = self.fields(root, "the top level of the file", &allowed, " at the top level")
-        else {
+        let allowed = [
+            "version",
+            "server",
+            "mcpServers",
+            "executionLimits",
+            "tools",
+        ];
+        let Some(f) = self.fields(
+            root,
+            "the top level of the file",
+            &allowed,
+            " at the top level",
+        ) else {
             return out;
         };
         if let Some(v) = self.required_string(&f, "version", " at the top level") {
@@ -449,8 +457,7 @@ impl Cx<'_, '_> {
             "maxExpressionDepth",
             "maxExpressionTimeMs",
         ];
-        let Some(f) = self.fields(node, "`executionLimits`", &keys, " in `executionLimits`")
-        else {
+        let Some(f) = self.fields(node, "`executionLimits`", &keys, " in `executionLimits`") else {
             return limits;
         };
         let slots = [
@@ -460,10 +467,10 @@ impl Cx<'_, '_> {
             &mut limits.max_expression_time_ms,
         ];
         for (key, slot) in keys.iter().zip(slots) {
-            if let Some(n) = f.get(key) {
-                if let Some(v) = self.positive_int(n, &format!("`{key}`")) {
-                    *slot = v;
-                }
+            if let Some(n) = f.get(key)
+                && let Some(v) = self.positive_int(n, &format!("`{key}`"))
+            {
+                *slot = v;
             }
         }
         limits
@@ -583,7 +590,13 @@ impl Cx<'_, '_> {
             output_schema: None,
             nodes: Vec::new(),
         };
-        let allowed = ["name", "description", "inputSchema", "outputSchema", "nodes"];
+        let allowed = [
+            "name",
+            "description",
+            "inputSchema",
+            "outputSchema",
+            "nodes",
+        ];
         // The name, when there is one, makes the other messages clearer.
         let named = match &node.value {
             Value::Map(entries) => entries.iter().find_map(|(k, v)| match &v.value {
@@ -697,7 +710,10 @@ impl Cx<'_, '_> {
                     }
                 }
                 ("type", _) => self.wrong_type(v, "`type`", "a string or a sequence of strings"),
-                ("properties" | "patternProperties" | "$defs" | "definitions", Value::Map(props)) => {
+                (
+                    "properties" | "patternProperties" | "$defs" | "definitions",
+                    Value::Map(props),
+                ) => {
                     for (_, p) in props {
                         self.json_schema(p, what, depth + 1);
                     }
@@ -1042,10 +1058,7 @@ impl Cx<'_, '_> {
                     let d = self.err(k.pos, format!("unknown JSON Logic operator `{op}`"));
                     match suggest(&op, LOGIC_OPERATORS) {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None => d.help(format!(
-                            "expected one of {}",
-                            LOGIC_OPERATORS.join(" ")
-                        )),
+                        None => d.help(format!("expected one of {}", LOGIC_OPERATORS.join(" "))),
                     };
                     return None;
                 }
@@ -1098,14 +1111,18 @@ mod tests {
     fn suggestions() {
         assert_eq!(suggest("tranform", NODE_TYPES), Some("transform"));
         assert_eq!(suggest("nxt", &["id", "type", "next"]), Some("next"));
-        assert_eq!(suggest("inputschema", &["inputSchema"]), Some("inputSchema"));
+        assert_eq!(
+            suggest("inputschema", &["inputSchema"]),
+            Some("inputSchema")
+        );
         assert_eq!(suggest("zzzzzz", NODE_TYPES), None);
         assert_eq!(suggest("=<", LOGIC_OPERATORS), Some("<="));
     }
 
     #[test]
     fn unknown_keys_with_hint() {
-        let src = a_node("        type: transform\n        transform: {expr: '1'}\n        nxt: exit\n");
+        let src =
+            a_node("        type: transform\n        transform: {expr: '1'}\n        nxt: exit\n");
         let d = crate::load_str(&src, "g.yaml").unwrap_err();
         let unknown = d
             .items
@@ -1114,7 +1131,11 @@ mod tests {
             .unwrap_or_else(|| panic!("{d}"));
         assert_eq!(unknown.help.as_deref(), Some("did you mean `next`?"));
         assert_eq!((unknown.pos.line, unknown.pos.column), (19, 9));
-        assert!(d.items.iter().any(|i| i.message == "missing required field `next` in node `a`"));
+        assert!(
+            d.items
+                .iter()
+                .any(|i| i.message == "missing required field `next` in node `a`")
+        );
 
         let src = with_nodes(&format!("{ENTRY}{EXIT}")).replace("tools:", "toolz:");
         let m = messages(&src);
@@ -1130,7 +1151,10 @@ mod tests {
             d.items[0].message,
             "unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch)"
         );
-        assert_eq!(d.items[0].help.as_deref(), Some("did you mean `transform`?"));
+        assert_eq!(
+            d.items[0].help.as_deref(),
+            Some("did you mean `transform`?")
+        );
         assert_eq!((d.items[0].pos.line, d.items[0].pos.column), (17, 15));
         let rendered = d.to_string();
         assert!(rendered.contains("  --> g.yaml:17:15\n   |\n17 |         type: \"tranform\"\n   |               ^\n   = help: did you mean `transform`?"), "{rendered}");
@@ -1138,11 +1162,18 @@ mod tests {
 
     #[test]
     fn wrong_types() {
-        let src = with_nodes(&format!("{ENTRY}{EXIT}")).replace("version: \"1.0\"\nserver", "version: 1.0\nserver");
+        let src = with_nodes(&format!("{ENTRY}{EXIT}"))
+            .replace("version: \"1.0\"\nserver", "version: 1.0\nserver");
         let d = crate::load_str(&src, "g.yaml").unwrap_err();
-        assert!(d.items.iter().any(|i| i.message == "`version` must be a string, found a number"
-            && i.help.as_deref() == Some("quote the value to make it a string")), "{d}");
-        let src = a_node("        type: transform\n        transform: {expr: 12}\n        next: exit\n");
+        assert!(
+            d.items.iter().any(
+                |i| i.message == "`version` must be a string, found a number"
+                    && i.help.as_deref() == Some("quote the value to make it a string")
+            ),
+            "{d}"
+        );
+        let src =
+            a_node("        type: transform\n        transform: {expr: 12}\n        next: exit\n");
         assert_eq!(
             messages(&src),
             ["`transform.expr` must be a string (a JSONata expression), found a number"]
@@ -1150,7 +1181,10 @@ mod tests {
         let src = with_nodes("      - 12\n");
         assert_eq!(messages(&src), ["a node must be a mapping, found a number"]);
         let src = with_nodes("        {}\n");
-        assert_eq!(messages(&src), ["`nodes` must be a sequence, found a mapping"]);
+        assert_eq!(
+            messages(&src),
+            ["`nodes` must be a sequence, found a mapping"]
+        );
     }
 
     #[test]
@@ -1182,7 +1216,8 @@ mod tests {
                 "missing required field `version` in `server`"
             ]
         );
-        let src = "version: '1'\nserver: {name: a, version: b}\ntools:\n  - {name: t, description: d}\n";
+        let src =
+            "version: '1'\nserver: {name: a, version: b}\ntools:\n  - {name: t, description: d}\n";
         assert_eq!(
             messages(src),
             [
@@ -1195,7 +1230,9 @@ mod tests {
 
     #[test]
     fn duplicate_keys() {
-        let src = a_node("        type: transform\n        transform: {expr: '1'}\n        next: exit\n        next: exit\n");
+        let src = a_node(
+            "        type: transform\n        transform: {expr: '1'}\n        next: exit\n        next: exit\n",
+        );
         let d = crate::load_str(&src, "g.yaml").unwrap_err();
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(d.items[0].message, "duplicate key `next` in node `a`");
@@ -1248,10 +1285,20 @@ mod tests {
     fn limits() {
         let base = with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n");
         assert_eq!(load(&base).limits, Limits::default());
-        let src = format!("{base}executionLimits:\n  maxNodeExecutions: 5\n  maxExpressionTimeMs: 7\n");
+        let src =
+            format!("{base}executionLimits:\n  maxNodeExecutions: 5\n  maxExpressionTimeMs: 7\n");
         let l = load(&src).limits;
-        assert_eq!((l.max_node_executions, l.max_expression_time_ms, l.max_execution_time_ms), (5, 7, 300_000));
-        let src = format!("{base}executionLimits:\n  maxNodeExecutions: 0\n  maxExecutionTimeMs: -1\n  maxExpressionDepth: 1.5\n  maxExpressionTimeMs: '10'\n  maxThings: 1\n");
+        assert_eq!(
+            (
+                l.max_node_executions,
+                l.max_expression_time_ms,
+                l.max_execution_time_ms
+            ),
+            (5, 7, 300_000)
+        );
+        let src = format!(
+            "{base}executionLimits:\n  maxNodeExecutions: 0\n  maxExecutionTimeMs: -1\n  maxExpressionDepth: 1.5\n  maxExpressionTimeMs: '10'\n  maxThings: 1\n"
+        );
         assert_eq!(
             messages(&src),
             [
@@ -1267,7 +1314,10 @@ mod tests {
     #[test]
     fn schemas() {
         let base = with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n");
-        let src = base.replace("inputSchema: {type: object}", "inputSchema: {properties: {}}");
+        let src = base.replace(
+            "inputSchema: {type: object}",
+            "inputSchema: {properties: {}}",
+        );
         assert_eq!(messages(&src), ["`inputSchema` must have `type: object`"]);
         let src = base.replace(
             "inputSchema: {type: object}",
@@ -1275,12 +1325,16 @@ mod tests {
         );
         assert_eq!(
             messages(&src),
-            ["the `type` of `outputSchema` must be `object` (MCP requires it), found the string `array`"]
+            [
+                "the `type` of `outputSchema` must be `object` (MCP requires it), found the string `array`"
+            ]
         );
         let src = base.replace("inputSchema: {type: object}", "inputSchema: [1]");
         assert_eq!(
             messages(&src),
-            ["`inputSchema` must be a mapping (a JSON Schema with `type: object`), found a sequence"]
+            [
+                "`inputSchema` must be a mapping (a JSON Schema with `type: object`), found a sequence"
+            ]
         );
         let src = base.replace(
             "inputSchema: {type: object}",
@@ -1305,26 +1359,37 @@ mod tests {
 
     #[test]
     fn mcp_args() {
-        let src = a_node("        type: mcp\n        server: fs\n        tool: x\n        args:\n          path: {expr: \"$.entry.dir\"}\n          lit: \"$.entry\"\n          n: [1, {expr: \"2\"}, {a: null}]\n        next: exit\n");
+        let src = a_node(
+            "        type: mcp\n        server: fs\n        tool: x\n        args:\n          path: {expr: \"$.entry.dir\"}\n          lit: \"$.entry\"\n          n: [1, {expr: \"2\"}, {a: null}]\n        next: exit\n",
+        );
         let f = load(&src);
         let NodeKind::Mcp { args, .. } = &f.tools[0].nodes[1].kind else {
             panic!()
         };
         let Arg::Object(entries) = args else { panic!() };
-        assert!(matches!(&entries[0], (k, Arg::Expr(e)) if k == "path" && e.source == "$.entry.dir"));
+        assert!(
+            matches!(&entries[0], (k, Arg::Expr(e)) if k == "path" && e.source == "$.entry.dir")
+        );
         assert_eq!(entries[1], ("lit".into(), Arg::Literal("$.entry".into())));
-        let Arg::Array(items) = &entries[2].1 else { panic!() };
+        let Arg::Array(items) = &entries[2].1 else {
+            panic!()
+        };
         assert!(matches!(items[1], Arg::Expr(_)));
         assert_eq!(
             items[2],
             Arg::Object(vec![("a".into(), Arg::Literal(serde_json::Value::Null))])
         );
 
-        let src = a_node("        type: mcp\n        server: fs\n        tool: x\n        next: exit\n");
+        let src =
+            a_node("        type: mcp\n        server: fs\n        tool: x\n        next: exit\n");
         let f = load(&src);
-        assert!(matches!(&f.tools[0].nodes[1].kind, NodeKind::Mcp { args: Arg::Object(a), .. } if a.is_empty()));
+        assert!(
+            matches!(&f.tools[0].nodes[1].kind, NodeKind::Mcp { args: Arg::Object(a), .. } if a.is_empty())
+        );
 
-        let src = a_node("        type: mcp\n        server: fs\n        tool: x\n        args:\n          a: {expr: \"1\", other: 2}\n          b: {expr: 3}\n        next: exit\n");
+        let src = a_node(
+            "        type: mcp\n        server: fs\n        tool: x\n        args:\n          a: {expr: \"1\", other: 2}\n          b: {expr: 3}\n        next: exit\n",
+        );
         assert_eq!(
             messages(&src),
             [
@@ -1332,8 +1397,13 @@ mod tests {
                 "`expr` must be a string (a JSONata expression), found a number",
             ]
         );
-        let src = a_node("        type: mcp\n        server: fs\n        tool: x\n        args: [1]\n        next: exit\n");
-        assert_eq!(messages(&src), ["`args` must be a mapping, found a sequence"]);
+        let src = a_node(
+            "        type: mcp\n        server: fs\n        tool: x\n        args: [1]\n        next: exit\n",
+        );
+        assert_eq!(
+            messages(&src),
+            ["`args` must be a mapping, found a sequence"]
+        );
     }
 
     fn rule(r: &str) -> String {
@@ -1344,36 +1414,62 @@ mod tests {
 
     #[test]
     fn switch_rules() {
-        let f = load(&rule("{\"and\": [{\">\": [{var: \"entry.v\"}, 1]}, {\"!\": {var: \"$.entry.w\"}}]}"));
+        let f = load(&rule(
+            "{\"and\": [{\">\": [{var: \"entry.v\"}, 1]}, {\"!\": {var: \"$.entry.w\"}}]}",
+        ));
         let NodeKind::Switch { conditions, .. } = &f.tools[0].nodes[1].kind else {
             panic!()
         };
-        let Logic::Object(ops) = &conditions[0].rule else { panic!() };
+        let Logic::Object(ops) = &conditions[0].rule else {
+            panic!()
+        };
         assert_eq!(ops[0].0.value, "and");
-        let Logic::Array(args) = &ops[0].1 else { panic!() };
-        let Logic::Object(gt) = &args[0] else { panic!() };
-        let Logic::Array(gt_args) = &gt[0].1 else { panic!() };
+        let Logic::Array(args) = &ops[0].1 else {
+            panic!()
+        };
+        let Logic::Object(gt) = &args[0] else {
+            panic!()
+        };
+        let Logic::Array(gt_args) = &gt[0].1 else {
+            panic!()
+        };
         assert!(matches!(&gt_args[0], Logic::Var(e) if e.source == "entry.v"));
         assert_eq!(gt_args[1], Logic::Literal(1.into()));
-        let Logic::Object(not) = &args[1] else { panic!() };
+        let Logic::Object(not) = &args[1] else {
+            panic!()
+        };
         assert!(matches!(&not[0].1, Logic::Var(e) if e.source == "$.entry.w"));
 
         let d = crate::load_str(&rule("{\"=<\": [1, 2]}"), "g.yaml").unwrap_err();
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(d.items[0].message, "unknown JSON Logic operator `=<`");
         assert_eq!(d.items[0].help.as_deref(), Some("did you mean `<=`?"));
-        assert_eq!(messages(&rule("{\"==\": [{var: 1}, 1]}")), ["a `var` must be a string (a JSONata expression), found a number"]);
-        assert_eq!(messages(&rule("{\"==\": [{var: [\"a\", 1]}, 1]}")), ["a `var` must be a string (a JSONata expression), found a sequence"]);
+        assert_eq!(
+            messages(&rule("{\"==\": [{var: 1}, 1]}")),
+            ["a `var` must be a string (a JSONata expression), found a number"]
+        );
+        assert_eq!(
+            messages(&rule("{\"==\": [{var: [\"a\", 1]}, 1]}")),
+            ["a `var` must be a string (a JSONata expression), found a sequence"]
+        );
         assert_eq!(
             messages(&rule("{\"==\": [1, 1], \"!=\": [1, 2]}")),
-            ["a JSON Logic object must have exactly one key, its operator; found 2 keys (`==`, `!=`)"]
+            [
+                "a JSON Logic object must have exactly one key, its operator; found 2 keys (`==`, `!=`)"
+            ]
         );
         assert_eq!(
             messages(&rule("{\"in\": [\"a\", {}]}")),
             ["a JSON Logic object must have exactly one key, its operator; found an empty object"]
         );
-        assert_eq!(messages(&rule("{\"==\": [{foo: 1}, 1]}")), ["unknown JSON Logic operator `foo`"]);
-        assert_eq!(messages(&rule("{var: \"\"}")), ["a `var` must not be empty"]);
+        assert_eq!(
+            messages(&rule("{\"==\": [{foo: 1}, 1]}")),
+            ["unknown JSON Logic operator `foo`"]
+        );
+        assert_eq!(
+            messages(&rule("{var: \"\"}")),
+            ["a `var` must not be empty"]
+        );
         // Scalars and arrays of scalars are fine as rules.
         load(&rule("true"));
         load(&rule("{\"in\": [\"a\", [\"a\", \"b\"]]}"));
@@ -1385,7 +1481,10 @@ mod tests {
         assert!(msg.starts_with("invalid YAML"), "{msg}");
         assert_eq!((line, col), (2, 9));
         let (_, _, msg) = one_error("a: 1\n---\nb: 2\n");
-        assert_eq!(msg, "a graph file holds a single YAML document; found another `---` document");
+        assert_eq!(
+            msg,
+            "a graph file holds a single YAML document; found another `---` document"
+        );
     }
 
     #[test]
@@ -1414,8 +1513,15 @@ mod tests {
                 let p = expr_pos(expr, o);
                 let line = lines[p.line as usize - 1];
                 let at = line.chars().nth(p.column as usize - 1);
-                assert_eq!(&src[p.offset..p.offset + at.map_or(0, char::len_utf8)], at.map(String::from).unwrap_or_default());
-                let ok = at == Some(c) || matches!((c, at), ('\n' | ' ', None) | (_, Some('\\')) | ('\'', Some('\'')));
+                assert_eq!(
+                    &src[p.offset..p.offset + at.map_or(0, char::len_utf8)],
+                    at.map(String::from).unwrap_or_default()
+                );
+                let ok = at == Some(c)
+                    || matches!(
+                        (c, at),
+                        ('\n' | ' ', None) | (_, Some('\\')) | ('\'', Some('\''))
+                    );
                 assert!(ok, "{:?} offset {o} ({c:?}) -> {p:?} {at:?}", expr.source);
             }
         }

@@ -129,26 +129,33 @@ fn check_tool(tool: &Tool, info: &ToolInfo, servers: &[&str], diags: &mut Diagno
         for target in targets(&node.kind) {
             if !ids.contains(target.value.as_str()) {
                 targets_ok = false;
-                unknown_node(diags, target.pos, &target.value, &label, &id_list, "`next` names");
+                unknown_node(
+                    diags,
+                    target.pos,
+                    &target.value,
+                    &label,
+                    &id_list,
+                    "`next` names",
+                );
             }
         }
-        if let NodeKind::Mcp { server, .. } = &node.kind {
-            if !servers.contains(&server.value.as_str()) {
-                let d = diags.error(
-                    server.pos,
-                    format!(
-                        "node `{}` calls server `{}`, which is not declared in `mcpServers`",
-                        node.id.value, server.value
-                    ),
-                );
-                match suggest(&server.value, servers) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
-                    None if servers.is_empty() => {
-                        d.help("declare it under `mcpServers` at the top level")
-                    }
-                    None => d.note(format!("declared servers: {}", servers.join(", "))),
-                };
-            }
+        if let NodeKind::Mcp { server, .. } = &node.kind
+            && !servers.contains(&server.value.as_str())
+        {
+            let d = diags.error(
+                server.pos,
+                format!(
+                    "node `{}` calls server `{}`, which is not declared in `mcpServers`",
+                    node.id.value, server.value
+                ),
+            );
+            match suggest(&server.value, servers) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None if servers.is_empty() => {
+                    d.help("declare it under `mcpServers` at the top level")
+                }
+                None => d.note(format!("declared servers: {}", servers.join(", "))),
+            };
         }
     }
 
@@ -182,7 +189,9 @@ fn check_tool(tool: &Tool, info: &ToolInfo, servers: &[&str], diags: &mut Diagno
             [] => {
                 diags
                     .error(tool.name.pos, format!("{label} has no `{kind}` node"))
-                    .help(format!("every tool needs exactly one node of type `{kind}`"));
+                    .help(format!(
+                        "every tool needs exactly one node of type `{kind}`"
+                    ));
             }
             [_] => {}
             [first, rest @ ..] => {
@@ -271,7 +280,13 @@ fn unknown_node(
     }
 }
 
-fn check_arg(arg: &Arg, ids: &BTreeSet<&str>, id_list: &[&str], label: &str, diags: &mut Diagnostics) {
+fn check_arg(
+    arg: &Arg,
+    ids: &BTreeSet<&str>,
+    id_list: &[&str],
+    label: &str,
+    diags: &mut Diagnostics,
+) {
     match arg {
         Arg::Expr(e) => check_expr(e, ids, id_list, label, diags),
         Arg::Object(entries) => {
@@ -394,15 +409,14 @@ fn is_end_error(e: &ParserError) -> bool {
 /// failing prefix (cut at token boundaries) fail with something other than
 /// running out of text. Returns the byte offset and whether it was found.
 fn locate_syntax_error(text: &str, error: &ParserError) -> (usize, bool) {
-    if matches!(error, ParserError::UnclosedString) {
-        if let Some(o) = unclosed_quote(text) {
-            return (o, true);
-        }
+    if matches!(error, ParserError::UnclosedString)
+        && let Some(o) = unclosed_quote(text)
+    {
+        return (o, true);
     }
     let cuts = cut_points(text);
-    let fails = |cut: usize| {
-        jsonata_core::parser::parse(&text[..cut]).is_err_and(|e| !is_end_error(&e))
-    };
+    let fails =
+        |cut: usize| jsonata_core::parser::parse(&text[..cut]).is_err_and(|e| !is_end_error(&e));
     let work: usize = cuts.iter().sum();
     let first_failing = if work <= LINEAR_SEARCH_BUDGET {
         cuts.iter().position(|&c| fails(c))
@@ -440,7 +454,9 @@ fn cut_points(text: &str) -> Vec<usize> {
             let joined = (word(p) && word(c))
                 || (p.is_ascii_digit() && c == '.')
                 || (p == '.' && c.is_ascii_digit())
-                || PAIRS.iter().any(|pair| text[..i].ends_with(&pair[..1]) && text[i..].starts_with(&pair[1..]))
+                || PAIRS.iter().any(|pair| {
+                    text[..i].ends_with(&pair[..1]) && text[i..].starts_with(&pair[1..])
+                })
                 || c.is_whitespace();
             if !joined {
                 out.push(i);
@@ -467,7 +483,9 @@ fn unclosed_quote(text: &str) -> Option<usize> {
             None if c == '"' || c == '\'' => open = Some((i, c)),
             None if c == '/' && text[i..].starts_with("/*") => {
                 // Skip a comment.
-                let end = text[i + 2..].find("*/").map_or(text.len(), |e| i + 2 + e + 2);
+                let end = text[i + 2..]
+                    .find("*/")
+                    .map_or(text.len(), |e| i + 2 + e + 2);
                 while chars.clone().next().is_some_and(|(j, _)| j < end) {
                     chars.next();
                 }
@@ -510,12 +528,11 @@ fn walk(node: &AstNode, at_context: bool, found: &mut Found) {
                         // `$` (at the top) or `$$` (anywhere): the next
                         // step reads the context.
                         let root = matches!(first.node, AstNode::ParentVariable(_));
-                        if at_context || root {
-                            if let Some(AstNode::Name(n)) = steps.get(1).map(|s| &s.node) {
-                                if first.stages.is_empty() {
-                                    found.refs.push((n.clone(), RefKind::Path));
-                                }
-                            }
+                        if (at_context || root)
+                            && first.stages.is_empty()
+                            && let Some(AstNode::Name(n)) = steps.get(1).map(|s| &s.node)
+                        {
+                            found.refs.push((n.clone(), RefKind::Path));
                         }
                     }
                     other => walk(other, at_context, found),
@@ -538,10 +555,10 @@ fn walk(node: &AstNode, at_context: bool, found: &mut Found) {
         }
         AstNode::Unary { operand, .. } => walk(operand, at_context, found),
         AstNode::Function { name, args, .. } => {
-            if HISTORY_FUNCTIONS.contains(&name.as_str()) {
-                if let Some(AstNode::String(id)) = args.first() {
-                    found.refs.push((id.clone(), RefKind::StringArg));
-                }
+            if HISTORY_FUNCTIONS.contains(&name.as_str())
+                && let Some(AstNode::String(id)) = args.first()
+            {
+                found.refs.push((id.clone(), RefKind::StringArg));
             }
             for a in args {
                 walk(a, at_context, found);
@@ -643,8 +660,8 @@ fn tokens(text: &str) -> Vec<(usize, Tok)> {
         let c = rest.chars().next().unwrap_or(' ');
         if c.is_whitespace() {
             i += c.len_utf8();
-        } else if rest.starts_with("/*") {
-            i = rest[2..].find("*/").map_or(text.len(), |e| i + 2 + e + 2);
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            i = comment.find("*/").map_or(text.len(), |e| i + 2 + e + 2);
         } else if c == '"' || c == '\'' {
             let mut s = String::new();
             let mut j = i + 1;
@@ -727,7 +744,8 @@ fn find_string(text: &str, value: &str) -> Option<usize> {
 fn find_bad_assignment(text: &str) -> Option<usize> {
     let toks = tokens(text);
     toks.iter().enumerate().find_map(|(i, (o, t))| {
-        let bad = *t == Tok::Assign && !matches!(i.checked_sub(1).map(|p| &toks[p].1), Some(Tok::Var(_)));
+        let bad =
+            *t == Tok::Assign && !matches!(i.checked_sub(1).map(|p| &toks[p].1), Some(Tok::Var(_)));
         bad.then_some(*o)
     })
 }
@@ -770,12 +788,17 @@ pub(crate) mod tests {
     const EXIT: &str = "      - id: exit\n        type: exit\n";
 
     fn transform(id: &str, expr: &str, next: &str) -> String {
-        format!("      - id: {id}\n        type: transform\n        transform:\n          expr: '{expr}'\n        next: {next}\n")
+        format!(
+            "      - id: {id}\n        type: transform\n        transform:\n          expr: '{expr}'\n        next: {next}\n"
+        )
     }
 
     #[test]
     fn compat_examples_load() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/compat/mcpgraph/");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/compat/mcpgraph/"
+        );
         for f in [
             "file_utils.yaml",
             "loop_example.yaml",
@@ -792,7 +815,10 @@ pub(crate) mod tests {
 
     #[test]
     fn valid_minimal_graph() {
-        let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", "$.entry", "exit")));
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}",
+            transform("a", "$.entry", "exit")
+        ));
         assert_eq!(errors(&src), vec![]);
     }
 
@@ -835,7 +861,8 @@ pub(crate) mod tests {
         ));
         let errs = errors(&src);
         assert!(
-            errs.iter().any(|e| e.2 == "tool `t` has more than one `exit` node"),
+            errs.iter()
+                .any(|e| e.2 == "tool `t` has more than one `exit` node"),
             "{errs:?}"
         );
     }
@@ -846,7 +873,10 @@ pub(crate) mod tests {
         let d = load_str(&src, "g.yaml").unwrap_err();
         assert_eq!(d.items.len(), 1, "{d}");
         let item = &d.items[0];
-        assert_eq!(item.message, "`next` names `exti`, which is not a node of tool `t`");
+        assert_eq!(
+            item.message,
+            "`next` names `exti`, which is not a node of tool `t`"
+        );
         assert_eq!(item.help.as_deref(), Some("did you mean `exit`?"));
         assert_eq!(item.notes, ["the nodes of tool `t` are: entry, a, exit"]);
         assert_eq!((item.pos.line, item.pos.column), (20, 15));
@@ -858,7 +888,10 @@ pub(crate) mod tests {
             "{ENTRY}      - id: a\n        type: switch\n        conditions:\n          - rule: {{\"==\": [1, 1]}}\n            next: nowhere\n        next: exit\n{EXIT}"
         ));
         let (line, col, msg) = one_error(&src);
-        assert_eq!(msg, "`next` names `nowhere`, which is not a node of tool `t`");
+        assert_eq!(
+            msg,
+            "`next` names `nowhere`, which is not a node of tool `t`"
+        );
         assert_eq!((line, col), (20, 19));
     }
 
@@ -905,9 +938,15 @@ pub(crate) mod tests {
 
     #[test]
     fn jsonata_syntax_error_position() {
-        let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", "1 +* 2", "exit")));
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}",
+            transform("a", "1 +* 2", "exit")
+        ));
         let (line, col, msg) = one_error(&src);
-        assert!(msg.starts_with("invalid JSONata expression: S0201"), "{msg}");
+        assert!(
+            msg.starts_with("invalid JSONata expression: S0201"),
+            "{msg}"
+        );
         // `expr: '1 +* 2'` with the quote at column 17: `2` is at 23.
         assert_eq!((line, col), (19, 23));
     }
@@ -935,7 +974,10 @@ pub(crate) mod tests {
 
     #[test]
     fn jsonata_unexpected_end() {
-        let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", "($.entry", "exit")));
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}",
+            transform("a", "($.entry", "exit")
+        ));
         let (line, col, msg) = one_error(&src);
         assert!(msg.contains("S0203") || msg.contains("S0207"), "{msg}");
         // Just past the last character: `'($.entry'` starts at 17.
@@ -944,7 +986,10 @@ pub(crate) mod tests {
 
     #[test]
     fn jsonata_unclosed_string() {
-        let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", "1 & \"abc", "exit")));
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}",
+            transform("a", "1 & \"abc", "exit")
+        ));
         let (line, col, msg) = one_error(&src);
         assert!(msg.contains("S0101"), "{msg}");
         assert_eq!((line, col), (19, 22));
@@ -979,7 +1024,10 @@ pub(crate) mod tests {
         ] {
             let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", expr, "exit")));
             let (line, c, msg) = one_error(&src);
-            assert!(msg.contains(&format!("`{bad}`, which is not a node of tool `t`")), "{msg}");
+            assert!(
+                msg.contains(&format!("`{bad}`, which is not a node of tool `t`")),
+                "{msg}"
+            );
             assert_eq!((line, c), (19, col), "{expr}");
         }
         // Not references to the context: items inside paths and predicates,
