@@ -66,6 +66,22 @@ impl Diagnostic {
 
 /// Every diagnostic for one file, with the file's text so that they can be
 /// rendered with the offending line.
+///
+/// ```
+/// let src = "version: \"1.0\"\nserver: {name: s, version: \"1\"}\ntoolz: []\n";
+/// let diags = mcpgraph_codegen::load_str(src, "graph.yaml").unwrap_err();
+/// assert_eq!(diags.error_count(), 1);
+/// assert_eq!(
+///     diags.to_string(),
+///     "error: unknown key `toolz` at the top level
+///  --> graph.yaml:3:1
+///   |
+/// 3 | toolz: []
+///   | ^
+///   = help: did you mean `tools`?
+/// "
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostics {
     /// The file as it should appear in messages.

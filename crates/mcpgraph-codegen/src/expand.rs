@@ -254,8 +254,12 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
             }
             NodeKind::Switch { conditions, next } => {
                 let rules = conditions.iter().map(|c| {
-                    let (json, vars) = rewrite_rule(&c.rule);
-                    quote!((#json, &[#(#vars),*]))
+                    let RewrittenRule {
+                        json,
+                        vars,
+                        needs_context,
+                    } = rewrite_rule(&c.rule);
+                    quote!(#rt::Rule { json: #json, vars: &[#(#vars),*], needs_context: #needs_context })
                 });
                 field_decls.push(quote!(#field: #rt::Switch));
                 field_inits.push(quote!(#field: #rt::Switch::new(&[#(#rules),*])?));
@@ -363,42 +367,68 @@ fn expand_args(arg: &Arg, rt: &TokenStream) -> TokenStream {
 /// of their own: there, a slot must climb back to the root data.
 const ITERATING: &[&str] = &["map", "filter", "reduce", "all", "some", "none"];
 
+/// The key of the data object under which the runtime puts slot values;
+/// must match `mcpgraph_runtime`'s `SLOT_KEY`. A NUL character cannot
+/// clash with a node id anyone writes.
+const SLOT_KEY: &str = "\u{0}";
+
+/// Operators that read the data by path themselves: a rule using them is
+/// given the whole context (as mcpGraph gives it) besides the slots.
+const READ_DATA: &[&str] = &["missing", "missing_some"];
+
+/// A switch rule rewritten for the runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RewrittenRule {
+    /// The rule as JSON text, every `var` replaced by a slot read.
+    pub json: String,
+    /// The JSONata source of each slot, in slot order.
+    pub vars: Vec<String>,
+    /// Whether the rule reads the context itself (`missing`,
+    /// `missing_some`), so the runtime must pass it as data.
+    pub needs_context: bool,
+}
+
 /// Rewrites a rule for the runtime: every `{"var": S}` becomes a slot read
-/// from the data (`{"val": ["v", "i"]}`, with a scope level inside iterating
-/// operators) and `S` is returned as slot `i`. Returns the JSON text of the
-/// rewritten rule and the slot sources.
-pub fn rewrite_rule(rule: &Logic) -> (String, Vec<String>) {
-    fn walk(logic: &Logic, depth: u64, vars: &mut Vec<String>) -> serde_json::Value {
+/// from the data (`{"val": [SLOT_KEY, "i"]}`, with a scope level inside
+/// iterating operators so it still reads the root) and `S` becomes slot `i`.
+pub fn rewrite_rule(rule: &Logic) -> RewrittenRule {
+    fn walk(
+        logic: &Logic,
+        depth: u64,
+        vars: &mut Vec<String>,
+        needs_context: &mut bool,
+    ) -> serde_json::Value {
         use serde_json::{Value, json};
         match logic {
             Logic::Var(expr) => {
                 let slot = vars.len().to_string();
                 vars.push(expr.source.clone());
                 if depth == 0 {
-                    json!({"val": ["v", slot]})
+                    json!({"val": [SLOT_KEY, slot]})
                 } else {
-                    json!({"val": [[depth], "v", slot]})
+                    json!({"val": [[depth], SLOT_KEY, slot]})
                 }
             }
             Logic::Literal(value) => value.clone(),
             Logic::Array(items) => {
-                Value::Array(items.iter().map(|i| walk(i, depth, vars)).collect())
+                Value::Array(items.iter().map(|i| walk(i, depth, vars, needs_context)).collect())
             }
             Logic::Object(entries) => {
                 let mut map = serde_json::Map::new();
                 for (key, value) in entries {
                     let op = key.value.as_str();
+                    *needs_context |= READ_DATA.contains(&op);
                     let rewritten = match value {
                         Logic::Array(args) if ITERATING.contains(&op) => Value::Array(
                             args.iter()
                                 .enumerate()
                                 .map(|(i, a)| {
                                     let inner = i == 1;
-                                    walk(a, if inner { depth + 1 } else { depth }, vars)
+                                    walk(a, if inner { depth + 1 } else { depth }, vars, needs_context)
                                 })
                                 .collect(),
                         ),
-                        other => walk(other, depth, vars),
+                        other => walk(other, depth, vars, needs_context),
                     };
                     map.insert(key.value.clone(), rewritten);
                 }
@@ -407,8 +437,13 @@ pub fn rewrite_rule(rule: &Logic) -> (String, Vec<String>) {
         }
     }
     let mut vars = Vec::new();
-    let json = walk(rule, 0, &mut vars).to_string();
-    (json, vars)
+    let mut needs_context = false;
+    let json = walk(rule, 0, &mut vars, &mut needs_context).to_string();
+    RewrittenRule {
+        json,
+        vars,
+        needs_context,
+    }
 }
 
 
@@ -421,6 +456,7 @@ mod tests {
         Logic::Var(Expr {
             source: s.into(),
             pos: Pos::default(),
+            spans: Vec::new(),
         })
     }
 
@@ -437,11 +473,14 @@ mod tests {
                 op(">", vec![var("$.b.min"), Logic::Literal(0.into())]),
             ],
         );
-        let (json, vars) = rewrite_rule(&rule);
+        let rewritten = rewrite_rule(&rule);
         assert_eq!(
-            json,
-            r#"{"all":[{"val":["v","0"]},{">":[{"val":[[1],"v","1"]},0]}]}"#
+            rewritten.json,
+            r#"{"all":[{"val":["\u0000","0"]},{">":[{"val":[[1],"\u0000","1"]},0]}]}"#
         );
-        assert_eq!(vars, ["$.a.items", "$.b.min"]);
+        assert_eq!(rewritten.vars, ["$.a.items", "$.b.min"]);
+        assert!(!rewritten.needs_context);
+        let missing = op("missing", vec![Logic::Literal("entry.a".into())]);
+        assert!(rewrite_rule(&missing).needs_context);
     }
 }

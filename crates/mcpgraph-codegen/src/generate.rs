@@ -29,15 +29,46 @@ pub fn generate_file(path: &Path, krate: &syn::Path) -> Result<TokenStream, Stri
 /// a build error so that one mistake in the graph gives one error instead
 /// of a cascade of unresolved names.
 pub fn skeleton(krate: &syn::Path) -> TokenStream {
-    let _ = krate;
+    let rt = quote!(#krate::__private);
     quote! {
         /// Placeholder emitted because the graph file has errors.
+        #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default)]
         pub struct Server;
 
         impl Server {
             /// Placeholder: the graph file has errors.
             pub fn main() -> ::std::process::ExitCode {
                 ::std::process::ExitCode::FAILURE
+            }
+        }
+
+        impl #rt::Graph for Server {
+            type Compiled = ();
+            const SERVER: #rt::ServerMeta = #rt::ServerMeta {
+                name: "",
+                version: "",
+                title: "",
+                instructions: ::core::option::Option::None,
+            };
+            const TOOLS: &'static [#rt::ToolMeta] = &[];
+            const SERVERS: &'static [#rt::ServerDef] = &[];
+            const LIMITS: #rt::Limits = #rt::Limits {
+                max_node_executions: 1,
+                max_execution_time_ms: 1,
+                max_expression_depth: 1,
+                max_expression_time_ms: 1,
+            };
+            fn compile() -> ::core::result::Result<(), #rt::StartupError> {
+                ::core::result::Result::Ok(())
+            }
+            fn run<'a>(
+                _: &'a (),
+                _: usize,
+                _: &'a mut #rt::Execution,
+            ) -> #rt::RunFuture<'a> {
+                ::std::boxed::Box::pin(async {
+                    ::core::result::Result::Err(#rt::NodeError::call("the graph file has errors"))
+                })
             }
         }
     }

@@ -49,5 +49,5 @@ pub fn load_file(
 mod expand;
 mod generate;
 mod ident;
-pub use expand::{ExpandOptions, expand, rewrite_rule};
+pub use expand::{ExpandOptions, RewrittenRule, expand, rewrite_rule};
 pub use generate::{generate_file, skeleton};

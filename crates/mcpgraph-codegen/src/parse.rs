@@ -21,6 +21,15 @@ use crate::yaml::{self, LineIndex, Value};
 /// The node types, in the order messages list them.
 pub(crate) const NODE_TYPES: &[&str] = &["entry", "exit", "mcp", "transform", "switch"];
 
+/// The fields of each node type.
+const NODE_FIELDS: &[(&str, &[&str])] = &[
+    ("entry", &["id", "type", "next"]),
+    ("exit", &["id", "type"]),
+    ("mcp", &["id", "type", "next", "server", "tool", "args"]),
+    ("transform", &["id", "type", "next", "transform"]),
+    ("switch", &["id", "type", "next", "conditions"]),
+];
+
 /// The operators of json-logic-js 2.0.
 pub(crate) const LOGIC_OPERATORS: &[&str] = &[
     "==",
@@ -59,6 +68,14 @@ pub(crate) const LOGIC_OPERATORS: &[&str] = &[
     "reduce",
     "log",
 ];
+
+/// Stands for a part of `args` that was reported as wrong. It never reaches
+/// the generator: a file with an error is not generated.
+const PLACEHOLDER_ARG: Arg = Arg::Literal(serde_json::Value::Null);
+
+/// Stands for a part of a rule that was reported as wrong (see
+/// `PLACEHOLDER_ARG`).
+const PLACEHOLDER_LOGIC: Logic = Logic::Literal(serde_json::Value::Null);
 
 /// What `parse` could not finish for a tool, so that `validate` does not
 /// report consequences of errors already reported.
@@ -222,6 +239,19 @@ impl Cx<'_, '_> {
         allowed: &[&str],
         context: &str,
     ) -> Option<Fields<'n>> {
+        self.fields_with(node, what, allowed, context, |_| None)
+    }
+
+    /// Like `fields`, with `explain` giving the message and help for an
+    /// unknown key that is known elsewhere.
+    fn fields_with<'n>(
+        &mut self,
+        node: &'n yaml::Node,
+        what: &str,
+        allowed: &[&str],
+        context: &str,
+        explain: impl Fn(&str) -> Option<(String, String)>,
+    ) -> Option<Fields<'n>> {
         let Value::Map(entries) = &node.value else {
             self.wrong_type(node, what, "a mapping");
             return None;
@@ -238,7 +268,11 @@ impl Cx<'_, '_> {
                     ));
                 continue;
             }
-            if !allowed.contains(&key.as_str()) {
+            if !allowed.contains(&key.as_str())
+                && let Some((message, help)) = explain(&key)
+            {
+                self.err(k.pos, message).help(help);
+            } else if !allowed.contains(&key.as_str()) {
                 let d = self.err(k.pos, format!("unknown key `{key}`{context}"));
                 match suggest(&key, allowed) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),
@@ -700,6 +734,8 @@ impl Cx<'_, '_> {
         }
         for (k, v) in entries {
             match (k.key_text().as_str(), &v.value) {
+                // The root's `type` is checked by `schema`.
+                ("type", _) if depth == 0 => {}
                 ("type", Value::String(t)) => self.schema_type(v, t, TYPES),
                 ("type", Value::Seq(items)) => {
                     for i in items {
@@ -767,7 +803,6 @@ impl Cx<'_, '_> {
 
     /// One node. On error, returns the node's id if it has one.
     fn node(&mut self, node: &yaml::Node) -> Result<Node, Option<String>> {
-        const COMMON: &[&str] = &["id", "type", "next"];
         let entries = match &node.value {
             Value::Map(entries) => entries,
             _ => {
@@ -812,20 +847,40 @@ impl Cx<'_, '_> {
             },
             None => None,
         };
-        let allowed: Vec<&str> = match kind {
-            Some("entry") => vec!["id", "type", "next"],
-            Some("exit") => vec!["id", "type"],
-            Some("mcp") => vec!["id", "type", "next", "server", "tool", "args"],
-            Some("transform") => vec!["id", "type", "next", "transform"],
-            Some("switch") => vec!["id", "type", "next", "conditions"],
-            _ => COMMON
+        let allowed: Vec<&str> = match NODE_FIELDS.iter().find(|(t, _)| Some(*t) == kind) {
+            Some((_, fields)) => fields.to_vec(),
+            None => {
+                let mut all: Vec<&str> =
+                    NODE_FIELDS.iter().flat_map(|(_, f)| *f).copied().collect();
+                all.sort_unstable();
+                all.dedup();
+                all
+            }
+        };
+        let explain = |key: &str| {
+            let kind = kind?;
+            let owners: Vec<&str> = NODE_FIELDS
                 .iter()
-                .chain(&["server", "tool", "args", "transform", "conditions"])
-                .copied()
-                .collect(),
+                .filter(|(_, fields)| fields.contains(&key))
+                .map(|(t, _)| *t)
+                .collect();
+            if owners.is_empty() {
+                return None;
+            }
+            let message = if key == "next" {
+                format!("an `exit` node has no `next`{context}")
+            } else {
+                format!("`{key}` is not a field of a `{kind}` node{context}")
+            };
+            let help = if key == "next" {
+                "remove it: the call ends at the exit node".to_owned()
+            } else {
+                format!("`{key}` belongs to {} nodes", list(&owners))
+            };
+            Some((message, help))
         };
         let f = self
-            .fields(node, "a node", &allowed, &context)
+            .fields_with(node, "a node", &allowed, &context, explain)
             .ok_or(None)?;
         let id_checked = match f.get("id") {
             Some(v) => match self.string(v, "`id`") {
@@ -864,10 +919,10 @@ impl Cx<'_, '_> {
                 let tool = self.required_string(&f, "tool", &context);
                 let args = match f.get("args") {
                     Some(n) => self.top_args(n),
-                    None => Some(Arg::Object(Vec::new())),
+                    None => Arg::Object(Vec::new()),
                 };
-                match (server, tool, args, next) {
-                    (Some(server), Some(tool), Some(args), Some(next)) => Some(NodeKind::Mcp {
+                match (server, tool, next) {
+                    (Some(server), Some(tool), Some(next)) => Some(NodeKind::Mcp {
                         server,
                         tool,
                         args,
@@ -918,6 +973,9 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// The conditions of a switch. A condition without a `next` makes the
+    /// node unusable (`None`); a bad rule is reported and replaced, so that
+    /// the graph is still checked.
     fn conditions(&mut self, node: &yaml::Node, context: &str) -> Option<Vec<Condition>> {
         let Value::Seq(items) = &node.value else {
             self.wrong_type(node, "`conditions`", "a sequence");
@@ -934,31 +992,32 @@ impl Cx<'_, '_> {
                 Some(r) => self.logic(r),
                 None => {
                     self.missing(&f, "rule", &format!(" in a condition{context}"));
-                    None
+                    PLACEHOLDER_LOGIC
                 }
             };
-            let next = self.required_string(&f, "next", &format!(" in a condition{context}"));
-            match (rule, next) {
-                (Some(rule), Some(next)) => out.push(Condition { rule, next }),
-                _ => ok = false,
+            match self.required_string(&f, "next", &format!(" in a condition{context}")) {
+                Some(next) => out.push(Condition { rule, next }),
+                None => ok = false,
             }
         }
         ok.then_some(out)
     }
 
     /// An `mcp` node's `args`: an object, or one `{expr}` object.
-    fn top_args(&mut self, node: &yaml::Node) -> Option<Arg> {
+    fn top_args(&mut self, node: &yaml::Node) -> Arg {
         match &node.value {
             Value::Map(_) => self.arg(node),
-            Value::Null => Some(Arg::Object(Vec::new())),
+            Value::Null => Arg::Object(Vec::new()),
             _ => {
                 self.wrong_type(node, "`args`", "a mapping");
-                None
+                Arg::Object(Vec::new())
             }
         }
     }
 
-    fn arg(&mut self, node: &yaml::Node) -> Option<Arg> {
+    /// One value of `args`. Errors are reported and the bad part replaced
+    /// by a placeholder, so that the rest is still checked.
+    fn arg(&mut self, node: &yaml::Node) -> Arg {
         match &node.value {
             Value::Map(entries) => {
                 let expr_key = entries.iter().find(|(k, _)| k.key_text() == "expr");
@@ -972,9 +1031,7 @@ impl Cx<'_, '_> {
                     if entries.len() > 1 && others.is_empty() {
                         // Only repeats of `expr`: reported as duplicates.
                         self.fields_any(node, "`args`");
-                        return None;
-                    }
-                    if entries.len() > 1 {
+                    } else if entries.len() > 1 {
                         self.err(
                             k.pos,
                             format!(
@@ -983,31 +1040,27 @@ impl Cx<'_, '_> {
                             ),
                         )
                         .help("put the expression one level down, or build the whole object in the expression");
-                        return None;
                     }
-                    return self.expr(v, "`expr`").map(Arg::Expr);
+                    // The expression is still checked.
+                    return self.expr(v, "`expr`").map_or(PLACEHOLDER_ARG, Arg::Expr);
                 }
-                let mut out = Vec::new();
-                let mut ok = true;
-                for (k, v) in self.fields_any(node, "`args`")? {
-                    match self.arg(v) {
-                        Some(a) => out.push((k.key_text(), a)),
-                        None => ok = false,
-                    }
-                }
-                ok.then_some(Arg::Object(out))
+                let entries = self.fields_any(node, "`args`").unwrap_or_default();
+                Arg::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.key_text(), self.arg(v)))
+                        .collect(),
+                )
             }
-            Value::Seq(items) => {
-                let args: Vec<Option<Arg>> = items.iter().map(|i| self.arg(i)).collect();
-                args.into_iter().collect::<Option<Vec<_>>>().map(Arg::Array)
-            }
-            _ => Some(Arg::Literal(node.to_json())),
+            Value::Seq(items) => Arg::Array(items.iter().map(|i| self.arg(i)).collect()),
+            _ => Arg::Literal(node.to_json()),
         }
     }
 
     /// A JSON Logic rule. In JSON Logic every object is an operator
     /// application with exactly one key, so any other object is an error.
-    fn logic(&mut self, node: &yaml::Node) -> Option<Logic> {
+    /// Errors are reported and the bad part replaced by a placeholder.
+    fn logic(&mut self, node: &yaml::Node) -> Logic {
         match &node.value {
             Value::Map(entries) => {
                 if entries.len() != 1 {
@@ -1029,7 +1082,7 @@ impl Cx<'_, '_> {
                         format!("a JSON Logic object must have exactly one key, its operator; found {found}"),
                     )
                     .help("write each operation as its own `{operator: [arguments]}` object");
-                    return None;
+                    return PLACEHOLDER_LOGIC;
                 }
                 let (k, v) = &entries[0];
                 let op = k.key_text();
@@ -1038,9 +1091,11 @@ impl Cx<'_, '_> {
                         Value::String(s) if s.trim().is_empty() => {
                             self.err(v.pos, "a `var` must not be empty")
                                 .help("it is a JSONata expression: use `$` for the whole context");
-                            None
+                            PLACEHOLDER_LOGIC
                         }
-                        Value::String(_) => self.expr(v, "`var`").map(Logic::Var),
+                        Value::String(_) => {
+                            self.expr(v, "`var`").map_or(PLACEHOLDER_LOGIC, Logic::Var)
+                        }
                         _ => {
                             self.err(
                                 v.pos,
@@ -1050,7 +1105,7 @@ impl Cx<'_, '_> {
                                 ),
                             )
                             .help("write the path as a string, e.g. `{var: \"entry.value\"}`; a default can be given with JSONata's `??`");
-                            None
+                            PLACEHOLDER_LOGIC
                         }
                     };
                 }
@@ -1060,19 +1115,15 @@ impl Cx<'_, '_> {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
                         None => d.help(format!("expected one of {}", LOGIC_OPERATORS.join(" "))),
                     };
-                    return None;
+                    // The arguments are still checked.
+                    self.logic(v);
+                    return PLACEHOLDER_LOGIC;
                 }
-                let args = self.logic(v)?;
-                Some(Logic::Object(vec![(Sp::new(op, k.pos), args)]))
+                let args = self.logic(v);
+                Logic::Object(vec![(Sp::new(op, k.pos), args)])
             }
-            Value::Seq(items) => {
-                let items: Vec<Option<Logic>> = items.iter().map(|i| self.logic(i)).collect();
-                items
-                    .into_iter()
-                    .collect::<Option<Vec<_>>>()
-                    .map(Logic::Array)
-            }
-            _ => Some(Logic::Literal(node.to_json())),
+            Value::Seq(items) => Logic::Array(items.iter().map(|i| self.logic(i)).collect()),
+            _ => Logic::Literal(node.to_json()),
         }
     }
 }
@@ -1090,7 +1141,7 @@ fn describe(node: &yaml::Node) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::tests::{errors, one_error, with_nodes};
+    use crate::validate::tests::{errors, load_errors, one_error, with_nodes};
 
     const ENTRY: &str = "      - id: entry\n        type: entry\n        next: a\n";
     const EXIT: &str = "      - id: exit\n        type: exit\n";
@@ -1123,7 +1174,7 @@ mod tests {
     fn unknown_keys_with_hint() {
         let src =
             a_node("        type: transform\n        transform: {expr: '1'}\n        nxt: exit\n");
-        let d = crate::load_str(&src, "g.yaml").unwrap_err();
+        let d = load_errors(&src);
         let unknown = d
             .items
             .iter()
@@ -1143,9 +1194,36 @@ mod tests {
     }
 
     #[test]
+    fn misplaced_node_fields() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}",
+            "      - id: a\n        type: transform\n        transform: {expr: '1'}\n        server: fs\n        next: exit\n      - id: exit\n        type: exit\n        next: a\n"
+        ));
+        let d = load_errors(&src);
+        let m: Vec<(&str, Option<&str>)> = d
+            .items
+            .iter()
+            .map(|i| (i.message.as_str(), i.help.as_deref()))
+            .collect();
+        assert_eq!(
+            m,
+            [
+                (
+                    "`server` is not a field of a `transform` node in node `a`",
+                    Some("`server` belongs to `mcp` nodes")
+                ),
+                (
+                    "an `exit` node has no `next` in node `exit`",
+                    Some("remove it: the call ends at the exit node")
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn node_type_errors() {
         let src = a_node("        type: \"tranform\"\n        next: exit\n");
-        let d = crate::load_str(&src, "g.yaml").unwrap_err();
+        let d = load_errors(&src);
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(
             d.items[0].message,
@@ -1164,7 +1242,7 @@ mod tests {
     fn wrong_types() {
         let src = with_nodes(&format!("{ENTRY}{EXIT}"))
             .replace("version: \"1.0\"\nserver", "version: 1.0\nserver");
-        let d = crate::load_str(&src, "g.yaml").unwrap_err();
+        let d = load_errors(&src);
         assert!(
             d.items.iter().any(
                 |i| i.message == "`version` must be a string, found a number"
@@ -1233,7 +1311,7 @@ mod tests {
         let src = a_node(
             "        type: transform\n        transform: {expr: '1'}\n        next: exit\n        next: exit\n",
         );
-        let d = crate::load_str(&src, "g.yaml").unwrap_err();
+        let d = load_errors(&src);
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(d.items[0].message, "duplicate key `next` in node `a`");
         assert_eq!(d.items[0].notes, ["first defined at line 19, column 9"]);
@@ -1440,7 +1518,7 @@ mod tests {
         };
         assert!(matches!(&not[0].1, Logic::Var(e) if e.source == "$.entry.w"));
 
-        let d = crate::load_str(&rule("{\"=<\": [1, 2]}"), "g.yaml").unwrap_err();
+        let d = load_errors(&rule("{\"=<\": [1, 2]}"));
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(d.items[0].message, "unknown JSON Logic operator `=<`");
         assert_eq!(d.items[0].help.as_deref(), Some("did you mean `<=`?"));

@@ -36,6 +36,38 @@ pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
     for (tool, info) in file.tools.iter().zip(&lowered.tools) {
         check_tool(tool, info, &servers, diags);
     }
+    unused_servers(lowered, diags);
+}
+
+/// A declared server that no node calls is likely a typo or a leftover:
+/// a warning (it would still be started by nothing, so it costs nothing).
+fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
+    if lowered.tools.iter().any(|t| t.incomplete) {
+        return;
+    }
+    let used: HashSet<&str> = lowered
+        .file
+        .tools
+        .iter()
+        .flat_map(|t| &t.nodes)
+        .filter_map(|n| match &n.kind {
+            NodeKind::Mcp { server, .. } => Some(server.value.as_str()),
+            _ => None,
+        })
+        .collect();
+    for server in &lowered.file.mcp_servers {
+        if !used.contains(server.name.value.as_str()) {
+            diags
+                .warning(
+                    server.name.pos,
+                    format!(
+                        "server `{}` is declared but no node calls it",
+                        server.name.value
+                    ),
+                )
+                .help("remove it, or call it from an `mcp` node");
+        }
+    }
 }
 
 fn tool_names(file: &GraphFile, infos: &[ToolInfo], diags: &mut Diagnostics) {
@@ -776,6 +808,13 @@ pub(crate) mod tests {
         }
     }
 
+    /// The errors of loading `src` (warnings left out).
+    pub(crate) fn load_errors(src: &str) -> crate::diag::Diagnostics {
+        let mut d = load_str(src, "g.yaml").unwrap_err();
+        d.items.retain(|i| i.severity == Severity::Error);
+        d
+    }
+
     /// The only error of loading `src`.
     #[track_caller]
     pub(crate) fn one_error(src: &str) -> (u32, u32, String) {
@@ -870,7 +909,7 @@ pub(crate) mod tests {
     #[test]
     fn unknown_next_target() {
         let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", "1", "exti")));
-        let d = load_str(&src, "g.yaml").unwrap_err();
+        let d = load_errors(&src);
         assert_eq!(d.items.len(), 1, "{d}");
         let item = &d.items[0];
         assert_eq!(
@@ -900,7 +939,7 @@ pub(crate) mod tests {
         let src = with_nodes(&format!(
             "{ENTRY}      - id: a\n        type: mcp\n        server: fss\n        tool: x\n        next: exit\n{EXIT}"
         ));
-        let d = load_str(&src, "g.yaml").unwrap_err();
+        let d = load_errors(&src);
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(
             d.items[0].message,
@@ -1075,6 +1114,66 @@ pub(crate) mod tests {
         ));
         let (_, _, msg) = one_error(&src);
         assert!(msg.starts_with("unknown node type `tranform`"), "{msg}");
+    }
+
+    #[test]
+    fn unused_server_is_a_warning() {
+        let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", "1", "exit")));
+        let (_, warnings) = crate::load_str_with_warnings(&src, "g.yaml").unwrap();
+        assert_eq!(warnings.items.len(), 1);
+        assert_eq!(warnings.items[0].severity, Severity::Warning);
+        assert_eq!(
+            warnings.items[0].message,
+            "server `fs` is declared but no node calls it"
+        );
+        assert_eq!(
+            (warnings.items[0].pos.line, warnings.items[0].pos.column),
+            (6, 3)
+        );
+        assert!(warnings.to_string().starts_with("warning: server `fs`"));
+    }
+
+    #[test]
+    fn deeply_nested_expression() {
+        let deep = format!("{}1{}", "(".repeat(1500), ")".repeat(1500));
+        let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", &deep, "exit")));
+        let (line, col, msg) = one_error(&src);
+        assert!(msg.contains("U1002"), "{msg}");
+        assert_eq!(line, 19);
+        assert!(col > 900 && col < 1100, "{col}");
+    }
+
+    #[test]
+    fn crlf_files() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}",
+            transform("a", "1 +* 2", "exit")
+        ))
+        .replace('\n', "\r\n");
+        assert_eq!(one_error(&src).0, 19);
+        assert_eq!(one_error(&src).1, 23);
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/compat/mcpgraph/"
+        );
+        let src = std::fs::read_to_string(format!("{dir}loop_example.yaml")).unwrap();
+        assert_eq!(errors(&src.replace('\n', "\r\n")), vec![]);
+    }
+
+    #[test]
+    fn load_file_reports_the_absolute_path() {
+        let d = crate::load_file(std::path::Path::new("no/such/graph.yaml")).unwrap_err();
+        let text = d.to_string();
+        let abs = std::env::current_dir().unwrap().join("no/such/graph.yaml");
+        assert!(text.contains(&format!("`{}`", abs.display())), "{text}");
+        assert_eq!(d.error_count(), 1);
+        let path = std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/compat/mcpgraph/test_minimal.yaml"
+        ));
+        let (file, source) = crate::load_file(path).unwrap();
+        assert_eq!(file.server.name.value, "testMinimal");
+        assert!(source.contains("testMinimal"));
     }
 
     #[test]

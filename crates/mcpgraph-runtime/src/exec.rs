@@ -22,7 +22,7 @@ use serde_json::Value;
 use crate::client_manager::ClientManager;
 use crate::convert::output_of_result;
 use crate::error::NodeError;
-use crate::expr::{Args, Expr, Switch, logic_engine};
+use crate::expr::{Args, Expr, SLOT_KEY, Switch, logic_engine};
 use crate::graph::Limits;
 use crate::value::{from_json, to_json};
 
@@ -136,12 +136,19 @@ impl Execution {
                     slots.insert(slot.to_string(), value);
                 }
             }
-            let data = serde_json::json!({ "v": slots });
+            // Only rules that read the data by path (`missing`) pay for a
+            // JSON copy of the context; the others see just their slots.
+            let mut data = match (rule.needs_context, to_json(&self.context)) {
+                (true, Some(Value::Object(context))) => context,
+                _ => serde_json::Map::new(),
+            };
+            data.insert(SLOT_KEY.to_owned(), Value::Object(slots));
+            let data = Value::Object(data);
             let arena = datalogic_rs::bumpalo::Bump::new();
             let value = engine
                 .evaluate(&rule.logic, &data, &arena)
                 .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")))?;
-            if engine.truthy(value) {
+            if js_truthy(value) {
                 return Ok(Some(index));
             }
         }
@@ -251,6 +258,23 @@ impl Execution {
             "Execution limit exceeded: maximum execution time ({} ms) reached",
             self.limits.max_execution_time_ms
         ))
+    }
+}
+
+/// JavaScript truthiness, which FORMAT.md prescribes for a rule's value:
+/// everything but `false`, `0`, `""`, `null` and `NaN` is true, so `[]` and
+/// `{}` are (JSON Logic's own `truthy` says otherwise for `[]`).
+fn js_truthy(value: &datalogic_rs::DataValue<'_>) -> bool {
+    if value.is_null() {
+        false
+    } else if let Some(b) = value.as_bool() {
+        b
+    } else if let Some(n) = value.as_f64() {
+        n != 0.0 && !n.is_nan()
+    } else if let Some(s) = value.as_str() {
+        !s.is_empty()
+    } else {
+        true
     }
 }
 

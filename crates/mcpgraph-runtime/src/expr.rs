@@ -73,27 +73,48 @@ impl Args {
 /// `var`s lifted out into slots.
 #[derive(Debug)]
 pub struct Switch {
-    pub(crate) conditions: Vec<Rule>,
+    pub(crate) conditions: Vec<CompiledRule>,
 }
 
-/// One JSON Logic rule. Each `{"var": S}` of the file became a slot read
-/// from the data object (`{"val": ["v", "3"]}`, or `{"val": [[depth], "v",
-/// "3"]}` inside iterating operators so it still reads the root), and `S`
-/// became `vars[3]`, evaluated against the call's context per decision.
+/// The key under which slot values are put in a rule's data. The
+/// generator writes slot reads with the same key.
+pub(crate) const SLOT_KEY: &str = "\u{0}";
+
+/// One switch condition as the generator emits it: the rule rewritten so
+/// that each `{"var": S}` reads slot `i` of the data (`{"val": [SLOT_KEY,
+/// "i"]}`, with a scope level inside iterating operators so it still reads
+/// the root), `S` as `vars[i]`, and whether the rule reads the context
+/// itself (`missing`, `missing_some`).
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    /// The rewritten rule as JSON text.
+    pub json: &'static str,
+    /// JSONata sources of the slots.
+    pub vars: &'static [&'static str],
+    /// Whether the whole context must be passed as data.
+    pub needs_context: bool,
+}
+
+/// A compiled [`Rule`].
 #[derive(Debug)]
-pub(crate) struct Rule {
+pub(crate) struct CompiledRule {
     pub(crate) logic: Arc<datalogic_rs::Logic>,
     pub(crate) vars: Vec<Expr>,
+    pub(crate) needs_context: bool,
 }
 
 impl Switch {
-    /// Builds a switch from its conditions: each is the rewritten rule as
-    /// JSON text and the sources of its slot expressions, in slot order.
-    pub fn new(conditions: &[(&'static str, &[&'static str])]) -> Result<Self, StartupError> {
+    /// Compiles a switch's conditions, in order.
+    pub fn new(conditions: &[Rule]) -> Result<Self, StartupError> {
         let engine = logic_engine();
         let conditions = conditions
             .iter()
-            .map(|(rule, vars)| {
+            .map(|rule| {
+                let Rule {
+                    json: rule,
+                    vars,
+                    needs_context,
+                } = *rule;
                 let json: serde_json::Value = serde_json::from_str(rule)
                     .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
                 let logic = engine
@@ -103,9 +124,10 @@ impl Switch {
                     .iter()
                     .map(|source| Expr::parse(source))
                     .collect::<Result<_, _>>()?;
-                Ok(Rule {
+                Ok(CompiledRule {
                     logic: Arc::new(logic),
                     vars,
+                    needs_context,
                 })
             })
             .collect::<Result<_, StartupError>>()?;

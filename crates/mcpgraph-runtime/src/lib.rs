@@ -20,7 +20,7 @@ pub mod value;
 
 pub use error::{NodeError, StartupError};
 pub use exec::Execution;
-pub use expr::{Args, Expr, Switch};
+pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{Graph, Limits, RunFuture, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use pool::{CallError, Engine};
 pub use server::Handler;
