@@ -46,7 +46,10 @@ async fn expression_yielding_nothing_leaves_no_output() {
         call(&e, "nothing", json!({})).await.unwrap(),
         json!({"seen": false, "prev": null, "count": 1})
     );
-    assert_eq!(call(&e, "exit_after_nothing", json!({})).await.unwrap(), json!({}));
+    assert_eq!(
+        call(&e, "exit_after_nothing", json!({})).await.unwrap(),
+        json!({})
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -55,7 +58,10 @@ async fn exit_returns_falsy_values_as_they_are() {
     for v in [json!(false), json!(0), json!(""), json!([1]), json!("s")] {
         assert_eq!(call(&e, "exit_value", json!({"v": v})).await.unwrap(), v);
     }
-    assert_eq!(call(&e, "exit_value", json!({"v": null})).await.unwrap(), json!({}));
+    assert_eq!(
+        call(&e, "exit_value", json!({"v": null})).await.unwrap(),
+        json!({})
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -73,7 +79,10 @@ async fn mcp_args_are_walked_as_format_md_says() {
         })
     );
     let err = call(&e, "args_not_object", json!({})).await.unwrap_err();
-    assert!(err.contains("node `m`") && err.contains("not an object"), "{err}");
+    assert!(
+        err.contains("node `m`") && err.contains("not an object"),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -89,15 +98,24 @@ async fn downstream_results_are_converted() {
         ),
     ];
     for (tool, expected) in cases {
-        assert_eq!(call(&e, "convert", json!({"tool": tool})).await.unwrap(), expected, "{tool}");
+        assert_eq!(
+            call(&e, "convert", json!({"tool": tool})).await.unwrap(),
+            expected,
+            "{tool}"
+        );
     }
     // No content: no output, so history holds null for it.
     assert_eq!(
         call(&e, "convert", json!({"tool": "empty"})).await.unwrap(),
         json!({"out": null, "exists": true})
     );
-    let err = call(&e, "convert", json!({"tool": "fail"})).await.unwrap_err();
-    assert!(err.contains("node `fail`") && err.contains("boom from downstream"), "{err}");
+    let err = call(&e, "convert", json!({"tool": "fail"}))
+        .await
+        .unwrap_err();
+    assert!(
+        err.contains("node `fail`") && err.contains("boom from downstream"),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -108,7 +126,9 @@ async fn previous_node_right_after_a_switch_is_the_chosen_id() {
         json!({"prev": "yes", "prev2": {"go": true}, "sw": "yes"})
     );
     assert_eq!(
-        call(&e, "after_switch", json!({"go": false})).await.unwrap(),
+        call(&e, "after_switch", json!({"go": false}))
+            .await
+            .unwrap(),
         json!({"prev": "no", "far": null})
     );
 }
@@ -143,7 +163,11 @@ async fn switch_rules_follow_json_logic_and_javascript_truthiness() {
         (json!({"b": 1}), "default"),
     ];
     for (args, expected) in cases {
-        assert_eq!(call(&e, "logic", args.clone()).await.unwrap(), json!(expected), "{args}");
+        assert_eq!(
+            call(&e, "logic", args.clone()).await.unwrap(),
+            json!(expected),
+            "{args}"
+        );
     }
 }
 
@@ -151,12 +175,22 @@ async fn switch_rules_follow_json_logic_and_javascript_truthiness() {
 async fn errors_name_the_node_and_the_cause() {
     let e = engine::<semantics::Server>().await;
     let err = call(&e, "jsonata_error", json!({})).await.unwrap_err();
-    assert!(err.contains("node `bad`") && err.contains("custom failure"), "{err}");
-    let err = call(&e, "typed_output", json!({"v": {"n": "x"}})).await.unwrap_err();
+    assert!(
+        err.contains("node `bad`") && err.contains("custom failure"),
+        "{err}"
+    );
+    let err = call(&e, "typed_output", json!({"v": {"n": "x"}}))
+        .await
+        .unwrap_err();
     assert!(err.contains("outputSchema") && err.contains("/n"), "{err}");
     let err = call(&e, "typed_output", json!({"v": 3})).await.unwrap_err();
     assert!(err.contains("outputSchema"), "{err}");
-    assert_eq!(call(&e, "typed_output", json!({"v": {"n": 1}})).await.unwrap(), json!({"n": 1}));
+    assert_eq!(
+        call(&e, "typed_output", json!({"v": {"n": 1}}))
+            .await
+            .unwrap(),
+        json!({"n": 1})
+    );
     let unknown = e.call("no_such_tool", None, CancellationToken::new()).await;
     assert_eq!(unknown, Err(CallError::UnknownTool("no_such_tool".into())));
 }
@@ -189,18 +223,30 @@ async fn time_limit_cancels_a_downstream_call_in_flight() {
 async fn expression_limits_bound_evaluation() {
     let e = engine::<limits::Server>().await;
     let err = call(&e, "deep", json!({})).await.unwrap_err();
-    assert!(err.contains("node `recurse`") && err.contains("maxExpressionDepth"), "{err}");
+    assert!(
+        err.contains("node `recurse`") && err.contains("maxExpressionDepth"),
+        "{err}"
+    );
     let err = call(&e, "busy", json!({})).await.unwrap_err();
-    assert!(err.contains("node `loop`") && err.contains("maxExpressionTimeMs"), "{err}");
+    assert!(
+        err.contains("node `loop`") && err.contains("maxExpressionTimeMs"),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_crashed_downstream_fails_the_call_and_the_next_call_reconnects() {
     let e = engine::<limits::Server>().await;
     let err = call(&e, "crash", json!({})).await.unwrap_err();
-    assert!(err.contains("node `boom`") && err.contains("`test`"), "{err}");
+    assert!(
+        err.contains("node `boom`") && err.contains("`test`"),
+        "{err}"
+    );
     let err = call(&e, "crash", json!({})).await.unwrap_err();
-    assert!(err.contains("node `boom`"), "second call must reconnect and fail the same way: {err}");
+    assert!(
+        err.contains("node `boom`"),
+        "second call must reconnect and fail the same way: {err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -217,5 +263,8 @@ async fn a_missing_downstream_command_is_a_clear_error() {
     }];
     let e = Engine::<semantics::Server>::start(specs, 1).unwrap();
     let err = call(&e, "args_walk", json!({"x": 1})).await.unwrap_err();
-    assert!(err.contains("node `m`") && err.contains("/nonexistent/mcp-server"), "{err}");
+    assert!(
+        err.contains("node `m`") && err.contains("/nonexistent/mcp-server"),
+        "{err}"
+    );
 }

@@ -52,9 +52,10 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
     let server_defs = graph.mcp_servers.iter().map(|s| server_def(s, &rt));
     let compiled_fields = modules.iter().map(|m| quote!(#m: #m::Compiled));
     let compiled_inits = modules.iter().map(|m| quote!(#m: #m::Compiled::new()?));
-    let run_arms = modules.iter().enumerate().map(|(i, m)| {
-        quote!(#i => ::std::boxed::Box::pin(#m::run(&compiled.#m, exec)))
-    });
+    let run_arms = modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| quote!(#i => ::std::boxed::Box::pin(#m::run(&compiled.#m, exec))));
 
     let meta = &graph.server;
     let name = &meta.name.value;
@@ -75,7 +76,9 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
         limits.max_expression_time_ms,
     );
     let track = options.track_path.as_ref().map(|path| {
-        quote!(const _: &[u8] = ::core::include_bytes!(#path);)
+        quote!(
+            const _: &[u8] = ::core::include_bytes!(#path);
+        )
     });
     let doc = format!("The MCP server `{name}` {version}, compiled from its graph file.");
 
@@ -231,7 +234,9 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
                 let next = variant_of(&next.value);
                 quote!(Node::#variant => { exec.entry(); Node::#next })
             }
-            NodeKind::Exit => quote!(Node::#variant => { exec.exit(); return ::core::result::Result::Ok(()); }),
+            NodeKind::Exit => {
+                quote!(Node::#variant => { exec.exit(); return ::core::result::Result::Ok(()); })
+            }
             NodeKind::Transform { expr, next } => {
                 let source = &expr.source;
                 field_decls.push(quote!(#field: #rt::Expr));
@@ -283,7 +288,10 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
         arms.push(arm);
     }
 
-    let id_arms = variants.iter().zip(&ids).map(|(v, id)| quote!(Node::#v => #id));
+    let id_arms = variants
+        .iter()
+        .zip(&ids)
+        .map(|(v, id)| quote!(Node::#v => #id));
     let count = variants.len();
     let tool_name = &tool.name.value;
     let doc = format!("The tool `{tool_name}`: its nodes and its state machine.");
@@ -410,9 +418,12 @@ pub fn rewrite_rule(rule: &Logic) -> RewrittenRule {
                 }
             }
             Logic::Literal(value) => value.clone(),
-            Logic::Array(items) => {
-                Value::Array(items.iter().map(|i| walk(i, depth, vars, needs_context)).collect())
-            }
+            Logic::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| walk(i, depth, vars, needs_context))
+                    .collect(),
+            ),
             Logic::Object(entries) => {
                 let mut map = serde_json::Map::new();
                 for (key, value) in entries {
@@ -424,7 +435,12 @@ pub fn rewrite_rule(rule: &Logic) -> RewrittenRule {
                                 .enumerate()
                                 .map(|(i, a)| {
                                     let inner = i == 1;
-                                    walk(a, if inner { depth + 1 } else { depth }, vars, needs_context)
+                                    walk(
+                                        a,
+                                        if inner { depth + 1 } else { depth },
+                                        vars,
+                                        needs_context,
+                                    )
                                 })
                                 .collect(),
                         ),
@@ -446,7 +462,6 @@ pub fn rewrite_rule(rule: &Logic) -> RewrittenRule {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -461,7 +476,10 @@ mod tests {
     }
 
     fn op(name: &str, args: Vec<Logic>) -> Logic {
-        Logic::Object(vec![(Sp::new(name.into(), Pos::default()), Logic::Array(args))])
+        Logic::Object(vec![(
+            Sp::new(name.into(), Pos::default()),
+            Logic::Array(args),
+        )])
     }
 
     #[test]

@@ -76,8 +76,8 @@ fn escape_keyword(mut name: String) -> String {
         "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod",
         "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
         "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box",
-        "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield",
-        "try", "union", "_",
+        "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
+        "union", "_",
     ];
     if KEYWORDS.contains(&name.as_str()) {
         name.push('_');
@@ -97,7 +97,11 @@ pub fn unique(names: &[&str], convert: fn(&str) -> String, reserved: &[&str]) ->
             let mut candidate = base.clone();
             let mut n = 2;
             while taken.contains(&candidate) {
-                let sep = if base.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
+                let sep = if base.ends_with(|c: char| c.is_ascii_digit()) {
+                    "_"
+                } else {
+                    ""
+                };
                 candidate = format!("{base}{sep}{n}");
                 n += 1;
             }
@@ -128,7 +132,11 @@ mod tests {
 
     #[test]
     fn collisions_are_numbered_in_order() {
-        let ids = unique(&["list_dir", "listDir", "list-dir", "x1", "x_1"], camel, &[]);
+        let ids = unique(
+            &["list_dir", "listDir", "list-dir", "x1", "x_1"],
+            camel,
+            &[],
+        );
         let names: Vec<String> = ids.iter().map(ToString::to_string).collect();
         assert_eq!(names, ["ListDir", "ListDir2", "ListDir3", "X1", "X1_2"]);
         let ids = unique(&["node"], snake, &["node"]);

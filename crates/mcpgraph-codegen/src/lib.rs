@@ -35,13 +35,14 @@ pub fn load_str_with_warnings(
 /// Reads and loads a graph file. Returns the model and the file's text.
 ///
 /// A file that cannot be read is reported with its absolute path.
-pub fn load_file(
-    path: &std::path::Path,
-) -> Result<(model::GraphFile, String), diag::Diagnostics> {
+pub fn load_file(path: &std::path::Path) -> Result<(model::GraphFile, String), diag::Diagnostics> {
     let display = path.display().to_string();
     let source = std::fs::read_to_string(path).map_err(|e| {
         let resolved = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        diag::Diagnostics::io_error(&display, &format!("cannot read `{}`: {e}", resolved.display()))
+        diag::Diagnostics::io_error(
+            &display,
+            &format!("cannot read `{}`: {e}", resolved.display()),
+        )
     })?;
     let file = load_str(&source, &display)?;
     Ok((file, source))

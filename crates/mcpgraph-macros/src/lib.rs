@@ -30,7 +30,9 @@ impl Parse for Input {
             input.parse::<Option<Token![,]>>()?;
         }
         if !input.is_empty() {
-            return Err(input.error("expected `\"graph.yaml\"` optionally followed by `, crate = path`"));
+            return Err(
+                input.error("expected `\"graph.yaml\"` optionally followed by `, crate = path`")
+            );
         }
         Ok(Self { path, krate })
     }
@@ -59,9 +61,7 @@ pub fn mcpgraph(input: TokenStream) -> TokenStream {
         Ok(input) => input,
         Err(e) => return e.to_compile_error().into(),
     };
-    let krate = input
-        .krate
-        .unwrap_or_else(|| syn::parse_quote!(::mcpgraph));
+    let krate = input.krate.unwrap_or_else(|| syn::parse_quote!(::mcpgraph));
     let base = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_default();

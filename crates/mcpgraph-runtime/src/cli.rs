@@ -56,7 +56,10 @@ enum Command {
 pub fn main<G: Graph>() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(&cli.log_level);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => return fail(format!("cannot start the tokio runtime: {e}")),
     };
@@ -80,7 +83,8 @@ async fn run<G: Graph>(cli: Cli) -> ExitCode {
         Err(e) => return fail(e.to_string()),
     };
     let code = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => match serve(Handler::new(engine.clone()), rmcp::transport::stdio()).await {
+        Command::Serve => match serve(Handler::new(engine.clone()), rmcp::transport::stdio()).await
+        {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },
@@ -134,7 +138,10 @@ async fn call<G: Graph>(engine: &Engine<G>, tool: &str, arguments: Option<&str>)
         Some(Ok(_)) => return fail("the arguments must be a JSON object".to_owned()),
         Some(Err(e)) => return fail(format!("the arguments are not valid JSON: {e}")),
     };
-    match engine.call(tool, Some(arguments), CancellationToken::new()).await {
+    match engine
+        .call(tool, Some(arguments), CancellationToken::new())
+        .await
+    {
         Ok(value) => {
             println!("{value}");
             ExitCode::SUCCESS

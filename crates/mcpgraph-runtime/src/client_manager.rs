@@ -9,10 +9,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
-use rmcp::ServiceExt;
 use serde_json::Value;
 use tokio::sync::Mutex;
 
@@ -112,7 +112,9 @@ pub fn parse_override(text: &str) -> Result<Vec<ServerSpec>, StartupError> {
         .ok_or_else(|| err("expected an object with an `mcpServers` object".into()))?;
     servers
         .iter()
-        .map(|(name, entry)| spec_from_json(name, entry).map_err(|m| err(format!("server `{name}`: {m}"))))
+        .map(|(name, entry)| {
+            spec_from_json(name, entry).map_err(|m| err(format!("server `{name}`: {m}")))
+        })
         .collect()
 }
 
@@ -154,7 +156,11 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
                 None => Vec::new(),
                 Some(Value::Array(items)) => items
                     .iter()
-                    .map(|a| a.as_str().map(str::to_owned).ok_or("`args` must be strings"))
+                    .map(|a| {
+                        a.as_str()
+                            .map(str::to_owned)
+                            .ok_or("`args` must be strings")
+                    })
                     .collect::<Result<_, _>>()?,
                 Some(_) => return Err("`args` must be an array of strings".into()),
             },
@@ -243,14 +249,17 @@ impl ClientManager {
                 }
             }
         };
-        let timeout = Duration::from_millis(downstream.spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS));
+        let timeout =
+            Duration::from_millis(downstream.spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS));
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         match tokio::time::timeout(timeout, peer.call_tool_once(params)).await {
             Err(_) => Err(format!(
                 "downstream server `{server}` tool `{tool}` did not answer within {} ms",
                 timeout.as_millis()
             )),
-            Ok(Err(e)) => Err(format!("downstream server `{server}` tool `{tool}` failed: {e}")),
+            Ok(Err(e)) => Err(format!(
+                "downstream server `{server}` tool `{tool}` failed: {e}"
+            )),
             Ok(Ok(CallToolResponse::Complete(result))) => Ok(result),
             Ok(Ok(_)) => Err(format!(
                 "downstream server `{server}` tool `{tool}` asked for input or started a task, which graphs do not support"
@@ -287,8 +296,8 @@ async fn connect(spec: &ServerSpec) -> Result<RunningService<RoleClient, ()>, St
             for (key, value) in env {
                 cmd.env(key, expand(value)?);
             }
-            let transport = TokioChildProcess::new(cmd)
-                .map_err(|e| format!("cannot run `{program}`: {e}"))?;
+            let transport =
+                TokioChildProcess::new(cmd).map_err(|e| format!("cannot run `{program}`: {e}"))?;
             ().serve(transport)
                 .await
                 .map_err(|e| format!("`{program}` did not complete the MCP handshake: {e}"))
@@ -354,13 +363,19 @@ mod tests {
             }
         );
         assert_eq!(specs[0].timeout_ms, Some(5));
-        assert!(matches!(specs[1].transport, TransportSpec::StreamableHttp { .. }));
+        assert!(matches!(
+            specs[1].transport,
+            TransportSpec::StreamableHttp { .. }
+        ));
     }
 
     #[test]
     fn override_errors_name_the_server() {
         let err = parse_override(r#"{"mcpServers": {"x": {"type": "ftp"}}}"#).unwrap_err();
-        assert!(err.0.contains("server `x`") && err.0.contains("ftp"), "{err}");
+        assert!(
+            err.0.contains("server `x`") && err.0.contains("ftp"),
+            "{err}"
+        );
         assert!(parse_override("[]").is_err());
     }
 }

@@ -47,7 +47,9 @@ mod tests {
 
     #[test]
     fn structured_content_wins() {
-        let r = result(json!({"content": [{"type": "text", "text": "x"}], "structuredContent": {"a": 1}}));
+        let r = result(
+            json!({"content": [{"type": "text", "text": "x"}], "structuredContent": {"a": 1}}),
+        );
         assert_eq!(output_of_result(r), Ok(Some(json!({"a": 1}))));
     }
 
@@ -55,7 +57,9 @@ mod tests {
     fn text_is_parsed_as_json_or_kept_raw() {
         let r = result(json!({"content": [{"type": "text", "text": "{\"n\": 2}"}]}));
         assert_eq!(output_of_result(r), Ok(Some(json!({"n": 2}))));
-        let r = result(json!({"content": [{"type": "text", "text": "not json"}, {"type": "text", "text": "2nd"}]}));
+        let r = result(
+            json!({"content": [{"type": "text", "text": "not json"}, {"type": "text", "text": "2nd"}]}),
+        );
         assert_eq!(output_of_result(r), Ok(Some(json!("not json"))));
         let r = result(json!({"content": [{"type": "text", "text": "42"}]}));
         assert_eq!(output_of_result(r), Ok(Some(json!(42))));
@@ -63,10 +67,14 @@ mod tests {
 
     #[test]
     fn images_pass_as_the_item_object() {
-        let r = result(json!({"content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]}));
+        let r = result(
+            json!({"content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]}),
+        );
         assert_eq!(
             output_of_result(r),
-            Ok(Some(json!({"type": "image", "data": "AAAA", "mimeType": "image/png"})))
+            Ok(Some(
+                json!({"type": "image", "data": "AAAA", "mimeType": "image/png"})
+            ))
         );
     }
 

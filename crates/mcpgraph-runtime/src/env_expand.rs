@@ -4,10 +4,7 @@
 /// Expands `${VAR}` / `${VAR:-default}` in `input` using `lookup`. An unset
 /// variable without a default is an error naming it. A `$` not followed by
 /// `{` is kept as it is.
-pub fn expand_with(
-    input: &str,
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Result<String, String> {
+pub fn expand_with(input: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
     let mut out = String::with_capacity(input.len());
     let mut rest = input;
     while let Some(start) = rest.find("${") {
@@ -54,7 +51,10 @@ mod tests {
 
     #[test]
     fn expands_set_unset_and_defaults() {
-        assert_eq!(expand_with("Bearer ${TOKEN}", env).unwrap(), "Bearer s3cret");
+        assert_eq!(
+            expand_with("Bearer ${TOKEN}", env).unwrap(),
+            "Bearer s3cret"
+        );
         assert_eq!(expand_with("${NOPE:-dflt}/x", env).unwrap(), "dflt/x");
         assert_eq!(expand_with("${EMPTY:-dflt}", env).unwrap(), "dflt");
         assert_eq!(expand_with("${EMPTY}", env).unwrap(), "");

@@ -13,9 +13,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use jsonata_core::evaluator::{
-    CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions,
-};
+use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions};
 use jsonata_core::value::JValue;
 use serde_json::Value;
 
@@ -35,7 +33,10 @@ struct History {
 
 impl History {
     fn push(&mut self, node: &'static str, output: JValue) {
-        self.by_node.entry(node).or_default().push(self.outputs.len());
+        self.by_node
+            .entry(node)
+            .or_default()
+            .push(self.outputs.len());
         self.outputs.push(output);
     }
 
@@ -74,7 +75,9 @@ impl Execution {
         let history = Rc::new(RefCell::new(History::default()));
         let options = EvaluatorOptions {
             timeout_ms: Some(limits.max_expression_time_ms),
-            max_stack_depth: Some(usize::try_from(limits.max_expression_depth).unwrap_or(usize::MAX)),
+            max_stack_depth: Some(
+                usize::try_from(limits.max_expression_depth).unwrap_or(usize::MAX),
+            ),
             cancel: Some(CancelToken::new()),
             ..Default::default()
         };
@@ -198,14 +201,18 @@ impl Execution {
     pub fn exit(&mut self) {
         let last = self.history.borrow().outputs.last().cloned();
         self.result = Some(match last {
-            None | Some(JValue::Undefined) | Some(JValue::Null) => JValue::object(Default::default()),
+            None | Some(JValue::Undefined) | Some(JValue::Null) => {
+                JValue::object(Default::default())
+            }
             Some(value) => value,
         });
     }
 
     /// The call's result, once the exit node has run.
     pub fn finish(self) -> Option<Value> {
-        self.result.as_ref().map(|v| to_json(v).unwrap_or(Value::Null))
+        self.result
+            .as_ref()
+            .map(|v| to_json(v).unwrap_or(Value::Null))
     }
 
     fn eval(&mut self, expr: &Expr) -> Result<JValue, NodeError> {
@@ -353,10 +360,19 @@ fn register_history_functions(evaluator: &mut Evaluator, history: &Rc<RefCell<Hi
         Ok(array)
     };
     for (name, result) in [
-        ("previousNode", evaluator.register_fn("previousNode", previous)),
-        ("executionCount", evaluator.register_fn("executionCount", count)),
+        (
+            "previousNode",
+            evaluator.register_fn("previousNode", previous),
+        ),
+        (
+            "executionCount",
+            evaluator.register_fn("executionCount", count),
+        ),
         ("nodeExecution", evaluator.register_fn("nodeExecution", nth)),
-        ("nodeExecutions", evaluator.register_fn("nodeExecutions", all)),
+        (
+            "nodeExecutions",
+            evaluator.register_fn("nodeExecutions", all),
+        ),
     ] {
         if let Err(e) = result {
             // Only a clash with a JSONata built-in can fail, which a new

@@ -116,5 +116,6 @@ pub trait Graph: Send + Sync + Sized + 'static {
 
     /// Runs tool number `tool` to its exit node. The result is left in
     /// `exec` (see [`Execution::finish`]).
-    fn run<'a>(compiled: &'a Self::Compiled, tool: usize, exec: &'a mut Execution) -> RunFuture<'a>;
+    fn run<'a>(compiled: &'a Self::Compiled, tool: usize, exec: &'a mut Execution)
+    -> RunFuture<'a>;
 }

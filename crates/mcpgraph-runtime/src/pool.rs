@@ -134,8 +134,9 @@ impl<G: Graph> Engine<G> {
                     () = cancel.cancelled() => Err(NodeError::call("the call was cancelled")),
                 };
                 let outcome = outcome.and_then(|()| {
-                    exec.finish()
-                        .ok_or_else(|| NodeError::call("the graph ended without reaching its exit node"))
+                    exec.finish().ok_or_else(|| {
+                        NodeError::call("the graph ended without reaching its exit node")
+                    })
                 });
                 let _ = reply.send(outcome);
             })
@@ -148,12 +149,14 @@ impl<G: Graph> Engine<G> {
             .await
             .map_err(|_| CallError::Failed(NodeError::call("the worker running the call stopped")))?
             .map_err(CallError::Failed)?;
-        if let Some(validator) = &tool.output {
-            if let Some(message) = first_violation(validator, &value) {
-                return Err(CallError::Failed(NodeError::call(format!(
-                    "the result does not match the tool's outputSchema: {message}"
-                ))));
-            }
+        if let Some(message) = tool
+            .output
+            .as_ref()
+            .and_then(|v| first_violation(v, &value))
+        {
+            return Err(CallError::Failed(NodeError::call(format!(
+                "the result does not match the tool's outputSchema: {message}"
+            ))));
         }
         Ok(value)
     }
@@ -167,13 +170,19 @@ impl<G: Graph> Engine<G> {
 fn first_violation(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
     validator.iter_errors(value).next().map(|e| {
         let path = e.instance_path().to_string();
-        let path = if path.is_empty() { "/".to_owned() } else { path };
+        let path = if path.is_empty() {
+            "/".to_owned()
+        } else {
+            path
+        };
         format!("{path}: {e}")
     })
 }
 
 fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
-    let schema = |text: &str, which: &str| -> Result<(Arc<Map<String, Value>>, jsonschema::Validator), StartupError> {
+    let schema = |text: &str,
+                  which: &str|
+     -> Result<(Arc<Map<String, Value>>, jsonschema::Validator), StartupError> {
         let err = |m: String| StartupError(format!("tool `{}` {which}: {m}", meta.name));
         let value: Value = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
         let validator = jsonschema::validator_for(&value).map_err(|e| err(e.to_string()))?;

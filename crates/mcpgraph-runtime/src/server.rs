@@ -39,7 +39,8 @@ impl<G: Graph> Handler<G> {
             .tools()
             .iter()
             .map(|t| {
-                let mut tool = Tool::new(t.meta.name, t.meta.description, Arc::clone(&t.input_schema));
+                let mut tool =
+                    Tool::new(t.meta.name, t.meta.description, Arc::clone(&t.input_schema));
                 if let Some(schema) = &t.output_schema {
                     tool = tool.with_raw_output_schema(Arc::clone(schema));
                 }
@@ -94,9 +95,10 @@ impl<G: Graph> ServerHandler for Handler<G> {
             .await
         {
             Ok(value) => Ok(success_result(value).into()),
-            Err(CallError::UnknownTool(name)) => {
-                Err(McpError::invalid_params(format!("unknown tool `{name}`"), None))
-            }
+            Err(CallError::UnknownTool(name)) => Err(McpError::invalid_params(
+                format!("unknown tool `{name}`"),
+                None,
+            )),
             Err(CallError::Failed(e)) => {
                 tracing::warn!(tool = %request.name, error = %e, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into())

@@ -15,11 +15,9 @@ pub fn from_json(value: &Value) -> JValue {
         Value::Number(n) => JValue::Number(n.as_f64().unwrap_or(f64::NAN)),
         Value::String(s) => JValue::from(s.as_str()),
         Value::Array(items) => JValue::array(items.iter().map(from_json).collect()),
-        Value::Object(map) => JValue::object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), from_json(v)))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            JValue::object(map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect())
+        }
     }
 }
 

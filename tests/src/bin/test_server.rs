@@ -16,13 +16,19 @@ use serde_json::{Value, json};
 struct TestServer;
 
 const TOOLS: &[(&str, &str)] = &[
-    ("structured", "Returns `value` as structuredContent (and as text)"),
+    (
+        "structured",
+        "Returns `value` as structuredContent (and as text)",
+    ),
     ("json_text", "Returns `value` serialised as JSON text"),
     ("text", "Returns `text` as a plain text item"),
     ("image", "Returns an image item"),
     ("empty", "Returns no content at all"),
     ("fail", "Returns isError with `message`"),
-    ("echo_args", "Returns the arguments it received as structuredContent"),
+    (
+        "echo_args",
+        "Returns the arguments it received as structuredContent",
+    ),
     ("sleep", "Waits `ms` milliseconds, then returns {slept: ms}"),
     ("crash", "Exits the process without answering"),
 ];
@@ -72,10 +78,14 @@ impl ServerHandler for TestServer {
                 let text = arg(&request, "text").and_then(Value::as_str).unwrap_or("");
                 CallToolResult::success(vec![ContentBlock::text(text)])
             }
-            "image" => CallToolResult::success(vec![ContentBlock::image("iVBORw0KGgo=", "image/png")]),
+            "image" => {
+                CallToolResult::success(vec![ContentBlock::image("iVBORw0KGgo=", "image/png")])
+            }
             "empty" => CallToolResult::success(vec![]),
             "fail" => {
-                let message = arg(&request, "message").and_then(Value::as_str).unwrap_or("failed");
+                let message = arg(&request, "message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("failed");
                 CallToolResult::error(vec![ContentBlock::text(message)])
             }
             "echo_args" => {
@@ -93,7 +103,10 @@ impl ServerHandler for TestServer {
             }
             "crash" => std::process::exit(3),
             other => {
-                return Err(McpError::invalid_params(format!("unknown tool `{other}`"), None));
+                return Err(McpError::invalid_params(
+                    format!("unknown tool `{other}`"),
+                    None,
+                ));
             }
         };
         Ok(result.into())
