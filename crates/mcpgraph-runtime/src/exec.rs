@@ -73,16 +73,12 @@ impl Execution {
     /// Starts a call with the given (already validated) arguments.
     pub fn new(arguments: &Value, limits: Limits, clients: Arc<ClientManager>) -> Self {
         let history = Rc::new(RefCell::new(History::default()));
-        let options = EvaluatorOptions {
-            timeout_ms: Some(limits.max_expression_time_ms),
-            max_stack_depth: Some(
-                usize::try_from(limits.max_expression_depth).unwrap_or(usize::MAX),
-            ),
-            cancel: Some(CancelToken::new()),
-            ..Default::default()
-        };
-        let mut evaluator = Evaluator::with_options(Context::new(), options);
-        register_history_functions(&mut evaluator, &history);
+        let evaluator = new_evaluator(
+            Context::new(),
+            Some(limits.max_expression_time_ms),
+            Some(limits.max_expression_depth),
+            &history,
+        );
         Self {
             context: JValue::object(Default::default()),
             arguments: from_json(arguments),
@@ -311,6 +307,46 @@ fn describe_jsonata_error(e: &EvaluatorError) -> String {
         }
         _ => format!("JSONata error: {text}"),
     }
+}
+
+/// The evaluator every expression of a call runs in: the limits as
+/// evaluator options and the history functions registered. The conformance
+/// runner builds its evaluator here too, so it tests this exact setup.
+fn new_evaluator(
+    context: Context,
+    timeout_ms: Option<u64>,
+    depth: Option<u64>,
+    history: &Rc<RefCell<History>>,
+) -> Evaluator {
+    let options = EvaluatorOptions {
+        timeout_ms,
+        max_stack_depth: depth.map(|d| usize::try_from(d).unwrap_or(usize::MAX)),
+        cancel: Some(CancelToken::new()),
+        ..Default::default()
+    };
+    let mut evaluator = Evaluator::with_options(context, options);
+    register_history_functions(&mut evaluator, history);
+    evaluator
+}
+
+/// Evaluates `expr` against `data` in the evaluator a transform node uses
+/// (history functions registered, with an empty history), with `bindings`
+/// as variables and optional time and depth limits. For the conformance
+/// runner; not part of the generated-code interface.
+#[doc(hidden)]
+pub fn evaluate_standalone(
+    expr: &Expr,
+    data: &JValue,
+    bindings: &serde_json::Map<String, Value>,
+    timeout_ms: Option<u64>,
+    depth: Option<u64>,
+) -> Result<JValue, EvaluatorError> {
+    let mut context = Context::new();
+    for (name, value) in bindings {
+        context.bind(name.clone(), from_json(value));
+    }
+    let history = Rc::new(RefCell::new(History::default()));
+    new_evaluator(context, timeout_ms, depth, &history).evaluate(&expr.ast, data)
 }
 
 fn register_history_functions(evaluator: &mut Evaluator, history: &Rc<RefCell<History>>) {

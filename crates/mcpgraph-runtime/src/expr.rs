@@ -5,6 +5,7 @@
 //! already validated; nothing is parsed on the request path. Evaluation
 //! lives in `exec`, which owns the per-call context.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use jsonata_core::ast::AstNode;
@@ -23,22 +24,24 @@ pub(crate) fn logic_engine() -> &'static datalogic_rs::Engine {
 /// A parsed JSONata expression.
 #[derive(Debug)]
 pub struct Expr {
-    pub(crate) source: &'static str,
+    pub(crate) source: Cow<'static, str>,
     pub(crate) ast: AstNode,
 }
 
 impl Expr {
-    /// Parses `source`.
-    pub fn parse(source: &'static str) -> Result<Self, StartupError> {
-        let ast = jsonata_core::parser::parse(source).map_err(|e| {
+    /// Parses `source`. The error message starts with the JSONata error
+    /// code (`S0201: ...`) after the expression.
+    pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, StartupError> {
+        let source = source.into();
+        let ast = jsonata_core::parser::parse(&source).map_err(|e| {
             StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
         })?;
         Ok(Self { source, ast })
     }
 
     /// The expression's text.
-    pub fn source(&self) -> &'static str {
-        self.source
+    pub fn source(&self) -> &str {
+        &self.source
     }
 }
 
@@ -103,6 +106,22 @@ pub(crate) struct CompiledRule {
     pub(crate) needs_context: bool,
 }
 
+/// Applies a plain JSON Logic rule to `data` with the engine and
+/// configuration switch nodes use. For the conformance runner.
+#[doc(hidden)]
+pub fn evaluate_logic(
+    rule: &serde_json::Value,
+    data: &serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let engine = logic_engine();
+    let logic = engine.compile(rule).map_err(|e| e.to_string())?;
+    let arena = datalogic_rs::bumpalo::Bump::new();
+    let value = engine
+        .evaluate(&logic, data, &arena)
+        .map_err(|e| e.to_string())?;
+    serde_json::to_value(value.to_owned()).map_err(|e| e.to_string())
+}
+
 impl Switch {
     /// Compiles a switch's conditions, in order.
     pub fn new(conditions: &[Rule]) -> Result<Self, StartupError> {
@@ -122,7 +141,7 @@ impl Switch {
                     .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
                 let vars = vars
                     .iter()
-                    .map(|source| Expr::parse(source))
+                    .map(|source| Expr::parse(*source))
                     .collect::<Result<_, _>>()?;
                 Ok(CompiledRule {
                     logic: Arc::new(logic),

@@ -19,8 +19,9 @@ pub mod server;
 pub mod value;
 
 pub use error::{NodeError, StartupError};
-pub use exec::Execution;
-pub use expr::{Args, Expr, Rule, Switch};
+pub use exec::{Execution, evaluate_standalone};
+pub use jsonata_core;
+pub use expr::{Args, Expr, Rule, Switch, evaluate_logic};
 pub use graph::{Graph, Limits, RunFuture, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use pool::{CallError, Engine};
 pub use server::Handler;
