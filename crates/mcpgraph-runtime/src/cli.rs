@@ -9,8 +9,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::client_manager::{ServerSpec, parse_override};
 use crate::graph::Graph;
+use crate::http::{HttpOptions, MCP_PATH, serve_http};
 use crate::pool::Engine;
 use crate::server::{Handler, serve};
+use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(about = "An MCP server compiled from a graph file by mcpgraph")]
@@ -35,8 +37,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Serve MCP over stdio (the default).
-    Serve,
+    /// Serve MCP over stdio (the default), or over streamable HTTP.
+    Serve(ServeArgs),
     /// List the tools with their descriptions.
     Tools {
         /// Print the full tool definitions as JSON.
@@ -50,6 +52,54 @@ enum Command {
         /// Arguments as a JSON object (default `{}`).
         arguments: Option<String>,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// Serve streamable HTTP on this address (path /mcp) instead of stdio,
+    /// e.g. 127.0.0.1:8080. Binding beyond loopback is your explicit choice.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+
+    /// No sessions: any replica can answer any request (for running several
+    /// behind a load balancer). HTTP only.
+    #[arg(long, requires = "http")]
+    stateless: bool,
+
+    /// A `Host` header value to accept besides localhost/127.0.0.1/::1
+    /// (DNS-rebinding protection). Repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+    allowed_hosts: Vec<String>,
+
+    /// An `Origin` to accept besides loopback origins, e.g.
+    /// https://app.example.com:443. Repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+    allowed_origins: Vec<String>,
+
+    /// Require `Authorization: Bearer <token>`, the token being read from
+    /// this environment variable (never from a flag, which `ps` shows).
+    #[arg(long, value_name = "VAR", requires = "http")]
+    auth_token_env: Option<String>,
+
+    /// Seconds in-flight calls may run after SIGINT/SIGTERM.
+    #[arg(long, default_value_t = DEFAULT_DRAIN_SECS)]
+    drain_secs: u64,
+}
+
+const DEFAULT_DRAIN_SECS: u64 = 10;
+
+/// What a bare `<binary>` (no sub-command) means: stdio serving.
+impl Default for ServeArgs {
+    fn default() -> Self {
+        Self {
+            http: None,
+            stateless: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            auth_token_env: None,
+            drain_secs: DEFAULT_DRAIN_SECS,
+        }
+    }
 }
 
 /// Runs the CLI of graph `G` with the process's arguments.
@@ -82,9 +132,8 @@ async fn run<G: Graph>(cli: Cli) -> ExitCode {
         Ok(engine) => engine,
         Err(e) => return fail(e.to_string()),
     };
-    let code = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => match serve(Handler::new(engine.clone()), rmcp::transport::stdio()).await
-        {
+    let code = match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+        Command::Serve(args) => match serve_command(&engine, args).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },
@@ -96,6 +145,82 @@ async fn run<G: Graph>(cli: Cli) -> ExitCode {
     };
     engine.shutdown().await;
     code
+}
+
+async fn serve_command<G: Graph>(engine: &Engine<G>, args: ServeArgs) -> Result<(), String> {
+    let shutdown = CancellationToken::new();
+    tokio::spawn(cancel_on_signal(shutdown.clone()));
+    let drain = Duration::from_secs(args.drain_secs);
+    let handler = Handler::new(engine.clone());
+    match args.http {
+        None => {
+            // stdio: the session ends at EOF; a signal ends it early, once
+            // running calls are done.
+            tokio::select! {
+                result = serve(handler, rmcp::transport::stdio()) => result,
+                () = shutdown.cancelled() => {
+                    if !engine.drain(drain).await {
+                        tracing::warn!("calls still running after {drain:?}; stopping anyway");
+                    }
+                    Ok(())
+                }
+            }
+        }
+        Some(addr) => {
+            let auth_token = match &args.auth_token_env {
+                None => None,
+                Some(var) => match std::env::var(var) {
+                    Ok(token) if !token.is_empty() => Some(token),
+                    _ => {
+                        return Err(format!(
+                            "--auth-token-env: environment variable `{var}` is not set"
+                        ));
+                    }
+                },
+            };
+            let options = HttpOptions {
+                addr,
+                allowed_hosts: args.allowed_hosts,
+                allowed_origins: args.allowed_origins,
+                auth_token,
+                stateless: args.stateless,
+                drain,
+            };
+            serve_http(handler, options, shutdown, |bound| {
+                // On stderr, so scripts (and tests binding port 0) learn it.
+                eprintln!("mcpgraph: serving MCP on http://{bound}{MCP_PATH}");
+            })
+            .await?;
+            if !engine.drain(drain).await {
+                tracing::warn!("calls still running after {drain:?}; stopping anyway");
+            }
+            Ok(())
+        }
+    }
+}
+
+async fn cancel_on_signal(token: CancellationToken) {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    token.cancel();
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+    tracing::info!("shutdown signal received");
+    token.cancel();
 }
 
 fn load_overrides(path: Option<&std::path::Path>) -> Result<Vec<ServerSpec>, String> {

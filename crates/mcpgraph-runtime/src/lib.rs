@@ -14,15 +14,16 @@ mod error;
 mod exec;
 mod expr;
 mod graph;
+pub mod http;
 mod pool;
 pub mod server;
 pub mod value;
 
 pub use error::{NodeError, StartupError};
 pub use exec::{Execution, evaluate_standalone};
-pub use jsonata_core;
 pub use expr::{Args, Expr, Rule, Switch, evaluate_logic};
 pub use graph::{Graph, Limits, RunFuture, ServerDef, ServerMeta, ToolMeta, TransportDef};
+pub use jsonata_core;
 pub use pool::{CallError, Engine};
 pub use server::Handler;
 

@@ -62,6 +62,32 @@ pub struct Engine<G: Graph> {
     shared: Arc<Shared<G>>,
     workers: Arc<Vec<mpsc::UnboundedSender<Job>>>,
     next: Arc<AtomicUsize>,
+    in_flight: Arc<InFlight>,
+}
+
+/// Counts running calls so shutdown can wait for them.
+#[derive(Default)]
+struct InFlight {
+    count: AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+/// Decrements the in-flight count when a call ends, however it ends.
+struct InFlightGuard(Arc<InFlight>);
+
+impl InFlightGuard {
+    fn new(in_flight: &Arc<InFlight>) -> Self {
+        in_flight.count.fetch_add(1, Ordering::SeqCst);
+        Self(Arc::clone(in_flight))
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
 }
 
 impl<G: Graph> Clone for Engine<G> {
@@ -70,6 +96,7 @@ impl<G: Graph> Clone for Engine<G> {
             shared: Arc::clone(&self.shared),
             workers: Arc::clone(&self.workers),
             next: Arc::clone(&self.next),
+            in_flight: Arc::clone(&self.in_flight),
         }
     }
 }
@@ -97,6 +124,7 @@ impl<G: Graph> Engine<G> {
             }),
             workers: Arc::new(workers),
             next: Arc::new(AtomicUsize::new(0)),
+            in_flight: Arc::default(),
         })
     }
 
@@ -113,6 +141,7 @@ impl<G: Graph> Engine<G> {
         arguments: Option<Map<String, Value>>,
         cancel: CancellationToken,
     ) -> Result<Value, CallError> {
+        let _in_flight = InFlightGuard::new(&self.in_flight);
         let Some(index) = self.shared.tools.iter().position(|t| t.meta.name == name) else {
             return Err(CallError::UnknownTool(name.to_owned()));
         };
@@ -159,6 +188,25 @@ impl<G: Graph> Engine<G> {
             ))));
         }
         Ok(value)
+    }
+
+    /// Waits until no call is running, for at most `limit`; returns
+    /// whether that happened in time.
+    pub async fn drain(&self, limit: std::time::Duration) -> bool {
+        let wait = async {
+            loop {
+                let idle = self.in_flight.idle.notified();
+                tokio::pin!(idle);
+                // Registered before the check, so a call ending in between
+                // still wakes us.
+                idle.as_mut().enable();
+                if self.in_flight.count.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                idle.await;
+            }
+        };
+        tokio::time::timeout(limit, wait).await.is_ok()
     }
 
     /// Closes downstream connections.
