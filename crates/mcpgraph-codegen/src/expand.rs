@@ -292,6 +292,16 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
         .iter()
         .zip(&ids)
         .map(|(v, id)| quote!(Node::#v => #id));
+    let kind_arms = variants.iter().zip(&tool.nodes).map(|(v, node)| {
+        let kind = match node.kind {
+            NodeKind::Entry { .. } => quote!(Entry),
+            NodeKind::Exit => quote!(Exit),
+            NodeKind::Mcp { .. } => quote!(Mcp),
+            NodeKind::Transform { .. } => quote!(Transform),
+            NodeKind::Switch { .. } => quote!(Switch),
+        };
+        quote!(Node::#v => #rt::NodeType::#kind)
+    });
     let count = variants.len();
     let tool_name = &tool.name.value;
     let doc = format!("The tool `{tool_name}`: its nodes and its state machine.");
@@ -312,6 +322,13 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
                 pub const fn id(self) -> &'static str {
                     match self {
                         #(#id_arms,)*
+                    }
+                }
+
+                /// The node's type.
+                pub const fn kind(self) -> #rt::NodeType {
+                    match self {
+                        #(#kind_arms,)*
                     }
                 }
             }
@@ -337,7 +354,7 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
             ) -> ::core::result::Result<(), #rt::NodeError> {
                 let mut node = Node::#entry;
                 loop {
-                    exec.enter(node.id())?;
+                    exec.enter(node.id(), node.kind())?;
                     node = match node {
                         #(#arms)*
                     };

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::client_manager::{ServerSpec, parse_override};
 use crate::graph::Graph;
 use crate::http::{HttpOptions, MCP_PATH, serve_http};
-use crate::pool::Engine;
+use crate::pool::{CallOptions, Engine};
 use crate::server::{Handler, serve};
 use std::time::Duration;
 
@@ -51,6 +51,10 @@ enum Command {
         tool: String,
         /// Arguments as a JSON object (default `{}`).
         arguments: Option<String>,
+        /// Print the execution record (every node: type, timing, output or
+        /// error) to stderr.
+        #[arg(long)]
+        trace: bool,
     },
 }
 
@@ -141,7 +145,11 @@ async fn run<G: Graph>(cli: Cli) -> ExitCode {
             list_tools::<G>(json);
             ExitCode::SUCCESS
         }
-        Command::Call { tool, arguments } => call(&engine, &tool, arguments.as_deref()).await,
+        Command::Call {
+            tool,
+            arguments,
+            trace,
+        } => call(&engine, &tool, arguments.as_deref(), trace).await,
     };
     engine.shutdown().await;
     code
@@ -256,17 +264,39 @@ fn list_tools<G: Graph>(json: bool) {
     }
 }
 
-async fn call<G: Graph>(engine: &Engine<G>, tool: &str, arguments: Option<&str>) -> ExitCode {
+async fn call<G: Graph>(
+    engine: &Engine<G>,
+    tool: &str,
+    arguments: Option<&str>,
+    trace: bool,
+) -> ExitCode {
     let arguments = match arguments.map(serde_json::from_str::<Value>) {
         None => Map::new(),
         Some(Ok(Value::Object(map))) => map,
         Some(Ok(_)) => return fail("the arguments must be a JSON object".to_owned()),
         Some(Err(e)) => return fail(format!("the arguments are not valid JSON: {e}")),
     };
-    match engine
-        .call(tool, Some(arguments), CancellationToken::new())
-        .await
-    {
+    let options = CallOptions {
+        record: trace,
+        ..CallOptions::default()
+    };
+    let outcome = engine.call_with(tool, Some(arguments), options).await;
+    for record in outcome.records.iter().flatten() {
+        let detail = match &record.outcome {
+            Ok(Some(output)) => format!("-> {output}"),
+            Ok(None) => "-> (no output)".to_owned(),
+            Err(e) => format!("!! {e}"),
+        };
+        eprintln!(
+            "#{:<3} {:<24} {:<9} +{:>9.3} ms {:>9.3} ms  {detail}",
+            record.index,
+            record.node,
+            record.node_type.as_str(),
+            record.start.as_secs_f64() * 1000.0,
+            record.duration.as_secs_f64() * 1000.0,
+        );
+    }
+    match outcome.result {
         Ok(value) => {
             println!("{value}");
             ExitCode::SUCCESS
@@ -288,5 +318,6 @@ fn init_tracing(level: &str) {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(false)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .try_init();
 }

@@ -22,6 +22,7 @@ use crate::convert::output_of_result;
 use crate::error::NodeError;
 use crate::expr::{Args, Expr, SLOT_KEY, Switch, logic_engine};
 use crate::graph::Limits;
+use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 use crate::value::{from_json, to_json};
 
 /// Every node output of one call, in execution order.
@@ -67,6 +68,33 @@ pub struct Execution {
     current: &'static str,
     clients: Arc<ClientManager>,
     result: Option<JValue>,
+    started: Instant,
+    pending: Option<Pending>,
+    watch: Watch,
+}
+
+/// The node that is running, until it completes or fails.
+struct Pending {
+    index: usize,
+    node: &'static str,
+    node_type: NodeType,
+    start: Instant,
+    span: tracing::Span,
+}
+
+/// Who wants to hear about node executions.
+#[derive(Clone, Default)]
+pub(crate) struct Watch {
+    pub(crate) tool: &'static str,
+    pub(crate) observer: Option<Arc<dyn Observer>>,
+    pub(crate) records: Option<Vec<NodeRecord>>,
+    pub(crate) progress: Option<tokio::sync::mpsc::UnboundedSender<ProgressEvent>>,
+}
+
+impl Watch {
+    fn wants_outputs(&self) -> bool {
+        self.observer.is_some() || self.records.is_some()
+    }
 }
 
 impl Execution {
@@ -90,13 +118,26 @@ impl Execution {
             current: "",
             clients,
             result: None,
+            started: Instant::now(),
+            pending: None,
+            watch: Watch::default(),
         }
+    }
+
+    pub(crate) fn watch(&mut self, watch: Watch) {
+        self.watch = watch;
+    }
+
+    /// The execution record, if recording was asked for.
+    pub(crate) fn take_records(&mut self) -> Option<Vec<NodeRecord>> {
+        self.watch.records.take()
     }
 
     /// Checks the limits before node `node` runs and makes it the current
     /// node (the one errors name).
-    pub fn enter(&mut self, node: &'static str) -> Result<(), NodeError> {
+    pub fn enter(&mut self, node: &'static str, node_type: NodeType) -> Result<(), NodeError> {
         self.current = node;
+        self.pending = None;
         if self.executed >= self.limits.max_node_executions {
             return Err(self.error(format!(
                 "Execution limit exceeded: maximum node executions ({}) reached",
@@ -107,7 +148,91 @@ impl Execution {
             return Err(self.time_limit());
         }
         self.executed += 1;
+        let index = self.history.borrow().outputs.len();
+        let span = tracing::debug_span!(
+            "node",
+            id = node,
+            r#type = node_type.as_str(),
+            index,
+            duration_ms = tracing::field::Empty,
+            error = tracing::field::Empty,
+        );
+        if let Some(observer) = &self.watch.observer {
+            observer.on_node_start(self.watch.tool, index, node, node_type);
+        }
+        if let Some(progress) = &self.watch.progress {
+            let _ = progress.send((self.executed, node));
+        }
+        self.pending = Some(Pending {
+            index,
+            node,
+            node_type,
+            start: Instant::now(),
+            span,
+        });
         Ok(())
+    }
+
+    /// Completes the running node with `output` (observers, record, span).
+    fn complete(&mut self, output: &JValue) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        let duration = pending.start.elapsed();
+        pending
+            .span
+            .record("duration_ms", duration.as_secs_f64() * 1000.0);
+        if self.watch.wants_outputs() {
+            let record = self.record_of(&pending, duration, Ok(to_json(output)));
+            if let Some(observer) = &self.watch.observer {
+                observer.on_node_complete(self.watch.tool, &record);
+            }
+            if let Some(records) = &mut self.watch.records {
+                records.push(record);
+            }
+        }
+    }
+
+    /// Records the failure of the running node (or, when a limit stopped
+    /// the call before the node started, of the node that was next).
+    pub(crate) fn fail(&mut self, error: &NodeError) {
+        let pending = self.pending.take().unwrap_or_else(|| Pending {
+            index: self.history.borrow().outputs.len(),
+            node: self.current,
+            node_type: NodeType::Transform,
+            start: Instant::now(),
+            span: tracing::Span::none(),
+        });
+        let duration = pending.start.elapsed();
+        pending
+            .span
+            .record("duration_ms", duration.as_secs_f64() * 1000.0);
+        pending.span.record("error", error.message.as_str());
+        if self.watch.wants_outputs() {
+            let record = self.record_of(&pending, duration, Err(error.message.clone()));
+            if let Some(observer) = &self.watch.observer {
+                observer.on_node_error(self.watch.tool, &record);
+            }
+            if let Some(records) = &mut self.watch.records {
+                records.push(record);
+            }
+        }
+    }
+
+    fn record_of(
+        &self,
+        pending: &Pending,
+        duration: Duration,
+        outcome: Result<Option<Value>, String>,
+    ) -> NodeRecord {
+        NodeRecord {
+            index: pending.index,
+            node: pending.node.to_owned(),
+            node_type: pending.node_type,
+            start: pending.start.duration_since(self.started),
+            duration,
+            outcome,
+        }
     }
 
     /// Runs the entry node: its output is the call's arguments.
@@ -195,6 +320,7 @@ impl Execution {
     /// Runs the exit node: the result is the output of the node that ran
     /// just before it (`{}` when that was nothing or `null`).
     pub fn exit(&mut self) {
+        self.complete(&JValue::Undefined);
         let last = self.history.borrow().outputs.last().cloned();
         self.result = Some(match last {
             None | Some(JValue::Undefined) | Some(JValue::Null) => {
@@ -205,10 +331,10 @@ impl Execution {
     }
 
     /// The call's result, once the exit node has run.
-    pub fn finish(self) -> Option<Value> {
+    pub fn finish(&mut self) -> Option<Value> {
         self.result
-            .as_ref()
-            .map(|v| to_json(v).unwrap_or(Value::Null))
+            .take()
+            .map(|v| to_json(&v).unwrap_or(Value::Null))
     }
 
     fn eval(&mut self, expr: &Expr) -> Result<JValue, NodeError> {
@@ -242,6 +368,7 @@ impl Execution {
     }
 
     fn record(&mut self, output: JValue) {
+        self.complete(&output);
         let node = self.current;
         let ctx = self.context.as_object_mut().expect("context is an object");
         if output.is_undefined() {

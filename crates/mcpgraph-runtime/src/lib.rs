@@ -15,6 +15,7 @@ mod exec;
 mod expr;
 mod graph;
 pub mod http;
+mod observe;
 mod pool;
 pub mod server;
 pub mod value;
@@ -24,7 +25,8 @@ pub use exec::{Execution, evaluate_standalone};
 pub use expr::{Args, Expr, Rule, Switch, evaluate_logic};
 pub use graph::{Graph, Limits, RunFuture, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use jsonata_core;
-pub use pool::{CallError, Engine};
+pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
+pub use pool::{CallError, CallOptions, CallOutcome, Engine};
 pub use server::Handler;
 
 /// Re-exported so generated code and users share one version.

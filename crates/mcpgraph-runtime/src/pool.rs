@@ -18,8 +18,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::client_manager::{ClientManager, ServerSpec, effective_specs};
 use crate::error::{NodeError, StartupError};
-use crate::exec::Execution;
+use crate::exec::{Execution, Watch};
 use crate::graph::{Graph, ToolMeta};
+use crate::observe::{NodeRecord, Observer, ProgressEvent};
+use tracing::Instrument;
 
 type Job = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()>>> + Send>;
 
@@ -30,6 +32,35 @@ pub(crate) struct ToolRuntime {
     pub(crate) output_schema: Option<Arc<serde_json::Map<String, Value>>>,
     input: jsonschema::Validator,
     output: Option<jsonschema::Validator>,
+}
+
+/// Options of one call.
+#[derive(Debug, Default)]
+pub struct CallOptions {
+    /// Cancelling it abandons the call (and its downstream call in flight).
+    pub cancel: CancellationToken,
+    /// Receives an event as each node starts.
+    pub progress: Option<mpsc::UnboundedSender<ProgressEvent>>,
+    /// Keep the execution record (one entry per node, with outputs).
+    pub record: bool,
+}
+
+/// What a call produced: its result and, if asked for, its record.
+#[derive(Debug)]
+pub struct CallOutcome {
+    /// The result value or the error.
+    pub result: Result<Value, CallError>,
+    /// One entry per node execution, when `CallOptions::record` was set.
+    pub records: Option<Vec<NodeRecord>>,
+}
+
+impl CallOutcome {
+    fn failed(error: CallError) -> Self {
+        Self {
+            result: Err(error),
+            records: None,
+        }
+    }
 }
 
 /// Why a call did not produce a result.
@@ -63,6 +94,7 @@ pub struct Engine<G: Graph> {
     workers: Arc<Vec<mpsc::UnboundedSender<Job>>>,
     next: Arc<AtomicUsize>,
     in_flight: Arc<InFlight>,
+    observer: Option<Arc<dyn Observer>>,
 }
 
 /// Counts running calls so shutdown can wait for them.
@@ -97,6 +129,7 @@ impl<G: Graph> Clone for Engine<G> {
             workers: Arc::clone(&self.workers),
             next: Arc::clone(&self.next),
             in_flight: Arc::clone(&self.in_flight),
+            observer: self.observer.clone(),
         }
     }
 }
@@ -125,7 +158,14 @@ impl<G: Graph> Engine<G> {
             workers: Arc::new(workers),
             next: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::default(),
+            observer: None,
         })
+    }
+
+    /// Calls `observer`'s hooks for every node of every call.
+    pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observer = Some(observer);
+        self
     }
 
     pub(crate) fn tools(&self) -> &[ToolRuntime] {
@@ -141,53 +181,90 @@ impl<G: Graph> Engine<G> {
         arguments: Option<Map<String, Value>>,
         cancel: CancellationToken,
     ) -> Result<Value, CallError> {
+        let options = CallOptions {
+            cancel,
+            ..CallOptions::default()
+        };
+        self.call_with(name, arguments, options).await.result
+    }
+
+    /// [`Engine::call`] with progress events and an execution record.
+    pub async fn call_with(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        options: CallOptions,
+    ) -> CallOutcome {
         let _in_flight = InFlightGuard::new(&self.in_flight);
         let Some(index) = self.shared.tools.iter().position(|t| t.meta.name == name) else {
-            return Err(CallError::UnknownTool(name.to_owned()));
+            return CallOutcome::failed(CallError::UnknownTool(name.to_owned()));
         };
         let arguments = Value::Object(arguments.unwrap_or_default());
         let tool = &self.shared.tools[index];
         if let Some(message) = first_violation(&tool.input, &arguments) {
-            return Err(CallError::Failed(NodeError::call(format!(
+            return CallOutcome::failed(CallError::Failed(NodeError::call(format!(
                 "invalid arguments: {message}"
             ))));
         }
+        let watch = Watch {
+            tool: tool.meta.name,
+            observer: self.observer.clone(),
+            records: options.record.then(Vec::new),
+            progress: options.progress,
+        };
+        let cancel = options.cancel;
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
+        let span = tracing::info_span!("tool_call", tool = tool.meta.name);
         let job: Job = Box::new(move || {
-            Box::pin(async move {
-                let mut exec = Execution::new(&arguments, G::LIMITS, Arc::clone(&shared.clients));
-                let run = G::run(&shared.compiled, index, &mut exec);
-                let outcome = tokio::select! {
-                    outcome = run => outcome,
-                    () = cancel.cancelled() => Err(NodeError::call("the call was cancelled")),
-                };
-                let outcome = outcome.and_then(|()| {
-                    exec.finish().ok_or_else(|| {
-                        NodeError::call("the graph ended without reaching its exit node")
-                    })
-                });
-                let _ = reply.send(outcome);
-            })
+            Box::pin(
+                async move {
+                    let mut exec =
+                        Execution::new(&arguments, G::LIMITS, Arc::clone(&shared.clients));
+                    exec.watch(watch);
+                    let run = G::run(&shared.compiled, index, &mut exec);
+                    let outcome = tokio::select! {
+                        outcome = run => outcome,
+                        () = cancel.cancelled() => Err(NodeError::call("the call was cancelled")),
+                    };
+                    let outcome = outcome.and_then(|()| {
+                        exec.finish().ok_or_else(|| {
+                            NodeError::call("the graph ended without reaching its exit node")
+                        })
+                    });
+                    if let Err(error) = &outcome {
+                        exec.fail(error);
+                        tracing::debug!(error = %error, "call failed");
+                    }
+                    let _ = reply.send((outcome, exec.take_records()));
+                }
+                .instrument(span),
+            )
         });
         let worker = self.next.fetch_add(1, Ordering::Relaxed) % self.workers.len();
-        self.workers[worker]
-            .send(job)
-            .map_err(|_| CallError::Failed(NodeError::call("the server is shutting down")))?;
-        let value = result
-            .await
-            .map_err(|_| CallError::Failed(NodeError::call("the worker running the call stopped")))?
-            .map_err(CallError::Failed)?;
-        if let Some(message) = tool
-            .output
-            .as_ref()
-            .and_then(|v| first_violation(v, &value))
-        {
-            return Err(CallError::Failed(NodeError::call(format!(
-                "the result does not match the tool's outputSchema: {message}"
-            ))));
+        if self.workers[worker].send(job).is_err() {
+            return CallOutcome::failed(CallError::Failed(NodeError::call(
+                "the server is shutting down",
+            )));
         }
-        Ok(value)
+        let Ok((outcome, records)) = result.await else {
+            return CallOutcome::failed(CallError::Failed(NodeError::call(
+                "the worker running the call stopped",
+            )));
+        };
+        let result = outcome.map_err(CallError::Failed).and_then(|value| {
+            match tool
+                .output
+                .as_ref()
+                .and_then(|v| first_violation(v, &value))
+            {
+                Some(message) => Err(CallError::Failed(NodeError::call(format!(
+                    "the result does not match the tool's outputSchema: {message}"
+                )))),
+                None => Ok(value),
+            }
+        });
+        CallOutcome { result, records }
     }
 
     /// Waits until no call is running, for at most `limit`; returns

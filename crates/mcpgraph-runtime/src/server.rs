@@ -8,14 +8,16 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::graph::Graph;
-use crate::pool::{CallError, Engine};
+use crate::observe::ProgressEvent;
+use crate::pool::{CallError, CallOptions, Engine};
 
 /// An rmcp server handler for graph `G`.
 pub struct Handler<G: Graph> {
@@ -89,11 +91,34 @@ impl<G: Graph> ServerHandler for Handler<G> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        match self
+        let mut options = CallOptions {
+            cancel: context.ct.clone(),
+            ..CallOptions::default()
+        };
+        // A client that sent a progress token hears about every node.
+        let forwarder = context.meta.get_progress_token().map(|token| {
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<ProgressEvent>();
+            options.progress = Some(tx);
+            let peer = context.peer.clone();
+            tokio::spawn(async move {
+                while let Some((count, node)) = rx.recv().await {
+                    let param = ProgressNotificationParam::new(token.clone(), count as f64)
+                        .with_message(format!("node `{node}`"));
+                    if peer.notify_progress(param).await.is_err() {
+                        break;
+                    }
+                }
+            })
+        });
+        let outcome = self
             .engine
-            .call(&request.name, request.arguments, context.ct.clone())
-            .await
-        {
+            .call_with(&request.name, request.arguments, options)
+            .await;
+        if let Some(forwarder) = forwarder {
+            // Every progress notification goes out before the result.
+            let _ = forwarder.await;
+        }
+        match outcome.result {
             Ok(value) => Ok(success_result(value).into()),
             Err(CallError::UnknownTool(name)) => Err(McpError::invalid_params(
                 format!("unknown tool `{name}`"),

@@ -1,0 +1,103 @@
+//! What a call did, node by node: the execution record (mcpGraph's
+//! introspection API), observer hooks for Rust callers, and progress
+//! events for clients that sent a `progressToken`.
+//!
+//! Recording costs a JSON copy of each node's output, so it is done only
+//! when someone asked for it (an observer, `call --trace`); without that,
+//! a node costs one `Instant::now()` and a disabled tracing span.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// The type of a node, as written in the graph file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeType {
+    /// `entry`.
+    Entry,
+    /// `exit`.
+    Exit,
+    /// `mcp`.
+    Mcp,
+    /// `transform`.
+    Transform,
+    /// `switch`.
+    Switch,
+}
+
+impl NodeType {
+    /// The name used in graph files.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            NodeType::Entry => "entry",
+            NodeType::Exit => "exit",
+            NodeType::Mcp => "mcp",
+            NodeType::Transform => "transform",
+            NodeType::Switch => "switch",
+        }
+    }
+}
+
+impl std::fmt::Display for NodeType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One node execution of a call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeRecord {
+    /// Position in the call's history, from 0.
+    pub index: usize,
+    /// Node id.
+    pub node: String,
+    /// Node type.
+    pub node_type: NodeType,
+    /// When the node started, from the start of the call.
+    pub start: Duration,
+    /// How long it ran.
+    pub duration: Duration,
+    /// Its output (`None`: no output) or its error message.
+    pub outcome: Result<Option<Value>, String>,
+}
+
+impl NodeRecord {
+    /// The record as JSON, for `call --trace` and logs.
+    pub fn to_json(&self) -> Value {
+        let mut v = serde_json::json!({
+            "index": self.index,
+            "node": self.node,
+            "type": self.node_type.as_str(),
+            "startMs": self.start.as_secs_f64() * 1000.0,
+            "durationMs": self.duration.as_secs_f64() * 1000.0,
+        });
+        match &self.outcome {
+            Ok(Some(output)) => v["output"] = output.clone(),
+            Ok(None) => {}
+            Err(e) => v["error"] = Value::String(e.clone()),
+        }
+        v
+    }
+}
+
+/// Hooks called as a call runs, on the worker thread that runs it. Keep
+/// them quick: the call waits for them.
+pub trait Observer: Send + Sync + 'static {
+    /// A node is about to run.
+    fn on_node_start(&self, tool: &str, index: usize, node: &str, node_type: NodeType) {
+        let _ = (tool, index, node, node_type);
+    }
+
+    /// A node finished; `record.outcome` is `Ok`.
+    fn on_node_complete(&self, tool: &str, record: &NodeRecord) {
+        let _ = (tool, record);
+    }
+
+    /// A node failed; `record.outcome` is `Err`.
+    fn on_node_error(&self, tool: &str, record: &NodeRecord) {
+        let _ = (tool, record);
+    }
+}
+
+/// A node started, for progress notifications: `(executions so far, node id)`.
+pub type ProgressEvent = (u64, &'static str);

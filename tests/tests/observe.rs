@@ -1,0 +1,227 @@
+//! Observability: observer hooks and execution records (Rust API),
+//! `call --trace`, progress notifications over MCP, and cancellation.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+use mcpgraph::runtime::{CallOptions, CancellationToken, Engine, NodeRecord, NodeType, Observer};
+use mcpgraph_tests::{RawServer, run_cli};
+use serde_json::{Value, json};
+
+mod semantics {
+    mcpgraph::mcpgraph!("graphs/semantics.yaml");
+}
+
+mod limits {
+    mcpgraph::mcpgraph!("graphs/limits.yaml");
+}
+
+fn test_server() -> Vec<ServerSpec> {
+    vec![ServerSpec {
+        name: "test".into(),
+        transport: TransportSpec::Stdio {
+            command: env!("CARGO_BIN_EXE_mcpgraph-test-server").into(),
+            args: vec![],
+            cwd: None,
+            env: vec![],
+        },
+        timeout_ms: Some(5000),
+    }]
+}
+
+#[derive(Default)]
+struct Recorder(Mutex<Vec<String>>);
+
+impl Observer for Recorder {
+    fn on_node_start(&self, tool: &str, index: usize, node: &str, node_type: NodeType) {
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("start {tool} #{index} {node} {node_type}"));
+    }
+    fn on_node_complete(&self, _tool: &str, record: &NodeRecord) {
+        let output = record.outcome.as_ref().ok().cloned().flatten();
+        self.0.lock().unwrap().push(format!(
+            "done #{} {} {}",
+            record.index,
+            record.node,
+            output.map_or("-".to_owned(), |v| v.to_string())
+        ));
+    }
+    fn on_node_error(&self, _tool: &str, record: &NodeRecord) {
+        let error = record.outcome.as_ref().err().cloned().unwrap_or_default();
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("error #{} {} {error}", record.index, record.node));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn observer_sees_every_node_in_order() {
+    let recorder = Arc::new(Recorder::default());
+    let engine = Engine::<semantics::Server>::start(test_server(), 1)
+        .unwrap()
+        .with_observer(recorder.clone());
+    let out = engine
+        .call(
+            "history",
+            json!({"n": 2}).as_object().cloned(),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out["runs"], json!([0, 1]));
+    let events = recorder.0.lock().unwrap().clone();
+    assert_eq!(events[0], "start history #0 entry entry");
+    assert_eq!(events[1], r#"done #0 entry {"n":2}"#);
+    assert_eq!(events[2], "start history #1 inc transform");
+    assert_eq!(events[3], r#"done #1 inc {"i":0}"#);
+    assert_eq!(events[5], r#"done #2 sw "inc""#);
+    assert_eq!(events.last().unwrap(), "done #6 exit -");
+    assert_eq!(events.len(), 14);
+
+    recorder.0.lock().unwrap().clear();
+    let err = engine
+        .call("jsonata_error", None, CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("custom failure"));
+    let events = recorder.0.lock().unwrap().clone();
+    assert!(
+        events.last().unwrap().starts_with("error #1 bad ")
+            && events.last().unwrap().contains("custom failure"),
+        "{events:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn execution_record_has_types_timing_and_outputs() {
+    let engine = Engine::<semantics::Server>::start(test_server(), 1).unwrap();
+    let options = CallOptions {
+        record: true,
+        ..CallOptions::default()
+    };
+    let outcome = engine
+        .call_with(
+            "after_switch",
+            json!({"go": true}).as_object().cloned(),
+            options,
+        )
+        .await;
+    assert!(outcome.result.is_ok());
+    let records = outcome.records.expect("records were asked for");
+    let summary: Vec<(usize, &str, NodeType)> = records
+        .iter()
+        .map(|r| (r.index, r.node.as_str(), r.node_type))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (0, "entry", NodeType::Entry),
+            (1, "sw", NodeType::Switch),
+            (2, "yes", NodeType::Transform),
+            (3, "exit", NodeType::Exit)
+        ]
+    );
+    assert_eq!(records[1].outcome, Ok(Some(json!("yes"))));
+    for pair in records.windows(2) {
+        assert!(pair[0].start <= pair[1].start);
+    }
+    assert_eq!(records[3].to_json()["type"], "exit");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cancelling_a_call_stops_it_and_its_downstream_call() {
+    let engine = Engine::<limits::Server>::start(test_server(), 1).unwrap();
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        trigger.cancel();
+    });
+    let started = Instant::now();
+    let err = engine.call("slow", None, cancel).await.unwrap_err();
+    assert!(err.to_string().contains("cancelled"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_millis(350),
+        "{:?}",
+        started.elapsed()
+    );
+    // The shared downstream connection still serves the next call.
+    let err = engine
+        .call("forever", None, CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("maximum node executions"));
+}
+
+#[tokio::test]
+async fn call_trace_prints_the_execution_record() {
+    let out = run_cli(
+        "loop_example",
+        &["call", "--trace", "sum_to_n", r#"{"n":2}"#],
+    )
+    .await;
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(
+        serde_json::from_str::<Value>(out.stdout.trim()).unwrap(),
+        json!({"sum": 3})
+    );
+    let lines: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 7, "{}", out.stderr);
+    assert!(lines[1].contains("increment_node") && lines[1].contains("transform"));
+    assert!(lines[2].contains(r#"-> "increment_node""#));
+}
+
+#[tokio::test]
+async fn progress_is_reported_per_node_when_asked() {
+    let mut server = RawServer::spawn("loop_example", &[]);
+    server.initialize().await;
+    let response = server
+        .request(
+            1,
+            "tools/call",
+            Some(json!({
+                "name": "sum_to_n",
+                "arguments": {"n": 3},
+                "_meta": {"progressToken": "p-1"}
+            })),
+        )
+        .await;
+    assert_eq!(response["result"]["structuredContent"], json!({"sum": 6}));
+    let progress: Vec<&Value> = server
+        .received
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .collect();
+    // entry, 3 × (increment, check), exit_sum, exit_sum_final
+    assert_eq!(progress.len(), 9, "{:?}", server.received);
+    assert!(
+        progress
+            .iter()
+            .all(|p| p["params"]["progressToken"] == "p-1")
+    );
+    assert_eq!(progress[1]["params"]["message"], "node `increment_node`");
+    let counts: Vec<f64> = progress
+        .iter()
+        .map(|p| p["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+
+    // Without a token, no progress notifications.
+    let before = server.received.len();
+    server
+        .request(
+            2,
+            "tools/call",
+            Some(json!({"name": "sum_to_n", "arguments": {"n": 3}})),
+        )
+        .await;
+    assert!(
+        server.received[before..]
+            .iter()
+            .all(|m| m["method"] != "notifications/progress")
+    );
+}
