@@ -373,6 +373,9 @@ impl Execution {
         let ctx = self.context.as_object_mut().expect("context is an object");
         if output.is_undefined() {
             ctx.shift_remove(node);
+        } else if let Some(slot) = ctx.get_mut(node) {
+            // A loop re-running a node: no new key to allocate.
+            *slot = output.clone();
         } else {
             ctx.insert(node.to_owned(), output.clone());
         }
