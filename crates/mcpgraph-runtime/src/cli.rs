@@ -27,6 +27,11 @@ struct Cli {
     #[arg(long, global = true, default_value = "warn")]
     log_level: String,
 
+    /// Also export spans over OTLP/HTTP to this endpoint (e.g.
+    /// http://127.0.0.1:4318/v1/traces); needs the `otel` cargo feature.
+    #[arg(long, global = true, value_name = "URL")]
+    otlp_endpoint: Option<String>,
+
     /// Worker threads running graphs (default: one per core).
     #[arg(long, global = true)]
     workers: Option<usize>,
@@ -109,7 +114,7 @@ impl Default for ServeArgs {
 /// Runs the CLI of graph `G` with the process's arguments.
 pub fn main<G: Graph>() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing(&cli.log_level);
+    let _telemetry = crate::telemetry::init(&cli.log_level, cli.otlp_endpoint.as_deref(), G::SERVER.name);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -310,14 +315,3 @@ fn fail(message: String) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn init_tracing(level: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .or_else(|_| tracing_subscriber::EnvFilter::try_new(level))
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-        .try_init();
-}

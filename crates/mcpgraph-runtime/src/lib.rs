@@ -18,6 +18,7 @@ pub mod http;
 mod observe;
 mod pool;
 pub mod server;
+pub mod telemetry;
 pub mod value;
 
 pub use error::{NodeError, StartupError};

@@ -1,0 +1,78 @@
+//! Where logs and spans go: stderr always (stdout belongs to the stdio
+//! transport), and, with the `otel` cargo feature and `--otlp-endpoint`,
+//! an OTLP/HTTP exporter too.
+
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+/// Keeps exporters alive; flushes them when dropped.
+#[must_use]
+pub struct Telemetry {
+    #[cfg(feature = "otel")]
+    provider: Option<opentelemetry_sdk::trace::SdkTracerProvider>,
+}
+
+impl Drop for Telemetry {
+    fn drop(&mut self) {
+        #[cfg(feature = "otel")]
+        if let Some(provider) = self.provider.take() {
+            let _ = provider.shutdown();
+        }
+    }
+}
+
+/// Installs the global subscriber: stderr at `level` (or `RUST_LOG`), and
+/// OTLP export of the same spans to `otlp_endpoint` when given (feature
+/// `otel`; ignored with a warning without it).
+pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Telemetry {
+    let filter = EnvFilter::try_from_default_env()
+        .or_else(|_| EnvFilter::try_new(level))
+        .unwrap_or_else(|_| EnvFilter::new("warn"));
+    let stderr = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_filter(filter);
+    #[cfg(feature = "otel")]
+    {
+        use opentelemetry::trace::TracerProvider as _;
+        use opentelemetry_otlp::WithExportConfig as _;
+        let provider = otlp_endpoint.and_then(|endpoint| {
+            let exporter = opentelemetry_otlp::SpanExporter::builder()
+                .with_http()
+                .with_endpoint(endpoint)
+                .build()
+                .map_err(|e| eprintln!("warning: OTLP exporter not started: {e}"))
+                .ok()?;
+            let resource = opentelemetry_sdk::Resource::builder()
+                .with_service_name(service_name.to_owned())
+                .build();
+            Some(
+                opentelemetry_sdk::trace::SdkTracerProvider::builder()
+                    .with_batch_exporter(exporter)
+                    .with_resource(resource)
+                    .build(),
+            )
+        });
+        let otel = provider.as_ref().map(|p| {
+            tracing_opentelemetry::layer()
+                .with_tracer(p.tracer("mcpgraph"))
+                .with_filter(EnvFilter::new("mcpgraph_runtime=debug"))
+        });
+        let _ = tracing_subscriber::registry()
+            .with(stderr)
+            .with(otel)
+            .try_init();
+        Telemetry { provider }
+    }
+    #[cfg(not(feature = "otel"))]
+    {
+        let _ = service_name;
+        if otlp_endpoint.is_some() {
+            eprintln!("warning: --otlp-endpoint needs a build with the `otel` feature; ignored");
+        }
+        let _ = tracing_subscriber::registry().with(stderr).try_init();
+        Telemetry {}
+    }
+}
