@@ -13,12 +13,55 @@ use jsonata_core::ast::AstNode;
 use crate::error::StartupError;
 
 /// The JSON Logic engine every rule is compiled with and evaluated by. Its
-/// default configuration follows json-logic-js (loose equality, JavaScript
-/// truthiness), which is what FORMAT.md asks for.
+/// default configuration follows json-logic-js (loose equality), which is
+/// what FORMAT.md asks for, except for truthiness: see
+/// [`json_logic_js_truthy`].
 pub(crate) fn logic_engine() -> &'static datalogic_rs::Engine {
-    static ENGINE: std::sync::LazyLock<datalogic_rs::Engine> =
-        std::sync::LazyLock::new(datalogic_rs::Engine::new);
+    static ENGINE: std::sync::LazyLock<datalogic_rs::Engine> = std::sync::LazyLock::new(|| {
+        let config = datalogic_rs::EvaluationConfig::default()
+            .with_truthy_evaluator(datalogic_rs::TruthyEvaluator::custom(json_logic_js_truthy));
+        datalogic_rs::Engine::builder()
+            .with_config(config)
+            .add_operator("log", LogOperator)
+            .build()
+    });
     &ENGINE
+}
+
+/// json-logic-js's `log`, which FORMAT.md's operator set includes but
+/// datalogic-rs does not offer: returns its first argument and writes it to
+/// the log (stderr; stdout may be the MCP channel).
+struct LogOperator;
+
+impl datalogic_rs::CustomOperator for LogOperator {
+    fn evaluate<'a>(
+        &self,
+        args: &[&'a datalogic_rs::DataValue<'a>],
+        _ctx: &mut datalogic_rs::operator::EvalContext<'_, 'a>,
+        arena: &'a datalogic_rs::bumpalo::Bump,
+    ) -> datalogic_rs::Result<&'a datalogic_rs::DataValue<'a>> {
+        use datalogic_rs::ArenaExt;
+        let value = args.first().copied().unwrap_or_else(|| arena.null());
+        tracing::info!(target: "mcpgraph::json_logic", "log: {value}");
+        Ok(value)
+    }
+}
+
+/// `jsonLogic.truthy` of json-logic-js, used by `if`, `!`, `!!`, `and`,
+/// `or` and the predicates of `filter`/`all`/`some`/`none`: `[]` is false,
+/// everything else as JavaScript's `!!` says, so `{}` is true
+/// (datalogic-rs's own "JavaScript" truthiness makes `{}` false).
+fn json_logic_js_truthy(value: &datalogic_rs::datavalue::OwnedDataValue) -> bool {
+    use datalogic_rs::datavalue::{NumberValue, OwnedDataValue};
+    match value {
+        OwnedDataValue::Null => false,
+        OwnedDataValue::Bool(b) => *b,
+        OwnedDataValue::Number(NumberValue::Integer(i)) => *i != 0,
+        OwnedDataValue::Number(NumberValue::Float(f)) => *f != 0.0 && !f.is_nan(),
+        OwnedDataValue::String(s) => !s.is_empty(),
+        OwnedDataValue::Array(items) => !items.is_empty(),
+        _ => true,
+    }
 }
 
 /// A parsed JSONata expression.
