@@ -3,22 +3,45 @@
 //! Each server is connected lazily, on the first call that needs it, and
 //! that one connection is shared by every concurrent call. Settings are the
 //! compiled-in ones unless `--mcp FILE` replaced them; `${VAR}` references
-//! are expanded at connect time. This module does not interpret results;
-//! `convert` does.
+//! (command, args, cwd, env, url, headers) are expanded at connect time.
+//! This module does not interpret results; `convert` does.
+//!
+//! Transports: stdio (`stdio.rs`: a child process whose stderr is forwarded
+//! to ours and whose tail is kept), streamable HTTP (rmcp's client) and
+//! legacy SSE (`sse.rs`). Failures stay with the call they hit:
+//! - a server that exited is restarted on the next call; the call it failed
+//!   reports the exit status and the tail of its stderr;
+//! - the connect + handshake and each call are bounded by the server's
+//!   `timeoutMs`; a call that times out is cancelled downstream
+//!   (`notifications/cancelled`), and the next call first pings the server,
+//!   restarting it if the ping fails too;
+//! - a reply larger than [`wire::MAX_REPLY_BYTES`] or one that is not a
+//!   valid JSON-RPC reply fails the request it answers; a stdout line that
+//!   is not JSON at all is logged and ignored.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientRequest, PingRequest,
+};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::Value;
 use tokio::sync::Mutex;
 
 use crate::env_expand::expand;
 use crate::error::StartupError;
 use crate::graph::{ServerDef, TransportDef};
+
+mod sse;
+mod stdio;
+mod wire;
 
 /// Default for one downstream call (FORMAT.md: `timeoutMs`).
 const DEFAULT_TIMEOUT_MS: u64 = 60_000;
@@ -188,10 +211,29 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
     })
 }
 
+/// How long a failed call waits for a crashed child's exit status and the
+/// rest of its stderr before it reports the crash.
+const CRASH_REPORT_WAIT: Duration = Duration::from_millis(1000);
+
+/// One open connection to a downstream server.
+struct Connection {
+    service: RunningService<RoleClient, ()>,
+    /// The child process of a stdio server.
+    process: Option<Arc<stdio::Process>>,
+    /// A call timed out: ping before the next call uses this connection.
+    suspect: AtomicBool,
+}
+
+impl Connection {
+    fn is_closed(&self) -> bool {
+        self.service.is_closed() || self.service.peer().is_transport_closed()
+    }
+}
+
 /// One downstream server and its connection, if one is open.
 struct Downstream {
     spec: ServerSpec,
-    connection: Mutex<Option<RunningService<RoleClient, ()>>>,
+    connection: Mutex<Option<Arc<Connection>>>,
 }
 
 /// All downstream servers of a graph.
@@ -200,6 +242,9 @@ pub struct ClientManager {
     /// Connections are driven by the multi-threaded runtime, not by the
     /// worker that happened to make the first call.
     runtime: tokio::runtime::Handle,
+    /// Connections being closed in the background (after a crash or a
+    /// failed ping); `shutdown` waits for them.
+    retiring: StdMutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 impl ClientManager {
@@ -217,7 +262,11 @@ impl ClientManager {
                 )
             })
             .collect();
-        Self { servers, runtime }
+        Self {
+            servers,
+            runtime,
+            retiring: StdMutex::new(Vec::new()),
+        }
     }
 
     /// Calls `tool` on `server`, connecting first if needed. The error
@@ -231,54 +280,182 @@ impl ClientManager {
         let Some(downstream) = self.servers.get(server) else {
             return Err(format!("no downstream server `{server}` is configured"));
         };
-        let peer = {
-            let mut connection = downstream.connection.lock().await;
-            match connection.as_ref() {
-                Some(service) if !service.is_closed() => service.peer().clone(),
-                _ => {
-                    let spec = downstream.spec.clone();
-                    let service = self
-                        .runtime
-                        .spawn(async move { connect(&spec).await })
-                        .await
-                        .map_err(|e| format!("connecting to `{server}`: {e}"))?
-                        .map_err(|e| format!("cannot start downstream server `{server}`: {e}"))?;
-                    let peer = service.peer().clone();
-                    *connection = Some(service);
-                    peer
-                }
-            }
-        };
-        let timeout =
-            Duration::from_millis(downstream.spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS));
+        let timeout = downstream.timeout();
+        let connection = self.connection(downstream).await?;
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        match tokio::time::timeout(timeout, peer.call_tool_once(params)).await {
-            Err(_) => Err(format!(
-                "downstream server `{server}` tool `{tool}` did not answer within {} ms",
-                timeout.as_millis()
-            )),
-            Ok(Err(e)) => Err(format!(
-                "downstream server `{server}` tool `{tool}` failed: {e}"
-            )),
+        let what = format!("downstream server `{server}` tool `{tool}`");
+        // Dropping this future (the graph's time limit, a cancelled call)
+        // sends `notifications/cancelled` downstream (rmcp's call_tool_once).
+        match tokio::time::timeout(timeout, connection.service.peer().call_tool_once(params)).await
+        {
+            Err(_) => {
+                connection.suspect.store(true, Ordering::SeqCst);
+                Err(format!(
+                    "{what} did not answer within {} ms (the server's timeoutMs)",
+                    timeout.as_millis()
+                ))
+            }
             Ok(Ok(CallToolResponse::Complete(result))) => Ok(result),
             Ok(Ok(_)) => Err(format!(
-                "downstream server `{server}` tool `{tool}` asked for input or started a task, which graphs do not support"
+                "{what} asked for input or started a task, which graphs do not support"
             )),
+            Ok(Err(ServiceError::McpError(e))) => {
+                Err(format!("{what} failed: {} (error {})", e.message, e.code.0))
+            }
+            Ok(Err(e)) => Err(match &connection.process {
+                Some(process) if connection.is_closed() || process_gone(process).await => {
+                    format!("{what} failed: {}", crash_report(process).await)
+                }
+                _ => format!("{what} failed: {e}"),
+            }),
         }
     }
 
-    /// Closes every open connection (stopping child processes).
-    pub async fn shutdown(&self) {
-        for downstream in self.servers.values() {
-            if let Some(service) = downstream.connection.lock().await.take() {
-                let _ = service.cancel().await;
+    /// The open connection to `downstream`, after replacing one that
+    /// closed (a crash) or that does not answer a ping after a timeout.
+    async fn connection(&self, downstream: &Downstream) -> Result<Arc<Connection>, String> {
+        let server = downstream.spec.name.as_str();
+        let mut slot = downstream.connection.lock().await;
+        if let Some(connection) = slot.as_ref() {
+            if connection.is_closed() {
+                if let Some(process) = &connection.process {
+                    tracing::warn!(
+                        server,
+                        "downstream server `{server}` {}; restarting it",
+                        crash_report(process).await
+                    );
+                } else {
+                    tracing::warn!(server, "the connection to `{server}` closed; reconnecting");
+                }
+                self.retire(slot.take());
+            } else if connection.suspect.load(Ordering::SeqCst) {
+                let timeout = downstream.timeout();
+                let ping = connection
+                    .service
+                    .peer()
+                    .send_request(ClientRequest::PingRequest(PingRequest {
+                        method: Default::default(),
+                        extensions: Default::default(),
+                    }));
+                match tokio::time::timeout(timeout, ping).await {
+                    Ok(Ok(_)) => connection.suspect.store(false, Ordering::SeqCst),
+                    outcome => {
+                        let why = match outcome {
+                            Ok(Err(e)) => e.to_string(),
+                            _ => format!("no answer within {} ms", timeout.as_millis()),
+                        };
+                        tracing::warn!(
+                            server,
+                            "downstream server `{server}` timed out and then failed a ping ({why}); restarting it"
+                        );
+                        self.retire(slot.take());
+                    }
+                }
             }
+        }
+        if let Some(connection) = slot.as_ref() {
+            return Ok(Arc::clone(connection));
+        }
+        let spec = downstream.spec.clone();
+        let connection = self
+            .runtime
+            .spawn(async move { connect(&spec).await })
+            .await
+            .map_err(|e| format!("connecting to `{server}`: {e}"))?
+            .map_err(|e| format!("cannot start downstream server `{server}`: {e}"))?;
+        let connection = Arc::new(connection);
+        *slot = Some(Arc::clone(&connection));
+        Ok(connection)
+    }
+
+    /// Closes `connection` in the background (in-flight calls on it fail).
+    fn retire(&self, connection: Option<Arc<Connection>>) {
+        let Some(connection) = connection else {
+            return;
+        };
+        connection.service.cancellation_token().cancel();
+        let task = self.runtime.spawn(async move {
+            if let Some(process) = &connection.process {
+                process.stop().await;
+            }
+        });
+        if let Ok(mut retiring) = self.retiring.lock() {
+            retiring.retain(|t| !t.is_finished());
+            retiring.push(task);
+        }
+    }
+
+    /// Closes every open connection, stopping child processes (stdin
+    /// closed, then SIGTERM, then SIGKILL to their process groups), and
+    /// waits for them.
+    pub async fn shutdown(&self) {
+        let mut closing = Vec::new();
+        for downstream in self.servers.values() {
+            if let Some(connection) = downstream.connection.lock().await.take() {
+                connection.service.cancellation_token().cancel();
+                if let Some(process) = &connection.process {
+                    process.request_stop();
+                }
+                closing.push(connection);
+            }
+        }
+        for connection in closing {
+            if let Some(process) = &connection.process {
+                process.stop().await;
+            }
+        }
+        let retiring = match self.retiring.lock() {
+            Ok(mut retiring) => std::mem::take(&mut *retiring),
+            Err(_) => Vec::new(),
+        };
+        for task in retiring {
+            let _ = task.await;
         }
     }
 }
 
-async fn connect(spec: &ServerSpec) -> Result<RunningService<RoleClient, ()>, String> {
-    match &spec.transport {
+impl Downstream {
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
+    }
+}
+
+/// Whether the child has exited (waiting briefly: a failed call is often
+/// seen before the exit).
+async fn process_gone(process: &stdio::Process) -> bool {
+    process.exit_status(CRASH_REPORT_WAIT).await.is_some()
+}
+
+/// "`cmd` exited with exit status: 3; its stderr ended with: ...".
+async fn crash_report(process: &stdio::Process) -> String {
+    let status = match process.exit_status(CRASH_REPORT_WAIT).await {
+        Some(status) => format!("exited ({status})"),
+        None => "closed its stdout".to_owned(),
+    };
+    let tail = process.stderr_tail();
+    let tail = tail.lines().rev().take(10).collect::<Vec<_>>();
+    let tail = tail.into_iter().rev().collect::<Vec<_>>().join("\n");
+    if tail.is_empty() {
+        format!("`{}` {status}; its stderr was empty", process.program)
+    } else {
+        format!(
+            "`{}` {status}; its stderr ended with:\n{tail}",
+            process.program
+        )
+    }
+}
+
+/// Connects to `spec`'s server and completes the MCP handshake within the
+/// server's `timeoutMs`.
+async fn connect(spec: &ServerSpec) -> Result<Connection, String> {
+    let timeout = Duration::from_millis(spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS));
+    let handshake_timeout = || {
+        format!(
+            "did not complete the MCP handshake within {} ms (the server's timeoutMs)",
+            timeout.as_millis()
+        )
+    };
+    let (service, process) = match &spec.transport {
         TransportSpec::Stdio {
             command,
             args,
@@ -296,16 +473,77 @@ async fn connect(spec: &ServerSpec) -> Result<RunningService<RoleClient, ()>, St
             for (key, value) in env {
                 cmd.env(key, expand(value)?);
             }
-            let transport =
-                TokioChildProcess::new(cmd).map_err(|e| format!("cannot run `{program}`: {e}"))?;
-            ().serve(transport)
-                .await
-                .map_err(|e| format!("`{program}` did not complete the MCP handshake: {e}"))
+            let (transport, process) = stdio::spawn(&spec.name, program.clone(), cmd)?;
+            match tokio::time::timeout(timeout, ().serve(transport)).await {
+                Ok(Ok(service)) => (service, Some(process)),
+                Ok(Err(e)) => {
+                    let report = if process_gone(&process).await {
+                        crash_report(&process).await
+                    } else {
+                        format!("`{program}` did not complete the MCP handshake: {e}")
+                    };
+                    process.stop().await;
+                    return Err(report);
+                }
+                Err(_) => {
+                    process.stop().await;
+                    return Err(format!("`{program}` {}", handshake_timeout()));
+                }
+            }
         }
-        TransportSpec::StreamableHttp { url, .. } | TransportSpec::Sse { url, .. } => Err(format!(
-            "HTTP downstream servers ({url}) are not supported by this build yet"
-        )),
+        TransportSpec::StreamableHttp { url, headers } => {
+            let url = expand(url)?;
+            let mut custom = HashMap::new();
+            for (name, value) in header_map(headers)? {
+                if let Some(name) = name {
+                    custom.insert(name, value);
+                }
+            }
+            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .custom_headers(custom)
+                .max_sse_event_size(wire::MAX_REPLY_BYTES)
+                .reinit_on_expired_session(true);
+            let transport = StreamableHttpClientTransport::from_config(config);
+            match tokio::time::timeout(timeout, ().serve(transport)).await {
+                Ok(Ok(service)) => (service, None),
+                Ok(Err(e)) => return Err(format!("{url}: {e}")),
+                Err(_) => return Err(format!("{url} {}", handshake_timeout())),
+            }
+        }
+        TransportSpec::Sse { url, headers } => {
+            let url = expand(url)?;
+            let headers = header_map(headers)?;
+            let connected = tokio::time::timeout(timeout, async {
+                let transport = sse::connect(&spec.name, &url, headers).await?;
+                ().serve(transport).await.map_err(|e| format!("{url}: {e}"))
+            })
+            .await;
+            match connected {
+                Ok(Ok(service)) => (service, None),
+                Ok(Err(e)) => return Err(e),
+                Err(_) => return Err(format!("{url} {}", handshake_timeout())),
+            }
+        }
+    };
+    Ok(Connection {
+        service,
+        process,
+        suspect: AtomicBool::new(false),
+    })
+}
+
+/// The `headers` of an HTTP server, `${VAR}` expanded.
+fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, String> {
+    let mut map = HeaderMap::new();
+    for (name, value) in headers {
+        let value = expand(value)?;
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|e| format!("invalid header name `{name}`: {e}"))?;
+        let value = HeaderValue::from_str(&value)
+            .map_err(|e| format!("invalid value for header `{name}`: {e}"))?;
+        map.append(name, value);
     }
+    Ok(map)
 }
 
 impl std::fmt::Debug for ClientManager {
