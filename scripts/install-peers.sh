@@ -3,6 +3,8 @@
 #   - peers/node_modules from peers/package-lock.json (npm ci), e.g.
 #     @modelcontextprotocol/server-filesystem 2026.8.31
 #   - peers/.venv with the Python packages of peers/requirements.txt
+#   - nginx (Debian package, via apt-get when missing; needs root) for the
+#     replicas test (tests/tests/replicas.rs)
 # Idempotent: each part is skipped when a stamp shows it already matches its
 # pinned inputs, so a second run takes well under a second.
 set -euo pipefail
@@ -43,4 +45,29 @@ else
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         --no-input -r "$peers/requirements.txt"
     echo "$py_want" > "$py_stamp"
+fi
+
+# --- nginx (Debian package) -------------------------------------------------
+# tests/tests/replicas.rs puts two --stateless replicas behind nginx, started
+# by the test on loopback (never as a system service).
+if command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]]; then
+    echo "install-peers: nginx present"
+elif command -v apt-get >/dev/null && [[ "$(id -u)" == 0 ]]; then
+    echo "install-peers: apt-get install -y nginx"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends nginx >/dev/null 2>&1 || {
+        apt-get update -qq >/dev/null
+        apt-get install -y --no-install-recommends nginx >/dev/null
+    }
+    # Debian's postinst may start the system service; the tests run their own.
+    if command -v service >/dev/null; then service nginx stop >/dev/null 2>&1 || true; fi
+    command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || {
+        echo "install-peers: nginx still missing after apt-get install" >&2; exit 1; }
+else
+    if [[ "${CI:-}" == "true" ]]; then
+        echo "install-peers: nginx missing and apt-get unavailable (or not root): cannot install it" >&2
+        exit 1
+    fi
+    echo "install-peers: WARNING: nginx missing and cannot be installed here (no apt-get or not root);" \
+         "tests/tests/replicas.rs will fail until nginx is installed (apt-get install nginx)" >&2
 fi

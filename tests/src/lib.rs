@@ -651,3 +651,654 @@ pub fn check_jsonrpc_line(name: &str, line: &str) -> Value {
     );
     v
 }
+
+// ---------------------------------------------------------------------------
+// Serving over streamable HTTP (`<bin> serve --http 127.0.0.1:0 ...`)
+// ---------------------------------------------------------------------------
+
+/// The line a server prints on stderr once it listens:
+/// `mcpgraph: serving MCP on http://ADDR/mcp`.
+const SERVING_PREFIX: &str = "mcpgraph: serving MCP on http://";
+
+/// An example binary serving streamable HTTP on a free loopback port. Its
+/// stderr is captured (and printed if the test panics); the process is
+/// killed when this is dropped (use [`HttpServer::stop`] for a graceful end).
+pub struct HttpServer {
+    pub name: String,
+    /// The bound address, as the server printed it.
+    pub addr: std::net::SocketAddr,
+    child: tokio::process::Child,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl HttpServer {
+    /// Starts `<bin> [global options] serve --http 127.0.0.1:0 <extra...>`
+    /// with `envs` added to the environment, and waits for its address line.
+    pub async fn start(name: &str, extra: &[&str], envs: &[(&str, &str)]) -> HttpServer {
+        let mut cmd = command(name);
+        cmd.args(["serve", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .envs(envs.iter().copied());
+        Self::spawn(name, cmd, extra).await
+    }
+
+    /// Like [`HttpServer::start`], with `--mcp mcp_file` as the only global
+    /// option (instead of the harness's).
+    pub async fn start_with_mcp(name: &str, mcp_file: &Path, extra: &[&str]) -> HttpServer {
+        let mut cmd = tokio::process::Command::new(bin_path(name));
+        cmd.arg("--mcp")
+            .arg(mcp_file)
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .current_dir(example_dir(name))
+            .kill_on_drop(true);
+        Self::spawn(name, cmd, extra).await
+    }
+
+    async fn spawn(name: &str, mut cmd: tokio::process::Command, extra: &[&str]) -> HttpServer {
+        use tokio::io::AsyncBufReadExt;
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", bin_path(name).display()));
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = tokio::sync::oneshot::channel::<String>();
+        let mut lines =
+            tokio::io::BufReader::new(child.stderr.take().expect("stderr piped")).lines();
+        let sink = stderr.clone();
+        tokio::spawn(async move {
+            let mut tx = Some(tx);
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(rest) = line.strip_prefix(SERVING_PREFIX)
+                    && let Some(tx) = tx.take()
+                {
+                    let _ = tx.send(rest.trim_end_matches("/mcp").to_string());
+                }
+                let mut buf = sink.lock().unwrap();
+                buf.extend_from_slice(line.as_bytes());
+                buf.push(b'\n');
+            }
+        });
+        let addr = match tokio::time::timeout(TIMEOUT, rx).await {
+            Ok(Ok(addr)) => addr,
+            other => {
+                let _ = child.start_kill();
+                let status = child.wait().await;
+                panic!(
+                    "{name} serve --http {extra:?}: no `{SERVING_PREFIX}...` line on stderr \
+                     ({other:?}, exit: {status:?})\nstderr:\n{}",
+                    String::from_utf8_lossy(&stderr.lock().unwrap())
+                );
+            }
+        };
+        let addr = addr
+            .parse()
+            .unwrap_or_else(|e| panic!("{name}: bad address {addr:?} in its serving line: {e}"));
+        HttpServer {
+            name: name.to_string(),
+            addr,
+            child,
+            stderr,
+        }
+    }
+
+    /// `http://ADDR/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("server still running")
+    }
+
+    /// What the server wrote on stderr so far.
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+
+    /// Sends a signal (`TERM`, `INT`, ...) with the `kill` command.
+    pub fn signal(&self, sig: &str) {
+        send_signal(self.pid(), sig);
+    }
+
+    /// Waits for the process to exit; `None` if it is still running after `limit`.
+    pub async fn wait_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        match tokio::time::timeout(limit, self.child.wait()).await {
+            Ok(status) => Some(status.expect("wait for server")),
+            Err(_) => None,
+        }
+    }
+
+    /// SIGTERM, then waits (at most [`TIMEOUT`]) for a clean exit; fails the
+    /// test if the server does not exit with status 0.
+    pub async fn stop(mut self) {
+        self.signal("TERM");
+        let status = self.wait_exit(TIMEOUT).await;
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "{}: did not exit cleanly after SIGTERM: {status:?}\nstderr:\n{}",
+            self.name,
+            self.stderr()
+        );
+    }
+
+    /// An rmcp client over streamable HTTP to this server, initialized, with
+    /// up to `max_concurrent` POSTs in flight.
+    pub async fn rmcp_client(&self, max_concurrent: usize) -> Client {
+        use rmcp::transport::StreamableHttpClientTransport;
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+        let config = StreamableHttpClientTransportConfig::with_uri(self.url())
+            .max_concurrent_requests(max_concurrent);
+        let transport = StreamableHttpClientTransport::from_config(config);
+        timed(
+            &format!("{}: rmcp initialize over HTTP", self.name),
+            ().serve(transport),
+        )
+        .await
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: initialize over HTTP failed: {e}\nstderr:\n{}",
+                self.name,
+                self.stderr()
+            )
+        })
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "---- stderr of {} (HTTP) ----\n{}",
+                self.name,
+                self.stderr()
+            );
+        }
+        // Still running (a test failed before `stop`): SIGTERM first, so its
+        // downstream children are not orphaned; SIGKILL (kill_on_drop) after.
+        terminate_then_kill(&mut self.child, Duration::from_secs(3));
+    }
+}
+
+/// Ends a child that may still run: SIGTERM, up to `grace` for it to exit,
+/// then SIGKILL. For `Drop` impls (blocking, no runtime needed).
+pub fn terminate_then_kill(child: &mut tokio::process::Child, grace: Duration) {
+    if !matches!(child.try_wait(), Ok(None)) {
+        return;
+    }
+    if let Some(pid) = child.id() {
+        let _ = std::process::Command::new("kill")
+            .args(["-s", "TERM", &pid.to_string()])
+            .status();
+        let deadline = std::time::Instant::now() + grace;
+        while std::time::Instant::now() < deadline {
+            if !matches!(child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let _ = child.start_kill();
+}
+
+/// `kill -s SIG PID`; fails the test if `kill` fails.
+pub fn send_signal(pid: u32, sig: &str) {
+    let status = std::process::Command::new("kill")
+        .args(["-s", sig, &pid.to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run `kill -s {sig} {pid}`: {e}"));
+    assert!(status.success(), "`kill -s {sig} {pid}` failed: {status}");
+}
+
+/// A loopback port that was free a moment ago (bind to port 0, then release).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("bind 127.0.0.1:0")
+        .port()
+}
+
+/// Processes (pid, command line with NULs as spaces) whose command line
+/// contains `needle`, from /proc (the current process excluded).
+pub fn processes_with_arg(needle: &str) -> Vec<(u32, String)> {
+    let me = std::process::id();
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        let Ok(raw) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
+        if cmdline.contains(needle) {
+            found.push((pid, cmdline.trim_end().to_string()));
+        }
+    }
+    found
+}
+
+// ---------------------------------------------------------------------------
+// Raw HTTP/1.1 (one request per connection)
+// ---------------------------------------------------------------------------
+
+/// One HTTP response.
+#[derive(Debug, Clone)]
+pub struct HttpResponse {
+    pub status: u16,
+    /// Header names lower-cased.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl HttpResponse {
+    /// The first header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The JSON-RPC messages of the body: the body itself when it is JSON,
+    /// or the `data:` lines of an SSE body that parse as JSON.
+    pub fn messages(&self) -> Vec<Value> {
+        if let Ok(v) = serde_json::from_str::<Value>(&self.body) {
+            return match v {
+                Value::Array(a) => a,
+                v => vec![v],
+            };
+        }
+        self.body
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .collect()
+    }
+}
+
+/// Sends one HTTP/1.1 request (`Connection: close`) to `addr` and reads the
+/// whole response. `Host: ADDR` is sent unless `headers` has a `Host`. Fails
+/// the test on I/O errors or after [`RAW_TIMEOUT`].
+pub async fn http_request(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> HttpResponse {
+    use tokio::io::AsyncWriteExt;
+    let what = format!("{method} http://{addr}{path}");
+    let fut = async {
+        let mut stream = tokio::net::TcpStream::connect(addr)
+            .await
+            .unwrap_or_else(|e| panic!("{what}: connect: {e}"));
+        let mut req = format!("{method} {path} HTTP/1.1\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req.push_str(&format!("Host: {addr}\r\n"));
+        }
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("Connection: close\r\n");
+        let body = body.unwrap_or("");
+        if !body.is_empty() || method == "POST" {
+            req.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        }
+        req.push_str("\r\n");
+        req.push_str(body);
+        stream
+            .write_all(req.as_bytes())
+            .await
+            .unwrap_or_else(|e| panic!("{what}: write: {e}"));
+        let mut raw = Vec::new();
+        stream
+            .read_to_end(&mut raw)
+            .await
+            .unwrap_or_else(|e| panic!("{what}: read: {e}"));
+        parse_http_response(&what, &raw)
+    };
+    match tokio::time::timeout(RAW_TIMEOUT, fut).await {
+        Ok(r) => r,
+        Err(_) => panic!("{what}: no complete response within {RAW_TIMEOUT:?}"),
+    }
+}
+
+fn parse_http_response(what: &str, raw: &[u8]) -> HttpResponse {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| {
+            panic!(
+                "{what}: response has no header end: {:?}",
+                String::from_utf8_lossy(raw)
+            )
+        });
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut body = raw[split + 4..].to_vec();
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap_or_default();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{what}: bad status line {status_line:?}"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    if chunked {
+        let mut out = Vec::new();
+        let mut rest = &body[..];
+        while let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") {
+            let size_text = String::from_utf8_lossy(&rest[..eol]).into_owned();
+            let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16)
+                .unwrap_or_else(|e| panic!("{what}: bad chunk size {size_text:?}: {e}"));
+            rest = &rest[eol + 2..];
+            if size == 0 || rest.len() < size {
+                out.extend_from_slice(&rest[..size.min(rest.len())]);
+                break;
+            }
+            out.extend_from_slice(&rest[..size]);
+            rest = rest.get(size + 2..).unwrap_or_default();
+        }
+        body = out;
+    }
+    HttpResponse {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    }
+}
+
+/// The headers of an MCP POST (`Content-Type` and `Accept`), plus `extra`.
+pub fn mcp_post_headers<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut h = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    h.extend_from_slice(extra);
+    h
+}
+
+/// A JSON-RPC `initialize` request body (id 1).
+pub fn initialize_body() -> String {
+    json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": { "name": "mcpgraph-tests-raw-http", "version": "0.0.0" }
+        }
+    })
+    .to_string()
+}
+
+// ---------------------------------------------------------------------------
+// The official SDK clients (tests/clients/*)
+// ---------------------------------------------------------------------------
+
+/// Which official SDK client to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sdk {
+    /// `tests/clients/python_client.py` on the Python `mcp` SDK (peers/.venv).
+    Python,
+    /// `tests/clients/ts_client.mjs` on `@modelcontextprotocol/sdk` (peers/node_modules).
+    TypeScript,
+}
+
+/// Where an SDK client connects.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// Streamable HTTP at this URL, with these `Name: value` headers.
+    Http { url: String, headers: Vec<String> },
+    /// The example binary of this name, spawned by the client over stdio
+    /// (with the harness's global options, in the example's folder).
+    Stdio(String),
+}
+
+/// What one SDK client run printed.
+#[derive(Debug)]
+pub struct SdkRun {
+    pub code: Option<i32>,
+    /// The JSON lines of stdout.
+    pub lines: Vec<Value>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl SdkRun {
+    fn event(&self, name: &str) -> Vec<&Value> {
+        self.lines.iter().filter(|l| l["event"] == name).collect()
+    }
+
+    /// The `initialize` line; fails the test if there is none.
+    pub fn initialize(&self) -> &Value {
+        self.event("initialize")
+            .first()
+            .copied()
+            .unwrap_or_else(|| panic!("SDK client printed no initialize line: {self:#?}"))
+    }
+
+    /// The tool names from `tools/list`.
+    pub fn tools(&self) -> Vec<String> {
+        let line = self
+            .event("tools")
+            .first()
+            .copied()
+            .unwrap_or_else(|| panic!("SDK client printed no tools line: {self:#?}"));
+        line["tools"]
+            .as_array()
+            .expect("tools[]")
+            .iter()
+            .map(|t| t.as_str().expect("tool name").to_string())
+            .collect()
+    }
+
+    /// The `call` lines, in call order.
+    pub fn calls(&self) -> Vec<&Value> {
+        self.event("call")
+    }
+}
+
+/// `tests/clients`.
+pub fn clients_dir() -> PathBuf {
+    repo_root().join("tests/clients")
+}
+
+/// The Python of peers/.venv, which has the pinned `mcp` SDK.
+pub fn peers_python() -> PathBuf {
+    let py = repo_root().join("peers/.venv/bin/python");
+    assert!(
+        py.is_file(),
+        "{} missing: install the pinned Python MCP SDK with `scripts/install-peers.sh`",
+        py.display()
+    );
+    py
+}
+
+/// `node`, with the pinned TypeScript SDK present in peers/node_modules.
+pub fn peers_node() -> PathBuf {
+    let sdk = repo_root().join("peers/node_modules/@modelcontextprotocol/sdk/package.json");
+    assert!(
+        sdk.is_file(),
+        "{} missing: install the pinned TypeScript MCP SDK with `scripts/install-peers.sh`",
+        sdk.display()
+    );
+    which("node").expect("`node` not found on PATH (needed by the TypeScript SDK client)")
+}
+
+/// Runs one SDK client against `target` with `calls` (a JSON array of
+/// `{"name", "arguments"}`), bounded by [`TIMEOUT`].
+pub async fn run_sdk_client(sdk: Sdk, target: &Target, calls: &Value) -> SdkRun {
+    let mut cmd = match sdk {
+        Sdk::Python => {
+            let mut c = tokio::process::Command::new(peers_python());
+            c.arg(clients_dir().join("python_client.py"));
+            c
+        }
+        Sdk::TypeScript => {
+            let mut c = tokio::process::Command::new(peers_node());
+            c.arg(clients_dir().join("ts_client.mjs"));
+            c
+        }
+    };
+    cmd.arg("--calls").arg(calls.to_string());
+    match target {
+        Target::Http { url, headers } => {
+            for h in headers {
+                cmd.arg("--header").arg(h);
+            }
+            cmd.arg("--http").arg(url);
+        }
+        Target::Stdio(name) => {
+            cmd.arg("--cwd")
+                .arg(example_dir(name))
+                .arg("--stdio")
+                .arg(bin_path(name))
+                .args(global_args(name));
+        }
+    }
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let out = timed(&format!("{sdk:?} SDK client -> {target:?}"), cmd.output())
+        .await
+        .unwrap_or_else(|e| panic!("cannot run the {sdk:?} SDK client: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines = stdout
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("{sdk:?} SDK client: non-JSON line ({e}): {l:?}"))
+        })
+        .collect();
+    SdkRun {
+        code: out.status.code(),
+        lines,
+        stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `nginx` (PATH, else /usr/sbin/nginx); fails naming the install step.
+pub fn nginx_exe() -> PathBuf {
+    which("nginx")
+        .or_else(|| {
+            let p = PathBuf::from("/usr/sbin/nginx");
+            p.is_file().then_some(p)
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "nginx not found (PATH or /usr/sbin/nginx): install it with \
+                 `scripts/install-peers.sh` (as root: apt-get install -y nginx)"
+            )
+        })
+}
+
+impl RawServer {
+    /// Like [`RawServer::spawn`], but with `--mcp mcp_file` as the only
+    /// global option (instead of the harness's): `<bin> --mcp FILE [extra...]`.
+    pub fn spawn_with_mcp(name: &str, mcp_file: &Path, extra: &[&str]) -> RawServer {
+        use tokio::io::AsyncBufReadExt;
+        let mut cmd = tokio::process::Command::new(bin_path(name));
+        cmd.arg("--mcp")
+            .arg(mcp_file)
+            .args(extra)
+            .current_dir(example_dir(name))
+            .kill_on_drop(true)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", bin_path(name).display()));
+        let stdin = child.stdin.take();
+        let stdout = tokio::io::BufReader::new(child.stdout.take().expect("stdout piped")).lines();
+        RawServer {
+            name: name.to_string(),
+            child,
+            stdin,
+            stdout,
+            received: Vec::new(),
+        }
+    }
+
+    /// The process id (while it runs).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    /// Waits for the process to exit (stdin stays open); `None` if it is
+    /// still running after `limit`.
+    pub async fn wait_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        match tokio::time::timeout(limit, self.child.wait()).await {
+            Ok(status) => Some(status.expect("wait for server")),
+            Err(_) => None,
+        }
+    }
+}
+
+/// A fresh directory under the system temp dir, unique to this process and
+/// call (`mcpgraph-<label>-<pid>-<n>-<nanos>`), so that processes started
+/// with it in their command line can be found in /proc. Removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(label: &str) -> TempDir {
+        static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "mcpgraph-{label}-{}-{n}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+        TempDir(dir.canonicalize().expect("canonicalize temp dir"))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Waits up to `limit` until no process has `needle` in its command line;
+/// returns the ones still there.
+pub async fn wait_no_process_with_arg(needle: &str, limit: Duration) -> Vec<(u32, String)> {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        let left = processes_with_arg(needle);
+        if left.is_empty() || std::time::Instant::now() > deadline {
+            return left;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -114,7 +114,8 @@ impl Default for ServeArgs {
 /// Runs the CLI of graph `G` with the process's arguments.
 pub fn main<G: Graph>() -> ExitCode {
     let cli = Cli::parse();
-    let _telemetry = crate::telemetry::init(&cli.log_level, cli.otlp_endpoint.as_deref(), G::SERVER.name);
+    let _telemetry =
+        crate::telemetry::init(&cli.log_level, cli.otlp_endpoint.as_deref(), G::SERVER.name);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -125,7 +126,7 @@ pub fn main<G: Graph>() -> ExitCode {
     let code = runtime.block_on(run::<G>(cli));
     // Workers and downstream children must not keep the process alive
     // once the session is over.
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     code
 }
 
@@ -169,15 +170,19 @@ async fn serve_command<G: Graph>(engine: &Engine<G>, args: ServeArgs) -> Result<
         None => {
             // stdio: the session ends at EOF; a signal ends it early, once
             // running calls are done.
+            let serving = serve(handler, rmcp::transport::stdio());
+            tokio::pin!(serving);
             tokio::select! {
-                result = serve(handler, rmcp::transport::stdio()) => result,
-                () = shutdown.cancelled() => {
-                    if !engine.drain(drain).await {
-                        tracing::warn!("calls still running after {drain:?}; stopping anyway");
-                    }
-                    Ok(())
-                }
+                result = &mut serving => return result,
+                () = shutdown.cancelled() => {}
             }
+            // The session stays alive (its loop runs as its own task) while
+            // running calls finish, so their responses still go out.
+            if !engine.drain(drain).await {
+                tracing::warn!("calls still running after {drain:?} were stopped");
+            }
+            tokio::time::sleep(crate::http::FLUSH_GRACE).await;
+            Ok(())
         }
         Some(addr) => {
             let auth_token = match &args.auth_token_env {
@@ -203,11 +208,7 @@ async fn serve_command<G: Graph>(engine: &Engine<G>, args: ServeArgs) -> Result<
                 // On stderr, so scripts (and tests binding port 0) learn it.
                 eprintln!("mcpgraph: serving MCP on http://{bound}{MCP_PATH}");
             })
-            .await?;
-            if !engine.drain(drain).await {
-                tracing::warn!("calls still running after {drain:?}; stopping anyway");
-            }
-            Ok(())
+            .await
         }
     }
 }
@@ -314,4 +315,3 @@ fn fail(message: String) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
 }
-

@@ -25,6 +25,9 @@ use tokio_util::sync::CancellationToken;
 use crate::graph::Graph;
 use crate::server::Handler;
 
+/// Time for responses produced during shutdown to reach their streams.
+pub(crate) const FLUSH_GRACE: Duration = Duration::from_millis(150);
+
 /// The path MCP is served on.
 pub const MCP_PATH: &str = "/mcp";
 
@@ -56,7 +59,8 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 }
 
 /// Serves `handler` over HTTP until `shutdown` is cancelled, then stops
-/// accepting, lets open requests finish for at most `options.drain`, and
+/// accepting, lets running calls finish for at most `options.drain`
+/// (stopping the rest with an error response), closes the sessions and
 /// returns. Reports the bound address through `bound` (useful with port 0).
 pub async fn serve_http<G: Graph>(
     handler: Handler<G>,
@@ -94,6 +98,7 @@ pub async fn serve_http<G: Graph>(
         .with_legacy_session_mode(!options.stateless)
         .with_json_response(options.stateless)
         .with_cancellation_token(sessions.clone());
+    let engine = handler.engine().clone();
     let mcp = StreamableHttpService::new(
         move || Ok(handler.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -162,14 +167,20 @@ pub async fn serve_http<G: Graph>(
         }
     }
     drop(listener);
-    tracing::info!("shutting down: waiting for open requests");
-    if tokio::time::timeout(options.drain, graceful.shutdown())
+    tracing::info!("shutting down: waiting for running calls");
+    if !engine.drain(options.drain).await {
+        tracing::warn!("calls still running after {:?} were stopped", options.drain);
+    }
+    // The last responses are on their way to their streams; then the
+    // sessions' idle event streams (every client keeps one open) can go.
+    tokio::time::sleep(FLUSH_GRACE).await;
+    sessions.cancel();
+    if tokio::time::timeout(Duration::from_secs(2), graceful.shutdown())
         .await
         .is_err()
     {
-        tracing::warn!("open requests did not finish within {:?}", options.drain);
+        tracing::warn!("some connections did not close in time");
     }
-    sessions.cancel();
     Ok(())
 }
 

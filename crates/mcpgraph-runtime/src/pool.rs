@@ -95,6 +95,9 @@ pub struct Engine<G: Graph> {
     next: Arc<AtomicUsize>,
     in_flight: Arc<InFlight>,
     observer: Option<Arc<dyn Observer>>,
+    /// Cancelled when a drain runs out of time: the calls still running
+    /// end with an error their callers receive.
+    stop: CancellationToken,
 }
 
 /// Counts running calls so shutdown can wait for them.
@@ -130,6 +133,7 @@ impl<G: Graph> Clone for Engine<G> {
             next: Arc::clone(&self.next),
             in_flight: Arc::clone(&self.in_flight),
             observer: self.observer.clone(),
+            stop: self.stop.clone(),
         }
     }
 }
@@ -159,6 +163,7 @@ impl<G: Graph> Engine<G> {
             next: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::default(),
             observer: None,
+            stop: CancellationToken::new(),
         })
     }
 
@@ -213,6 +218,7 @@ impl<G: Graph> Engine<G> {
             progress: options.progress,
         };
         let cancel = options.cancel;
+        let stop = self.stop.clone();
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
@@ -226,6 +232,9 @@ impl<G: Graph> Engine<G> {
                     let outcome = tokio::select! {
                         outcome = run => outcome,
                         () = cancel.cancelled() => Err(NodeError::call("the call was cancelled")),
+                        () = stop.cancelled() => Err(NodeError::call(
+                            "the server is shutting down and the call did not finish in time",
+                        )),
                     };
                     let outcome = outcome.and_then(|()| {
                         exec.finish().ok_or_else(|| {
@@ -268,8 +277,18 @@ impl<G: Graph> Engine<G> {
     }
 
     /// Waits until no call is running, for at most `limit`; returns
-    /// whether that happened in time.
+    /// whether that happened in time. Calls still running then are stopped
+    /// with an error (which their callers receive) and briefly waited for.
     pub async fn drain(&self, limit: std::time::Duration) -> bool {
+        if self.wait_idle(limit).await {
+            return true;
+        }
+        self.stop.cancel();
+        self.wait_idle(std::time::Duration::from_secs(1)).await;
+        false
+    }
+
+    async fn wait_idle(&self, limit: std::time::Duration) -> bool {
         let wait = async {
             loop {
                 let idle = self.in_flight.idle.notified();

@@ -56,6 +56,13 @@ impl<G: Graph> Handler<G> {
     }
 }
 
+impl<G: Graph> Handler<G> {
+    /// The engine running this handler's calls.
+    pub fn engine(&self) -> &Engine<G> {
+        &self.engine
+    }
+}
+
 /// The tool result for a successful value: JSON text, plus
 /// `structuredContent` when it is an object.
 pub fn success_result(value: Value) -> CallToolResult {

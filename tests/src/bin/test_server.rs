@@ -1,8 +1,22 @@
 //! A small MCP server for tests of the downstream side: it answers in every
 //! shape FORMAT.md converts (structured, JSON text, plain text, images, no
-//! content, `isError`) and misbehaves on request (slow answers, crashes).
+//! content, `isError`) and misbehaves on request: slow answers, no answer,
+//! a frozen process, garbage or malformed lines on stdout, huge payloads,
+//! crashes.
+//!
+//! Flags (for misbehaviour before any request):
+//! - `--crash-on-start`: write a line on stderr and exit 4 before the handshake;
+//! - `--silent`: never answer anything (the handshake hangs);
+//! - `--garbage-on-start`: print a non-JSON line on stdout first, then serve.
+//!
+//! It also answers `list_directory` (the tool the file_utils example calls),
+//! so that example can be pointed at it with `--mcp`: a `path` of `@crash`,
+//! `@hang`, `@garbage`, `@malformed` or `@huge:<bytes>` misbehaves, any
+//! other path lists three entries.
 
+use std::io::Write as _;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -30,8 +44,78 @@ const TOOLS: &[(&str, &str)] = &[
         "Returns the arguments it received as structuredContent",
     ),
     ("sleep", "Waits `ms` milliseconds, then returns {slept: ms}"),
-    ("crash", "Exits the process without answering"),
+    (
+        "crash",
+        "Writes `stderr_lines` lines (default 1) on stderr, then exits 3 without answering",
+    ),
+    (
+        "hang",
+        "Never answers; counts the call as cancelled when the client cancels it",
+    ),
+    (
+        "freeze",
+        "Blocks the whole process (pings go unanswered too) for `ms` (default: an hour)",
+    ),
+    (
+        "garbage",
+        "Writes a non-JSON line on stdout, then answers {ok: true} (or never, if `answer` is false)",
+    ),
+    (
+        "malformed",
+        "Answers with a JSON line that is not a valid reply, then never properly",
+    ),
+    ("huge", "Returns a text item of `bytes` bytes"),
+    (
+        "stats",
+        "Returns {calls, cancelled}: tool calls so far and hang calls cancelled by the client",
+    ),
+    (
+        "list_directory",
+        "file_utils' tool: `path` `@crash`, `@hang`, `@garbage`, `@malformed`, `@huge:<bytes>` misbehave",
+    ),
 ];
+
+/// Tool calls received.
+static CALLS: AtomicU64 = AtomicU64::new(0);
+/// `hang` calls whose cancellation arrived.
+static CANCELLED: AtomicU64 = AtomicU64::new(0);
+
+/// Writes one raw line on stdout (beside rmcp's own writes, which happen
+/// only when a handler returns).
+fn raw_stdout(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(format!("{line}\n").as_bytes());
+    let _ = out.flush();
+}
+
+fn crash(lines: u64) -> ! {
+    for i in 1..=lines {
+        eprintln!("test server: stderr line {i} of {lines}");
+    }
+    eprintln!("test server: crashing on request");
+    std::process::exit(3)
+}
+
+async fn hang(context: &RequestContext<RoleServer>) -> CallToolResult {
+    context.ct.cancelled().await;
+    CANCELLED.fetch_add(1, Ordering::SeqCst);
+    CallToolResult::error(vec![ContentBlock::text("cancelled")])
+}
+
+async fn malformed(context: &RequestContext<RoleServer>) -> CallToolResult {
+    let id = serde_json::to_string(&context.id).unwrap_or_else(|_| "0".into());
+    raw_stdout(&format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":7}},"error":"both"}}"#
+    ));
+    // The real answer never comes (until the client gives up).
+    let _ = tokio::time::timeout(Duration::from_secs(30), context.ct.cancelled()).await;
+    CallToolResult::error(vec![ContentBlock::text("late")])
+}
+
+fn huge(bytes: u64) -> CallToolResult {
+    let bytes = usize::try_from(bytes).unwrap_or(usize::MAX).min(256 << 20);
+    CallToolResult::success(vec![ContentBlock::text("x".repeat(bytes))])
+}
 
 fn arg<'a>(request: &'a CallToolRequestParams, key: &str) -> Option<&'a Value> {
     request.arguments.as_ref().and_then(|a| a.get(key))
@@ -64,8 +148,9 @@ impl ServerHandler for TestServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        CALLS.fetch_add(1, Ordering::SeqCst);
         let value = arg(&request, "value").cloned().unwrap_or(Value::Null);
         let result = match request.name.as_ref() {
             "structured" => {
@@ -101,7 +186,57 @@ impl ServerHandler for TestServer {
                 r.structured_content = Some(json!({"slept": ms}));
                 r
             }
-            "crash" => std::process::exit(3),
+            "crash" => crash(
+                arg(&request, "stderr_lines")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1),
+            ),
+            "hang" => hang(&context).await,
+            "freeze" => {
+                let ms = arg(&request, "ms")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(3_600_000);
+                // Blocks the only runtime thread: nothing else is answered.
+                std::thread::sleep(Duration::from_millis(ms));
+                CallToolResult::success(vec![ContentBlock::text("thawed")])
+            }
+            "garbage" => {
+                raw_stdout("this is not JSON {{{");
+                if arg(&request, "answer").and_then(Value::as_bool) == Some(false) {
+                    std::future::pending::<()>().await;
+                }
+                let mut r = CallToolResult::success(vec![]);
+                r.structured_content = Some(json!({"ok": true}));
+                r
+            }
+            "malformed" => malformed(&context).await,
+            "huge" => huge(arg(&request, "bytes").and_then(Value::as_u64).unwrap_or(0)),
+            "stats" => {
+                let mut r = CallToolResult::success(vec![]);
+                r.structured_content = Some(json!({
+                    "calls": CALLS.load(Ordering::SeqCst),
+                    "cancelled": CANCELLED.load(Ordering::SeqCst),
+                }));
+                r
+            }
+            "list_directory" => {
+                let path = arg(&request, "path").and_then(Value::as_str).unwrap_or("");
+                match path {
+                    "@crash" => crash(1),
+                    "@hang" => hang(&context).await,
+                    "@garbage" => {
+                        raw_stdout("this is not JSON either");
+                        std::future::pending::<CallToolResult>().await
+                    }
+                    "@malformed" => malformed(&context).await,
+                    _ => match path.strip_prefix("@huge:") {
+                        Some(n) => huge(n.parse().unwrap_or(0)),
+                        None => CallToolResult::success(vec![ContentBlock::text(
+                            "[FILE] a.txt\n[FILE] b.txt\n[DIR] sub",
+                        )]),
+                    },
+                }
+            }
             other => {
                 return Err(McpError::invalid_params(
                     format!("unknown tool `{other}`"),
@@ -115,6 +250,23 @@ impl ServerHandler for TestServer {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    for flag in std::env::args().skip(1) {
+        match flag.as_str() {
+            "--crash-on-start" => {
+                eprintln!("test server: refusing to start (--crash-on-start)");
+                std::process::exit(4);
+            }
+            "--silent" => {
+                // Keep stdin open and never answer.
+                std::future::pending::<()>().await;
+            }
+            "--garbage-on-start" => raw_stdout("test server starting (not JSON)"),
+            other => {
+                eprintln!("test server: unknown flag {other}");
+                std::process::exit(2);
+            }
+        }
+    }
     let Ok(service) = TestServer.serve(rmcp::transport::stdio()).await else {
         std::process::exit(2);
     };

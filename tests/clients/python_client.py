@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""A small client built on the official Python MCP SDK (``mcp`` 2.x, pinned in
+peers/requirements.txt, installed into peers/.venv by scripts/install-peers.sh).
+
+Connects to one MCP server, runs ``initialize``, ``tools/list`` and a list of
+tool calls, and prints one JSON object per line on stdout:
+
+    {"event": "initialize", "serverInfo": {...}, "protocolVersion": ..., "capabilities": {...}, "instructions": ...}
+    {"event": "tools", "tools": ["name", ...]}
+    {"event": "call", "name": ..., "arguments": {...}, "result": {<CallToolResult as on the wire>}}
+    {"event": "call", "name": ..., "arguments": {...}, "error": {"code": ..., "message": ...}}
+    {"event": "done"}
+
+Usage:
+    python_client.py [--calls JSON|-] [--header 'Name: value']... [--timeout SECS] --http URL
+    python_client.py [--calls JSON|-] [--cwd DIR] [--timeout SECS] --stdio COMMAND [ARG...]
+
+``--calls`` is a JSON array of ``{"name": ..., "arguments": {...}}`` (``-``:
+read it from stdin); default: no calls. Everything after ``--stdio`` is the
+server command line.
+
+Exit status: 0 when the connection, initialize, tools/list and every call
+completed at the protocol level (a result with ``isError: true`` counts as
+completed); 2 when a call got a JSON-RPC error; 1 on any other failure
+(connect, HTTP status, initialize, timeout), with ``{"event": "fatal"}`` on
+stdout and the reason on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+
+import anyio
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+
+def emit(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj, sort_keys=True) + "\n")
+    sys.stdout.flush()
+
+
+def dump(model) -> dict:
+    return model.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def parse_args(argv: list[str]) -> dict:
+    opts: dict = {"calls": "[]", "headers": {}, "cwd": None, "timeout": 20.0}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--http":
+            opts["http"] = argv[i + 1]
+            i += 2
+        elif a == "--stdio":
+            opts["stdio"] = argv[i + 1 :]
+            if not opts["stdio"]:
+                raise SystemExit("python_client: --stdio needs a command")
+            break
+        elif a == "--calls":
+            opts["calls"] = argv[i + 1]
+            i += 2
+        elif a == "--header":
+            name, _, value = argv[i + 1].partition(":")
+            opts["headers"][name.strip()] = value.strip()
+            i += 2
+        elif a == "--cwd":
+            opts["cwd"] = argv[i + 1]
+            i += 2
+        elif a == "--timeout":
+            opts["timeout"] = float(argv[i + 1])
+            i += 2
+        else:
+            raise SystemExit(f"python_client: unknown argument {a!r}\n{__doc__}")
+    if ("http" in opts) == ("stdio" in opts):
+        raise SystemExit("python_client: give exactly one of --http URL or --stdio COMMAND...")
+    calls_text = sys.stdin.read() if opts["calls"] == "-" else opts["calls"]
+    opts["calls"] = json.loads(calls_text)
+    if not isinstance(opts["calls"], list):
+        raise SystemExit("python_client: --calls must be a JSON array")
+    return opts
+
+
+async def run_session(read, write, opts: dict) -> int:
+    status = 0
+    async with ClientSession(read, write, read_timeout_seconds=opts["timeout"]) as session:
+        init = dump(await session.initialize())
+        emit(
+            {
+                "event": "initialize",
+                "serverInfo": init.get("serverInfo"),
+                "protocolVersion": init.get("protocolVersion"),
+                "capabilities": init.get("capabilities"),
+                "instructions": init.get("instructions"),
+            }
+        )
+        tools = await session.list_tools()
+        emit({"event": "tools", "tools": [t.name for t in tools.tools]})
+        for call in opts["calls"]:
+            name = call["name"]
+            args = call.get("arguments", {})
+            line = {"event": "call", "name": name, "arguments": args}
+            try:
+                res = await session.call_tool(name, args)
+                line["result"] = dump(res)
+            except MCPError as e:
+                line["error"] = {"code": e.code, "message": e.message}
+                status = 2
+            emit(line)
+    return status
+
+
+async def main_async(opts: dict) -> int:
+    with anyio.fail_after(opts["timeout"] * (2 + len(opts["calls"]))):
+        if "http" in opts:
+            http = create_mcp_http_client(headers=opts["headers"] or None)
+            async with http:
+                async with streamable_http_client(opts["http"], http_client=http) as (read, write):
+                    return await run_session(read, write, opts)
+        command, *args = opts["stdio"]
+        params = StdioServerParameters(command=command, args=args, cwd=opts["cwd"])
+        async with stdio_client(params) as (read, write):
+            return await run_session(read, write, opts)
+
+
+def describe(exc: BaseException) -> str:
+    """One line per leaf exception (the SDK wraps failures in exception groups)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(describe(e) for e in exc.exceptions)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def main() -> int:
+    opts = parse_args(sys.argv[1:])
+    try:
+        status = anyio.run(main_async, opts)
+    except BaseException as e:  # noqa: BLE001 - report every failure the same way
+        if isinstance(e, SystemExit):
+            raise
+        emit({"event": "fatal", "error": describe(e)})
+        traceback.print_exc(file=sys.stderr)
+        return 1
+    emit({"event": "done", "status": status})
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
