@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The benchmark harness, one command: generated server vs mcpGraph (the
+# TypeScript interpreter, npm `mcpgraph` pinned in bench/package.json) vs a
+# hand-written rmcp server. Prints the results table and writes it with a
+# chart, the machine description and the date under docs/bench/.
+#
+#   scripts/bench.sh            # full run (about 10 minutes on 2 cores)
+#   scripts/bench.sh --quick    # a few minutes, no rebuild timing; writes target/release/bench-quick/
+#
+# It only measures; nothing fails on a slow figure.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+# Pinned peers: the filesystem server (peers/) and mcpGraph (bench/).
+scripts/install-peers.sh
+want="$(cat bench/package.json bench/package-lock.json | sha256sum | cut -d' ' -f1)"
+stamp="bench/node_modules/.mcpgraph-bench-stamp"
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+    echo "bench: npm peers up to date"
+else
+    echo "bench: npm ci --prefix bench"
+    npm ci --prefix bench --no-audit --no-fund --loglevel=error
+    echo "$want" > "$stamp"
+fi
+
+cargo build --release -p mcpgraph-bench --bins
+exec "${CARGO_TARGET_DIR:-$root/target}/release/bench" "$@"
