@@ -48,7 +48,16 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Further facts, shown as `= note: …` lines.
     pub notes: Vec<String>,
+    /// The name of the check that may be allowed (e.g.
+    /// [`REFERENCE_BEFORE_RUN`]); `None` for problems that are always errors.
+    pub lint: Option<&'static str>,
 }
+
+/// The check "an expression reads a node that cannot have run before it".
+/// A warning for the build.rs builder and the CLI; an error in the
+/// `mcpgraph!` macro (stable proc macros cannot emit warnings) unless the
+/// macro is given `allow(reference_before_run)`.
+pub const REFERENCE_BEFORE_RUN: &str = "reference_before_run";
 
 impl Diagnostic {
     /// Sets the help line.
@@ -122,8 +131,10 @@ impl Diagnostics {
             message: message.into(),
             help: None,
             notes: Vec::new(),
+            lint: None,
         });
-        self.items.last_mut().expect("just pushed")
+        let last = self.items.len() - 1;
+        &mut self.items[last]
     }
 
     /// Adds an error.
@@ -166,7 +177,8 @@ impl Diagnostics {
     }
 
     /// The items as a JSON array of objects with `severity`, `file`, `line`,
-    /// `column`, `message` and `help` (null when there is none), for tools.
+    /// `column`, `message`, `help` (null when there is none), `notes` and
+    /// `lint` (null for problems that cannot be allowed), for tools.
     pub fn to_json(&self) -> serde_json::Value {
         self.items
             .iter()
@@ -178,6 +190,8 @@ impl Diagnostics {
                     "column": d.pos.column,
                     "message": d.message,
                     "help": d.help,
+                    "notes": d.notes,
+                    "lint": d.lint,
                 })
             })
             .collect()
@@ -186,13 +200,29 @@ impl Diagnostics {
     /// Renders one item rustc style.
     pub fn render(&self, d: &Diagnostic) -> String {
         let mut out = String::new();
-        self.write_item(&mut out, d)
-            .expect("writing to a String cannot fail");
+        // Writing to a String cannot fail.
+        let _ = self.write_item(&mut out, d);
+        out
+    }
+
+    /// Renders one item without its `error: ` / `warning: ` prefix, for a
+    /// front door that prints the severity itself: rustc does for a
+    /// `compile_error!`, whose first line is then the message and the rest
+    /// the `--> file:line:column`, the source line and the caret.
+    pub fn render_body(&self, d: &Diagnostic) -> String {
+        let mut out = d.message.clone();
+        out.push('\n');
+        let _ = self.write_location(&mut out, d);
+        out.truncate(out.trim_end().len());
         out
     }
 
     fn write_item(&self, f: &mut impl fmt::Write, d: &Diagnostic) -> fmt::Result {
         writeln!(f, "{}: {}", d.severity, d.message)?;
+        self.write_location(f, d)
+    }
+
+    fn write_location(&self, f: &mut impl fmt::Write, d: &Diagnostic) -> fmt::Result {
         if d.pos.line == 0 {
             writeln!(f, "  --> {}", self.path)?;
             let pad = "  ";

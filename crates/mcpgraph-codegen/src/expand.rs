@@ -80,7 +80,7 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
             const _: &[u8] = ::core::include_bytes!(#path);
         )
     });
-    let doc = format!("The MCP server `{name}` {version}, compiled from its graph file.");
+    let doc = format!(" The MCP server `{name}` {version}, compiled from its graph file.");
 
     quote! {
         #track
@@ -303,13 +303,20 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
         quote!(Node::#v => #rt::NodeType::#kind)
     });
     let count = variants.len();
+    // A tool without expressions has nothing to read from `Compiled`.
+    let compiled_param = if field_decls.is_empty() {
+        quote!(_: &Compiled)
+    } else {
+        quote!(self_: &Compiled)
+    };
     let tool_name = &tool.name.value;
-    let doc = format!("The tool `{tool_name}`: its nodes and its state machine.");
+    let doc = format!(" The tool `{tool_name}`: its nodes and its state machine.");
     quote! {
         #[doc = #doc]
         pub mod #module {
             /// One variant per node of the tool's graph.
             #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+            #[allow(clippy::enum_variant_names)]
             pub enum Node {
                 #(#variants,)*
             }
@@ -349,7 +356,7 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
 
             /// Runs the tool's graph from its entry to its exit.
             pub async fn run(
-                self_: &Compiled,
+                #compiled_param,
                 exec: &mut #rt::Execution,
             ) -> ::core::result::Result<(), #rt::NodeError> {
                 let mut node = Node::#entry;

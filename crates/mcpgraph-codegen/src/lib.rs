@@ -20,16 +20,23 @@ pub fn load_str_with_warnings(
     source: &str,
     display_path: &str,
 ) -> Result<(model::GraphFile, diag::Diagnostics), diag::Diagnostics> {
+    let (lowered, diags) = load_lowered(source, display_path);
+    match lowered {
+        Some(lowered) if diags.error_count() == 0 => Ok((lowered.file, diags)),
+        _ => Err(diags),
+    }
+}
+
+/// Parses and validates, keeping the model even when it has errors (with
+/// placeholders where parts could not be built), for the skeleton.
+fn load_lowered(source: &str, display_path: &str) -> (Option<parse::Lowered>, diag::Diagnostics) {
     let mut diags = diag::Diagnostics::new(display_path, source);
     let lowered = parse::parse(source, &mut diags);
     if let Some(lowered) = &lowered {
         validate::validate(lowered, &mut diags);
     }
     diags.sort();
-    match lowered {
-        Some(lowered) if diags.error_count() == 0 => Ok((lowered.file, diags)),
-        _ => Err(diags),
-    }
+    (lowered, diags)
 }
 
 /// Reads and loads a graph file. Returns the model and the file's text.
@@ -47,8 +54,11 @@ pub fn load_file(path: &std::path::Path) -> Result<(model::GraphFile, String), d
     let file = load_str(&source, &display)?;
     Ok((file, source))
 }
+mod builder;
 mod expand;
 mod generate;
 mod ident;
+pub mod mermaid;
+pub use builder::Builder;
 pub use expand::{ExpandOptions, RewrittenRule, expand, rewrite_rule};
-pub use generate::{generate_file, skeleton};
+pub use generate::{Output, display_path, generate_file, generate_str, pretty, skeleton};

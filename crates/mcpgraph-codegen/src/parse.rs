@@ -90,6 +90,8 @@ pub(crate) struct ToolInfo {
     /// Ids of nodes that were left out of the model because of errors; they
     /// still count as existing for references.
     pub broken_ids: Vec<String>,
+    /// The ids of all nodes, built or not, in file order (for messages).
+    pub ids: Vec<String>,
 }
 
 /// The result of lowering: the model (with placeholders where errors were
@@ -99,6 +101,9 @@ pub(crate) struct Lowered {
     pub file: GraphFile,
     /// One per entry of `file.tools`.
     pub tools: Vec<ToolInfo>,
+    /// Names of servers left out of the model because of errors; they still
+    /// count as declared.
+    pub broken_servers: Vec<String>,
 }
 
 /// Reads and lowers `source`. Returns `None` only when the YAML itself
@@ -206,6 +211,9 @@ struct Fields<'n> {
     pos: Pos,
     /// First occurrence of each key.
     map: HashMap<String, (&'n yaml::Node, &'n yaml::Node)>,
+    /// Allowed keys that an unknown key was reported as a likely typo of:
+    /// their absence is not reported again as a missing field.
+    suggested: Vec<String>,
 }
 
 impl<'n> Fields<'n> {
@@ -257,6 +265,7 @@ impl Cx<'_, '_> {
             return None;
         };
         let mut map: HashMap<String, (&yaml::Node, &yaml::Node)> = HashMap::new();
+        let mut suggested = Vec::new();
         for (k, v) in entries {
             let key = k.key_text();
             if let Some((first, _)) = map.get(&key) {
@@ -275,17 +284,27 @@ impl Cx<'_, '_> {
             } else if !allowed.contains(&key.as_str()) {
                 let d = self.err(k.pos, format!("unknown key `{key}`{context}"));
                 match suggest(&key, allowed) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    Some(s) => {
+                        suggested.push(s.to_owned());
+                        d.help(format!("did you mean `{s}`?"))
+                    }
                     None if allowed.is_empty() => d.help("no keys are allowed here"),
                     None => d.help(format!("expected one of {}", list(allowed))),
                 };
             }
             map.insert(key, (k, v));
         }
-        Some(Fields { pos: node.pos, map })
+        Some(Fields {
+            pos: node.pos,
+            map,
+            suggested,
+        })
     }
 
     fn missing(&mut self, f: &Fields<'_>, key: &str, context: &str) {
+        if f.suggested.iter().any(|s| s == key) {
+            return;
+        }
         self.err(f.pos, format!("missing required field `{key}`{context}"));
     }
 
@@ -414,6 +433,7 @@ impl Cx<'_, '_> {
                 tools: Vec::new(),
             },
             tools: Vec::new(),
+            broken_servers: Vec::new(),
         };
         if root.value == Value::Null {
             self.err(root.pos, "the graph file is empty")
@@ -447,7 +467,7 @@ impl Cx<'_, '_> {
             None => self.missing(&f, "server", " at the top level"),
         }
         if let Some(n) = f.get("mcpServers") {
-            out.file.mcp_servers = self.mcp_servers(n);
+            (out.file.mcp_servers, out.broken_servers) = self.mcp_servers(n);
         }
         if let Some(n) = f.get("executionLimits") {
             out.file.limits = self.limits(n);
@@ -510,17 +530,27 @@ impl Cx<'_, '_> {
         limits
     }
 
-    fn mcp_servers(&mut self, node: &yaml::Node) -> Vec<McpServer> {
+    /// The servers that could be built, and the names of those that could
+    /// not.
+    fn mcp_servers(&mut self, node: &yaml::Node) -> (Vec<McpServer>, Vec<String>) {
         if node.value == Value::Null {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let Some(entries) = self.fields_any(node, "`mcpServers`") else {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
-        entries
+        let mut broken = Vec::new();
+        let servers = entries
             .into_iter()
-            .filter_map(|(k, v)| self.mcp_server(k, v))
-            .collect()
+            .filter_map(|(k, v)| {
+                let server = self.mcp_server(k, v);
+                if server.is_none() {
+                    broken.push(k.key_text());
+                }
+                server
+            })
+            .collect();
+        (servers, broken)
     }
 
     fn mcp_server(&mut self, key: &yaml::Node, node: &yaml::Node) -> Option<McpServer> {
@@ -671,9 +701,13 @@ impl Cx<'_, '_> {
                 Value::Seq(items) => {
                     for item in items {
                         match self.node(item) {
-                            Ok(node) => tool.nodes.push(node),
+                            Ok(node) => {
+                                info.ids.push(node.id.value.clone());
+                                tool.nodes.push(node);
+                            }
                             Err(id) => {
                                 info.incomplete = true;
+                                info.ids.extend(id.clone());
                                 info.broken_ids.extend(id);
                             }
                         }
@@ -1182,11 +1216,9 @@ mod tests {
             .unwrap_or_else(|| panic!("{d}"));
         assert_eq!(unknown.help.as_deref(), Some("did you mean `next`?"));
         assert_eq!((unknown.pos.line, unknown.pos.column), (19, 9));
-        assert!(
-            d.items
-                .iter()
-                .any(|i| i.message == "missing required field `next` in node `a`")
-        );
+        // The typo is the one error: the field it misspells is not also
+        // reported as missing.
+        assert_eq!(d.items.len(), 1, "{d}");
 
         let src = with_nodes(&format!("{ENTRY}{EXIT}")).replace("tools:", "toolz:");
         let m = messages(&src);

@@ -2,7 +2,8 @@
 //! compiled") on a lowered model: unique tool names and node ids, one entry
 //! and one exit per tool, `next` targets and servers that exist,
 //! reachability, JSONata syntax (including S0212) and references to node ids
-//! inside expressions.
+//! inside expressions; and, as warnings with a lint name, references to
+//! nodes that cannot have run before the node whose expression reads them.
 //!
 //! Every problem is pushed into the `Diagnostics`; nothing stops at the
 //! first. Shape errors (wrong types, missing fields) are `parse`'s and are
@@ -13,7 +14,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use jsonata_core::ast::{AstNode, BinaryOp, Stage};
 use jsonata_core::parser::ParserError;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, REFERENCE_BEFORE_RUN};
 use crate::model::{Arg, Expr, GraphFile, Logic, NodeKind, Pos, Sp, Tool};
 use crate::parse::{Lowered, ToolInfo, expr_pos, suggest};
 
@@ -32,6 +33,7 @@ pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
         .mcp_servers
         .iter()
         .map(|s| s.name.value.as_str())
+        .chain(lowered.broken_servers.iter().map(String::as_str))
         .collect();
     for (tool, info) in file.tools.iter().zip(&lowered.tools) {
         check_tool(tool, info, &servers, diags);
@@ -42,7 +44,9 @@ pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
 /// A declared server that no node calls is likely a typo or a leftover:
 /// a warning (it would still be started by nothing, so it costs nothing).
 fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
-    if lowered.tools.iter().any(|t| t.incomplete) {
+    // With errors, a server may look unused because of them (a misspelt
+    // server name, a tool that could not be read).
+    if diags.error_count() > 0 || lowered.tools.iter().any(|t| t.incomplete) {
         return;
     }
     let used: HashSet<&str> = lowered
@@ -147,10 +151,9 @@ fn check_tool(tool: &Tool, info: &ToolInfo, servers: &[&str], diags: &mut Diagno
     ids.extend(info.broken_ids.iter().map(String::as_str));
     let id_list: Vec<&str> = {
         let mut seen = HashSet::new();
-        tool.nodes
+        info.ids
             .iter()
-            .map(|n| n.id.value.as_str())
-            .chain(info.broken_ids.iter().map(String::as_str))
+            .map(String::as_str)
             .filter(|id| seen.insert(*id))
             .collect()
     };
@@ -191,18 +194,26 @@ fn check_tool(tool: &Tool, info: &ToolInfo, servers: &[&str], diags: &mut Diagno
         }
     }
 
-    // Expressions.
+    // Expressions, and the references to existing nodes each node makes.
+    let scope = Scope {
+        ids: &ids,
+        id_list: &id_list,
+        label: &label,
+    };
+    let mut refs: Vec<Vec<Ref>> = Vec::with_capacity(tool.nodes.len());
     for node in &tool.nodes {
+        let mut found = Vec::new();
         match &node.kind {
-            NodeKind::Transform { expr, .. } => check_expr(expr, &ids, &id_list, &label, diags),
-            NodeKind::Mcp { args, .. } => check_arg(args, &ids, &id_list, &label, diags),
+            NodeKind::Transform { expr, .. } => check_expr(expr, &scope, diags, &mut found),
+            NodeKind::Mcp { args, .. } => check_arg(args, &scope, diags, &mut found),
             NodeKind::Switch { conditions, .. } => {
                 for c in conditions {
-                    check_logic(&c.rule, &ids, &id_list, &label, diags);
+                    check_logic(&c.rule, &scope, diags, &mut found);
                 }
             }
             NodeKind::Entry { .. } | NodeKind::Exit => {}
         }
+        refs.push(found);
     }
 
     if info.incomplete {
@@ -288,6 +299,148 @@ fn check_tool(tool: &Tool, info: &ToolInfo, servers: &[&str], diags: &mut Diagno
                 .help("route a `next` to it, or remove it");
         }
     }
+
+    let successors: Vec<Vec<usize>> = tool
+        .nodes
+        .iter()
+        .map(|n| {
+            targets(&n.kind)
+                .into_iter()
+                .map(|t| index[t.value.as_str()])
+                .collect()
+        })
+        .collect();
+    references_before_run(tool, &label, &successors, &reached, &refs, diags);
+}
+
+/// How many edges the may-have-run analysis may visit in one tool; past
+/// that (graphs of many thousands of nodes) the check is skipped rather
+/// than slowing the build.
+const BEFORE_RUN_BUDGET: usize = 20_000_000;
+
+/// Reports references to nodes that cannot have run before the node whose
+/// expression reads them, as warnings with the lint [`REFERENCE_BEFORE_RUN`].
+///
+/// Node X may have run before node N when some path from the entry passes
+/// through X and then, one or more steps later, reaches N: in a loop, a node
+/// later in the body has run on an earlier iteration, and a node on a cycle
+/// has run before its own next run. This is the union over all paths (a
+/// "may" analysis), so a node that ran but yielded nothing, or that runs
+/// only on some paths, is never reported.
+fn references_before_run(
+    tool: &Tool,
+    label: &str,
+    successors: &[Vec<usize>],
+    reached: &[bool],
+    refs: &[Vec<Ref>],
+    diags: &mut Diagnostics,
+) {
+    let index: HashMap<&str, usize> = tool
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.value.as_str(), i))
+        .collect();
+    // The nodes referred to, each with the nodes it can reach in one or more
+    // steps: one search per node referred to.
+    let mut referred: Vec<usize> = refs
+        .iter()
+        .flatten()
+        .filter_map(|r| index.get(r.name.as_str()).copied())
+        .filter(|&x| reached[x])
+        .collect();
+    referred.sort_unstable();
+    referred.dedup();
+    let mut budget = BEFORE_RUN_BUDGET;
+    let mut reach_from: HashMap<usize, Vec<bool>> = HashMap::new();
+    for &x in &referred {
+        let mut seen = vec![false; tool.nodes.len()];
+        let mut queue: VecDeque<usize> = successors[x].iter().copied().collect();
+        while let Some(y) = queue.pop_front() {
+            budget = budget.saturating_sub(1 + successors[y].len());
+            if budget == 0 {
+                return;
+            }
+            if !std::mem::replace(&mut seen[y], true) {
+                queue.extend(successors[y].iter().copied());
+            }
+        }
+        reach_from.insert(x, seen);
+    }
+    let mut predecessors = vec![Vec::new(); tool.nodes.len()];
+    for (from, next) in successors.iter().enumerate() {
+        for &to in next {
+            predecessors[to].push(from);
+        }
+    }
+    let mut earlier_of: HashMap<usize, Vec<&str>> = HashMap::new();
+    for (n, node_refs) in refs.iter().enumerate() {
+        if !reached[n] {
+            continue;
+        }
+        let node = &tool.nodes[n].id.value;
+        for r in node_refs {
+            let Some(x) = index.get(r.name.as_str()).copied() else {
+                continue;
+            };
+            let Some(from_x) = reach_from.get(&x) else {
+                continue;
+            };
+            if from_x[n] {
+                continue;
+            }
+            let read = match r.kind {
+                RefKind::Path => "reads",
+                RefKind::StringArg => "asks for the history of",
+            };
+            let message = if x == n {
+                format!(
+                    "node `{node}` {read} itself, but it is not on a loop: its own output is never in its context"
+                )
+            } else {
+                format!(
+                    "node `{node}` {read} `{}`, which cannot have run before it on any path from the entry",
+                    r.name
+                )
+            };
+            let help = match r.kind {
+                RefKind::Path => "this always yields nothing; read a node that runs before it",
+                RefKind::StringArg => {
+                    "the history is always empty here; ask for a node that runs before it"
+                }
+            };
+            let earlier: &Vec<&str> = earlier_of.entry(n).or_insert_with(|| {
+                let before = predecessors_of(&predecessors, n);
+                (0..tool.nodes.len())
+                    .filter(|&y| reached[y] && before[y])
+                    .map(|y| tool.nodes[y].id.value.as_str())
+                    .collect()
+            });
+            let d = diags.warning(r.pos, message);
+            d.help(help);
+            if earlier.is_empty() {
+                d.note(format!("no node of {label} can have run before `{node}`"));
+            } else {
+                d.note(format!(
+                    "the nodes that may have run before `{node}`: {}",
+                    earlier.join(", ")
+                ));
+            }
+            d.lint = Some(REFERENCE_BEFORE_RUN);
+        }
+    }
+}
+
+/// The nodes from which `to` is reached in one or more steps.
+fn predecessors_of(predecessors: &[Vec<usize>], to: usize) -> Vec<bool> {
+    let mut seen = vec![false; predecessors.len()];
+    let mut stack: Vec<usize> = predecessors[to].clone();
+    while let Some(y) = stack.pop() {
+        if !std::mem::replace(&mut seen[y], true) {
+            stack.extend(predecessors[y].iter().copied());
+        }
+    }
+    seen
 }
 
 fn unknown_node(
@@ -312,60 +465,57 @@ fn unknown_node(
     }
 }
 
-fn check_arg(
-    arg: &Arg,
-    ids: &BTreeSet<&str>,
-    id_list: &[&str],
-    label: &str,
-    diags: &mut Diagnostics,
-) {
+/// What the expressions of one tool are checked against.
+struct Scope<'a> {
+    ids: &'a BTreeSet<&'a str>,
+    id_list: &'a [&'a str],
+    label: &'a str,
+}
+
+/// A reference to an existing node, found in an expression.
+struct Ref {
+    name: String,
+    kind: RefKind,
+    pos: Pos,
+}
+
+fn check_arg(arg: &Arg, scope: &Scope<'_>, diags: &mut Diagnostics, refs: &mut Vec<Ref>) {
     match arg {
-        Arg::Expr(e) => check_expr(e, ids, id_list, label, diags),
+        Arg::Expr(e) => check_expr(e, scope, diags, refs),
         Arg::Object(entries) => {
             for (_, a) in entries {
-                check_arg(a, ids, id_list, label, diags);
+                check_arg(a, scope, diags, refs);
             }
         }
         Arg::Array(items) => {
             for a in items {
-                check_arg(a, ids, id_list, label, diags);
+                check_arg(a, scope, diags, refs);
             }
         }
         Arg::Literal(_) => {}
     }
 }
 
-fn check_logic(
-    logic: &Logic,
-    ids: &BTreeSet<&str>,
-    id_list: &[&str],
-    label: &str,
-    diags: &mut Diagnostics,
-) {
+fn check_logic(logic: &Logic, scope: &Scope<'_>, diags: &mut Diagnostics, refs: &mut Vec<Ref>) {
     match logic {
-        Logic::Var(e) => check_expr(e, ids, id_list, label, diags),
+        Logic::Var(e) => check_expr(e, scope, diags, refs),
         Logic::Object(entries) => {
             for (_, l) in entries {
-                check_logic(l, ids, id_list, label, diags);
+                check_logic(l, scope, diags, refs);
             }
         }
         Logic::Array(items) => {
             for l in items {
-                check_logic(l, ids, id_list, label, diags);
+                check_logic(l, scope, diags, refs);
             }
         }
         Logic::Literal(_) => {}
     }
 }
 
-/// Syntax, S0212 and node references of one expression.
-fn check_expr(
-    expr: &Expr,
-    ids: &BTreeSet<&str>,
-    id_list: &[&str],
-    label: &str,
-    diags: &mut Diagnostics,
-) {
+/// Syntax, S0212 and node references of one expression. References to
+/// existing nodes are added to `refs`.
+fn check_expr(expr: &Expr, scope: &Scope<'_>, diags: &mut Diagnostics, refs: &mut Vec<Ref>) {
     let ast = match jsonata_core::parser::parse(&expr.source) {
         Ok(ast) => ast,
         Err(e) => {
@@ -393,34 +543,79 @@ fn check_expr(
     }
     let mut reported = HashSet::new();
     for (name, kind) in found.refs {
-        if ids.contains(name.as_str()) || !reported.insert(name.clone()) {
+        if !reported.insert((name.clone(), kind)) {
             continue;
         }
         let offset = match kind {
             RefKind::Path => find_name(&expr.source, &name),
             RefKind::StringArg => find_string(&expr.source, &name),
         };
+        let pos = expr_pos(expr, offset.unwrap_or(0));
+        if scope.ids.contains(name.as_str()) {
+            refs.push(Ref { name, kind, pos });
+            continue;
+        }
+        if reported.iter().any(|(n, k)| *n == name && *k != kind) {
+            continue;
+        }
         let what = match kind {
             RefKind::Path => "the expression reads",
             RefKind::StringArg => "the expression asks for the history of",
         };
-        unknown_node(
-            diags,
-            expr_pos(expr, offset.unwrap_or(0)),
-            &name,
-            label,
-            id_list,
-            what,
-        );
+        unknown_node(diags, pos, &name, scope.label, scope.id_list, what);
     }
 }
 
-/// The parser's message without its "Invalid syntax: " prefix.
+/// The parser's message from its error code on (without prefixes such as
+/// "Invalid syntax: "), with token names written as the symbols they are.
 fn error_text(e: &ParserError) -> String {
     let text = e.to_string();
-    text.strip_prefix("Invalid syntax: ")
-        .map(str::to_owned)
-        .unwrap_or(text)
+    let code = text
+        .char_indices()
+        .find(|&(i, _)| {
+            let rest = &text.as_bytes()[i..];
+            rest.len() >= 5
+                && rest[0] == b'S'
+                && rest[1..5].iter().all(u8::is_ascii_digit)
+                && (i == 0 || !text.as_bytes()[i - 1].is_ascii_alphanumeric())
+        })
+        .map_or(0, |(i, _)| i);
+    let text = &text[code..];
+    let text = text.strip_prefix("Invalid syntax: ").unwrap_or(text);
+    const SYMBOLS: &[(&str, &str)] = &[
+        ("RightBrace", "`}`"),
+        ("LeftBrace", "`{`"),
+        ("RightBracket", "`]`"),
+        ("LeftBracket", "`[`"),
+        ("RightParen", "`)`"),
+        ("LeftParen", "`(`"),
+        ("Comma", "`,`"),
+        ("Colon", "`:`"),
+        ("Semicolon", "`;`"),
+        ("Eof", "the end"),
+    ];
+    let mut out = text.to_owned();
+    for (name, symbol) in SYMBOLS {
+        out = replace_word(&out, name, symbol);
+    }
+    out
+}
+
+/// Replaces `word` where it stands as a whole word.
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + word.len()..].chars().next();
+        let whole =
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric);
+        out.push_str(&rest[..i]);
+        out.push_str(if whole { with } else { word });
+        rest = &rest[i + word.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Errors that a prefix of a valid expression may give: the text just
@@ -528,7 +723,7 @@ fn unclosed_quote(text: &str) -> Option<usize> {
     open.map(|(i, _)| i)
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum RefKind {
     /// A path step read from the context.
     Path,
@@ -1176,6 +1371,116 @@ pub(crate) mod tests {
         assert!(source.contains("testMinimal"));
     }
 
+    /// The warnings of loading `src` (which must have no errors), as
+    /// `(line, column, message)`.
+    fn warnings(src: &str) -> Vec<(u32, u32, String)> {
+        let (_, w) = crate::load_str_with_warnings(src, "g.yaml")
+            .unwrap_or_else(|d| panic!("unexpected errors:\n{d}"));
+        w.items
+            .iter()
+            .filter(|d| d.lint == Some(crate::diag::REFERENCE_BEFORE_RUN))
+            .map(|d| (d.pos.line, d.pos.column, d.message.clone()))
+            .collect()
+    }
+
+    fn switch(id: &str, to: &str, default: &str) -> String {
+        format!(
+            "      - id: {id}\n        type: switch\n        conditions:\n          - rule: {{\"==\": [1, 1]}}\n            next: {to}\n        next: {default}\n"
+        )
+    }
+
+    #[test]
+    fn reference_to_a_node_that_runs_later() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{}{EXIT}",
+            transform("a", "$.b.x", "b"),
+            transform("b", "$.a.x", "exit")
+        ));
+        let w = warnings(&src);
+        assert_eq!(
+            w,
+            [(
+                19,
+                20,
+                "node `a` reads `b`, which cannot have run before it on any path from the entry"
+                    .to_owned()
+            )]
+        );
+        let (_, d) = crate::load_str_with_warnings(&src, "g.yaml").unwrap();
+        let item = d.items.iter().find(|i| i.lint.is_some()).unwrap();
+        assert_eq!(
+            item.notes,
+            ["the nodes that may have run before `a`: entry"]
+        );
+        // Its own output, off a loop; the history of a later node.
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{}{EXIT}",
+            transform("a", "$.a", "b"),
+            transform(
+                "b",
+                "$executionCount(\"b\") + $count($nodeExecutions(\"a\"))",
+                "exit"
+            )
+        ));
+        let msgs: Vec<String> = warnings(&src).into_iter().map(|w| w.2).collect();
+        assert_eq!(
+            msgs,
+            [
+                "node `a` reads itself, but it is not on a loop: its own output is never in its context",
+                "node `b` asks for the history of itself, but it is not on a loop: its own output is never in its context",
+            ]
+        );
+    }
+
+    #[test]
+    fn loops_and_branches_may_have_run() {
+        // a → sw → (a | c) → exit: in the loop, `a` reads `sw` (an earlier
+        // iteration) and itself; `c` reads everything.
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{}{}{EXIT}",
+            transform("a", "$.sw & $.a & $executionCount(\"a\") & $.c", "sw"),
+            switch("sw", "a", "c"),
+            transform("c", "$.a & $.sw & $.entry", "exit")
+        ));
+        let msgs: Vec<String> = warnings(&src).into_iter().map(|w| w.2).collect();
+        assert_eq!(
+            msgs,
+            ["node `a` reads `c`, which cannot have run before it on any path from the entry"]
+        );
+        // Two branches that join: the join may read either branch, one
+        // branch cannot read the other.
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{}{}{}{EXIT}",
+            switch("a", "b", "c"),
+            transform("b", "$.c", "d"),
+            transform("c", "$.b", "d"),
+            transform("d", "$.b ? $.b : $.c", "exit")
+        ));
+        let msgs: Vec<String> = warnings(&src).into_iter().map(|w| w.2).collect();
+        assert_eq!(
+            msgs,
+            [
+                "node `b` reads `c`, which cannot have run before it on any path from the entry",
+                "node `c` reads `b`, which cannot have run before it on any path from the entry",
+            ]
+        );
+    }
+
+    #[test]
+    fn switch_vars_and_args_are_checked_too() {
+        let src = with_nodes(&format!(
+            "{ENTRY}      - id: a\n        type: switch\n        conditions:\n          - rule: {{\">\": [{{var: \"b.n\"}}, 1]}}\n            next: b\n        next: b\n      - id: b\n        type: mcp\n        server: fs\n        tool: x\n        args: {{p: {{expr: \"$.b\"}}}}\n        next: exit\n{EXIT}"
+        ));
+        let msgs: Vec<String> = warnings(&src).into_iter().map(|w| w.2).collect();
+        assert_eq!(
+            msgs,
+            [
+                "node `a` reads `b`, which cannot have run before it on any path from the entry",
+                "node `b` reads itself, but it is not on a loop: its own output is never in its context",
+            ]
+        );
+    }
+
     #[test]
     fn everything_at_once() {
         let src = with_nodes(&format!(
@@ -1183,7 +1488,8 @@ pub(crate) mod tests {
             transform("a", "$.nope", "b"),
             transform("b", "1 +* 2", "exti")
         ))
-        .replace("description: d", "descripton: d");
+        .replace("description: d", "descripton: d")
+        .replace("server:\n  name: s", "server:\n  nme: s");
         let errs = errors(&src);
         assert_eq!(errs.len(), 5, "{errs:#?}");
     }

@@ -3,38 +3,80 @@
 //!
 //! This crate is a shim: it parses the macro input, resolves the path
 //! against `CARGO_MANIFEST_DIR`, and turns the generator's diagnostics into
-//! a `compile_error!` spanned on the path literal. It never panics.
+//! `compile_error!`s spanned on the path literal, one per problem, each
+//! reading `message`, `--> graph.yaml:LINE:COL`, the line and a caret. Stable
+//! proc macros cannot emit warnings, so checks that are warnings elsewhere
+//! are errors here unless allowed. It never panics: a panic of the
+//! generator is caught and reported as an error.
 
 use proc_macro::TokenStream;
+use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
-/// `mcpgraph!("graph.yaml")` or `mcpgraph!("graph.yaml", crate = path)`.
+use mcpgraph_codegen::diag::{Diagnostic, REFERENCE_BEFORE_RUN, Severity};
+
+/// The checks that are warnings in the builder and the CLI, and errors here
+/// unless named in `allow(...)`.
+const ALLOWABLE: &[&str] = &[REFERENCE_BEFORE_RUN];
+
+/// `mcpgraph!("graph.yaml")`, optionally followed by `crate = path` and
+/// `allow(check, ...)`, comma-separated, in any order.
 struct Input {
     path: LitStr,
     krate: Option<syn::Path>,
+    allow: Vec<syn::Ident>,
 }
 
 impl Parse for Input {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let path: LitStr = input.parse()?;
-        let mut krate = None;
-        if input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
-            input.parse::<Token![crate]>()?;
-            input.parse::<Token![=]>()?;
-            krate = Some(if input.peek(LitStr) {
-                input.parse::<LitStr>()?.parse()?
-            } else {
-                input.parse()?
-            });
-            input.parse::<Option<Token![,]>>()?;
+        let mut out = Self {
+            path,
+            krate: None,
+            allow: Vec::new(),
+        };
+        while input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
+            if input.peek(Token![crate]) {
+                input.parse::<Token![crate]>()?;
+                input.parse::<Token![=]>()?;
+                out.krate = Some(if input.peek(LitStr) {
+                    input.parse::<LitStr>()?.parse()?
+                } else {
+                    input.parse()?
+                });
+                continue;
+            }
+            let word: syn::Ident = input.parse()?;
+            if word != "allow" {
+                return Err(syn::Error::new(
+                    word.span(),
+                    format!("unknown option `{word}`: expected `crate = path` or `allow(...)`"),
+                ));
+            }
+            let content;
+            syn::parenthesized!(content in input);
+            let names = content
+                .parse_terminated(<syn::Ident as syn::ext::IdentExt>::parse_any, Token![,])?;
+            for name in names {
+                if !ALLOWABLE.contains(&name.to_string().as_str()) {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        format!(
+                            "unknown check `{name}`: the checks that can be allowed are {}",
+                            ALLOWABLE.join(", ")
+                        ),
+                    ));
+                }
+                out.allow.push(name);
+            }
         }
         if !input.is_empty() {
-            return Err(
-                input.error("expected `\"graph.yaml\"` optionally followed by `, crate = path`")
-            );
+            return Err(input.error(
+                "expected `\"graph.yaml\"`, optionally followed by `, crate = path` and `, allow(...)`",
+            ));
         }
-        Ok(Self { path, krate })
+        Ok(out)
     }
 }
 
@@ -43,7 +85,8 @@ impl Parse for Input {
 /// The path is relative to the crate's `Cargo.toml`. The expansion defines
 /// `struct Server` (with `Server::main()` running the server's command line)
 /// and one module per tool. A graph that breaks any rule of the format is a
-/// compile error pointing at the file, line and column.
+/// compile error pointing at the file, line and column; every problem of
+/// the file is reported in one build.
 ///
 /// ```ignore
 /// mcpgraph::mcpgraph!("graph.yaml");
@@ -55,23 +98,72 @@ impl Parse for Input {
 ///
 /// When the `mcpgraph` dependency is renamed, say where it is:
 /// `mcpgraph!("graph.yaml", crate = ::my_mcpgraph)`.
+///
+/// An expression that reads a node which cannot have run before it (on no
+/// path from the entry does that node come first: the read always yields
+/// nothing) is an error here, since a macro cannot emit warnings; the
+/// build.rs builder and the CLI report it as a warning. To accept it:
+/// `mcpgraph!("graph.yaml", allow(reference_before_run))`.
 #[proc_macro]
 pub fn mcpgraph(input: TokenStream) -> TokenStream {
-    let input = match syn::parse::<Input>(input) {
+    let input = proc_macro2::TokenStream::from(input);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| expand(input)));
+    match result {
+        Ok(tokens) => tokens.into(),
+        Err(_) => {
+            let error = syn::Error::new(
+                Span::call_site(),
+                "internal error: the mcpgraph generator panicked on this graph file; please report it with the file",
+            )
+            .to_compile_error();
+            let skeleton = mcpgraph_codegen::skeleton(&syn::parse_quote!(::mcpgraph));
+            quote::quote!(#error #skeleton).into()
+        }
+    }
+}
+
+fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    let input = match syn::parse2::<Input>(input) {
         Ok(input) => input,
-        Err(e) => return e.to_compile_error().into(),
+        Err(e) => return e.to_compile_error(),
     };
-    let krate = input.krate.unwrap_or_else(|| syn::parse_quote!(::mcpgraph));
+    let krate = input
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::mcpgraph));
     let base = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_default();
     let path = base.join(input.path.value());
-    match mcpgraph_codegen::generate_file(&path, &krate) {
-        Ok(tokens) => tokens.into(),
-        Err(message) => {
-            let error = syn::Error::new(input.path.span(), message).to_compile_error();
-            let skeleton = mcpgraph_codegen::skeleton(&krate);
-            quote::quote!(#error #skeleton).into()
-        }
-    }
+    let track_path = std::fs::canonicalize(&path)
+        .ok()
+        .map(|p| p.to_string_lossy().into_owned());
+    let output = mcpgraph_codegen::generate_file(
+        &path,
+        &mcpgraph_codegen::display_path(&path),
+        &mcpgraph_codegen::ExpandOptions { krate, track_path },
+    );
+    let span = input.path.span();
+    let diagnostics = &output.diagnostics;
+    let errors = diagnostics.items.iter().filter_map(|d| {
+        let message = match (d.severity, d.lint) {
+            (Severity::Error, _) => diagnostics.render_body(d),
+            (Severity::Warning, Some(lint)) if !input.allow.iter().any(|a| a == lint) => {
+                diagnostics.render_body(&promoted(d, lint, &input.path.value()))
+            }
+            (Severity::Warning, _) => return None,
+        };
+        Some(syn::Error::new(span, message).to_compile_error())
+    });
+    let tokens = &output.tokens;
+    quote::quote!(#(#errors)* #tokens)
+}
+
+/// A warning reported as an error, with a note saying how to allow it.
+fn promoted(d: &Diagnostic, lint: &str, path: &str) -> Diagnostic {
+    let mut d = d.clone();
+    d.notes.push(format!(
+        "`mcpgraph!` reports this as an error (a macro cannot emit warnings); to accept it, write `mcpgraph!({path:?}, allow({lint}))`"
+    ));
+    d
 }

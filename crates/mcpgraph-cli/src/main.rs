@@ -1,0 +1,301 @@
+//! `mcpgraph`: the command-line front door to the generator.
+//!
+//! `check` reports every problem of graph files (the macro's diagnostics,
+//! with warnings kept as warnings), `expand` prints the generated Rust,
+//! `graph` draws a tool as a Mermaid flowchart, and `new` starts a binary
+//! crate for a graph file. All the work is `mcpgraph-codegen`'s; this file
+//! only parses the command line and prints.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mcpgraph_codegen::diag::Diagnostics;
+use mcpgraph_codegen::{ExpandOptions, generate_file, pretty};
+
+/// Check, expand and draw mcpgraph graph files, or start a crate for one.
+#[derive(Parser)]
+#[command(name = "mcpgraph", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report every problem in graph files; exit status 1 if any has an error.
+    Check {
+        /// Output format: rustc-style text on stderr, or a JSON array on stdout.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Treat warnings as errors.
+        #[arg(long)]
+        deny_warnings: bool,
+        /// Graph files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the Rust code generated for a graph file, pretty-printed.
+    Expand {
+        /// The path of the mcpgraph crate in the code.
+        #[arg(long = "crate", default_value = "::mcpgraph")]
+        krate: String,
+        /// Graph file.
+        file: PathBuf,
+    },
+    /// Print a Mermaid flowchart of each tool of a graph file.
+    Graph {
+        /// Only this tool.
+        #[arg(long)]
+        tool: Option<String>,
+        /// Graph file.
+        file: PathBuf,
+    },
+    /// Create a binary crate that serves a graph file.
+    New {
+        /// Directory to create; its last component is the package name.
+        name: PathBuf,
+        /// The graph file, copied into the crate.
+        #[arg(long)]
+        graph: PathBuf,
+        /// A checkout of the mcpgraph workspace for the path dependency
+        /// (default: the one this command was built from).
+        #[arg(long)]
+        mcpgraph_path: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check {
+            format,
+            deny_warnings,
+            files,
+        } => Ok(check(&files, format, deny_warnings)),
+        Command::Expand { krate, file } => expand(&file, &krate),
+        Command::Graph { tool, file } => graph(&file, tool.as_deref()),
+        Command::New {
+            name,
+            graph,
+            mcpgraph_path,
+        } => new(&name, &graph, mcpgraph_path.as_deref()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Loads and checks a file (through the whole generator, so that what
+/// passes here builds).
+fn diagnose(file: &Path) -> mcpgraph_codegen::Output {
+    generate_file(file, &file.display().to_string(), &ExpandOptions::default())
+}
+
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> ExitCode {
+    let mut json = Vec::new();
+    let (mut errors, mut warnings) = (0, 0);
+    for file in files {
+        let d = diagnose(file).diagnostics;
+        errors += d.error_count();
+        warnings += d.warning_count();
+        match format {
+            Format::Json => json.extend(d.to_json().as_array().into_iter().flatten().cloned()),
+            Format::Human => {
+                for item in &d.items {
+                    eprintln!("{}", d.render(item));
+                }
+            }
+        }
+    }
+    let failed = errors > 0 || (deny_warnings && warnings > 0);
+    match format {
+        Format::Json => emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&json).unwrap_or_default()
+        )),
+        Format::Human => eprintln!("{}", summary(files.len(), errors, warnings, failed)),
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn summary(files: usize, errors: usize, warnings: usize, failed: bool) -> String {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let files = plural(files, "file");
+    match (errors, warnings) {
+        (0, 0) => format!("checked {files}: no problems"),
+        _ => format!(
+            "{}checked {files}: {}, {}",
+            if failed { "error: " } else { "" },
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        ),
+    }
+}
+
+/// Prints `d` and turns it into the command's failure.
+fn fail_with(d: &Diagnostics) -> Result<ExitCode, String> {
+    for item in &d.items {
+        eprintln!("{}", d.render(item));
+    }
+    Err(format!(
+        "`{}` has {} error{}",
+        d.path,
+        d.error_count(),
+        if d.error_count() == 1 { "" } else { "s" }
+    ))
+}
+
+fn expand(file: &Path, krate: &str) -> Result<ExitCode, String> {
+    let krate: syn::Path =
+        syn::parse_str(krate).map_err(|e| format!("`--crate {krate}` is not a Rust path: {e}"))?;
+    let output = generate_file(
+        file,
+        &file.display().to_string(),
+        &ExpandOptions {
+            krate,
+            track_path: None,
+        },
+    );
+    if !output.is_ok() {
+        return fail_with(&output.diagnostics);
+    }
+    let code = pretty(&output.tokens).map_err(|e| format!("internal error: {e}"))?;
+    emit(&code);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn graph(file: &Path, tool: Option<&str>) -> Result<ExitCode, String> {
+    let output = diagnose(file);
+    if !output.is_ok() {
+        return fail_with(&output.diagnostics);
+    }
+    let source = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let model = mcpgraph_codegen::load_str(&source, &file.display().to_string())
+        .map_err(|d| d.to_string())?;
+    match mcpgraph_codegen::mermaid::flowchart(&model, tool) {
+        Some(chart) => {
+            emit(&chart);
+            Ok(ExitCode::SUCCESS)
+        }
+        None => {
+            let names: Vec<&str> = model.tools.iter().map(|t| t.name.value.as_str()).collect();
+            Err(format!(
+                "`{}` has no tool `{}`; its tools: {}",
+                file.display(),
+                tool.unwrap_or_default(),
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+fn new(dir: &Path, graph: &Path, checkout: Option<&Path>) -> Result<ExitCode, String> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let valid = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !valid {
+        return Err(format!(
+            "`{name}` is not a valid package name (letters, digits, `_` and `-`, not starting with a digit)"
+        ));
+    }
+    if dir.exists() && dir.read_dir().map_or(true, |mut d| d.next().is_some()) {
+        return Err(format!("`{}` exists and is not empty", dir.display()));
+    }
+    let output = diagnose(graph);
+    if !output.is_ok() {
+        return fail_with(&output.diagnostics);
+    }
+    let checkout = match checkout {
+        Some(path) => path.to_path_buf(),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."),
+    };
+    let checkout = std::fs::canonicalize(&checkout).map_err(|e| {
+        format!(
+            "cannot find the mcpgraph checkout `{}`: {e}",
+            checkout.display()
+        )
+    })?;
+    let facade = checkout.join("crates/mcpgraph");
+    if !facade.join("Cargo.toml").exists() {
+        return Err(format!(
+            "`{}` is not a checkout of the mcpgraph workspace (no `crates/mcpgraph/Cargo.toml`); pass `--mcpgraph-path`",
+            checkout.display()
+        ));
+    }
+    let graph_name = graph
+        .file_name()
+        .map_or("graph.yaml".into(), |n| n.to_string_lossy().into_owned());
+    let files = [
+        (
+            PathBuf::from("Cargo.toml"),
+            format!(
+                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n# mcpgraph is not on crates.io yet: a path to a checkout.\nmcpgraph = {{ path = {} }}\n\n# A workspace of its own, also when created inside another one.\n[workspace]\n",
+                toml_string(&facade.display().to_string())
+            ),
+        ),
+        (
+            PathBuf::from("src/main.rs"),
+            format!(
+                "// The server compiled from `{graph_name}`: `cargo run -- --help`.\nmcpgraph::mcpgraph!({graph_name:?});\n\nfn main() -> std::process::ExitCode {{\n    Server::main()\n}}\n"
+            ),
+        ),
+        (PathBuf::from(".gitignore"), "/target\n".to_owned()),
+    ];
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::copy(graph, dir.join(&graph_name))
+        .map_err(|e| format!("cannot copy `{}`: {e}", graph.display()))?;
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    // The checkout's lock file, so the new crate builds with the dependency
+    // versions the checkout was tested with (cargo drops what it does not
+    // need).
+    let lock = checkout.join("Cargo.lock");
+    if lock.exists() {
+        std::fs::copy(&lock, dir.join("Cargo.lock"))
+            .map_err(|e| format!("cannot copy `{}`: {e}", lock.display()))?;
+    }
+    for item in &output.diagnostics.items {
+        eprintln!("{}", output.diagnostics.render(item));
+    }
+    emit(&format!(
+        "created `{}`: `cd {} && cargo run -- tools` lists its tools\n",
+        dir.display(),
+        dir.display()
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes to stdout; a reader that went away (`| head`) is not an error.
+fn emit(text: &str) {
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+}
+
+/// A TOML basic string.
+fn toml_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}

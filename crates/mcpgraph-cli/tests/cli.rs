@@ -1,0 +1,149 @@
+//! The `mcpgraph` command as a person or a CI job runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcpgraph"))
+        .args(args)
+        .current_dir(workspace())
+        .output()
+        .expect("cannot run mcpgraph")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const FIVE_ERRORS: &str = "crates/mcpgraph/tests/ui/five_errors.yaml";
+const LOOP: &str = "examples/loop_example/loop_example.yaml";
+
+#[test]
+fn check_passes_good_files() {
+    let out = run(&["check", LOOP, "examples/test_minimal/test_minimal.yaml"]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stderr), "checked 2 files: no problems\n");
+}
+
+#[test]
+fn check_reports_every_error_and_fails() {
+    let out = run(&["check", FIVE_ERRORS]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.matches("\nerror: ").count() + 1, 6, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: unknown key `descripton` in tool `count_files`\n --> {FIVE_ERRORS}:7:5\n  |\n7 |     descripton:"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("error: checked 1 file: 5 errors, 0 warnings\n"));
+
+    let out = run(&["check", "--format", "json", FIVE_ERRORS, LOOP]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items = json.as_array().unwrap();
+    assert_eq!(items.len(), 5);
+    assert_eq!(items[0]["severity"], "error");
+    assert_eq!(items[0]["file"], FIVE_ERRORS);
+    assert_eq!(
+        (items[0]["line"].clone(), items[0]["column"].clone()),
+        (7.into(), 5.into())
+    );
+    assert_eq!(items[0]["help"], "did you mean `description`?");
+}
+
+#[test]
+fn warnings_pass_unless_denied() {
+    let file = "crates/mcpgraph/tests/ui/reference_before_run.yaml";
+    let out = run(&["check", file]);
+    assert!(out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("warning: node `list` reads `count`, which cannot have run before it"),
+        "{stderr}"
+    );
+    let out = run(&["check", "--deny-warnings", "--format", "json", file]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[0]["lint"], "reference_before_run");
+}
+
+#[test]
+fn check_a_missing_file() {
+    let out = run(&["check", "no/such.yaml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let abs = std::fs::canonicalize(workspace())
+        .unwrap()
+        .join("no/such.yaml");
+    assert!(
+        text(&out.stderr).contains(&abs.display().to_string()),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn expand_prints_the_code() {
+    let out = run(&["expand", LOOP]);
+    assert!(out.status.success());
+    let code = text(&out.stdout);
+    assert!(code.contains("pub struct Server;"), "{code}");
+    assert!(code.contains("pub mod sum_to_n {"), "{code}");
+    let out = run(&["expand", "--crate", "::renamed", LOOP]);
+    assert!(text(&out.stdout).contains("::renamed::__private::cli::main"));
+    let out = run(&["expand", FIVE_ERRORS]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn graph_draws_mermaid() {
+    let out = run(&["graph", LOOP]);
+    assert!(out.status.success());
+    let chart = text(&out.stdout);
+    assert!(chart.starts_with("flowchart TD\n"), "{chart}");
+    assert!(chart.contains("check_condition -.->|"), "{chart}");
+    let out = run(&["graph", "--tool", "nope", LOOP]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("its tools: sum_to_n"));
+}
+
+#[test]
+fn new_creates_a_crate() {
+    let dir = std::env::temp_dir().join(format!("mcpgraph-cli-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let target = dir.join("my-server");
+    let target_arg = target.display().to_string();
+    let out = run(&["new", &target_arg, "--graph", LOOP]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let manifest = std::fs::read_to_string(target.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("name = \"my-server\""), "{manifest}");
+    let facade = std::fs::canonicalize(workspace().join("crates/mcpgraph")).unwrap();
+    assert!(
+        manifest.contains(&format!("mcpgraph = {{ path = \"{}\" }}", facade.display())),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\n[workspace]\n"));
+    let main = std::fs::read_to_string(target.join("src/main.rs")).unwrap();
+    assert!(
+        main.contains("mcpgraph::mcpgraph!(\"loop_example.yaml\");"),
+        "{main}"
+    );
+    assert!(target.join("loop_example.yaml").exists());
+    assert!(target.join("Cargo.lock").exists());
+    // Not over an existing crate, not for a broken graph, not a bad name.
+    let out = run(&["new", &target_arg, "--graph", LOOP]);
+    assert_eq!(out.status.code(), Some(1));
+    let other = dir.join("other").display().to_string();
+    let out = run(&["new", &other, "--graph", FIVE_ERRORS]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!dir.join("other").exists());
+    let bad = dir.join("9lives").display().to_string();
+    assert_eq!(run(&["new", &bad, "--graph", LOOP]).status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

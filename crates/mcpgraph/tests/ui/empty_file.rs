@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("ui/empty_file.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}

@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("ui/expr_not_a_string.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}

@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("ui/logic_unknown_operator.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}

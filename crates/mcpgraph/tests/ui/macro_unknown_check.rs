@@ -1,0 +1,3 @@
+mcpgraph::mcpgraph!("ui/missing_file.yaml", allow(reference_before_rn));
+
+fn main() {}

@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("ui/misplaced_field.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}

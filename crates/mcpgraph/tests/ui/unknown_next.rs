@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("ui/unknown_next.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}

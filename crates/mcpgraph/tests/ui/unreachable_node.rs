@@ -1,0 +1,5 @@
+mcpgraph::mcpgraph!("ui/unreachable_node.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}
