@@ -262,8 +262,8 @@ impl Execution {
             }
             // Only rules that read the data by path (`missing`) pay for a
             // JSON copy of the context; the others see just their slots.
-            let mut data = match (rule.needs_context, to_json(&self.context)) {
-                (true, Some(Value::Object(context))) => context,
+            let mut data = match rule.needs_context.then(|| to_json(&self.context)) {
+                Some(Some(Value::Object(context))) => context,
                 _ => serde_json::Map::new(),
             };
             data.insert(SLOT_KEY.to_owned(), Value::Object(slots));
