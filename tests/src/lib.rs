@@ -1302,3 +1302,28 @@ pub async fn wait_no_process_with_arg(needle: &str, limit: Duration) -> Vec<(u32
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+// ---------------------------------------------------------------------------
+// The purpose-built downstream server as a graph's `test` server
+// ---------------------------------------------------------------------------
+
+/// `mcpServers.test` pointing at the test server binary `command` (pass
+/// `env!("CARGO_BIN_EXE_mcpgraph-test-server")`, which only integration
+/// tests can name) with `args` and a per-call `timeout_ms`.
+pub fn test_server_spec(
+    command: &str,
+    timeout_ms: u64,
+    args: &[&str],
+) -> Vec<mcpgraph::runtime::client_manager::ServerSpec> {
+    use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+    vec![ServerSpec {
+        name: "test".into(),
+        transport: TransportSpec::Stdio {
+            command: command.into(),
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            cwd: None,
+            env: vec![],
+        },
+        timeout_ms: Some(timeout_ms),
+    }]
+}

@@ -22,16 +22,7 @@ mod limits {
 const STEP: Duration = Duration::from_secs(10);
 
 fn test_server(timeout_ms: u64, args: &[&str]) -> Vec<ServerSpec> {
-    vec![ServerSpec {
-        name: "test".into(),
-        transport: TransportSpec::Stdio {
-            command: env!("CARGO_BIN_EXE_mcpgraph-test-server").into(),
-            args: args.iter().map(|a| (*a).to_owned()).collect(),
-            cwd: None,
-            env: vec![],
-        },
-        timeout_ms: Some(timeout_ms),
-    }]
+    mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), timeout_ms, args)
 }
 
 fn engine<G: Graph>(specs: Vec<ServerSpec>) -> Engine<G> {

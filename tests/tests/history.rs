@@ -5,7 +5,6 @@
 //! the downstream peer. semantics.rs has the first cases of each; these
 //! are the tables.
 
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
 use mcpgraph::runtime::{CancellationToken, Engine};
 use serde_json::{Value, json};
 
@@ -18,16 +17,8 @@ mod history {
 type Server = history::Server;
 
 fn engine() -> Engine<Server> {
-    let specs = vec![ServerSpec {
-        name: "test".into(),
-        transport: TransportSpec::Stdio {
-            command: env!("CARGO_BIN_EXE_mcpgraph-test-server").into(),
-            args: vec![],
-            cwd: None,
-            env: vec![],
-        },
-        timeout_ms: Some(5000),
-    }];
+    let specs =
+        mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), 5000, &[]);
     Engine::<Server>::start(specs, 1).expect("engine starts")
 }
 

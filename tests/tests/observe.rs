@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+use mcpgraph::runtime::client_manager::ServerSpec;
 use mcpgraph::runtime::{CallOptions, CancellationToken, Engine, NodeRecord, NodeType, Observer};
 use mcpgraph_tests::{RawServer, run_cli};
 use serde_json::{Value, json};
@@ -18,16 +18,7 @@ mod limits {
 }
 
 fn test_server() -> Vec<ServerSpec> {
-    vec![ServerSpec {
-        name: "test".into(),
-        transport: TransportSpec::Stdio {
-            command: env!("CARGO_BIN_EXE_mcpgraph-test-server").into(),
-            args: vec![],
-            cwd: None,
-            env: vec![],
-        },
-        timeout_ms: Some(5000),
-    }]
+    mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), 5000, &[])
 }
 
 #[derive(Default)]

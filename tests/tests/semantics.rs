@@ -15,16 +15,7 @@ mod limits {
 }
 
 fn test_server() -> Vec<ServerSpec> {
-    vec![ServerSpec {
-        name: "test".into(),
-        transport: TransportSpec::Stdio {
-            command: env!("CARGO_BIN_EXE_mcpgraph-test-server").into(),
-            args: vec![],
-            cwd: None,
-            env: vec![],
-        },
-        timeout_ms: Some(5000),
-    }]
+    mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), 5000, &[])
 }
 
 async fn engine<G: Graph>() -> Engine<G> {

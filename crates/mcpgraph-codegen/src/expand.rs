@@ -288,21 +288,7 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
         arms.push(arm);
     }
 
-    let id_arms = variants
-        .iter()
-        .zip(&ids)
-        .map(|(v, id)| quote!(Node::#v => #id));
-    let kind_arms = variants.iter().zip(&tool.nodes).map(|(v, node)| {
-        let kind = match node.kind {
-            NodeKind::Entry { .. } => quote!(Entry),
-            NodeKind::Exit => quote!(Exit),
-            NodeKind::Mcp { .. } => quote!(Mcp),
-            NodeKind::Transform { .. } => quote!(Transform),
-            NodeKind::Switch { .. } => quote!(Switch),
-        };
-        quote!(Node::#v => #rt::NodeType::#kind)
-    });
-    let count = variants.len();
+    let node_enum = node_enum(tool, &variants, rt);
     // A tool without expressions has nothing to read from `Compiled`.
     let compiled_param = if field_decls.is_empty() {
         quote!(_: &Compiled)
@@ -314,31 +300,7 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
     quote! {
         #[doc = #doc]
         pub mod #module {
-            /// One variant per node of the tool's graph.
-            #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
-            #[allow(clippy::enum_variant_names)]
-            pub enum Node {
-                #(#variants,)*
-            }
-
-            impl Node {
-                /// Every node, in file order.
-                pub const ALL: [Node; #count] = [#(Node::#variants),*];
-
-                /// The node's id in the graph file.
-                pub const fn id(self) -> &'static str {
-                    match self {
-                        #(#id_arms,)*
-                    }
-                }
-
-                /// The node's type.
-                pub const fn kind(self) -> #rt::NodeType {
-                    match self {
-                        #(#kind_arms,)*
-                    }
-                }
-            }
+            #node_enum
 
             /// The tool's expressions, parsed once at start-up.
             pub struct Compiled {
@@ -365,6 +327,54 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
                     node = match node {
                         #(#arms)*
                     };
+                }
+            }
+        }
+    }
+}
+
+/// `enum Node` of a tool (one variant per node, in file order) with its
+/// `ALL`, `id()` and `kind()`; shared with the skeleton emitted on error.
+pub(crate) fn node_enum(tool: &Tool, variants: &[Ident], rt: &TokenStream) -> TokenStream {
+    let ids = tool.nodes.iter().map(|n| n.id.value.as_str());
+    let id_arms = variants
+        .iter()
+        .zip(ids)
+        .map(|(v, id)| quote!(Node::#v => #id));
+    let kind_arms = variants.iter().zip(&tool.nodes).map(|(v, node)| {
+        let kind = match node.kind {
+            NodeKind::Entry { .. } => quote!(Entry),
+            NodeKind::Exit => quote!(Exit),
+            NodeKind::Mcp { .. } => quote!(Mcp),
+            NodeKind::Transform { .. } => quote!(Transform),
+            NodeKind::Switch { .. } => quote!(Switch),
+        };
+        quote!(Node::#v => #rt::NodeType::#kind)
+    });
+    let count = variants.len();
+    quote! {
+        /// One variant per node of the tool's graph.
+        #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+        #[allow(clippy::enum_variant_names)]
+        pub enum Node {
+            #(#variants,)*
+        }
+
+        impl Node {
+            /// Every node, in file order.
+            pub const ALL: [Node; #count] = [#(Node::#variants),*];
+
+            /// The node's id in the graph file.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    #(#id_arms,)*
+                }
+            }
+
+            /// The node's type.
+            pub const fn kind(self) -> #rt::NodeType {
+                match self {
+                    #(#kind_arms,)*
                 }
             }
         }

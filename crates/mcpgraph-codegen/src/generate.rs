@@ -14,7 +14,7 @@ use quote::quote;
 use crate::diag::Diagnostics;
 use crate::expand::{ExpandOptions, expand};
 use crate::ident::{camel, snake, unique};
-use crate::model::{NodeKind, Pos, Tool};
+use crate::model::{Pos, Tool};
 use crate::yaml::LineIndex;
 
 /// What a generation gives back.
@@ -218,49 +218,11 @@ fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStream {
 fn tool_skeleton(tool: &Tool, module: &syn::Ident, rt: &TokenStream) -> TokenStream {
     let ids: Vec<&str> = tool.nodes.iter().map(|n| n.id.value.as_str()).collect();
     let variants = unique(&ids, camel, &[]);
-    let count = variants.len();
-    let id_arms = variants
-        .iter()
-        .zip(&ids)
-        .map(|(v, id)| quote!(Node::#v => #id));
-    let kind_arms = variants.iter().zip(&tool.nodes).map(|(v, node)| {
-        let kind = match node.kind {
-            NodeKind::Entry { .. } => quote!(Entry),
-            NodeKind::Exit => quote!(Exit),
-            NodeKind::Mcp { .. } => quote!(Mcp),
-            NodeKind::Transform { .. } => quote!(Transform),
-            NodeKind::Switch { .. } => quote!(Switch),
-        };
-        quote!(Node::#v => #rt::NodeType::#kind)
-    });
+    let node_enum = crate::expand::node_enum(tool, &variants, rt);
     quote! {
         /// Placeholder emitted because the graph file has errors.
         pub mod #module {
-            /// Placeholder: one variant per node that could be read.
-            #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
-            #[allow(clippy::enum_variant_names)]
-            pub enum Node {
-                #(#variants,)*
-            }
-
-            impl Node {
-                /// Every node, in file order.
-                pub const ALL: [Node; #count] = [#(Node::#variants),*];
-
-                /// The node's id in the graph file.
-                pub const fn id(self) -> &'static str {
-                    match self {
-                        #(#id_arms,)*
-                    }
-                }
-
-                /// The node's type.
-                pub const fn kind(self) -> #rt::NodeType {
-                    match self {
-                        #(#kind_arms,)*
-                    }
-                }
-            }
+            #node_enum
 
             /// Placeholder: the graph file has errors.
             pub struct Compiled;
