@@ -3,8 +3,9 @@
 #   - peers/node_modules from peers/package-lock.json (npm ci), e.g.
 #     @modelcontextprotocol/server-filesystem 2026.8.31
 #   - peers/.venv with the Python packages of peers/requirements.txt
-#   - nginx (Debian package, via apt-get when missing; needs root) for the
-#     replicas test (tests/tests/replicas.rs)
+#   - nginx and openssl (Debian packages, via apt-get when missing; needs
+#     root) for the replicas and TLS tests (tests/tests/replicas.rs,
+#     tests/tests/downstream_tls.rs)
 # Idempotent: each part is skipped when a stamp shows it already matches its
 # pinned inputs, so a second run takes well under a second.
 set -euo pipefail
@@ -47,9 +48,18 @@ else
     echo "$py_want" > "$py_stamp"
 fi
 
-# --- nginx (Debian package) -------------------------------------------------
-# tests/tests/replicas.rs puts two --stateless replicas behind nginx, started
-# by the test on loopback (never as a system service).
+# --- nginx and openssl (Debian packages) ------------------------------------
+# tests/tests/replicas.rs puts two --stateless replicas behind nginx, and
+# tests/tests/downstream_tls.rs terminates TLS with it (certificates made
+# with the openssl command); both start nginx on loopback themselves (never
+# as a system service).
+if ! command -v openssl >/dev/null && command -v apt-get >/dev/null && [[ "$(id -u)" == 0 ]]; then
+    echo "install-peers: apt-get install -y openssl"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssl >/dev/null 2>&1 || {
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssl >/dev/null
+    }
+fi
 if command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]]; then
     echo "install-peers: nginx present"
 elif command -v apt-get >/dev/null && [[ "$(id -u)" == 0 ]]; then

@@ -1215,6 +1215,238 @@ pub fn nginx_exe() -> PathBuf {
         })
 }
 
+/// One call through an engine, its result as JSON or its error as text;
+/// a call that takes longer than 10 s fails the test instead of hanging it.
+pub async fn engine_call<G: mcpgraph::runtime::Graph>(
+    engine: &mcpgraph::runtime::Engine<G>,
+    tool: &str,
+    args: Value,
+) -> Result<Value, String> {
+    const LIMIT: Duration = Duration::from_secs(10);
+    let args = args.as_object().cloned();
+    let call = engine.call(tool, args, mcpgraph::runtime::CancellationToken::new());
+    match tokio::time::timeout(LIMIT, call).await {
+        Ok(result) => result.map_err(|e| e.to_string()),
+        Err(_) => panic!("`{tool}` did not return within {LIMIT:?}"),
+    }
+}
+
+/// The server list that replaces the graph's `name` server by `transport`
+/// (per-call `timeoutMs` 5000).
+pub fn replace_server(
+    name: &str,
+    transport: mcpgraph::runtime::client_manager::TransportSpec,
+) -> Vec<mcpgraph::runtime::client_manager::ServerSpec> {
+    vec![mcpgraph::runtime::client_manager::ServerSpec {
+        name: name.into(),
+        transport,
+        timeout_ms: Some(5000),
+    }]
+}
+
+/// The purpose-built test server (`bin`: pass
+/// `env!("CARGO_BIN_EXE_mcpgraph-test-server")`) serving streamable HTTP on
+/// `127.0.0.1:port/mcp`; ready once the port accepts connections; killed
+/// on drop.
+pub async fn test_server_http(bin: &str, port: u16) -> tokio::process::Child {
+    const LIMIT: Duration = Duration::from_secs(10);
+    let mut child = tokio::process::Command::new(bin)
+        .args(["--http", &port.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot spawn {bin}: {e}"));
+    let deadline = tokio::time::Instant::now() + LIMIT;
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the test server exited with {status} before listening on {port}");
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the test server did not listen on {port} within {LIMIT:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    child
+}
+
+/// `@modelcontextprotocol/server-everything` (pinned in `peers/`) serving
+/// `mode` (`sse` or `streamableHttp`) on `127.0.0.1:port`; killed on drop.
+pub struct Everything {
+    child: tokio::process::Child,
+}
+
+impl Everything {
+    pub async fn start(mode: &str, port: u16) -> Everything {
+        use tokio::io::AsyncBufReadExt;
+        const LIMIT: Duration = Duration::from_secs(10);
+        let js = repo_root()
+            .join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        assert!(
+            js.is_file(),
+            "{} missing: run scripts/install-peers.sh",
+            js.display()
+        );
+        let mut child = tokio::process::Command::new("node")
+            .arg(&js)
+            .arg(mode)
+            .env("PORT", port.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("node runs");
+        let mut lines =
+            tokio::io::BufReader::new(child.stderr.take().expect("stderr piped")).lines();
+        let ready = tokio::time::timeout(LIMIT, async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if line.contains("port") {
+                    return line;
+                }
+            }
+            panic!("server-everything {mode} exited before listening");
+        })
+        .await
+        .unwrap_or_else(|_| panic!("server-everything {mode} did not start within {LIMIT:?}"));
+        assert!(!ready.contains("Failed"), "{ready}");
+        // Keep draining its log so it never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Everything { child }
+    }
+
+    pub async fn stop(mut self) {
+        let _ = self.child.kill().await;
+    }
+}
+
+/// nginx on a loopback port with its own prefix directory (config, logs,
+/// temp files, certificates a test puts there); stopped and its directory
+/// removed on drop, its logs printed first if the test is failing.
+pub struct Nginx {
+    child: tokio::process::Child,
+    dir: PathBuf,
+    port: u16,
+}
+
+impl Nginx {
+    /// Starts nginx whose `http` block holds the shared settings (temp
+    /// paths, an access log `METHOD URI STATUS upstream=ADDR`) and then
+    /// `servers(dir, port)`: upstreams and `server` blocks, one of which
+    /// must listen on `127.0.0.1:port`. Ready once that port accepts
+    /// connections.
+    pub async fn start(label: &str, servers: impl Fn(&Path, u16) -> String) -> Nginx {
+        let exe = nginx_exe();
+        let dir = std::env::temp_dir().join(format!(
+            "mcpgraph-nginx-{label}-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
+        ));
+        std::fs::create_dir_all(dir.join("logs")).expect("create nginx prefix dir");
+        // A free port can be taken between probing and nginx's bind: retry.
+        let mut last_err = String::new();
+        for _ in 0..5 {
+            let port = free_port();
+            let conf = dir.join("nginx.conf");
+            let d = dir.display();
+            let body = servers(&dir, port);
+            std::fs::write(
+                &conf,
+                format!(
+                    r#"worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/logs/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    client_body_temp_path {d}/client_body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    log_format upstream '$request_method $uri $status upstream=$upstream_addr';
+    access_log {d}/logs/access.log upstream;
+{body}}}
+"#
+                ),
+            )
+            .expect("write nginx.conf");
+            let mut child = tokio::process::Command::new(&exe)
+                .arg("-p")
+                .arg(&dir)
+                .arg("-c")
+                .arg(&conf)
+                .args(["-g", "daemon off;"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+            // Ready when the port accepts connections; failed when nginx exits.
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+            loop {
+                if let Ok(Some(status)) = child.try_wait() {
+                    let mut err = String::new();
+                    if let Some(mut e) = child.stderr.take() {
+                        let _ = e.read_to_string(&mut err).await;
+                    }
+                    last_err = format!("nginx exited with {status}: {err}");
+                    break;
+                }
+                if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                    .await
+                    .is_ok()
+                {
+                    return Nginx { child, dir, port };
+                }
+                if tokio::time::Instant::now() > deadline {
+                    terminate_then_kill(&mut child, Duration::from_secs(5));
+                    last_err = "nginx did not listen within 10 s".into();
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        panic!(
+            "could not start nginx (prefix {}): {last_err}",
+            dir.display()
+        );
+    }
+
+    /// The port nginx was asked to listen on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The access log so far.
+    pub fn access_log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("logs/access.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("---- nginx access log ----\n{}", self.access_log());
+            eprintln!(
+                "---- nginx error log ----\n{}",
+                std::fs::read_to_string(self.dir.join("logs/error.log")).unwrap_or_default()
+            );
+        }
+        // SIGTERM (fast shutdown) lets the master stop its workers; a
+        // SIGKILLed master would leave them running.
+        terminate_then_kill(&mut self.child, Duration::from_secs(5));
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 impl RawServer {
     /// Like [`RawServer::spawn`], but with `--mcp mcp_file` as the only
     /// global option (instead of the harness's): `<bin> --mcp FILE [extra...]`.

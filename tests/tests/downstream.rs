@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
-use mcpgraph::runtime::{CancellationToken, Engine, Graph};
+use mcpgraph::runtime::{Engine, Graph};
 use serde_json::{Value, json};
 
 mod downstream {
@@ -30,11 +30,7 @@ fn engine<G: Graph>(specs: Vec<ServerSpec>) -> Engine<G> {
 }
 
 async fn call<G: Graph>(engine: &Engine<G>, tool: &str, args: Value) -> Result<Value, String> {
-    let args = args.as_object().cloned();
-    match tokio::time::timeout(STEP, engine.call(tool, args, CancellationToken::new())).await {
-        Ok(result) => result.map_err(|e| e.to_string()),
-        Err(_) => panic!("`{tool}` did not return within {STEP:?}"),
-    }
+    mcpgraph_tests::engine_call(engine, tool, args).await
 }
 
 /// A correct call must still work.

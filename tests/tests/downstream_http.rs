@@ -3,14 +3,13 @@
 //! `@modelcontextprotocol/server-everything` started on a free loopback
 //! port, and `${VAR}` expansion of `headers` checked on the wire.
 
-use std::process::Stdio;
 use std::time::Duration;
 
+use mcpgraph::runtime::Engine;
 use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
-use mcpgraph::runtime::{CancellationToken, Engine};
-use mcpgraph_tests::repo_root;
+use mcpgraph_tests::{Everything, engine_call, free_port, replace_server};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 mod downstream {
     mcpgraph::mcpgraph!("graphs/downstream.yaml");
@@ -20,73 +19,12 @@ type Server = downstream::Server;
 
 const STEP: Duration = Duration::from_secs(10);
 
-/// server-everything in `mode` (`sse` or `streamableHttp`) on `port`.
-struct Everything {
-    child: tokio::process::Child,
-}
-
-impl Everything {
-    async fn start(mode: &str, port: u16) -> Everything {
-        let js = repo_root()
-            .join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-        assert!(
-            js.is_file(),
-            "{} missing: run scripts/install-peers.sh",
-            js.display()
-        );
-        let mut child = tokio::process::Command::new("node")
-            .arg(&js)
-            .arg(mode)
-            .env("PORT", port.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("node runs");
-        let mut lines = BufReader::new(child.stderr.take().expect("stderr piped")).lines();
-        let ready = tokio::time::timeout(STEP, async {
-            while let Ok(Some(line)) = lines.next_line().await {
-                if line.contains("port") {
-                    return line;
-                }
-            }
-            panic!("server-everything {mode} exited before listening");
-        })
-        .await
-        .unwrap_or_else(|_| panic!("server-everything {mode} did not start within {STEP:?}"));
-        assert!(!ready.contains("Failed"), "{ready}");
-        // Keep draining its log so it never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Everything { child }
-    }
-
-    async fn stop(mut self) {
-        let _ = self.child.kill().await;
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
 fn remote(transport: TransportSpec) -> Vec<ServerSpec> {
-    vec![ServerSpec {
-        name: "remote".into(),
-        transport,
-        timeout_ms: Some(5000),
-    }]
+    replace_server("remote", transport)
 }
 
 async fn call(engine: &Engine<Server>, tool: &str, args: Value) -> Result<Value, String> {
-    let args = args.as_object().cloned();
-    match tokio::time::timeout(STEP, engine.call(tool, args, CancellationToken::new())).await {
-        Ok(result) => result.map_err(|e| e.to_string()),
-        Err(_) => panic!("`{tool}` did not return within {STEP:?}"),
-    }
+    engine_call(engine, tool, args).await
 }
 
 /// Calls over one connection, some of them concurrent.
@@ -227,4 +165,80 @@ async fn headers_are_expanded_at_connect_time() {
             "sse={sse}: {head}"
         );
     }
+}
+
+async fn test_server_http(port: u16) -> tokio::process::Child {
+    mcpgraph_tests::test_server_http(env!("CARGO_BIN_EXE_mcpgraph-test-server"), port).await
+}
+
+/// The graph's `test` server replaced by the test server over streamable HTTP.
+fn test_over_http(port: u16) -> Vec<ServerSpec> {
+    vec![ServerSpec {
+        name: "test".into(),
+        transport: TransportSpec::StreamableHttp {
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            headers: vec![],
+        },
+        timeout_ms: Some(8000),
+    }]
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_oversized_streamable_http_reply_fails_that_call_only() {
+    let port = free_port();
+    let _server = test_server_http(port).await;
+    let e = Engine::<Server>::start(test_over_http(port), 2).unwrap();
+    assert_eq!(call(&e, "echo", json!({"x": 1})).await, Ok(json!({"x": 1})));
+    let big = 4 << 20;
+    assert_eq!(
+        call(&e, "huge", json!({"bytes": big})).await,
+        Ok(json!({"length": big})),
+        "4 MiB is within the limit"
+    );
+    let (slow, huge) = tokio::join!(
+        call(&e, "sleep", json!({"ms": 300})),
+        call(&e, "huge", json!({"bytes": 17 << 20}))
+    );
+    let err = huge.unwrap_err();
+    eprintln!("{err}");
+    assert!(err.contains("node `m`") && err.contains("`test`"), "{err}");
+    assert!(
+        err.contains("16777216") || err.contains("too large") || err.contains("exceed"),
+        "names the size limit: {err}"
+    );
+    assert_eq!(slow, Ok(json!({"slept": 300})), "the concurrent call");
+    assert_eq!(
+        call(&e, "echo", json!({"x": "after"})).await,
+        Ok(json!({"x": "after"})),
+        "a correct call after the oversized reply"
+    );
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_vanished_streamable_http_server_is_reconnected_when_back() {
+    let port = free_port();
+    let server = test_server_http(port).await;
+    let e = Engine::<Server>::start(test_over_http(port), 2).unwrap();
+    assert_eq!(call(&e, "echo", json!({"x": 1})).await, Ok(json!({"x": 1})));
+    // The process exits in the middle of a call: that call fails...
+    let err = call(&e, "crash", json!({"lines": 1})).await.unwrap_err();
+    eprintln!("crash: {err}");
+    assert!(err.contains("node `m`") && err.contains("`test`"), "{err}");
+    drop(server);
+    // ...and so does the next one while nothing listens on the port...
+    let err = call(&e, "echo", json!({"x": 2})).await.unwrap_err();
+    eprintln!("gone: {err}");
+    assert!(err.contains("`test`"), "{err}");
+    // ...and once a server is back on the URL (a new process knowing none
+    // of the old sessions), the next call succeeds.
+    let _server = test_server_http(port).await;
+    assert_eq!(
+        call(&e, "echo", json!({"x": 3})).await,
+        Ok(json!({"x": 3})),
+        "the first call after the server came back"
+    );
+    let stats = call(&e, "stats", json!({})).await.unwrap();
+    assert_eq!(stats["calls"], json!(2), "a fresh process: {stats}");
+    e.shutdown().await;
 }

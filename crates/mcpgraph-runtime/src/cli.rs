@@ -113,7 +113,21 @@ impl Default for ServeArgs {
 
 /// Runs the CLI of graph `G` with the process's arguments.
 pub fn main<G: Graph>() -> ExitCode {
-    let cli = Cli::parse();
+    main_from::<G, _, _>(std::env::args_os())
+}
+
+/// Runs the CLI of graph `G` with `args` (the first one is the program
+/// name), as `main` does with the process's: for embedding and tests.
+pub fn main_from<G, I, T>(args: I) -> ExitCode
+where
+    G: Graph,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let _telemetry =
         crate::telemetry::init(&cli.log_level, cli.otlp_endpoint.as_deref(), G::SERVER.name);
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -8,7 +8,8 @@
 //!
 //! Transports: stdio (`stdio.rs`: a child process whose stderr is forwarded
 //! to ours and whose tail is kept), streamable HTTP (rmcp's client) and
-//! legacy SSE (`sse.rs`). Failures stay with the call they hit:
+//! legacy SSE (`sse.rs`), both over `http://` or `https://`
+//! (`http_client.rs`). Failures stay with the call they hit:
 //! - a server that exited is restarted on the next call; the call it failed
 //!   reports the exit status and the tail of its stderr;
 //! - the connect + handshake and each call are bounded by the server's
@@ -39,9 +40,14 @@ use crate::env_expand::expand;
 use crate::error::StartupError;
 use crate::graph::{ServerDef, TransportDef};
 
+mod http_client;
 mod sse;
 mod stdio;
+mod streamable;
 mod wire;
+
+#[cfg_attr(not(feature = "otel"), allow(unused_imports))]
+pub(crate) use http_client::install_crypto_provider;
 
 /// Default for one downstream call (FORMAT.md: `timeoutMs`).
 const DEFAULT_TIMEOUT_MS: u64 = 60_000;
@@ -503,10 +509,13 @@ async fn connect(spec: &ServerSpec) -> Result<Connection, String> {
                 .custom_headers(custom)
                 .max_sse_event_size(wire::MAX_REPLY_BYTES)
                 .reinit_on_expired_session(true);
-            let transport = StreamableHttpClientTransport::from_config(config);
+            let transport = StreamableHttpClientTransport::with_client(
+                streamable::GuardedClient::new(http_client::http_client()?, &spec.name),
+                config,
+            );
             match tokio::time::timeout(timeout, ().serve(transport)).await {
                 Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => return Err(format!("{url}: {e}")),
+                Ok(Err(e)) => return Err(format!("{url}: {}", initialize_error(&e))),
                 Err(_) => return Err(format!("{url} {}", handshake_timeout())),
             }
         }
@@ -530,6 +539,18 @@ async fn connect(spec: &ServerSpec) -> Result<Connection, String> {
         process,
         suspect: AtomicBool::new(false),
     })
+}
+
+/// Why the handshake with an HTTP server failed, down to the root cause
+/// ("invalid peer certificate: UnknownIssuer", "Connection refused"),
+/// without rmcp's internal type names.
+fn initialize_error(error: &rmcp::service::ClientInitializeError) -> String {
+    match error {
+        rmcp::service::ClientInitializeError::TransportError { error, context } => {
+            format!("{} ({context})", http_client::error_chain(&*error.error))
+        }
+        other => http_client::error_chain(other),
+    }
 }
 
 /// The `headers` of an HTTP server, `${VAR}` expanded.

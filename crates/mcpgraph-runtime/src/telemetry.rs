@@ -39,6 +39,8 @@ pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Tel
         use opentelemetry::trace::TracerProvider as _;
         use opentelemetry_otlp::WithExportConfig as _;
         let provider = otlp_endpoint.and_then(|endpoint| {
+            // An https endpoint needs the TLS provider the HTTP client expects.
+            crate::client_manager::install_crypto_provider();
             let exporter = opentelemetry_otlp::SpanExporter::builder()
                 .with_http()
                 .with_endpoint(endpoint)

@@ -7,7 +7,10 @@
 //! Flags (for misbehaviour before any request):
 //! - `--crash-on-start`: write a line on stderr and exit 4 before the handshake;
 //! - `--silent`: never answer anything (the handshake hangs);
-//! - `--garbage-on-start`: print a non-JSON line on stdout first, then serve.
+//! - `--garbage-on-start`: print a non-JSON line on stdout first, then serve;
+//! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
+//!   stdio (stateful sessions; `crash` ends the whole process, so the URL
+//!   vanishes until a new server binds the port).
 //!
 //! It also answers `list_directory` (the tool the file_utils example calls),
 //! so that example can be pointed at it with `--mcp`: a `path` of `@crash`,
@@ -250,8 +253,18 @@ impl ServerHandler for TestServer {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    for flag in std::env::args().skip(1) {
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
         match flag.as_str() {
+            "--http" => {
+                let port = args.next().and_then(|p| p.parse::<u16>().ok());
+                let Some(port) = port else {
+                    eprintln!("test server: --http needs a port");
+                    std::process::exit(2);
+                };
+                serve_http(port).await;
+                return;
+            }
             "--crash-on-start" => {
                 eprintln!("test server: refusing to start (--crash-on-start)");
                 std::process::exit(4);
@@ -271,4 +284,40 @@ async fn main() {
         std::process::exit(2);
     };
     let _ = service.waiting().await;
+}
+
+/// Serves streamable HTTP on `127.0.0.1:port`, path `/mcp`, until killed.
+async fn serve_http(port: u16) {
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService,
+    };
+
+    let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("test server: cannot bind 127.0.0.1:{port}: {e}");
+            std::process::exit(2);
+        }
+    };
+    let service = TowerToHyperService::new(StreamableHttpService::new(
+        || Ok(TestServer),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    ));
+    eprintln!("test server: listening on http://127.0.0.1:{port}/mcp");
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service = service.clone();
+        tokio::spawn(async move {
+            let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

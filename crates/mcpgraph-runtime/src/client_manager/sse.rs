@@ -14,6 +14,7 @@ use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
+use super::http_client::{error_chain, http_client};
 use super::wire::{IdScanner, MAX_REPLY_BYTES, decode, oversized};
 
 /// Limit for one POST of a message (the reply comes on the stream).
@@ -36,17 +37,14 @@ pub(crate) async fn connect(
     headers: HeaderMap,
 ) -> Result<SseTransport, String> {
     let url = Url::parse(url).map_err(|e| format!("invalid url `{url}`: {e}"))?;
-    let client = Client::builder()
-        .connect_timeout(Duration::from_secs(10))
-        .build()
-        .map_err(|e| format!("cannot create an HTTP client: {e}"))?;
+    let client = http_client()?;
     let mut response = client
         .get(url.clone())
         .header(ACCEPT, "text/event-stream")
         .headers(headers.clone())
         .send()
         .await
-        .map_err(|e| format!("GET {url}: {}", chain(&e)))?;
+        .map_err(|e| format!("GET {url}: {}", error_chain(&e)))?;
     if !response.status().is_success() {
         return Err(format!("GET {url}: HTTP {}", response.status()));
     }
@@ -66,7 +64,7 @@ pub(crate) async fn connect(
         let chunk = response
             .chunk()
             .await
-            .map_err(|e| format!("reading the event stream of {url}: {}", chain(&e)))?
+            .map_err(|e| format!("reading the event stream of {url}: {}", error_chain(&e)))?
             .ok_or_else(|| {
                 format!("the event stream of {url} ended before its `endpoint` event")
             })?;
@@ -135,7 +133,7 @@ async fn read_stream(
                 tracing::warn!(
                     server = name,
                     "the event stream of `{name}` failed: {}",
-                    chain(&e)
+                    error_chain(&e)
                 );
                 return;
             }
@@ -159,10 +157,9 @@ impl Transport<RoleClient> for SseTransport {
         let endpoint = self.endpoint.clone();
         async move {
             let body = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
-            let response =
-                request.body(body).send().await.map_err(|e| {
-                    std::io::Error::other(format!("POST {endpoint}: {}", chain(&e)))
-                })?;
+            let response = request.body(body).send().await.map_err(|e| {
+                std::io::Error::other(format!("POST {endpoint}: {}", error_chain(&e)))
+            })?;
             if response.status().is_success() {
                 Ok(())
             } else {
@@ -188,22 +185,6 @@ impl Drop for SseTransport {
     fn drop(&mut self) {
         self.reader.abort();
     }
-}
-
-/// An error and its sources: reqwest's own message alone ("error sending
-/// request") does not say what went wrong.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        let more = e.to_string();
-        if !text.contains(&more) {
-            text.push_str(": ");
-            text.push_str(&more);
-        }
-        source = e.source();
-    }
-    text
 }
 
 /// One dispatched server-sent event.

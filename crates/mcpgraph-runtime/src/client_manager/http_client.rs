@@ -1,0 +1,65 @@
+//! The HTTP client for downstream streamable HTTP and SSE servers.
+//!
+//! TLS is rustls with the ring provider. Server certificates are checked by
+//! rustls-platform-verifier, which on Linux reads the system roots, or the
+//! PEM bundle in `SSL_CERT_FILE` / the directories in `SSL_CERT_DIR` when
+//! either is set: the usual way to trust a private CA.
+
+use std::time::Duration;
+
+use reqwest::Client;
+
+/// How long the TCP and TLS connect may take; the server's `timeoutMs`
+/// bounds the whole handshake on top of this.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A client for one downstream server (one per connection, so a restart
+/// starts from fresh sockets).
+pub(crate) fn http_client() -> Result<Client, String> {
+    install_crypto_provider();
+    Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .build()
+        .map_err(|e| format!("cannot create an HTTP client: {}", error_chain(&e)))
+}
+
+/// Makes ring the process-wide rustls provider unless something else
+/// (an embedding application) installed one first.
+pub(crate) fn install_crypto_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if rustls::crypto::CryptoProvider::get_default().is_none() {
+            // Losing a race with another installer is fine: either provider works.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+        }
+    });
+}
+
+/// An error and its sources: reqwest's own message alone ("error sending
+/// request") does not say what went wrong (refused, certificate, DNS).
+/// rmcp's `StreamableHttpError::Client` does not expose the reqwest error
+/// it wraps as a source; the chain continues into it here.
+pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    let mut text = error.to_string();
+    let mut next = error.source();
+    if let Some(StreamableHttpError::Client(inner)) =
+        error.downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
+        next = Some(inner);
+    }
+    while let Some(e) = next {
+        let more = e.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        next = e.source();
+        if let Some(StreamableHttpError::Client(inner)) =
+            e.downcast_ref::<StreamableHttpError<reqwest::Error>>()
+        {
+            next = Some(inner);
+        }
+    }
+    text
+}
