@@ -145,7 +145,11 @@ async fn missing_reads_the_context_by_path() {
         (json!({"b": 0}), "one"),
         (json!({"b": []}), "one"),
         (json!({}), "none"),
+        // As json-logic-js: a null or "" value counts as missing.
+        (json!({"a": null, "b": 1}), "one"),
+        (json!({"a": "", "b": null}), "none"),
         (json!({"node": {"k": {"deep": 1}}}), "node_path"),
+        (json!({"node": {"k": {"deep": ""}}}), "none"),
         (json!({"node": {"k": {}}}), "none"),
     ]
     .into_iter()

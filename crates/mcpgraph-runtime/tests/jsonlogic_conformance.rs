@@ -110,12 +110,29 @@ fn the_operator_set_of_format_md_evaluates_as_json_logic_js() {
         (json!({"var": "o.k"}), json!(null)),
         (json!({"var": ["missing", "dflt"]}), json!("dflt")),
         (json!({"missing": ["x", "s", "nope"]}), json!(["nope"])),
-        // Divergence kept on purpose, so a fix shows up here: json-logic-js
-        // counts a key whose value is null or "" as missing; datalogic-rs
-        // 5.4 counts both as present (its `missing` is a built-in the runtime
-        // cannot replace).
-        (json!({"missing": ["o.k", "e"]}), json!([])),
+        // json-logic-js counts a key whose value is null or "" as missing
+        // (datalogic-rs's built-in counts both as present; the runtime
+        // compiles `missing` to its own operator).
+        (json!({"missing": ["o.k", "e"]}), json!(["o.k", "e"])),
+        (json!({"missing": "e"}), json!(["e"])),
+        (json!({"missing": [["x", "nope"], "e"]}), json!(["nope"])),
+        (
+            json!({"missing": ["a.1", "a.9", "a.length", "s.0", "s.99"]}),
+            json!(["a.9", "s.99"]),
+        ),
         (json!({"missing_some": [1, ["x", "nope"]]}), json!([])),
+        (
+            json!({"missing_some": [2, ["x", "nope", "e"]]}),
+            json!(["nope", "e"]),
+        ),
+        (
+            json!({"missing_some": [1, ["e", "o.k"]]}),
+            json!(["e", "o.k"]),
+        ),
+        (
+            json!({"if": [{"missing": "nope"}, "ask", "ok"]}),
+            json!("ask"),
+        ),
         (
             json!({"all": [{"var": "a"}, {">": [{"var": ""}, 0]}]}),
             json!(true),
