@@ -23,7 +23,7 @@ use crate::error::NodeError;
 use crate::expr::{Args, Expr, SLOT_KEY, Switch, logic_engine};
 use crate::graph::Limits;
 use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
-use crate::value::{from_json, to_json};
+use crate::value::{from_json, to_data, to_json};
 
 /// Every node output of one call, in execution order.
 #[derive(Default)]
@@ -71,6 +71,21 @@ pub struct Execution {
     started: Instant,
     pending: Option<Pending>,
     watch: Watch,
+    /// Reused by every switch rule of the call: its data and result.
+    arena: datalogic_rs::bumpalo::Bump,
+    /// Reused buffer for a rule's slot values.
+    slot_values: Vec<JValue>,
+}
+
+/// The key of slot `i` in a rule's data (`"0"`, `"1"`, ...).
+fn slot_name(i: usize, arena: &datalogic_rs::bumpalo::Bump) -> &str {
+    const NAMES: [&str; 16] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
+    ];
+    match NAMES.get(i) {
+        Some(name) => name,
+        None => arena.alloc_str(&i.to_string()),
+    }
 }
 
 /// The node that is running, until it completes or fails.
@@ -121,6 +136,8 @@ impl Execution {
             started: Instant::now(),
             pending: None,
             watch: Watch::default(),
+            arena: datalogic_rs::bumpalo::Bump::new(),
+            slot_values: Vec::new(),
         }
     }
 
@@ -252,30 +269,49 @@ impl Execution {
     /// rule is truthy, `None` means the default `next`. The caller records
     /// the chosen target with [`Execution::switched`].
     pub fn switch(&mut self, switch: &Switch) -> Result<Option<usize>, NodeError> {
+        use datalogic_rs::DataValue;
+        use datalogic_rs::bumpalo::collections::Vec as BumpVec;
         let engine = logic_engine();
+        let mut values = std::mem::take(&mut self.slot_values);
         for (index, rule) in switch.conditions.iter().enumerate() {
-            let mut slots = serde_json::Map::with_capacity(rule.vars.len());
-            for (slot, var) in rule.vars.iter().enumerate() {
-                if let Some(value) = to_json(&self.eval(var)?) {
-                    slots.insert(slot.to_string(), value);
+            values.clear();
+            for var in &rule.vars {
+                values.push(self.eval(var)?);
+            }
+            // The rule's data, built straight into the arena: its slots
+            // (`{SLOT_KEY: {"0": .., "1": ..}}`), and, only for rules that
+            // read the data by path (`missing`), the context's fields.
+            self.arena.reset();
+            let arena = &self.arena;
+            let mut slots = BumpVec::with_capacity_in(values.len(), arena);
+            for (slot, value) in values.iter().enumerate() {
+                if let Some(value) = to_data(value, arena) {
+                    slots.push((slot_name(slot, arena), value));
                 }
             }
-            // Only rules that read the data by path (`missing`) pay for a
-            // JSON copy of the context; the others see just their slots.
-            let mut data = match rule.needs_context.then(|| to_json(&self.context)) {
-                Some(Some(Value::Object(context))) => context,
-                _ => serde_json::Map::new(),
+            let slots = DataValue::Object(slots.into_bump_slice());
+            let context = match rule.needs_context.then(|| to_data(&self.context, arena)) {
+                Some(Some(DataValue::Object(fields))) => fields,
+                _ => &[],
             };
-            data.insert(SLOT_KEY.to_owned(), Value::Object(slots));
-            let data = Value::Object(data);
-            let arena = datalogic_rs::bumpalo::Bump::new();
+            let mut fields = BumpVec::with_capacity_in(context.len() + 1, arena);
+            fields.extend(context.iter().filter(|(k, _)| *k != SLOT_KEY).cloned());
+            fields.push((SLOT_KEY, slots));
+            let data = DataValue::Object(fields.into_bump_slice());
             let value = engine
-                .evaluate(&rule.logic, &data, &arena)
-                .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")))?;
-            if js_truthy(value) {
-                return Ok(Some(index));
+                .evaluate(&rule.logic, data, arena)
+                .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")));
+            let truthy = value.map(js_truthy);
+            match truthy {
+                Ok(true) => {
+                    self.slot_values = values;
+                    return Ok(Some(index));
+                }
+                Ok(false) => {}
+                Err(e) => return Err(e),
             }
         }
+        self.slot_values = values;
         Ok(None)
     }
 
@@ -338,6 +374,9 @@ impl Execution {
     }
 
     fn eval(&mut self, expr: &Expr) -> Result<JValue, NodeError> {
+        if let Some(value) = expr.lookup(&self.context) {
+            return Ok(value);
+        }
         match self.evaluator.evaluate(&expr.ast, &self.context) {
             Ok(value) => Ok(value),
             Err(e) => Err(self.error(describe_jsonata_error(&e))),
@@ -474,6 +513,11 @@ pub fn evaluate_standalone(
     let mut context = Context::new();
     for (name, value) in bindings {
         context.bind(name.clone(), from_json(value));
+    }
+    if bindings.is_empty()
+        && let Some(value) = expr.lookup(data)
+    {
+        return Ok(value);
     }
     let history = Rc::new(RefCell::new(History::default()));
     new_evaluator(context, timeout_ms, depth, &history).evaluate(&expr.ast, data)

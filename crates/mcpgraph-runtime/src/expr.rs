@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use jsonata_core::ast::AstNode;
+use jsonata_core::value::JValue;
 
 use crate::error::StartupError;
 
@@ -231,6 +232,9 @@ fn json_logic_js_truthy(value: &datalogic_rs::datavalue::OwnedDataValue) -> bool
 pub struct Expr {
     pub(crate) source: Cow<'static, str>,
     pub(crate) ast: AstNode,
+    /// For a plain path of field names (`$.entry.x`, `node.a.b`, `$`): the
+    /// names, so the common case skips the evaluator (see [`Expr::lookup`]).
+    path: Option<Box<[Box<str>]>>,
 }
 
 impl Expr {
@@ -241,13 +245,68 @@ impl Expr {
         let ast = jsonata_core::parser::parse(&source).map_err(|e| {
             StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
         })?;
-        Ok(Self { source, ast })
+        let path = plain_path(&ast);
+        Ok(Self { source, ast, path })
+    }
+
+    /// The value of a plain path expression on `data` without the
+    /// evaluator, when that is certain to be what the evaluator gives:
+    /// fields looked up through objects, a missing one giving nothing, the
+    /// last value returned as it is (an array too: jsonata-js returns a
+    /// last step's single array unchanged). `None` (evaluate it) for
+    /// anything else, such as a step through an array, which maps.
+    pub(crate) fn lookup(&self, data: &JValue) -> Option<JValue> {
+        let names = self.path.as_deref()?;
+        let mut current = data;
+        for (i, name) in names.iter().enumerate() {
+            let JValue::Object(map) = current else {
+                return None;
+            };
+            match map.get(&**name) {
+                Some(JValue::Array(_)) if i + 1 < names.len() => return None,
+                Some(value) => current = value,
+                None => return Some(JValue::Undefined),
+            }
+        }
+        match current {
+            // `$` on an array input: jsonata-js wraps it as a sequence.
+            JValue::Array(_) if names.is_empty() => None,
+            value => Some(value.clone()),
+        }
     }
 
     /// The expression's text.
     pub fn source(&self) -> &str {
         &self.source
     }
+}
+
+/// The field names of `$.a.b`, `a.b` or `$` (no names); `None` for any
+/// other expression (predicates, `[]`, bindings, `$$`, wildcards...).
+fn plain_path(ast: &AstNode) -> Option<Box<[Box<str>]>> {
+    let steps = match ast {
+        AstNode::Variable(name) if name.is_empty() => return Some(Box::default()),
+        AstNode::Path { steps } => steps,
+        _ => return None,
+    };
+    let mut names = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let plain = step.stages.is_empty()
+            && step.focus.is_none()
+            && step.index_var.is_none()
+            && step.ancestor_label.is_none()
+            && !step.is_tuple
+            && !step.inner_tuple;
+        if !plain {
+            return None;
+        }
+        match &step.node {
+            AstNode::Variable(name) if name.is_empty() && i == 0 => {}
+            AstNode::Name(name) => names.push(name.as_str().into()),
+            _ => return None,
+        }
+    }
+    Some(names.into_boxed_slice())
 }
 
 /// An `mcp` node's `args`, walked as FORMAT.md says.
@@ -359,5 +418,56 @@ impl Switch {
             })
             .collect::<Result<_, StartupError>>()?;
         Ok(Self { conditions })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jsonata_core::evaluator::Evaluator;
+
+    /// The shortcut gives what the evaluator gives, or stands aside.
+    #[test]
+    fn plain_path_lookup_agrees_with_the_evaluator() {
+        let data = [
+            r#"{"a": {"b": [1]}, "n": null, "s": "x", "e": {}, "z": 0}"#,
+            r#"{"a": [{"b": 1}, {"b": 2}], "entry": {"x": {"y": [[1], 2]}}}"#,
+            r#"[{"a": 1}]"#,
+            r#"{"a": {"b": {"c": false}}}"#,
+        ];
+        let exprs = [
+            "$",
+            "a",
+            "a.b",
+            "$.a.b",
+            "$.a.b.c",
+            "n",
+            "n.x",
+            "s",
+            "s.x",
+            "e.x",
+            "z",
+            "missing",
+            "entry.x.y",
+            "$.entry.x",
+            "a.b[0]",
+            "$$.a",
+        ];
+        let mut shortcut = 0;
+        for data in data {
+            let data = JValue::from_json_str(data).unwrap();
+            for source in exprs {
+                let expr = Expr::parse(source).unwrap();
+                let want = Evaluator::new().evaluate(&expr.ast, &data).unwrap();
+                if let Some(got) = expr.lookup(&data) {
+                    shortcut += 1;
+                    assert_eq!(got, want, "`{source}` on {data:?}");
+                }
+            }
+        }
+        assert!(shortcut > 20, "the shortcut was taken {shortcut} times");
+        assert!(Expr::parse("a.b[0]").unwrap().path.is_none());
+        assert!(Expr::parse("$$.a").unwrap().path.is_none());
+        assert!(Expr::parse("a.b[]").unwrap().path.is_none());
     }
 }
