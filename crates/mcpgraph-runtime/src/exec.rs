@@ -24,6 +24,7 @@ use crate::expr::{Args, Expr, SLOT_KEY, Switch, logic_engine};
 use crate::graph::Limits;
 use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 use crate::value::{from_json, to_data, to_json};
+use crate::watchdog::{ExpressionTimer, timeout_error};
 
 /// Every node output of one call, in execution order.
 #[derive(Default)]
@@ -62,6 +63,8 @@ pub struct Execution {
     arguments: JValue,
     history: Rc<RefCell<History>>,
     evaluator: Evaluator,
+    /// `maxExpressionTimeMs` for `evaluator`, whose cancel token it holds.
+    timer: ExpressionTimer,
     limits: Limits,
     deadline: Instant,
     executed: u64,
@@ -116,9 +119,10 @@ impl Execution {
     /// Starts a call with the given (already validated) arguments.
     pub fn new(arguments: &Value, limits: Limits, clients: Arc<ClientManager>) -> Self {
         let history = Rc::new(RefCell::new(History::default()));
+        let timer = ExpressionTimer::new(Some(limits.max_expression_time_ms));
         let evaluator = new_evaluator(
             Context::new(),
-            Some(limits.max_expression_time_ms),
+            timer.token(),
             Some(limits.max_expression_depth),
             &history,
         );
@@ -127,6 +131,7 @@ impl Execution {
             arguments: from_json(arguments),
             history,
             evaluator,
+            timer,
             limits,
             deadline: Instant::now() + Duration::from_millis(limits.max_execution_time_ms),
             executed: 0,
@@ -377,10 +382,22 @@ impl Execution {
         if let Some(value) = expr.lookup(&self.context) {
             return Ok(value);
         }
-        match self.evaluator.evaluate(&expr.ast, &self.context) {
-            Ok(value) => Ok(value),
-            Err(e) => Err(self.error(describe_jsonata_error(&e))),
+        self.timer.arm();
+        let mut result = self.evaluator.evaluate(&expr.ast, &self.context);
+        if let Some(limit) = self.timer.disarm() {
+            // The watchdog fired: its token is spent for this evaluator.
+            self.timer = ExpressionTimer::new(Some(limit));
+            self.evaluator = new_evaluator(
+                Context::new(),
+                self.timer.token(),
+                Some(self.limits.max_expression_depth),
+                &self.history,
+            );
+            if result.as_ref().is_err_and(is_cancelled) {
+                result = Err(timeout_error(limit));
+            }
         }
+        result.map_err(|e| self.error(describe_jsonata_error(&e)))
     }
 
     fn eval_args(&mut self, args: &Args) -> Result<Option<Value>, NodeError> {
@@ -483,14 +500,15 @@ fn describe_jsonata_error(e: &EvaluatorError) -> String {
 /// runner builds its evaluator here too, so it tests this exact setup.
 fn new_evaluator(
     context: Context,
-    timeout_ms: Option<u64>,
+    cancel: CancelToken,
     depth: Option<u64>,
     history: &Rc<RefCell<History>>,
 ) -> Evaluator {
+    // The time limit is the watchdog's (`cancel`), not jsonata's
+    // `timeout_ms`, which reads the clock at every node evaluated.
     let options = EvaluatorOptions {
-        timeout_ms,
         max_stack_depth: depth.map(|d| usize::try_from(d).unwrap_or(usize::MAX)),
-        cancel: Some(CancelToken::new()),
+        cancel: Some(cancel),
         ..Default::default()
     };
     let mut evaluator = Evaluator::with_options(context, options);
@@ -520,7 +538,19 @@ pub fn evaluate_standalone(
         return Ok(value);
     }
     let history = Rc::new(RefCell::new(History::default()));
-    new_evaluator(context, timeout_ms, depth, &history).evaluate(&expr.ast, data)
+    let mut timer = ExpressionTimer::new(timeout_ms);
+    let mut evaluator = new_evaluator(context, timer.token(), depth, &history);
+    timer.arm();
+    let result = evaluator.evaluate(&expr.ast, data);
+    match timer.disarm() {
+        Some(limit) if result.as_ref().is_err_and(is_cancelled) => Err(timeout_error(limit)),
+        _ => result,
+    }
+}
+
+/// Whether jsonata stopped because its cancel token was cancelled.
+fn is_cancelled(error: &EvaluatorError) -> bool {
+    error.code() == Some("U1003")
 }
 
 fn register_history_functions(evaluator: &mut Evaluator, history: &Rc<RefCell<History>>) {

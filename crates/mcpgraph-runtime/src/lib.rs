@@ -20,6 +20,7 @@ mod pool;
 pub mod server;
 pub mod telemetry;
 pub mod value;
+mod watchdog;
 
 pub use error::{NodeError, StartupError};
 pub use exec::{Execution, evaluate_standalone};
