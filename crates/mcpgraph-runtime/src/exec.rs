@@ -166,7 +166,9 @@ impl Execution {
                 self.limits.max_node_executions
             )));
         }
-        if Instant::now() >= self.deadline {
+        // One clock read per node: the deadline check and the start time.
+        let now = Instant::now();
+        if now >= self.deadline {
             return Err(self.time_limit());
         }
         self.executed += 1;
@@ -189,7 +191,7 @@ impl Execution {
             index,
             node,
             node_type,
-            start: Instant::now(),
+            start: now,
             span,
         });
         Ok(())
@@ -200,6 +202,10 @@ impl Execution {
         let Some(pending) = self.pending.take() else {
             return;
         };
+        // Nobody listening (span off, no observer or record): no clock read.
+        if pending.span.is_disabled() && !self.watch.wants_outputs() {
+            return;
+        }
         let duration = pending.start.elapsed();
         pending
             .span
