@@ -792,7 +792,9 @@ impl HttpServer {
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let config = StreamableHttpClientTransportConfig::with_uri(self.url())
             .max_concurrent_requests(max_concurrent);
-        install_crypto_provider();
+        // reqwest has no default TLS provider in this build: rmcp's default
+        // client would panic without one.
+        mcpgraph::runtime::client_manager::install_crypto_provider();
         let transport = StreamableHttpClientTransport::from_config(config);
         timed(
             &format!("{}: rmcp initialize over HTTP", self.name),
@@ -1559,15 +1561,4 @@ pub fn test_server_spec(
         },
         timeout_ms: Some(timeout_ms),
     }]
-}
-
-/// Makes ring the process-wide rustls provider: reqwest is built without a
-/// default one in this workspace, and rmcp's default HTTP client would panic.
-fn install_crypto_provider() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        if rustls::crypto::CryptoProvider::get_default().is_none() {
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
-    });
 }

@@ -47,7 +47,7 @@ mod streamable;
 mod wire;
 
 #[cfg_attr(not(feature = "otel"), allow(unused_imports))]
-pub(crate) use http_client::install_crypto_provider;
+pub use http_client::install_crypto_provider;
 
 /// Default for one downstream call (FORMAT.md: `timeoutMs`).
 const DEFAULT_TIMEOUT_MS: u64 = 60_000;

@@ -24,8 +24,10 @@ pub(crate) fn http_client() -> Result<Client, String> {
 }
 
 /// Makes ring the process-wide rustls provider unless something else
-/// (an embedding application) installed one first.
-pub(crate) fn install_crypto_provider() {
+/// (an embedding application) installed one first. reqwest is built without
+/// a default provider here, so an application that builds its own reqwest
+/// client (or rmcp's default one) in the same build calls this first.
+pub fn install_crypto_provider() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         if rustls::crypto::CryptoProvider::get_default().is_none() {
