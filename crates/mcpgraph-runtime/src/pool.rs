@@ -223,8 +223,11 @@ impl<G: Graph> Engine<G> {
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
         let job: Job = Box::new(move || {
-            Box::pin(
-                async move {
+            Box::pin(async move {
+                // The `tool_call` span closes (and reaches exporters) before
+                // the caller hears the result: a CLI that exits right after
+                // the reply must not lose it.
+                let (outcome, records) = async move {
                     let mut exec =
                         Execution::new(&arguments, G::LIMITS, Arc::clone(&shared.clients));
                     exec.watch(watch);
@@ -245,10 +248,12 @@ impl<G: Graph> Engine<G> {
                         exec.fail(error);
                         tracing::debug!(error = %error, "call failed");
                     }
-                    let _ = reply.send((outcome, exec.take_records()));
+                    (outcome, exec.take_records())
                 }
-                .instrument(span),
-            )
+                .instrument(span)
+                .await;
+                let _ = reply.send((outcome, records));
+            })
         });
         let worker = self.next.fetch_add(1, Ordering::Relaxed) % self.workers.len();
         if self.workers[worker].send(job).is_err() {
