@@ -1562,3 +1562,48 @@ pub fn test_server_spec(
         timeout_ms: Some(timeout_ms),
     }]
 }
+
+// ---------------------------------------------------------------------------
+// file_utils in front of the purpose-built test server
+// ---------------------------------------------------------------------------
+
+/// Writes a `--mcp` file that points `file_utils`' `filesystem` server at
+/// the test server binary `test_server` with `timeoutMs`; `tag` keeps the
+/// files of different tests apart.
+pub fn test_server_override(test_server: &str, timeout_ms: u64, tag: &str) -> PathBuf {
+    let config = json!({
+        "mcpServers": {
+            "filesystem": { "command": test_server, "timeoutMs": timeout_ms }
+        }
+    });
+    let file = std::env::temp_dir().join(format!("mcpgraph-{tag}-{}.json", std::process::id()));
+    std::fs::write(&file, config.to_string()).expect("write --mcp file");
+    file
+}
+
+/// `file_utils --mcp mcp_file`, served over stdio and initialized by an
+/// rmcp client; plus everything it writes on stderr, as it arrives.
+pub async fn file_utils_over_stdio(mcp_file: &Path) -> (Client, Arc<Mutex<Vec<u8>>>) {
+    let mut cmd = tokio::process::Command::new(bin_path("file_utils"));
+    cmd.arg("--mcp")
+        .arg(mcp_file)
+        .current_dir(example_dir("file_utils"));
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn file_utils");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    if let Some(mut pipe) = stderr {
+        let log = Arc::clone(&log);
+        tokio::spawn(async move {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = pipe.read(&mut buf).await {
+                log.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+    }
+    let client = timed("file_utils: initialize", ().serve(transport))
+        .await
+        .expect("initialize");
+    (client, log)
+}

@@ -222,6 +222,39 @@ async fn a_server_that_never_completes_the_handshake_times_out() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn calls_queued_behind_a_failed_handshake_share_its_error() {
+    // Six calls at once on a server that never answers its handshake: the
+    // first one's attempt times out after 1 s, and the five that queued
+    // behind it get that error instead of trying again one by one (6 s).
+    let e = engine::<downstream::Server>(test_server(1000, &["--silent"]));
+    let started = Instant::now();
+    let calls = (0..6).map(|i| {
+        let e = &e;
+        async move {
+            let r = call(e, "echo", json!({"x": i})).await;
+            eprintln!("call {i} done at {:?}: {r:?}", started.elapsed());
+            r
+        }
+    });
+    let results = futures::future::join_all(calls).await;
+    let elapsed = started.elapsed();
+    for result in &results {
+        let err = result.as_ref().unwrap_err();
+        assert!(
+            err.contains("did not complete the MCP handshake within 1000 ms"),
+            "{err}"
+        );
+    }
+    eprintln!("six queued calls failed after {elapsed:?}");
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    // A later call tries again (and fails the same way, on its own).
+    let started = Instant::now();
+    let err = call(&e, "echo", json!({"x": 7})).await.unwrap_err();
+    assert!(err.contains("handshake"), "{err}");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn the_time_limit_cancels_the_downstream_call() {
     let e = engine::<limits::Server>(test_server(5000, &[]));
     let started = Instant::now();

@@ -5,54 +5,24 @@
 //! tested through the engine in `downstream.rs`: producing 16 MiB in a
 //! debug build can take longer than this test's 1 s `timeoutMs`.)
 
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcpgraph_tests::rmcp::ServiceExt;
-use mcpgraph_tests::rmcp::transport::TokioChildProcess;
-use mcpgraph_tests::{Client, bin_path, call_params, example_dir, result_json, result_text, timed};
+use mcpgraph_tests::{
+    Client, call_params, file_utils_over_stdio, result_json, result_text, test_server_override,
+    timed,
+};
 use serde_json::json;
-use tokio::io::AsyncReadExt;
 
 /// `file_utils --mcp FILE` with `filesystem` = the test server (timeoutMs
 /// 1000), initialized; plus what it writes on stderr.
 async fn start() -> (Client, Arc<Mutex<Vec<u8>>>) {
-    let config = json!({
-        "mcpServers": {
-            "filesystem": {
-                "command": env!("CARGO_BIN_EXE_mcpgraph-test-server"),
-                "timeoutMs": 1000
-            }
-        }
-    });
-    let file = std::env::temp_dir().join(format!(
-        "mcpgraph-downstream-example-{}.json",
-        std::process::id()
-    ));
-    std::fs::write(&file, config.to_string()).expect("write --mcp file");
-    let mut cmd = tokio::process::Command::new(bin_path("file_utils"));
-    cmd.arg("--mcp")
-        .arg(&file)
-        .current_dir(example_dir("file_utils"));
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn file_utils");
-    let log = Arc::new(Mutex::new(Vec::new()));
-    if let Some(mut pipe) = stderr {
-        let log = Arc::clone(&log);
-        tokio::spawn(async move {
-            let mut buf = [0u8; 4096];
-            while let Ok(n @ 1..) = pipe.read(&mut buf).await {
-                log.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
-    }
-    let client = timed("file_utils: initialize", ().serve(transport))
-        .await
-        .expect("initialize");
-    (client, log)
+    let file = test_server_override(
+        env!("CARGO_BIN_EXE_mcpgraph-test-server"),
+        1000,
+        "downstream-example",
+    );
+    file_utils_over_stdio(&file).await
 }
 
 #[tokio::test(flavor = "multi_thread")]

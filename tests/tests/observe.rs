@@ -17,6 +17,10 @@ mod limits {
     mcpgraph::mcpgraph!("graphs/limits.yaml");
 }
 
+mod loop_example {
+    mcpgraph::mcpgraph!("../examples/loop_example/loop_example.yaml");
+}
+
 fn test_server() -> Vec<ServerSpec> {
     mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), 5000, &[])
 }
@@ -140,7 +144,8 @@ async fn cancelling_a_call_stops_it_and_its_downstream_call() {
         "{:?}",
         started.elapsed()
     );
-    // The shared downstream connection still serves the next call.
+    // The engine serves the next call (that the downstream call itself is
+    // cancelled, over the wire, is checked in cancel.rs and downstream.rs).
     let err = engine
         .call("forever", None, CancellationToken::new())
         .await
@@ -215,4 +220,47 @@ async fn progress_is_reported_per_node_when_asked() {
             .iter()
             .all(|m| m["method"] != "notifications/progress")
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn invalid_arguments_name_the_path_and_the_rule_and_run_no_node() {
+    let recorder = Arc::new(Recorder::default());
+    let engine = Engine::<loop_example::Server>::start(Vec::new(), 1)
+        .unwrap()
+        .with_observer(recorder.clone());
+    for (args, want) in [
+        (
+            json!({"n": "three"}),
+            r#"invalid arguments: /n: "three" is not of type "number""#,
+        ),
+        (
+            json!({}),
+            r#"invalid arguments: /: "n" is a required property"#,
+        ),
+    ] {
+        let options = CallOptions {
+            record: true,
+            ..CallOptions::default()
+        };
+        let outcome = engine
+            .call_with("sum_to_n", args.as_object().cloned(), options)
+            .await;
+        let err = outcome.result.unwrap_err().to_string();
+        assert!(err.contains(want), "{args}: want {want:?} in {err:?}");
+        assert!(
+            outcome.records.as_ref().is_none_or(Vec::is_empty),
+            "{args}: no node may run: {:?}",
+            outcome.records
+        );
+    }
+    assert!(recorder.0.lock().unwrap().is_empty(), "{:?}", recorder.0);
+    // The same engine runs valid arguments.
+    let ok = engine
+        .call(
+            "sum_to_n",
+            json!({"n": 3}).as_object().cloned(),
+            CancellationToken::new(),
+        )
+        .await;
+    assert_eq!(ok, Ok(json!({"sum": 6})));
 }

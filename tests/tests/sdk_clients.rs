@@ -384,6 +384,26 @@ async fn post_init(addr: std::net::SocketAddr, extra: &[(&str, &str)]) -> HttpRe
     .await
 }
 
+/// `initialize` + `notifications/initialized` over raw HTTP; the session id.
+async fn open_session(addr: std::net::SocketAddr) -> String {
+    let init = post_init(addr, &[]).await;
+    assert_accepted(&init, "initialize");
+    let sid = init
+        .header("mcp-session-id")
+        .unwrap_or_else(|| panic!("stateful initialize gives a session id: {init:?}"))
+        .to_string();
+    let r = http_request(
+        addr,
+        "POST",
+        "/mcp",
+        &mcp_post_headers(&[("Mcp-Session-Id", sid.as_str())]),
+        Some(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+    )
+    .await;
+    assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
+    sid
+}
+
 fn assert_accepted(r: &HttpResponse, what: &str) {
     assert_eq!(r.status, 200, "{what}: should be accepted: {r:?}");
     assert!(
@@ -479,23 +499,8 @@ async fn session_lifecycle_and_paths() {
     let server = HttpServer::start("loop_example", &[], &[]).await;
     let addr = server.addr;
 
-    let init = post_init(addr, &[]).await;
-    assert_accepted(&init, "initialize");
-    let sid = init
-        .header("mcp-session-id")
-        .unwrap_or_else(|| panic!("stateful initialize gives a session id: {init:?}"))
-        .to_string();
+    let sid = open_session(addr).await;
     let with_sid = [("Mcp-Session-Id", sid.as_str())];
-
-    let r = http_request(
-        addr,
-        "POST",
-        "/mcp",
-        &mcp_post_headers(&with_sid),
-        Some(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
-    )
-    .await;
-    assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
 
     let call = json!({
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -554,5 +559,56 @@ async fn session_lifecycle_and_paths() {
 
     // The server still serves new sessions afterwards.
     assert_accepted(&post_init(addr, &[]).await, "initialize after all that");
+    server.stop().await;
+}
+
+/// Over a streamable HTTP session, `ping` is answered and a call with a
+/// `progressToken` streams one `notifications/progress` per node on its
+/// POST's SSE stream, ahead of the result. (In `--stateless` mode the
+/// answer is one JSON body: there is no stream to carry progress.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ping_and_progress_over_an_http_session() {
+    let server = HttpServer::start("loop_example", &[], &[]).await;
+    let addr = server.addr;
+    let sid = open_session(addr).await;
+    let with_sid = [("Mcp-Session-Id", sid.as_str())];
+    let post = |body: Value| {
+        let headers = mcp_post_headers(&with_sid);
+        async move { http_request(addr, "POST", "/mcp", &headers, Some(&body.to_string())).await }
+    };
+
+    let r = post(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})).await;
+    let pong = r.messages().into_iter().find(|m| m["id"] == 2);
+    assert_eq!(
+        pong.map(|m| m["result"].clone()),
+        Some(json!({})),
+        "ping: {r:?}"
+    );
+
+    let r = post(json!({
+        "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {
+            "name": "sum_to_n",
+            "arguments": { "n": 3 },
+            "_meta": { "progressToken": 77 }
+        }
+    }))
+    .await;
+    assert_eq!(r.status, 200, "{r:?}");
+    let messages = r.messages();
+    let last = messages
+        .last()
+        .unwrap_or_else(|| panic!("no messages: {r:?}"));
+    assert_eq!(last["id"], 3, "the result comes last: {messages:?}");
+    assert_eq!(last["result"]["structuredContent"], json!({"sum": 6}));
+    let progress: Vec<&Value> = messages
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .collect();
+    // entry, 3 × (increment, check), exit_sum, exit_sum_final
+    assert_eq!(progress.len(), 9, "{messages:?}");
+    assert!(progress.iter().all(|p| p["params"]["progressToken"] == 77));
+    assert_eq!(progress[0]["params"]["message"], "node `entry_sum`");
+    assert_eq!(progress[8]["params"]["message"], "node `exit_sum_final`");
     server.stop().await;
 }

@@ -65,9 +65,16 @@ enum Command {
 
 #[derive(clap::Args, Debug)]
 struct ServeArgs {
-    /// Serve streamable HTTP on this address (path /mcp) instead of stdio,
-    /// e.g. 127.0.0.1:8080. Binding beyond loopback is your explicit choice.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve streamable HTTP (path /mcp) instead of stdio: on
+    /// 127.0.0.1:8080 without a value, on 127.0.0.1:PORT for a bare port,
+    /// or on IP:PORT. Binding beyond loopback is your explicit choice.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        num_args = 0..=1,
+        default_missing_value = DEFAULT_HTTP_ADDR,
+        value_parser = parse_http_addr
+    )]
     http: Option<std::net::SocketAddr>,
 
     /// No sessions: any replica can answer any request (for running several
@@ -96,6 +103,29 @@ struct ServeArgs {
 }
 
 const DEFAULT_DRAIN_SECS: u64 = 10;
+
+/// Where `serve --http` listens when no address is given.
+const DEFAULT_HTTP_ADDR: &str = "127.0.0.1:8080";
+
+/// `PORT` (loopback), `localhost:PORT` (loopback) or `IP:PORT`.
+fn parse_http_addr(text: &str) -> Result<std::net::SocketAddr, String> {
+    let loopback = std::net::Ipv4Addr::LOCALHOST;
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok((loopback, port).into());
+    }
+    if let Some(port) = text.strip_prefix("localhost:") {
+        return port
+            .parse::<u16>()
+            .map(|port| (loopback, port).into())
+            .map_err(|e| format!("bad port `{port}`: {e}"));
+    }
+    text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not PORT, localhost:PORT or IP:PORT \
+             (e.g. 8080, 127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080)"
+        )
+    })
+}
 
 /// What a bare `<binary>` (no sub-command) means: stdio serving.
 impl Default for ServeArgs {
@@ -328,4 +358,48 @@ async fn call<G: Graph>(
 fn fail(message: String) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_addresses_default_to_loopback() {
+        let parse = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).map_err(|e| e.to_string())?;
+            match cli.command {
+                Some(Command::Serve(serve)) => Ok(serve.http.map(|a| a.to_string())),
+                other => Err(format!("{other:?}")),
+            }
+        };
+        let some = |s: &str| Ok(Some(s.to_owned()));
+        assert_eq!(parse(&["bin", "serve"]), Ok(None));
+        assert_eq!(parse(&["bin", "serve", "--http"]), some("127.0.0.1:8080"));
+        assert_eq!(
+            parse(&["bin", "serve", "--http", "--stateless"]),
+            some("127.0.0.1:8080")
+        );
+        assert_eq!(
+            parse(&["bin", "serve", "--http", "9000"]),
+            some("127.0.0.1:9000")
+        );
+        assert_eq!(
+            parse(&["bin", "serve", "--http=localhost:9001"]),
+            some("127.0.0.1:9001")
+        );
+        assert_eq!(
+            parse(&["bin", "serve", "--http", "0.0.0.0:80"]),
+            some("0.0.0.0:80")
+        );
+        assert_eq!(
+            parse(&["bin", "serve", "--http", "[::1]:81"]),
+            some("[::1]:81")
+        );
+        let err = parse(&["bin", "serve", "--http", "example.com:80"]).unwrap_err();
+        assert!(
+            err.contains("is not PORT, localhost:PORT or IP:PORT"),
+            "{err}"
+        );
+    }
 }

@@ -21,7 +21,7 @@
 //!   is not JSON at all is logged and ignored.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
@@ -240,6 +240,12 @@ impl Connection {
 struct Downstream {
     spec: ServerSpec,
     connection: Mutex<Option<Arc<Connection>>>,
+    /// Connection attempts that failed so far, and the last one's error.
+    /// A caller that queued behind an attempt which failed gets its error
+    /// at once instead of trying again: with N calls waiting on a server
+    /// that hangs in its handshake, each waits one `timeoutMs`, not N.
+    failures: AtomicU64,
+    last_failure: StdMutex<String>,
 }
 
 /// All downstream servers of a graph.
@@ -264,6 +270,8 @@ impl ClientManager {
                     Downstream {
                         spec,
                         connection: Mutex::new(None),
+                        failures: AtomicU64::new(0),
+                        last_failure: StdMutex::new(String::new()),
                     },
                 )
             })
@@ -321,6 +329,7 @@ impl ClientManager {
     /// closed (a crash) or that does not answer a ping after a timeout.
     async fn connection(&self, downstream: &Downstream) -> Result<Arc<Connection>, String> {
         let server = downstream.spec.name.as_str();
+        let failures_before = downstream.failures.load(Ordering::SeqCst);
         let mut slot = downstream.connection.lock().await;
         if let Some(connection) = slot.as_ref() {
             if connection.is_closed() {
@@ -362,14 +371,42 @@ impl ClientManager {
         if let Some(connection) = slot.as_ref() {
             return Ok(Arc::clone(connection));
         }
+        if downstream.failures.load(Ordering::SeqCst) != failures_before {
+            // An attempt made while this call waited for the slot failed.
+            let error = downstream
+                .last_failure
+                .lock()
+                .map(|e| e.clone())
+                .unwrap_or_default();
+            return Err(error);
+        }
         let spec = downstream.spec.clone();
-        let connection = self
+        let connected = match self
             .runtime
             .spawn(async move { connect(&spec).await })
             .await
-            .map_err(|e| format!("connecting to `{server}`: {e}"))?
-            .map_err(|e| format!("cannot start downstream server `{server}`: {e}"))?;
-        let connection = Arc::new(connection);
+        {
+            Ok(Ok(connection)) => Ok(connection),
+            Ok(Err(ConnectError { message, process })) => {
+                if let Some(process) = process {
+                    self.stop_in_background(process);
+                }
+                Err(format!(
+                    "cannot start downstream server `{server}`: {message}"
+                ))
+            }
+            Err(e) => Err(format!("connecting to `{server}`: {e}")),
+        };
+        let connection = match connected {
+            Ok(connection) => Arc::new(connection),
+            Err(error) => {
+                if let Ok(mut last) = downstream.last_failure.lock() {
+                    last.clone_from(&error);
+                }
+                downstream.failures.fetch_add(1, Ordering::SeqCst);
+                return Err(error);
+            }
+        };
         *slot = Some(Arc::clone(&connection));
         Ok(connection)
     }
@@ -385,6 +422,17 @@ impl ClientManager {
                 process.stop().await;
             }
         });
+        self.track_retiring(task);
+    }
+
+    /// Stops `process` (a failed connection attempt's) in the background.
+    fn stop_in_background(&self, process: Arc<stdio::Process>) {
+        let task = self.runtime.spawn(async move { process.stop().await });
+        self.track_retiring(task);
+    }
+
+    /// Remembers `task` so that `shutdown` waits for it.
+    fn track_retiring(&self, task: tokio::task::JoinHandle<()>) {
         if let Ok(mut retiring) = self.retiring.lock() {
             retiring.retain(|t| !t.is_finished());
             retiring.push(task);
@@ -451,9 +499,26 @@ async fn crash_report(process: &stdio::Process) -> String {
     }
 }
 
+/// Why a connection attempt failed, with the child process it started (if
+/// any) still to be stopped: the caller stops it in the background, so the
+/// failing call does not also wait out the child's shutdown grace.
+struct ConnectError {
+    message: String,
+    process: Option<Arc<stdio::Process>>,
+}
+
+impl From<String> for ConnectError {
+    fn from(message: String) -> Self {
+        Self {
+            message,
+            process: None,
+        }
+    }
+}
+
 /// Connects to `spec`'s server and completes the MCP handshake within the
 /// server's `timeoutMs`.
-async fn connect(spec: &ServerSpec) -> Result<Connection, String> {
+async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectError> {
     let timeout = Duration::from_millis(spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS));
     let handshake_timeout = || {
         format!(
@@ -483,17 +548,21 @@ async fn connect(spec: &ServerSpec) -> Result<Connection, String> {
             match tokio::time::timeout(timeout, ().serve(transport)).await {
                 Ok(Ok(service)) => (service, Some(process)),
                 Ok(Err(e)) => {
-                    let report = if process_gone(&process).await {
+                    let message = if process_gone(&process).await {
                         crash_report(&process).await
                     } else {
                         format!("`{program}` did not complete the MCP handshake: {e}")
                     };
-                    process.stop().await;
-                    return Err(report);
+                    return Err(ConnectError {
+                        message,
+                        process: Some(process),
+                    });
                 }
                 Err(_) => {
-                    process.stop().await;
-                    return Err(format!("`{program}` {}", handshake_timeout()));
+                    return Err(ConnectError {
+                        message: format!("`{program}` {}", handshake_timeout()),
+                        process: Some(process),
+                    });
                 }
             }
         }
@@ -515,8 +584,8 @@ async fn connect(spec: &ServerSpec) -> Result<Connection, String> {
             );
             match tokio::time::timeout(timeout, ().serve(transport)).await {
                 Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => return Err(format!("{url}: {}", initialize_error(&e))),
-                Err(_) => return Err(format!("{url} {}", handshake_timeout())),
+                Ok(Err(e)) => return Err(format!("{url}: {}", initialize_error(&e)).into()),
+                Err(_) => return Err(format!("{url} {}", handshake_timeout()).into()),
             }
         }
         TransportSpec::Sse { url, headers } => {
@@ -529,8 +598,8 @@ async fn connect(spec: &ServerSpec) -> Result<Connection, String> {
             .await;
             match connected {
                 Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => return Err(e),
-                Err(_) => return Err(format!("{url} {}", handshake_timeout())),
+                Ok(Err(e)) => return Err(e.into()),
+                Err(_) => return Err(format!("{url} {}", handshake_timeout()).into()),
             }
         }
     };

@@ -100,8 +100,12 @@ fn crash(lines: u64) -> ! {
 }
 
 async fn hang(context: &RequestContext<RoleServer>) -> CallToolResult {
+    // Tests of cancellation wait for the first line before they cancel and
+    // for the second to see that the cancel reached this server.
+    eprintln!("test server: hang started");
     context.ct.cancelled().await;
     CANCELLED.fetch_add(1, Ordering::SeqCst);
+    eprintln!("test server: hang cancelled");
     CallToolResult::error(vec![ContentBlock::text("cancelled")])
 }
 
