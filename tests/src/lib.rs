@@ -1588,10 +1588,16 @@ pub async fn file_utils_over_stdio(mcp_file: &Path) -> (Client, Arc<Mutex<Vec<u8
     cmd.arg("--mcp")
         .arg(mcp_file)
         .current_dir(example_dir("file_utils"));
+    stdio_client(cmd).await
+}
+
+/// `cmd` (a generated server) served over stdio and initialized by an rmcp
+/// client; plus everything it writes on stderr, as it arrives.
+pub async fn stdio_client(cmd: tokio::process::Command) -> (Client, Arc<Mutex<Vec<u8>>>) {
     let (transport, stderr) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn file_utils");
+        .expect("spawn the server");
     let log = Arc::new(Mutex::new(Vec::new()));
     if let Some(mut pipe) = stderr {
         let log = Arc::clone(&log);
@@ -1602,7 +1608,7 @@ pub async fn file_utils_over_stdio(mcp_file: &Path) -> (Client, Arc<Mutex<Vec<u8
             }
         });
     }
-    let client = timed("file_utils: initialize", ().serve(transport))
+    let client = timed("initialize over stdio", ().serve(transport))
         .await
         .expect("initialize");
     (client, log)

@@ -71,6 +71,14 @@ fn count_of(r: &Value) -> Option<f64> {
     r["structuredContent"]["count"].as_f64()
 }
 
+fn assert_in_flight_call_completed(answer: &Value) {
+    assert_eq!(
+        count_of(&answer["result"]),
+        Some(3.0),
+        "the call in flight at SIGTERM must complete: {answer}"
+    );
+}
+
 /// Raw streamable HTTP: `initialize` + `notifications/initialized`; returns
 /// the session id. (No GET stream is opened, so only the POSTs of calls are
 /// open at shutdown.)
@@ -184,11 +192,7 @@ async fn sigterm_over_http_drains_in_flight_call() {
         .expect("in-flight task");
     let answer = response_to(&raw, 3)
         .unwrap_or_else(|| panic!("the call in flight at SIGTERM got no answer: {raw:?}"));
-    assert_eq!(
-        count_of(&answer["result"]),
-        Some(3.0),
-        "the call in flight at SIGTERM must complete: {answer}"
-    );
+    assert_in_flight_call_completed(&answer);
     let status = server.wait_exit(EXIT_LIMIT).await;
     let took = signalled.elapsed();
     assert!(
@@ -326,4 +330,43 @@ async fn sigint_over_stdio_stops_filesystem_child() {
     );
     eprintln!("SIGINT over stdio with the filesystem child: exited 0 after {took:.2?}");
     assert_children_gone(&data_s, &format!("children were {children:?}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_over_stdio_drains_in_flight_call() {
+    let tmp = TempDir::new("shutdown-stdio-drain");
+    let dir = tmp.path();
+    let tag = dir.join("tag");
+    let tag_s = tag.to_string_lossy().into_owned();
+    let mcp = slow_override(dir, 1500, &tag);
+    let mut server =
+        RawServer::spawn_with_mcp("file_utils", &mcp, &["serve", "--drain-secs", "15"]);
+    server.initialize().await;
+    let count = |id: i64| {
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "count_files", "arguments": { "directory": "/data" } }
+        })
+    };
+    // First call: starts the downstream child.
+    server.send(&count(2)).await;
+    let first = server.response(&json!(2)).await;
+    assert_eq!(count_of(&first["result"]), Some(3.0), "{first}");
+    let children = wait_child(&tag_s).await;
+
+    // Second call: in flight (1.5 s downstream) when SIGTERM arrives.
+    server.send(&count(3)).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let signalled = Instant::now();
+    send_signal(server.pid().expect("server running"), "TERM");
+    let answer = server.response(&json!(3)).await;
+    assert_in_flight_call_completed(&answer);
+    let status = server.wait_exit(EXIT_LIMIT).await;
+    let took = signalled.elapsed();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "file_utils (stdio) after SIGTERM: {status:?} ({took:?})"
+    );
+    eprintln!("SIGTERM over stdio with a call in flight: answered, exited 0 after {took:.2?}");
+    assert_children_gone(&tag_s, &format!("children were {children:?}")).await;
 }

@@ -71,6 +71,115 @@ fn receiver() -> (u16, Received) {
     (port, received)
 }
 
+/// One field of a protobuf message: its number and its value (a varint or
+/// fixed-width number, or the bytes of a length-delimited field).
+enum Field<'a> {
+    Number(u64),
+    Bytes(&'a [u8]),
+}
+
+/// The fields of one protobuf message, in order; enough of the wire format
+/// to read OTLP spans without a protobuf library.
+fn fields(mut buf: &[u8]) -> Vec<(u64, Field<'_>)> {
+    fn varint(buf: &mut &[u8]) -> u64 {
+        let mut value = 0u64;
+        for shift in (0..64).step_by(7) {
+            let (&byte, rest) = buf.split_first().expect("truncated varint");
+            *buf = rest;
+            value |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        value
+    }
+    let mut out = Vec::new();
+    while !buf.is_empty() {
+        let key = varint(&mut buf);
+        let field = match key & 7 {
+            0 => Field::Number(varint(&mut buf)),
+            1 | 5 => {
+                let width = if key & 7 == 1 { 8 } else { 4 };
+                let (bytes, rest) = buf.split_at(width);
+                buf = rest;
+                let mut raw = [0u8; 8];
+                raw[..width].copy_from_slice(bytes);
+                Field::Number(u64::from_le_bytes(raw))
+            }
+            2 => {
+                let len = usize::try_from(varint(&mut buf)).unwrap();
+                let (bytes, rest) = buf.split_at(len);
+                buf = rest;
+                Field::Bytes(bytes)
+            }
+            other => panic!("unexpected protobuf wire type {other}"),
+        };
+        out.push((key >> 3, field));
+    }
+    out
+}
+
+/// The length-delimited fields number `n` of `message`.
+fn messages(message: &[u8], n: u64) -> Vec<&[u8]> {
+    fields(message)
+        .into_iter()
+        .filter_map(|(number, field)| match field {
+            Field::Bytes(bytes) if number == n => Some(bytes),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A span as exported: ids, name and attributes (values as text).
+#[derive(Debug)]
+struct Span {
+    trace_id: Vec<u8>,
+    span_id: Vec<u8>,
+    parent_span_id: Vec<u8>,
+    name: String,
+    attributes: std::collections::BTreeMap<String, String>,
+}
+
+/// The spans of an ExportTraceServiceRequest body (resource_spans = 1,
+/// scope_spans = 2, spans = 2; Span: trace_id 1, span_id 2,
+/// parent_span_id 4, name 5, attributes 9; KeyValue: key 1, value 2;
+/// AnyValue: string 1, bool 2, int 3, double 4).
+fn spans(body: &[u8]) -> Vec<Span> {
+    let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("UTF-8");
+    let mut out = Vec::new();
+    for resource in messages(body, 1) {
+        for scope in messages(resource, 2) {
+            for span in messages(scope, 2) {
+                let one = |n| messages(span, n).first().map_or(Vec::new(), |b| b.to_vec());
+                let attributes = messages(span, 9)
+                    .into_iter()
+                    .map(|kv| {
+                        let key = text(messages(kv, 1)[0]);
+                        let value = fields(messages(kv, 2)[0])
+                            .into_iter()
+                            .map(|(n, v)| match (n, v) {
+                                (1, Field::Bytes(s)) => text(s),
+                                (4, Field::Number(bits)) => f64::from_bits(bits).to_string(),
+                                (_, Field::Number(n)) => n.to_string(),
+                                (_, Field::Bytes(b)) => format!("{b:?}"),
+                            })
+                            .collect::<String>();
+                        (key, value)
+                    })
+                    .collect();
+                out.push(Span {
+                    trace_id: one(1),
+                    span_id: one(2),
+                    parent_span_id: one(4),
+                    name: text(&one(5)),
+                    attributes,
+                });
+            }
+        }
+    }
+    out
+}
+
 fn contains(haystack: &[u8], needle: &str) -> bool {
     haystack
         .windows(needle.len())
@@ -96,7 +205,44 @@ fn spans_reach_an_otlp_http_receiver() {
     for (line, _) in &received {
         assert!(line.starts_with("POST /v1/traces "), "{line}");
     }
+    // Each POST is one ExportTraceServiceRequest.
+    let exported: Vec<Span> = received.iter().flat_map(|(_, b)| spans(b)).collect();
     let body: Vec<u8> = received.into_iter().flat_map(|(_, b)| b).collect();
+    let calls: Vec<&Span> = exported.iter().filter(|s| s.name == "tool_call").collect();
+    assert_eq!(calls.len(), 1, "{exported:#?}");
+    let call = calls[0];
+    assert_eq!(
+        call.attributes.get("tool").map(String::as_str),
+        Some("sum_to_n")
+    );
+    let nodes: Vec<&Span> = exported.iter().filter(|s| s.name == "node").collect();
+    // entry, 3 × (increment, check), exit_sum, exit_sum_final
+    let ids: Vec<&str> = nodes.iter().map(|s| s.attributes["id"].as_str()).collect();
+    assert_eq!(ids.len(), 9, "{exported:#?}");
+    for want in [
+        "entry_sum",
+        "increment_node",
+        "check_condition",
+        "exit_sum_final",
+    ] {
+        assert!(ids.contains(&want), "no node span for {want}: {ids:?}");
+    }
+    for node in &nodes {
+        assert_eq!(
+            node.parent_span_id, call.span_id,
+            "a child of tool_call: {node:?}"
+        );
+        assert_eq!(node.trace_id, call.trace_id, "{node:?}");
+        for key in ["type", "index", "duration_ms"] {
+            assert!(node.attributes.contains_key(key), "no {key}: {node:?}");
+        }
+    }
+    let mut indexes: Vec<u64> = nodes
+        .iter()
+        .map(|s| s.attributes["index"].parse().unwrap())
+        .collect();
+    indexes.sort_unstable();
+    assert_eq!(indexes, (0..9).collect::<Vec<_>>());
     for want in [
         "loopExample", // service.name
         "tool_call",

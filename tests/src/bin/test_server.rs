@@ -8,6 +8,8 @@
 //! - `--crash-on-start`: write a line on stderr and exit 4 before the handshake;
 //! - `--silent`: never answer anything (the handshake hangs);
 //! - `--garbage-on-start`: print a non-JSON line on stdout first, then serve;
+//! - `--describe TAG`: write `TAG`, the working directory and
+//!   `$MCPGRAPH_TEST_GREETING` on stderr, then serve;
 //! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
 //!   stdio (stateful sessions; `crash` ends the whole process, so the URL
 //!   vanishes until a new server binds the port).
@@ -278,6 +280,17 @@ async fn main() {
                 std::future::pending::<()>().await;
             }
             "--garbage-on-start" => raw_stdout("test server starting (not JSON)"),
+            "--describe" => {
+                // How it was started, for tests of `${VAR}` expansion.
+                let tag = args.next().unwrap_or_default();
+                let cwd = std::env::current_dir().unwrap_or_default();
+                let greeting = std::env::var("MCPGRAPH_TEST_GREETING")
+                    .unwrap_or_else(|_| "<unset>".to_owned());
+                eprintln!(
+                    "test server: started: tag={tag} cwd={} greeting={greeting}",
+                    cwd.display()
+                );
+            }
             other => {
                 eprintln!("test server: unknown flag {other}");
                 std::process::exit(2);
