@@ -26,6 +26,8 @@ use tokio::io::AsyncReadExt;
 
 pub use rmcp;
 
+pub mod sse_server;
+
 /// The example binaries, each compiled from `examples/<name>/<name>.yaml`.
 pub const EXAMPLES: [&str; 4] = [
     "file_utils",

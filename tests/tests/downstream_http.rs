@@ -15,6 +15,10 @@ mod downstream {
     mcpgraph::mcpgraph!("graphs/downstream.yaml");
 }
 
+mod sse_failures {
+    mcpgraph::mcpgraph!("graphs/sse_failures.yaml");
+}
+
 type Server = downstream::Server;
 
 const STEP: Duration = Duration::from_secs(10);
@@ -240,5 +244,63 @@ async fn a_vanished_streamable_http_server_is_reconnected_when_back() {
     );
     let stats = call(&e, "stats", json!({})).await.unwrap();
     assert_eq!(stats["calls"], json!(2), "a fresh process: {stats}");
+    e.shutdown().await;
+}
+
+/// Our SSE client against a server that misbehaves on request: an
+/// oversized event, a malformed reply and a hung call each fail that call
+/// only, a non-JSON event is skipped, and a correct call follows each on
+/// the same event stream.
+#[tokio::test(flavor = "multi_thread")]
+async fn sse_failures_fail_that_call_only() {
+    let server = mcpgraph_tests::sse_server::SseServer::start().await;
+    let specs = vec![ServerSpec {
+        name: "remote".into(),
+        transport: TransportSpec::Sse {
+            url: server.url(),
+            headers: vec![],
+        },
+        timeout_ms: Some(1000),
+    }];
+    let e = Engine::<sse_failures::Server>::start(specs, 2).unwrap();
+    let call = |tool: &'static str, args: Value| {
+        let e = e.clone();
+        async move { engine_call(&e, tool, args).await }
+    };
+    assert_eq!(call("echo", json!({"x": 0})).await, Ok(json!({"x": 0})));
+    let oversized = 17 << 20;
+    for (tool, args, want) in [
+        ("huge", json!({"bytes": oversized}), "16777216"),
+        ("malformed", json!({}), "malformed"),
+        ("hang", json!({}), "did not answer within 1000 ms"),
+    ] {
+        // A correct call runs alongside the failing one.
+        let (failed, alongside) = tokio::join!(call(tool, args), async {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            call("echo", json!({"x": "alongside"})).await
+        });
+        let err = failed.unwrap_err();
+        eprintln!("{tool}: {err}");
+        assert!(
+            err.contains("node `m`") && err.contains(want),
+            "{tool}: want {want:?} in {err}"
+        );
+        assert_eq!(alongside, Ok(json!({"x": "alongside"})), "alongside {tool}");
+        assert_eq!(
+            call("echo", json!({"x": tool})).await,
+            Ok(json!({"x": tool})),
+            "a correct call after {tool}"
+        );
+    }
+    assert_eq!(call("garbage", json!({"x": 1})).await, Ok(json!({"x": 1})));
+    assert_eq!(
+        call("huge", json!({"bytes": 1000}))
+            .await
+            .map(|v| v.as_str().map(str::len)),
+        Ok(Some(1000)),
+        "a large reply within the bound"
+    );
+    // All of it over the one event stream: nothing forced a reconnect.
+    assert_eq!(server.streams.load(std::sync::atomic::Ordering::SeqCst), 1);
     e.shutdown().await;
 }
