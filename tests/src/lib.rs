@@ -471,7 +471,23 @@ pub struct CliOutput {
 
 /// Runs `<bin> [global options] <args...>` with stdin closed, under [`TIMEOUT`].
 pub async fn run_cli(name: &str, args: &[&str]) -> CliOutput {
+    run_cli_with_env(name, args, &[]).await
+}
+
+/// [`run_cli`] with environment changes: `(name, Some(value))` sets a
+/// variable, `(name, None)` removes it.
+pub async fn run_cli_with_env(
+    name: &str,
+    args: &[&str],
+    env: &[(&str, Option<&str>)],
+) -> CliOutput {
     let mut cmd = command(name);
+    for (var, value) in env {
+        match value {
+            Some(value) => cmd.env(var, value),
+            None => cmd.env_remove(var),
+        };
+    }
     cmd.args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

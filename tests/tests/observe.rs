@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use mcpgraph::runtime::client_manager::ServerSpec;
 use mcpgraph::runtime::{CallOptions, CancellationToken, Engine, NodeRecord, NodeType, Observer};
-use mcpgraph_tests::{RawServer, run_cli};
+use mcpgraph_tests::{RawServer, run_cli, run_cli_with_env};
 use serde_json::{Value, json};
 
 mod semantics {
@@ -263,4 +263,64 @@ async fn invalid_arguments_name_the_path_and_the_rule_and_run_no_node() {
         )
         .await;
     assert_eq!(ok, Ok(json!({"sum": 6})));
+}
+
+/// Node spans on stderr: each closes with its id, type, index and duration,
+/// a failing one with its error; `RUST_LOG` takes precedence over
+/// `--log-level`, and the default level (warn) prints no spans.
+#[tokio::test]
+async fn node_spans_go_to_stderr_at_the_chosen_level() {
+    let sum = ["call", "sum_to_n", r#"{"n": 2}"#];
+    let quiet = run_cli_with_env("loop_example", &sum, &[("RUST_LOG", None)]).await;
+    assert_eq!(quiet.code, Some(0), "{}", quiet.stderr);
+    assert!(!quiet.stderr.contains("node{"), "{}", quiet.stderr);
+
+    for (args, env) in [
+        (["--log-level", "debug"], None),
+        (["--log-level", "error"], Some("mcpgraph_runtime=debug")),
+    ] {
+        let args: Vec<&str> = args.iter().chain(&sum).copied().collect();
+        let out = run_cli_with_env("loop_example", &args, &[("RUST_LOG", env)]).await;
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        let closes: Vec<&str> = out
+            .stderr
+            .lines()
+            .filter(|l| l.contains("tool_call{tool=\"sum_to_n\"}:node{") && l.contains("close"))
+            .collect();
+        // entry, 2 × (increment, check), exit_sum, exit_sum_final
+        assert_eq!(
+            closes.len(),
+            7,
+            "{args:?} RUST_LOG={env:?}:\n{}",
+            out.stderr
+        );
+        assert!(
+            closes[1].contains("id=\"increment_node\"")
+                && closes[1].contains("type=\"transform\"")
+                && closes[1].contains("index=1")
+                && closes[1].contains("duration_ms="),
+            "{}",
+            closes[1]
+        );
+        assert!(!out.stdout.contains("node{"), "spans never go to stdout");
+    }
+
+    // A node that fails: its span carries the error.
+    let out = run_cli_with_env(
+        "file_utils",
+        &[
+            "call",
+            "count_files",
+            r#"{"directory": "/nonexistent/mcpgraph"}"#,
+        ],
+        &[("RUST_LOG", Some("mcpgraph_runtime=debug"))],
+    )
+    .await;
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let failed = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("id=\"list_directory_node\"") && l.contains("error="))
+        .unwrap_or_else(|| panic!("no failed node span:\n{}", out.stderr));
+    assert!(failed.contains("type=\"mcp\""), "{failed}");
 }
