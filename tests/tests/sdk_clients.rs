@@ -612,3 +612,28 @@ async fn ping_and_progress_over_an_http_session() {
     assert_eq!(progress[8]["params"]["message"], "node `exit_sum_final`");
     server.stop().await;
 }
+
+/// `/health` answers probes without a token and whatever their `Host`
+/// (load balancers probe by IP), while `/mcp` still demands both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_probe_needs_no_token() {
+    let server = HttpServer::start(
+        "loop_example",
+        &["--auth-token-env", "MCPGRAPH_TEST_TOKEN"],
+        &[("MCPGRAPH_TEST_TOKEN", "s3cret")],
+    )
+    .await;
+    let addr = server.addr;
+    let by_ip = [("Host", "10.1.2.3:8080")];
+    for method in ["GET", "HEAD"] {
+        let r = http_request(addr, method, "/health", &by_ip, None).await;
+        assert_eq!(r.status, 200, "{method} /health: {r:?}");
+    }
+    let r = http_request(addr, "GET", "/health", &by_ip, None).await;
+    assert_eq!(r.body, "ok\n");
+    let r = http_request(addr, "POST", "/health", &by_ip, Some("{}")).await;
+    assert_eq!(r.status, 405, "{r:?}");
+    let r = post_init(addr, &[]).await;
+    assert_eq!(r.status, 401, "/mcp without the token: {r:?}");
+    server.stop().await;
+}

@@ -67,6 +67,34 @@ async fn assert_children_gone(tag: &str, what: &str) {
     }
 }
 
+/// `GET /health` on a kept-alive connection; the status code.
+async fn health(stream: &mut tokio::net::TcpStream) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream
+        .write_all(b"GET /health HTTP/1.1\r\nHost: 10.1.2.3\r\n\r\n")
+        .await
+        .expect("write the probe");
+    let mut response = Vec::new();
+    let mut buf = [0u8; 1024];
+    // The bodies are short and end with a newline after the headers.
+    while !response.windows(4).any(|w| w == b"\r\n\r\n") || !response.ends_with(b"\n") {
+        let n = timed("health probe", stream.read(&mut buf))
+            .await
+            .expect("read the probe's answer");
+        assert!(
+            n > 0,
+            "connection closed: {:?}",
+            String::from_utf8_lossy(&response)
+        );
+        response.extend_from_slice(&buf[..n]);
+    }
+    let text = String::from_utf8_lossy(&response);
+    text.split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP response: {text:?}"))
+}
+
 fn count_of(r: &Value) -> Option<f64> {
     r["structuredContent"]["count"].as_f64()
 }
@@ -152,6 +180,10 @@ async fn sigterm_over_http_drains_in_flight_call() {
     assert_eq!(count_of(&first["result"]), Some(3.0), "{first}");
     let children = wait_child(&tag_s).await;
 
+    // A load balancer's probe on a kept-alive connection: ready.
+    let mut probe = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    assert_eq!(health(&mut probe).await, 200);
+
     // Second call: in flight (1.5 s downstream) when SIGTERM arrives.
     let sid2 = sid.clone();
     let in_flight = tokio::spawn(async move { raw_count(addr, &sid2, 3).await });
@@ -159,6 +191,11 @@ async fn sigterm_over_http_drains_in_flight_call() {
     assert!(!in_flight.is_finished(), "the slow call ended too early");
     let signalled = Instant::now();
     server.signal("TERM");
+
+    // While draining, the probe says so (the listener is already closed).
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!in_flight.is_finished(), "the slow call ended too early");
+    assert_eq!(health(&mut probe).await, 503);
 
     // New sessions are no longer served while draining.
     tokio::time::sleep(Duration::from_millis(200)).await;

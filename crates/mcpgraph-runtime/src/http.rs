@@ -31,6 +31,12 @@ pub(crate) const FLUSH_GRACE: Duration = Duration::from_millis(150);
 /// The path MCP is served on.
 pub const MCP_PATH: &str = "/mcp";
 
+/// A liveness/readiness probe for load balancers and orchestrators: `GET`
+/// answers 200 while serving and 503 once shutdown has begun. It needs no
+/// token and no allowed `Host` (probes come by IP), and tells nothing but
+/// that.
+pub const HEALTH_PATH: &str = "/health";
+
 /// Settings of the HTTP server.
 #[derive(Clone, Debug)]
 pub struct HttpOptions {
@@ -105,8 +111,16 @@ pub async fn serve_http<G: Graph>(
         config,
     );
     let auth = options.auth_token.map(|t| format!("Bearer {t}"));
+    let stopping = shutdown.clone();
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let mut mcp = mcp.clone();
+        let health = (request.uri().path() == HEALTH_PATH).then(|| match *request.method() {
+            hyper::Method::GET | hyper::Method::HEAD if stopping.is_cancelled() => {
+                plain(StatusCode::SERVICE_UNAVAILABLE, "shutting down\n")
+            }
+            hyper::Method::GET | hyper::Method::HEAD => plain(StatusCode::OK, "ok\n"),
+            _ => plain(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD\n"),
+        });
         let authorized = auth.as_ref().is_none_or(|expected| {
             request
                 .headers()
@@ -116,6 +130,9 @@ pub async fn serve_http<G: Graph>(
         let on_path = request.uri().path() == MCP_PATH;
         let is_delete = request.method() == hyper::Method::DELETE;
         async move {
+            if let Some(response) = health {
+                return Ok(response);
+            }
             if !on_path {
                 return Ok::<_, Infallible>(plain(
                     StatusCode::NOT_FOUND,
