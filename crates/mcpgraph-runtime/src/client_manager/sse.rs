@@ -325,6 +325,64 @@ mod tests {
     }
 
     #[test]
+    fn random_streams_in_random_pieces_give_their_events() {
+        use crate::client_manager::wire::TestRng;
+        const WORDS: &[&str] = &["", "x", "{\"a\": 1}", "a:b", " lead", "é", "data: inner"];
+        let mut rng = TestRng::new(7);
+        for round in 0..3000 {
+            let mut text = String::new();
+            let mut want = Vec::new();
+            for _ in 0..rng.below(5) {
+                let eol = if rng.below(2) == 0 { "\n" } else { "\r\n" };
+                if rng.below(3) == 0 {
+                    text.push_str(&format!(": a comment{eol}"));
+                }
+                let kind = ["", "message", "endpoint"][rng.below(3)];
+                if !kind.is_empty() {
+                    text.push_str(&format!("event: {kind}{eol}"));
+                }
+                let lines: Vec<&str> = (0..=rng.below(3))
+                    .map(|_| WORDS[rng.below(WORDS.len())])
+                    .collect();
+                for line in &lines {
+                    // `data:x` and `data: x` carry the same value.
+                    let space = if rng.below(2) == 0 { " " } else { "" };
+                    let line = if space.is_empty() && line.starts_with(' ') {
+                        format!(" {line}")
+                    } else {
+                        (*line).to_owned()
+                    };
+                    text.push_str(&format!("data:{space}{line}{eol}"));
+                }
+                if rng.below(4) == 0 {
+                    text.push_str(&format!("id: 5{eol}retry: 10{eol}"));
+                }
+                text.push_str(eol);
+                want.push((kind.to_owned(), lines.join("\n")));
+            }
+            let pieces = rng.pieces(text.as_bytes());
+            assert_eq!(parse(&pieces), want, "round {round}: {text:?}");
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        use crate::client_manager::wire::TestRng;
+        const ALPHABET: &[u8] = b"data:event \r\n{}\"id:\xff";
+        let mut rng = TestRng::new(99);
+        for _ in 0..20_000 {
+            let bytes: Vec<u8> = (0..rng.below(80))
+                .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+                .collect();
+            let mut parser = SseParser::default();
+            let mut out = Vec::new();
+            for piece in rng.pieces(&bytes) {
+                parser.feed(piece, &mut out);
+            }
+        }
+    }
+
+    #[test]
     fn an_oversized_event_is_dropped_with_its_id() {
         let big = "x".repeat(MAX_REPLY_BYTES);
         let event = format!(

@@ -207,10 +207,147 @@ impl IdScanner {
     }
 }
 
+/// A small deterministic random source for the property tests of the
+/// wire-level parsers (here and in `sse`).
+#[cfg(test)]
+pub(crate) struct TestRng(u64);
+
+#[cfg(test)]
+impl TestRng {
+    pub(crate) fn new(seed: u64) -> Self {
+        Self(seed | 1)
+    }
+
+    /// xorshift64*.
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// `bytes` cut into pieces at random places (some of them empty).
+    pub(crate) fn pieces<'a>(&mut self, bytes: &'a [u8]) -> Vec<&'a [u8]> {
+        let mut cuts: Vec<usize> = (0..self.below(6))
+            .map(|_| self.below(bytes.len() + 1))
+            .collect();
+        cuts.sort_unstable();
+        let mut pieces = Vec::new();
+        let mut from = 0;
+        for cut in cuts {
+            pieces.push(&bytes[from..cut]);
+            from = cut;
+        }
+        pieces.push(&bytes[from..]);
+        pieces
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rmcp::model::NumberOrString;
+    use serde_json::{Map, json};
+
+    /// A random JSON value of at most `depth` levels, whose strings and
+    /// keys are chosen to confuse a scanner: quotes, escapes, braces,
+    /// commas, colons and keys named `id` and `method` below the top.
+    fn value(rng: &mut TestRng, depth: u32) -> Value {
+        const STRINGS: &[&str] = &[
+            "",
+            "id",
+            "method",
+            "\"id\":1,",
+            "a\\\"}",
+            "{[",
+            "]}",
+            ",",
+            ":",
+            "é\u{1F600}",
+            "\n\t",
+        ];
+        match rng.below(if depth == 0 { 4 } else { 6 }) {
+            0 => Value::Null,
+            1 => json!(rng.below(1000) as i64 - 500),
+            2 => json!(STRINGS[rng.below(STRINGS.len())]),
+            3 => json!(rng.below(2) == 0),
+            4 => Value::Array((0..rng.below(4)).map(|_| value(rng, depth - 1)).collect()),
+            _ => {
+                let mut map = Map::new();
+                for _ in 0..rng.below(4) {
+                    let key = STRINGS[rng.below(STRINGS.len())].to_owned();
+                    map.insert(key, value(rng, depth - 1));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+
+    #[test]
+    fn scanner_agrees_with_a_json_parser_on_random_messages_in_random_pieces() {
+        let mut rng = TestRng::new(0x5eed);
+        for round in 0..3000 {
+            // A reply (or, sometimes, a request) with nested decoys.
+            let mut fields: Vec<(String, Value)> = vec![
+                ("jsonrpc".into(), json!("2.0")),
+                ("result".into(), value(&mut rng, 4)),
+            ];
+            let id = match rng.below(3) {
+                0 => json!(rng.below(1 << 20)),
+                1 => json!(format!("req-{}", rng.below(100))),
+                _ => Value::Null, // no id at all
+            };
+            if !id.is_null() {
+                fields.push(("id".into(), id.clone()));
+            }
+            let request = rng.below(8) == 0;
+            if request {
+                fields.push(("method".into(), json!("x/y")));
+            }
+            // Any order of the top-level keys.
+            for i in (1..fields.len()).rev() {
+                fields.swap(i, rng.below(i + 1));
+            }
+            let message = Value::Object(fields.into_iter().collect());
+            let text = if rng.below(2) == 0 {
+                serde_json::to_string(&message).unwrap()
+            } else {
+                serde_json::to_string_pretty(&message).unwrap()
+            };
+            let mut scanner = IdScanner::default();
+            for piece in rng.pieces(text.as_bytes()) {
+                scanner.feed(piece);
+            }
+            let want = if request || id.is_null() {
+                None
+            } else {
+                serde_json::from_value::<RequestId>(id).ok()
+            };
+            assert_eq!(scanner.reply_id(), want, "round {round}: {text}");
+        }
+    }
+
+    #[test]
+    fn scanner_and_decode_survive_random_bytes() {
+        let mut rng = TestRng::new(42);
+        const ALPHABET: &[u8] = b"{}[]\":,\\ idmethod0123456789\n\xff";
+        for _ in 0..20_000 {
+            let bytes: Vec<u8> = (0..rng.below(64))
+                .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+                .collect();
+            let mut scanner = IdScanner::default();
+            for piece in rng.pieces(&bytes) {
+                scanner.feed(piece);
+            }
+            let _ = scanner.reply_id();
+            let _ = decode("s", &bytes);
+        }
+    }
 
     fn scan(pieces: &[&str]) -> Option<RequestId> {
         let mut s = IdScanner::default();
