@@ -254,30 +254,38 @@ async fn a_vanished_streamable_http_server_is_reconnected_when_back() {
 #[tokio::test(flavor = "multi_thread")]
 async fn sse_failures_fail_that_call_only() {
     let server = mcpgraph_tests::sse_server::SseServer::start().await;
-    let specs = vec![ServerSpec {
-        name: "remote".into(),
-        transport: TransportSpec::Sse {
-            url: server.url(),
-            headers: vec![],
-        },
-        timeout_ms: Some(1000),
-    }];
-    let e = Engine::<sse_failures::Server>::start(specs, 2).unwrap();
-    let call = |tool: &'static str, args: Value| {
+    let engine = |timeout_ms| {
+        let specs = vec![ServerSpec {
+            name: "remote".into(),
+            transport: TransportSpec::Sse {
+                url: server.url(),
+                headers: vec![],
+            },
+            timeout_ms: Some(timeout_ms),
+        }];
+        Engine::<sse_failures::Server>::start(specs, 2).unwrap()
+    };
+    // Room for a debug build to produce and skip 17 MiB; a short bound for
+    // the hang, on an engine (and event stream) of its own.
+    let (patient, quick) = (engine(20_000), engine(1000));
+    let call = |e: &Engine<sse_failures::Server>, tool: &'static str, args: Value| {
         let e = e.clone();
         async move { engine_call(&e, tool, args).await }
     };
-    assert_eq!(call("echo", json!({"x": 0})).await, Ok(json!({"x": 0})));
+    assert_eq!(
+        call(&patient, "echo", json!({"x": 0})).await,
+        Ok(json!({"x": 0}))
+    );
     let oversized = 17 << 20;
-    for (tool, args, want) in [
-        ("huge", json!({"bytes": oversized}), "16777216"),
-        ("malformed", json!({}), "malformed"),
-        ("hang", json!({}), "did not answer within 1000 ms"),
+    for (e, tool, args, want) in [
+        (&patient, "huge", json!({"bytes": oversized}), "16777216"),
+        (&patient, "malformed", json!({}), "malformed"),
+        (&quick, "hang", json!({}), "did not answer within 1000 ms"),
     ] {
         // A correct call runs alongside the failing one.
-        let (failed, alongside) = tokio::join!(call(tool, args), async {
+        let (failed, alongside) = tokio::join!(call(e, tool, args), async {
             tokio::time::sleep(Duration::from_millis(50)).await;
-            call("echo", json!({"x": "alongside"})).await
+            call(e, "echo", json!({"x": "alongside"})).await
         });
         let err = failed.unwrap_err();
         eprintln!("{tool}: {err}");
@@ -287,20 +295,24 @@ async fn sse_failures_fail_that_call_only() {
         );
         assert_eq!(alongside, Ok(json!({"x": "alongside"})), "alongside {tool}");
         assert_eq!(
-            call("echo", json!({"x": tool})).await,
+            call(e, "echo", json!({"x": tool})).await,
             Ok(json!({"x": tool})),
             "a correct call after {tool}"
         );
     }
-    assert_eq!(call("garbage", json!({"x": 1})).await, Ok(json!({"x": 1})));
     assert_eq!(
-        call("huge", json!({"bytes": 1000}))
+        call(&patient, "garbage", json!({"x": 1})).await,
+        Ok(json!({"x": 1}))
+    );
+    assert_eq!(
+        call(&patient, "huge", json!({"bytes": 1000}))
             .await
             .map(|v| v.as_str().map(str::len)),
         Ok(Some(1000)),
         "a large reply within the bound"
     );
-    // All of it over the one event stream: nothing forced a reconnect.
-    assert_eq!(server.streams.load(std::sync::atomic::Ordering::SeqCst), 1);
-    e.shutdown().await;
+    // One event stream per engine: nothing forced a reconnect.
+    assert_eq!(server.streams.load(std::sync::atomic::Ordering::SeqCst), 2);
+    patient.shutdown().await;
+    quick.shutdown().await;
 }

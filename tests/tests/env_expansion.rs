@@ -105,6 +105,8 @@ async fn stdio_settings_are_expanded_when_the_server_first_starts() {
     // One shared connection: started once for three calls.
     assert_eq!(log().matches(STARTED).count(), 1, "{}", log());
     let _ = timed("close", client.cancel()).await;
+    let _ = std::fs::remove_dir_all(&cwd);
+    let _ = std::fs::remove_file(&file);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -129,4 +131,5 @@ async fn an_unset_variable_fails_the_call_naming_it() {
     }
     assert!(!log().contains(STARTED), "{}", log());
     let _ = timed("close", client.cancel()).await;
+    let _ = std::fs::remove_file(&file);
 }

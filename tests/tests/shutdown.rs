@@ -67,7 +67,9 @@ async fn assert_children_gone(tag: &str, what: &str) {
     }
 }
 
-/// `GET /health` on a kept-alive connection; the status code.
+/// `GET /health` on a kept-alive connection; the status code. Reads the
+/// whole answer (headers and `Content-Length` bytes of body), so the next
+/// probe on the connection starts clean.
 async fn health(stream: &mut tokio::net::TcpStream) -> u16 {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     stream
@@ -76,8 +78,19 @@ async fn health(stream: &mut tokio::net::TcpStream) -> u16 {
         .expect("write the probe");
     let mut response = Vec::new();
     let mut buf = [0u8; 1024];
-    // The bodies are short and end with a newline after the headers.
-    while !response.windows(4).any(|w| w == b"\r\n\r\n") || !response.ends_with(b"\n") {
+    loop {
+        if let Some(end) = response.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&response[..end]).to_ascii_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no content-length: {head:?}"));
+            if response.len() >= end + 4 + length {
+                assert_eq!(response.len(), end + 4 + length, "one answer per probe");
+                break;
+            }
+        }
         let n = timed("health probe", stream.read(&mut buf))
             .await
             .expect("read the probe's answer");

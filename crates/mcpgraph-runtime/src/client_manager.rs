@@ -18,7 +18,10 @@
 //!   restarting it if the ping fails too;
 //! - a reply larger than [`wire::MAX_REPLY_BYTES`] or one that is not a
 //!   valid JSON-RPC reply fails the request it answers; a stdout line that
-//!   is not JSON at all is logged and ignored.
+//!   is not JSON at all is logged and ignored;
+//! - calls that waited for a connection attempt that failed share its
+//!   error instead of each trying (and waiting) again; a failed attempt's
+//!   child process is stopped in the background.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -240,12 +243,13 @@ impl Connection {
 struct Downstream {
     spec: ServerSpec,
     connection: Mutex<Option<Arc<Connection>>>,
-    /// Connection attempts that failed so far, and the last one's error.
-    /// A caller that queued behind an attempt which failed gets its error
-    /// at once instead of trying again: with N calls waiting on a server
-    /// that hangs in its handshake, each waits one `timeoutMs`, not N.
-    failures: AtomicU64,
-    last_failure: StdMutex<String>,
+    /// Connection attempts made so far, and the last one's error (`None`
+    /// when it succeeded). A caller that queued behind an attempt which
+    /// failed gets its error at once instead of trying again: with N calls
+    /// waiting on a server that hangs in its handshake, each waits one
+    /// `timeoutMs`, not N.
+    attempts: AtomicU64,
+    last_failure: StdMutex<Option<String>>,
 }
 
 /// All downstream servers of a graph.
@@ -270,8 +274,8 @@ impl ClientManager {
                     Downstream {
                         spec,
                         connection: Mutex::new(None),
-                        failures: AtomicU64::new(0),
-                        last_failure: StdMutex::new(String::new()),
+                        attempts: AtomicU64::new(0),
+                        last_failure: StdMutex::new(None),
                     },
                 )
             })
@@ -329,7 +333,7 @@ impl ClientManager {
     /// closed (a crash) or that does not answer a ping after a timeout.
     async fn connection(&self, downstream: &Downstream) -> Result<Arc<Connection>, String> {
         let server = downstream.spec.name.as_str();
-        let failures_before = downstream.failures.load(Ordering::SeqCst);
+        let attempts_before = downstream.attempts.load(Ordering::SeqCst);
         let mut slot = downstream.connection.lock().await;
         if let Some(connection) = slot.as_ref() {
             if connection.is_closed() {
@@ -371,14 +375,14 @@ impl ClientManager {
         if let Some(connection) = slot.as_ref() {
             return Ok(Arc::clone(connection));
         }
-        if downstream.failures.load(Ordering::SeqCst) != failures_before {
-            // An attempt made while this call waited for the slot failed.
-            let error = downstream
-                .last_failure
-                .lock()
-                .map(|e| e.clone())
-                .unwrap_or_default();
-            return Err(error);
+        if downstream.attempts.load(Ordering::SeqCst) != attempts_before {
+            // The last attempt, made while this call waited for the slot,
+            // failed (had it succeeded, the slot would hold its connection
+            // or a retired one would have cleared the error).
+            let shared = downstream.last_failure.lock().ok().and_then(|e| e.clone());
+            if let Some(error) = shared {
+                return Err(error);
+            }
         }
         let spec = downstream.spec.clone();
         let connected = match self
@@ -397,16 +401,11 @@ impl ClientManager {
             }
             Err(e) => Err(format!("connecting to `{server}`: {e}")),
         };
-        let connection = match connected {
-            Ok(connection) => Arc::new(connection),
-            Err(error) => {
-                if let Ok(mut last) = downstream.last_failure.lock() {
-                    last.clone_from(&error);
-                }
-                downstream.failures.fetch_add(1, Ordering::SeqCst);
-                return Err(error);
-            }
-        };
+        if let Ok(mut last) = downstream.last_failure.lock() {
+            *last = connected.as_ref().err().cloned();
+        }
+        downstream.attempts.fetch_add(1, Ordering::SeqCst);
+        let connection = Arc::new(connected?);
         *slot = Some(Arc::clone(&connection));
         Ok(connection)
     }

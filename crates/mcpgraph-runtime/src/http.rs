@@ -32,9 +32,10 @@ pub(crate) const FLUSH_GRACE: Duration = Duration::from_millis(150);
 pub const MCP_PATH: &str = "/mcp";
 
 /// A liveness/readiness probe for load balancers and orchestrators: `GET`
-/// answers 200 while serving and 503 once shutdown has begun. It needs no
-/// token and no allowed `Host` (probes come by IP), and tells nothing but
-/// that.
+/// answers 200 while serving. Once shutdown has begun, new connections are
+/// refused (the listener is closed) and a probe on a kept-alive connection
+/// gets 503; both read as "not ready". It needs no token and no allowed
+/// `Host` (probes come by IP), and tells nothing but that.
 pub const HEALTH_PATH: &str = "/health";
 
 /// Settings of the HTTP server.
