@@ -1,10 +1,13 @@
 //! The example binaries driven by the official MCP SDK clients (Python `mcp`
 //! and TypeScript `@modelcontextprotocol/sdk`, pinned in peers/) over
 //! streamable HTTP and over stdio, plus the HTTP front door: bearer auth,
-//! Host/Origin validation (DNS rebinding), session DELETE, unknown paths.
+//! Host/Origin validation (DNS rebinding), session DELETE, unknown paths,
+//! ping and progress on a session, the health probe, slow headers.
 //!
 //! The clients are `tests/clients/{python_client.py,ts_client.mjs}`; install
 //! their SDKs with `scripts/install-peers.sh`.
+
+use std::time::Duration;
 
 use mcpgraph_tests::*;
 use serde_json::{Value, json};
@@ -635,5 +638,61 @@ async fn health_probe_needs_no_token() {
     assert_eq!(r.status, 405, "{r:?}");
     let r = post_init(addr, &[]).await;
     assert_eq!(r.status, 401, "/mcp without the token: {r:?}");
+    server.stop().await;
+}
+
+/// A client that never finishes its request headers (slowloris) has its
+/// connection closed after `--header-timeout-secs`; others are served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_are_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = HttpServer::start("loop_example", &["--header-timeout-secs", "1"], &[]).await;
+    let mut slow = tokio::net::TcpStream::connect(server.addr)
+        .await
+        .expect("connect");
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
+        .await
+        .expect("write part of the headers");
+    let started = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), slow.read_to_end(&mut rest)).await;
+    let waited = started.elapsed();
+    eprintln!(
+        "closed after {waited:?}: {:?}",
+        String::from_utf8_lossy(&rest)
+    );
+    assert!(read.is_ok(), "still open after 10 s");
+    assert!(waited >= Duration::from_millis(900), "{waited:?}");
+    assert!(
+        !String::from_utf8_lossy(&rest).contains("200 OK"),
+        "{rest:?}"
+    );
+    // A prompt client on another connection is served all along.
+    assert_accepted(&post_init(server.addr, &[]).await, "initialize");
+    server.stop().await;
+}
+
+/// A request body over 4 MiB (rmcp's bound) is refused without being run;
+/// the server goes on serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_request_bodies_are_refused() {
+    let server = HttpServer::start("loop_example", &["--stateless"], &[]).await;
+    let call = |id: u64, arguments: Value| {
+        let body = json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "sum_to_n", "arguments": arguments }
+        })
+        .to_string();
+        async move {
+            let headers = mcp_post_headers(&[]);
+            http_request(server.addr, "POST", "/mcp", &headers, Some(&body)).await
+        }
+    };
+    let r = call(1, json!({ "n": 3, "pad": "x".repeat(5 << 20) })).await;
+    let head = &r.body[..r.body.len().min(200)];
+    assert_eq!(r.status, 413, "{head:?}");
+    assert!(!r.body.contains("\"sum\""), "{head:?}");
+    let r = call(2, json!({ "n": 3 })).await;
+    assert!(r.body.contains(r#""sum":6"#), "{r:?}");
     server.stop().await;
 }

@@ -100,9 +100,16 @@ struct ServeArgs {
     /// Seconds in-flight calls may run after SIGINT/SIGTERM.
     #[arg(long, default_value_t = DEFAULT_DRAIN_SECS)]
     drain_secs: u64,
+
+    /// Seconds a client may take to send a request's headers before its
+    /// connection is closed (against slowloris). HTTP only.
+    #[arg(long, default_value_t = DEFAULT_HEADER_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    header_timeout_secs: u64,
 }
 
 const DEFAULT_DRAIN_SECS: u64 = 10;
+
+const DEFAULT_HEADER_TIMEOUT_SECS: u64 = 30;
 
 /// Where `serve --http` listens when no address is given.
 const DEFAULT_HTTP_ADDR: &str = "127.0.0.1:8080";
@@ -137,6 +144,7 @@ impl Default for ServeArgs {
             allowed_origins: Vec::new(),
             auth_token_env: None,
             drain_secs: DEFAULT_DRAIN_SECS,
+            header_timeout_secs: DEFAULT_HEADER_TIMEOUT_SECS,
         }
     }
 }
@@ -247,6 +255,7 @@ async fn serve_command<G: Graph>(engine: &Engine<G>, args: ServeArgs) -> Result<
                 auth_token,
                 stateless: args.stateless,
                 drain,
+                header_read_timeout: Duration::from_secs(args.header_timeout_secs),
             };
             serve_http(handler, options, shutdown, |bound| {
                 // On stderr, so scripts (and tests binding port 0) learn it.

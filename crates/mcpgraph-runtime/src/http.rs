@@ -3,7 +3,8 @@
 //! rmcp's `StreamableHttpService` speaks the protocol (sessions, SSE,
 //! `Host`/`Origin` validation); this module owns the socket side: binding,
 //! `TCP_NODELAY` on every accepted connection, the `/mcp` path, optional
-//! bearer-token auth, and a graceful shutdown that lets in-flight requests
+//! bearer-token auth, a bound on the time to send request headers, a
+//! `/health` probe, and a graceful shutdown that lets in-flight requests
 //! finish within a bound.
 
 use std::convert::Infallible;
@@ -15,7 +16,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -55,6 +56,9 @@ pub struct HttpOptions {
     pub stateless: bool,
     /// How long in-flight requests may run after a shutdown signal.
     pub drain: Duration,
+    /// How long a client may take to send a request's headers; a slower
+    /// one (or a slowloris) has its connection closed.
+    pub header_read_timeout: Duration,
 }
 
 type Body = BoxBody<Bytes, Infallible>;
@@ -159,7 +163,12 @@ pub async fn serve_http<G: Graph>(
     });
 
     let graceful = GracefulShutdown::new();
-    let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    // hyper enforces the header timeout only with a timer.
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(options.header_read_timeout);
     loop {
         tokio::select! {
             accepted = listener.accept() => {
