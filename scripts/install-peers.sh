@@ -2,7 +2,8 @@
 # Installs the pinned test peers:
 #   - peers/node_modules from peers/package-lock.json (npm ci), e.g.
 #     @modelcontextprotocol/server-filesystem 2026.8.31
-#   - peers/.venv with the Python packages of peers/requirements.txt
+#   - peers/.venv with the Python packages of peers/requirements.txt, every
+#     dependency pinned by peers/constraints.txt
 #   - nginx and openssl (Debian packages, via apt-get when missing; needs
 #     root) for the replicas and TLS tests (tests/tests/replicas.rs,
 #     tests/tests/downstream_tls.rs)
@@ -35,7 +36,7 @@ fs_js="$peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
 # --- Python peers -----------------------------------------------------------
 py="${PYTHON:-python3}"
 venv="$peers/.venv"
-py_want="$(stamp_of "$peers/requirements.txt")"
+py_want="$(stamp_of "$peers/requirements.txt" "$peers/constraints.txt")"
 py_stamp="$venv/.mcpgraph-peers-stamp"
 if [[ -f "$py_stamp" && "$(cat "$py_stamp")" == "$py_want" && -x "$venv/bin/python" ]]; then
     echo "install-peers: python peers up to date"
@@ -44,7 +45,7 @@ else
     rm -rf "$venv"
     "$py" -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        --no-input -r "$peers/requirements.txt"
+        --no-input -r "$peers/requirements.txt" -c "$peers/constraints.txt"
     echo "$py_want" > "$py_stamp"
 fi
 
