@@ -341,23 +341,7 @@ impl Server {
     pub async fn start_with(name: &str, extra: &[&str]) -> Server {
         let mut cmd = command(name);
         cmd.args(extra);
-        let (transport, stderr_pipe) = TokioChildProcess::builder(cmd)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", bin_path(name).display()));
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        if let Some(mut pipe) = stderr_pipe {
-            let sink = stderr.clone();
-            tokio::spawn(async move {
-                let mut buf = [0u8; 4096];
-                loop {
-                    match pipe.read(&mut buf).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => sink.lock().unwrap().extend_from_slice(&buf[..n]),
-                    }
-                }
-            });
-        }
+        let (transport, stderr) = spawn_capturing_stderr(cmd);
         let mut server = Server {
             name: name.to_string(),
             client: None,
@@ -999,7 +983,8 @@ pub async fn http_request(
     }
 }
 
-fn parse_http_response(what: &str, raw: &[u8]) -> HttpResponse {
+/// Parses one whole raw HTTP/1.1 response (`what` names it in failures).
+pub fn parse_http_response(what: &str, raw: &[u8]) -> HttpResponse {
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -1612,22 +1597,32 @@ pub async fn file_utils_over_stdio(mcp_file: &Path) -> (Client, Arc<Mutex<Vec<u8
 /// `cmd` (a generated server) served over stdio and initialized by an rmcp
 /// client; plus everything it writes on stderr, as it arrives.
 pub async fn stdio_client(cmd: tokio::process::Command) -> (Client, Arc<Mutex<Vec<u8>>>) {
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn the server");
-    let log = Arc::new(Mutex::new(Vec::new()));
-    if let Some(mut pipe) = stderr {
-        let log = Arc::clone(&log);
-        tokio::spawn(async move {
-            let mut buf = [0u8; 4096];
-            while let Ok(n @ 1..) = pipe.read(&mut buf).await {
-                log.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
-    }
+    let (transport, log) = spawn_capturing_stderr(cmd);
     let client = timed("initialize over stdio", ().serve(transport))
         .await
         .expect("initialize");
     (client, log)
+}
+
+/// Spawns `cmd` as an rmcp stdio transport whose stderr is collected into
+/// the returned buffer as it arrives.
+fn spawn_capturing_stderr(
+    cmd: tokio::process::Command,
+) -> (TokioChildProcess, Arc<Mutex<Vec<u8>>>) {
+    let program = cmd.as_std().get_program().to_string_lossy().into_owned();
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot spawn {program}: {e}"));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    if let Some(mut pipe) = stderr {
+        let sink = Arc::clone(&log);
+        tokio::spawn(async move {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = pipe.read(&mut buf).await {
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+    }
+    (transport, log)
 }

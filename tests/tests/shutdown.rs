@@ -101,11 +101,7 @@ async fn health(stream: &mut tokio::net::TcpStream) -> u16 {
         );
         response.extend_from_slice(&buf[..n]);
     }
-    let text = String::from_utf8_lossy(&response);
-    text.split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("not an HTTP response: {text:?}"))
+    parse_http_response("GET /health", &response).status
 }
 
 fn count_of(r: &Value) -> Option<f64> {

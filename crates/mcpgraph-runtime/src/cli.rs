@@ -382,29 +382,18 @@ mod tests {
                 other => Err(format!("{other:?}")),
             }
         };
-        let some = |s: &str| Ok(Some(s.to_owned()));
         assert_eq!(parse(&["bin", "serve"]), Ok(None));
-        assert_eq!(parse(&["bin", "serve", "--http"]), some("127.0.0.1:8080"));
-        assert_eq!(
-            parse(&["bin", "serve", "--http", "--stateless"]),
-            some("127.0.0.1:8080")
-        );
-        assert_eq!(
-            parse(&["bin", "serve", "--http", "9000"]),
-            some("127.0.0.1:9000")
-        );
-        assert_eq!(
-            parse(&["bin", "serve", "--http=localhost:9001"]),
-            some("127.0.0.1:9001")
-        );
-        assert_eq!(
-            parse(&["bin", "serve", "--http", "0.0.0.0:80"]),
-            some("0.0.0.0:80")
-        );
-        assert_eq!(
-            parse(&["bin", "serve", "--http", "[::1]:81"]),
-            some("[::1]:81")
-        );
+        for (args, want) in [
+            (&["--http"][..], "127.0.0.1:8080"),
+            (&["--http", "--stateless"], "127.0.0.1:8080"),
+            (&["--http", "9000"], "127.0.0.1:9000"),
+            (&["--http=localhost:9001"], "127.0.0.1:9001"),
+            (&["--http", "0.0.0.0:80"], "0.0.0.0:80"),
+            (&["--http", "[::1]:81"], "[::1]:81"),
+        ] {
+            let argv: Vec<&str> = ["bin", "serve"].iter().chain(args).copied().collect();
+            assert_eq!(parse(&argv), Ok(Some(want.to_owned())), "{args:?}");
+        }
         let err = parse(&["bin", "serve", "--http", "example.com:80"]).unwrap_err();
         assert!(
             err.contains("is not PORT, localhost:PORT or IP:PORT"),
