@@ -267,7 +267,7 @@ mod tests {
     fn loop_example() {
         let src = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../examples/loop_example/loop_example.yaml"
+            "/../examples/loop_example/loop_example.yaml"
         ))
         .unwrap();
         let graph = crate::load_str(&src, "loop_example.yaml").unwrap();
@@ -289,7 +289,7 @@ mod tests {
     fn rules_in_infix() {
         let src = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../examples/switch_example/switch_example.yaml"
+            "/../examples/switch_example/switch_example.yaml"
         ))
         .unwrap();
         let graph = crate::load_str(&src, "switch_example.yaml").unwrap();

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 /// `shared/conformance/`, beside the workspace.
 pub fn conformance_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
 }
 
 /// Deep equality of JSON values, numbers equal within a relative tolerance

@@ -41,7 +41,7 @@ const EXAMPLES: &[(&str, &str)] = &[
 
 #[test]
 fn snapshots_match_the_generator() {
-    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/");
     for (graph, snapshot) in EXAMPLES {
         let source = std::fs::read_to_string(format!("{examples}{graph}")).unwrap();
         let output = mcpgraph_codegen::generate_str(&source, graph, &Default::default());

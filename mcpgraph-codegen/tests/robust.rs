@@ -5,7 +5,7 @@
 use mcpgraph_codegen::{ExpandOptions, generate_file, generate_str, pretty};
 
 fn examples() -> Vec<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/");
     [
         "file_utils/file_utils.yaml",
         "loop_example/loop_example.yaml",

@@ -33,7 +33,7 @@ fn ui() {
     let project = target.join("tests/trybuild/mcpgraph");
     std::fs::create_dir_all(&project).expect("cannot create the trybuild project directory");
     link(&manifest.join("tests/ui"), &project.join("ui"));
-    link(&manifest.join("../../examples"), &project.join("examples"));
+    link(&manifest.join("../examples"), &project.join("examples"));
 
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");

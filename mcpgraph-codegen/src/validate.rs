@@ -1031,7 +1031,7 @@ pub(crate) mod tests {
     fn compat_examples_load() {
         let dir = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/compat/mcpgraph/"
+            "/../../shared/compat/mcpgraph/"
         );
         for f in [
             "file_utils.yaml",
@@ -1349,7 +1349,7 @@ pub(crate) mod tests {
         assert_eq!(one_error(&src).1, 23);
         let dir = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/compat/mcpgraph/"
+            "/../../shared/compat/mcpgraph/"
         );
         let src = std::fs::read_to_string(format!("{dir}loop_example.yaml")).unwrap();
         assert_eq!(errors(&src.replace('\n', "\r\n")), vec![]);
@@ -1364,7 +1364,7 @@ pub(crate) mod tests {
         assert_eq!(d.error_count(), 1);
         let path = std::path::Path::new(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/compat/mcpgraph/test_minimal.yaml"
+            "/../../shared/compat/mcpgraph/test_minimal.yaml"
         ));
         let (file, source) = crate::load_file(path).unwrap();
         assert_eq!(file.server.name.value, "testMinimal");

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 mod loop_example {
-    mcpgraph::mcpgraph!("../../examples/loop_example/loop_example.yaml");
+    mcpgraph::mcpgraph!("../examples/loop_example/loop_example.yaml");
 }
 
 /// (request line, body) of every request received.

@@ -591,7 +591,7 @@ mod tests {
     fn compat(name: &str) -> String {
         let dir = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/compat/mcpgraph/"
+            "/../../shared/compat/mcpgraph/"
         );
         std::fs::read_to_string(format!("{dir}{name}")).unwrap()
     }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn run(args: &[&str]) -> Output {
@@ -19,7 +19,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-const FIVE_ERRORS: &str = "crates/mcpgraph/tests/ui/five_errors.yaml";
+const FIVE_ERRORS: &str = "mcpgraph/tests/ui/five_errors.yaml";
 const LOOP: &str = "examples/loop_example/loop_example.yaml";
 
 #[test]
@@ -59,7 +59,7 @@ fn check_reports_every_error_and_fails() {
 
 #[test]
 fn warnings_pass_unless_denied() {
-    let file = "crates/mcpgraph/tests/ui/reference_before_run.yaml";
+    let file = "mcpgraph/tests/ui/reference_before_run.yaml";
     let out = run(&["check", file]);
     assert!(out.status.success());
     let stderr = text(&out.stderr);
@@ -123,7 +123,7 @@ fn new_creates_a_crate() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(target.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"my-server\""), "{manifest}");
-    let facade = std::fs::canonicalize(workspace().join("crates/mcpgraph")).unwrap();
+    let facade = std::fs::canonicalize(workspace().join("mcpgraph")).unwrap();
     assert!(
         manifest.contains(&format!("mcpgraph = {{ path = \"{}\" }}", facade.display())),
         "{manifest}"

@@ -230,7 +230,7 @@ fn new(dir: &Path, graph: &Path, checkout: Option<&Path>) -> Result<ExitCode, St
     }
     let checkout = match checkout {
         Some(path) => path.to_path_buf(),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
     };
     let checkout = std::fs::canonicalize(&checkout).map_err(|e| {
         format!(
@@ -238,10 +238,10 @@ fn new(dir: &Path, graph: &Path, checkout: Option<&Path>) -> Result<ExitCode, St
             checkout.display()
         )
     })?;
-    let facade = checkout.join("crates/mcpgraph");
+    let facade = checkout.join("mcpgraph");
     if !facade.join("Cargo.toml").exists() {
         return Err(format!(
-            "`{}` is not a checkout of the mcpgraph workspace (no `crates/mcpgraph/Cargo.toml`); pass `--mcpgraph-path`",
+            "`{}` is not a checkout of the mcpgraph workspace (no `mcpgraph/Cargo.toml`); pass `--mcpgraph-path`",
             checkout.display()
         ));
     }
