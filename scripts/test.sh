@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
-# Full local/CI test run: pinned peers, build everything, run all tests.
+# The full test run, the README's second command and what CI runs
+# (.ci/run runs it in a clone of HEAD with nothing beside it):
+# pinned peers, the whole build, every test, the package check. Each stage
+# prints its time.
 # The test crate (tests/) drives the example binaries built here
-# (target/<profile>/<name>), so the build step must come first.
+# (target/<profile>/<name>), so the build stage must come first.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-scripts/install-peers.sh
+start=$SECONDS
+times=()
+stage() {
+    local name="$1"
+    shift
+    local t0=$SECONDS
+    echo "==> $name: $*"
+    "$@"
+    local line
+    line="$(printf '%-28s %5d s' "$name" $((SECONDS - t0)))"
+    times+=("$line")
+    echo "==> $line"
+}
 
-cargo build --workspace --all-targets
-cargo test --workspace
+stage peers scripts/install-peers.sh
+stage build cargo build --workspace --all-targets
+stage test cargo test --workspace
 # The OTLP exporter is behind a cargo feature: its test builds the facade
 # and runtime once more with it (tests/otlp.rs is empty without it).
-cargo test -p mcpgraph --features otel --test otlp
+stage otel cargo test -p mcpgraph --features otel --test otlp
+stage package scripts/package-check.sh
+
+echo "==> stage times"
+printf '    %s\n' "${times[@]}"
+printf '    %-28s %5d s\n' total $((SECONDS - start))

@@ -51,16 +51,17 @@ enum Command {
         /// Graph file.
         file: PathBuf,
     },
-    /// Create a binary crate that serves a graph file.
+    /// Create a binary crate that serves a graph file (by default a small
+    /// starter graph to edit).
     New {
         /// Directory to create; its last component is the package name.
         name: PathBuf,
-        /// The graph file, copied into the crate.
+        /// A graph file to copy into the crate instead of the starter graph.
         #[arg(long)]
-        graph: PathBuf,
-        /// A checkout of the mcpgraph workspace for the path dependency
-        /// (default: the one this command was built from).
-        #[arg(long)]
+        graph: Option<PathBuf>,
+        /// Depend on the `mcpgraph` crate of this checkout of the mcpgraph
+        /// repository (a path dependency) instead of the published version.
+        #[arg(long, value_name = "CHECKOUT")]
         mcpgraph_path: Option<PathBuf>,
     },
 }
@@ -85,7 +86,7 @@ fn main() -> ExitCode {
             name,
             graph,
             mcpgraph_path,
-        } => new(&name, &graph, mcpgraph_path.as_deref()),
+        } => new(&name, graph.as_deref(), mcpgraph_path.as_deref()),
     };
     match result {
         Ok(code) => code,
@@ -204,7 +205,16 @@ fn graph(file: &Path, tool: Option<&str>) -> Result<ExitCode, String> {
     }
 }
 
-fn new(dir: &Path, graph: &Path, checkout: Option<&Path>) -> Result<ExitCode, String> {
+/// The graph `new` writes when no `--graph` is given.
+const STARTER: &str = include_str!("../templates/starter.yaml");
+
+/// The JSON Schema of the graph format, written beside the graph so that
+/// the starter's `yaml-language-server` line works offline.
+const SCHEMA: &str = include_str!("../mcpgraph.schema.json");
+
+const SCHEMA_FILE: &str = "mcpgraph.schema.json";
+
+fn new(dir: &Path, graph: Option<&Path>, checkout: Option<&Path>) -> Result<ExitCode, String> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -224,58 +234,78 @@ fn new(dir: &Path, graph: &Path, checkout: Option<&Path>) -> Result<ExitCode, St
     if dir.exists() && dir.read_dir().map_or(true, |mut d| d.next().is_some()) {
         return Err(format!("`{}` exists and is not empty", dir.display()));
     }
-    let output = diagnose(graph);
+    let (graph_name, graph_text) = match graph {
+        Some(graph) => (
+            graph
+                .file_name()
+                .map_or("graph.yaml".into(), |n| n.to_string_lossy().into_owned()),
+            std::fs::read_to_string(graph)
+                .map_err(|e| format!("cannot read `{}`: {e}", graph.display()))?,
+        ),
+        None => ("graph.yaml".to_owned(), STARTER.replace("{{name}}", &name)),
+    };
+    let output = mcpgraph_codegen::generate_str(
+        &graph_text,
+        &graph.map_or(graph_name.clone(), |g| g.display().to_string()),
+        &ExpandOptions::default(),
+    );
     if !output.is_ok() {
         return fail_with(&output.diagnostics);
     }
-    let checkout = match checkout {
-        Some(path) => path.to_path_buf(),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+    let (dependency, lock) = match checkout {
+        None => (
+            format!("mcpgraph = \"{}\"", env!("CARGO_PKG_VERSION")),
+            None,
+        ),
+        Some(checkout) => {
+            let checkout = std::fs::canonicalize(checkout).map_err(|e| {
+                format!(
+                    "cannot find the mcpgraph checkout `{}`: {e}",
+                    checkout.display()
+                )
+            })?;
+            let facade = checkout.join("mcpgraph");
+            if !facade.join("Cargo.toml").exists() {
+                return Err(format!(
+                    "`{}` is not a checkout of the mcpgraph repository (no `mcpgraph/Cargo.toml`)",
+                    checkout.display()
+                ));
+            }
+            // The checkout's lock file, so the new crate builds with the
+            // dependency versions the checkout was tested with (cargo drops
+            // what it does not need).
+            (
+                format!(
+                    "mcpgraph = {{ path = {} }}",
+                    toml_string(&facade.display().to_string())
+                ),
+                Some(checkout.join("Cargo.lock")).filter(|lock| lock.exists()),
+            )
+        }
     };
-    let checkout = std::fs::canonicalize(&checkout).map_err(|e| {
-        format!(
-            "cannot find the mcpgraph checkout `{}`: {e}",
-            checkout.display()
-        )
-    })?;
-    let facade = checkout.join("mcpgraph");
-    if !facade.join("Cargo.toml").exists() {
-        return Err(format!(
-            "`{}` is not a checkout of the mcpgraph workspace (no `mcpgraph/Cargo.toml`); pass `--mcpgraph-path`",
-            checkout.display()
-        ));
-    }
-    let graph_name = graph
-        .file_name()
-        .map_or("graph.yaml".into(), |n| n.to_string_lossy().into_owned());
     let files = [
         (
-            PathBuf::from("Cargo.toml"),
+            "Cargo.toml",
             format!(
-                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n# mcpgraph is not on crates.io yet: a path to a checkout.\nmcpgraph = {{ path = {} }}\n\n# A workspace of its own, also when created inside another one.\n[workspace]\n",
-                toml_string(&facade.display().to_string())
+                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{dependency}\n\n# A workspace of its own, also when created inside another one.\n[workspace]\n"
             ),
         ),
         (
-            PathBuf::from("src/main.rs"),
+            "src/main.rs",
             format!(
                 "// The server compiled from `{graph_name}`: `cargo run -- --help`.\nmcpgraph::mcpgraph!({graph_name:?});\n\nfn main() -> std::process::ExitCode {{\n    Server::main()\n}}\n"
             ),
         ),
-        (PathBuf::from(".gitignore"), "/target\n".to_owned()),
+        (".gitignore", "/target\n".to_owned()),
+        (graph_name.as_str(), graph_text),
+        (SCHEMA_FILE, SCHEMA.to_owned()),
     ];
     std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("{}: {e}", dir.display()))?;
-    std::fs::copy(graph, dir.join(&graph_name))
-        .map_err(|e| format!("cannot copy `{}`: {e}", graph.display()))?;
     for (path, text) in files {
         let path = dir.join(path);
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    // The checkout's lock file, so the new crate builds with the dependency
-    // versions the checkout was tested with (cargo drops what it does not
-    // need).
-    let lock = checkout.join("Cargo.lock");
-    if lock.exists() {
+    if let Some(lock) = lock {
         std::fs::copy(&lock, dir.join("Cargo.lock"))
             .map_err(|e| format!("cannot copy `{}`: {e}", lock.display()))?;
     }

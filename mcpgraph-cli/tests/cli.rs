@@ -113,13 +113,27 @@ fn graph_draws_mermaid() {
     assert!(text(&out.stderr).contains("its tools: sum_to_n"));
 }
 
+/// A fresh directory under the system's temporary one.
+fn scratch(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpgraph-cli-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 #[test]
 fn new_creates_a_crate() {
-    let dir = std::env::temp_dir().join(format!("mcpgraph-cli-new-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("new");
     let target = dir.join("my-server");
     let target_arg = target.display().to_string();
-    let out = run(&["new", &target_arg, "--graph", LOOP]);
+    let checkout = workspace().display().to_string();
+    let out = run(&[
+        "new",
+        &target_arg,
+        "--graph",
+        LOOP,
+        "--mcpgraph-path",
+        &checkout,
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(target.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"my-server\""), "{manifest}");
@@ -134,9 +148,13 @@ fn new_creates_a_crate() {
         main.contains("mcpgraph::mcpgraph!(\"loop_example.yaml\");"),
         "{main}"
     );
-    assert!(target.join("loop_example.yaml").exists());
+    assert_eq!(
+        std::fs::read(target.join("loop_example.yaml")).unwrap(),
+        std::fs::read(workspace().join(LOOP)).unwrap()
+    );
     assert!(target.join("Cargo.lock").exists());
-    // Not over an existing crate, not for a broken graph, not a bad name.
+    // Not over an existing crate, not for a broken graph, not a bad name,
+    // not with a path that is no checkout.
     let out = run(&["new", &target_arg, "--graph", LOOP]);
     assert_eq!(out.status.code(), Some(1));
     let other = dir.join("other").display().to_string();
@@ -145,5 +163,49 @@ fn new_creates_a_crate() {
     assert!(!dir.join("other").exists());
     let bad = dir.join("9lives").display().to_string();
     assert_eq!(run(&["new", &bad, "--graph", LOOP]).status.code(), Some(1));
+    let out = run(&["new", &other, "--mcpgraph-path", "/"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is not a checkout"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Without `--graph`: the starter graph, with the schema line and the
+/// schema beside it, and a dependency on the published version that does
+/// not depend on where the CLI was built.
+#[test]
+fn new_writes_a_starter_on_the_published_version() {
+    let dir = scratch("starter");
+    let target = dir.join("hello_server");
+    let out = run(&["new", &target.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let manifest = std::fs::read_to_string(target.join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!("\nmcpgraph = \"{}\"\n", env!("CARGO_PKG_VERSION"))),
+        "{manifest}"
+    );
+    assert!(!manifest.contains("path ="), "{manifest}");
+    assert!(!target.join("Cargo.lock").exists());
+    let graph = std::fs::read_to_string(target.join("graph.yaml")).unwrap();
+    assert!(
+        graph.starts_with("# yaml-language-server: $schema=mcpgraph.schema.json\n"),
+        "{graph}"
+    );
+    assert!(graph.contains("name: \"hello_server\""), "{graph}");
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(target.join("mcpgraph.schema.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    // The starter checks clean.
+    let file = target.join("graph.yaml").display().to_string();
+    let out = run(&["check", "--deny-warnings", &file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }

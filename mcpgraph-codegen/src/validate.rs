@@ -220,12 +220,15 @@ fn check_tool(tool: &Tool, info: &ToolInfo, servers: &[&str], diags: &mut Diagno
         return;
     }
 
-    // Exactly one entry and one exit.
+    // Exactly one entry and one exit. A node whose id repeats an earlier
+    // one was reported as a duplicate: one typo, one error, so it is not
+    // counted again as a second entry or exit.
+    let first_of_its_id = |i: usize| index.get(tool.nodes[i].id.value.as_str()) == Some(&i);
     let entries: Vec<usize> = (0..tool.nodes.len())
-        .filter(|&i| matches!(tool.nodes[i].kind, NodeKind::Entry { .. }))
+        .filter(|&i| matches!(tool.nodes[i].kind, NodeKind::Entry { .. }) && first_of_its_id(i))
         .collect();
     let exits: Vec<usize> = (0..tool.nodes.len())
-        .filter(|&i| matches!(tool.nodes[i].kind, NodeKind::Exit))
+        .filter(|&i| matches!(tool.nodes[i].kind, NodeKind::Exit) && first_of_its_id(i))
         .collect();
     for (found, kind) in [(&entries, "entry"), (&exits, "exit")] {
         match found.as_slice() {
@@ -1029,10 +1032,7 @@ pub(crate) mod tests {
 
     #[test]
     fn compat_examples_load() {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/compat/mcpgraph/"
-        );
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/mcpgraph/");
         for f in [
             "file_utils.yaml",
             "loop_example.yaml",
@@ -1083,6 +1083,26 @@ pub(crate) mod tests {
         let (line, col, msg) = one_error(&src);
         assert_eq!(msg, "duplicate node id `a` in tool `t`");
         assert_eq!((line, col), (21, 13));
+    }
+
+    /// A repeated `exit` (or `entry`) is one problem, the duplicate id,
+    /// not also a second exit.
+    #[test]
+    fn a_duplicate_exit_is_reported_once() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}{EXIT}",
+            transform("a", "1", "exit")
+        ));
+        let errs = errors(&src);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].2, "duplicate node id `exit` in tool `t`");
+        let src = with_nodes(&format!(
+            "{ENTRY}{ENTRY}{}{EXIT}",
+            transform("a", "1", "exit")
+        ));
+        let errs = errors(&src);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].2, "duplicate node id `entry` in tool `t`");
     }
 
     #[test]
@@ -1347,10 +1367,7 @@ pub(crate) mod tests {
         .replace('\n', "\r\n");
         assert_eq!(one_error(&src).0, 19);
         assert_eq!(one_error(&src).1, 23);
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/compat/mcpgraph/"
-        );
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/mcpgraph/");
         let src = std::fs::read_to_string(format!("{dir}loop_example.yaml")).unwrap();
         assert_eq!(errors(&src.replace('\n', "\r\n")), vec![]);
     }
@@ -1364,7 +1381,7 @@ pub(crate) mod tests {
         assert_eq!(d.error_count(), 1);
         let path = std::path::Path::new(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/compat/mcpgraph/test_minimal.yaml"
+            "/../testdata/mcpgraph/test_minimal.yaml"
         ));
         let (file, source) = crate::load_file(path).unwrap();
         assert_eq!(file.server.name.value, "testMinimal");

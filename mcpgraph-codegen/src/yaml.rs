@@ -589,10 +589,7 @@ mod tests {
     use super::*;
 
     fn compat(name: &str) -> String {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/compat/mcpgraph/"
-        );
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/mcpgraph/");
         std::fs::read_to_string(format!("{dir}{name}")).unwrap()
     }
 

@@ -162,7 +162,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match parse_args::<G, _, _>(args) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
@@ -180,6 +180,28 @@ where
     // once the session is over.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     code
+}
+
+/// The command line, named after the graph's server, whose `--version`
+/// gives the graph's `server.version` and the mcpgraph version it was
+/// built with.
+fn parse_args<G, I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    G: Graph,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    let version = format!(
+        "{} (mcpgraph {})",
+        G::SERVER.version,
+        env!("CARGO_PKG_VERSION")
+    );
+    let matches = Cli::command()
+        .name(G::SERVER.name)
+        .version(version)
+        .try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
 }
 
 async fn run<G: Graph>(cli: Cli) -> ExitCode {
@@ -207,7 +229,15 @@ async fn run<G: Graph>(cli: Cli) -> ExitCode {
             tool,
             arguments,
             trace,
-        } => call(&engine, &tool, arguments.as_deref(), trace).await,
+        } => {
+            // Downstream servers' stderr would bury the result on a
+            // terminal: it is shown only when the call fails (see `call`),
+            // unless the log level asks for it.
+            if !tracing::enabled!(tracing::Level::INFO) {
+                crate::client_manager::stderr::hold();
+            }
+            call(&engine, &tool, arguments.as_deref(), trace).await
+        }
     };
     engine.shutdown().await;
     code
@@ -360,7 +390,10 @@ async fn call<G: Graph>(
             println!("{value}");
             ExitCode::SUCCESS
         }
-        Err(e) => fail(e.to_string()),
+        Err(e) => {
+            crate::client_manager::stderr::release();
+            fail(e.to_string())
+        }
     }
 }
 

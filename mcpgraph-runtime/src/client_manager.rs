@@ -45,6 +45,7 @@ use crate::graph::{ServerDef, TransportDef};
 
 mod http_client;
 mod sse;
+pub(crate) mod stderr;
 mod stdio;
 mod streamable;
 mod wire;

@@ -1,4 +1,4 @@
-//! The official JSONata test suite (`shared/conformance/jsonata`), run
+//! The official JSONata test suite (`testdata/jsonata`), run
 //! through the parse and evaluation path a transform node uses in a
 //! generated server: `Expr::parse`, then `evaluate_standalone` (the same
 //! evaluator setup, history functions registered, `timelimit`/`depth` as
@@ -166,7 +166,7 @@ fn jsonata_suite_through_the_transform_evaluator() {
         datasets: HashMap::new(),
     };
     let mut groups: Vec<PathBuf> = fs::read_dir(root.join("groups"))
-        .expect("the JSONata suite is at shared/conformance/jsonata/groups")
+        .expect("the JSONata suite is at testdata/jsonata/groups")
         .map(|e| e.expect("dir entry").path())
         .collect();
     groups.sort();

@@ -1,4 +1,4 @@
-//! The JSON Logic compatibility suites (`shared/conformance/jsonlogic`, all
+//! The JSON Logic compatibility suites (`testdata/jsonlogic`, all
 //! suites in `index.json`), run against the engine as the runtime configures
 //! it for switch rules (`evaluate_logic`).
 //!
@@ -43,7 +43,7 @@ fn jsonlogic_suites_through_the_switch_engine() {
     let root = conformance_dir().join("jsonlogic");
     let index: Vec<String> = serde_json::from_str(
         &fs::read_to_string(root.join("index.json"))
-            .expect("the JSON Logic suites are at shared/conformance/jsonlogic"),
+            .expect("the JSON Logic suites are at testdata/jsonlogic"),
     )
     .expect("index.json is a list of suite files");
 

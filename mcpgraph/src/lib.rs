@@ -1,17 +1,85 @@
 //! Compile a YAML graph of MCP tool calls into a dedicated MCP server.
 //!
-//! ```ignore
-//! mcpgraph::mcpgraph!("graph.yaml");
+//! You describe a server in a graph file: the MCP servers it calls and its
+//! tools, each a graph of nodes (`entry`, `mcp` calls to other servers,
+//! `transform` with JSONata, `switch` with JSON Logic, `exit`). The
+//! [`mcpgraph!`] macro reads that file at compile time, checks it (a broken
+//! graph is a build error at its line and column, every problem at once)
+//! and generates Rust: one module per tool holding a typed state machine,
+//! with every expression parsed before the first request, and a `Server`
+//! type whose `main` is a complete command line. The file format is
+//! mcpGraph's, documented in the repository's `docs/FORMAT.md`.
+//!
+//! # Quick start
+//!
+//! ```toml
+//! [dependencies]
+//! mcpgraph = "0.1"
+//! ```
+//!
+//! `src/main.rs`, with the graph file beside `Cargo.toml` (the path is
+//! resolved against the crate's directory):
+//!
+//! ```no_run
+//! mcpgraph::mcpgraph!("doc/greeter.yaml");
 //!
 //! fn main() -> std::process::ExitCode {
 //!     Server::main()
 //! }
 //! ```
 //!
-//! The macro checks the graph file at compile time (a broken graph is a
-//! build error at its line and column) and emits one module per tool with
-//! a typed state machine, plus a `Server` type whose `main` runs the
-//! server's command line: serve over stdio, list tools, run one call.
+//! The binary serves MCP over stdio by default, and has sub-commands:
+//!
+//! ```text
+//! server serve --http 8080            # streamable HTTP on 127.0.0.1:8080/mcp
+//! server tools                        # list the tools
+//! server call greet '{"name": "Ada"}' # one call: {"greeting":"Hello, Ada!"}
+//! server --help
+//! ```
+//!
+//! # Calling a graph from Rust
+//!
+//! The generated `Server` implements [`runtime::Graph`]; an
+//! [`runtime::Engine`] runs its tools in-process, with the same argument
+//! and result validation as over MCP:
+//!
+//! ```
+//! mcpgraph::mcpgraph!("doc/greeter.yaml");
+//!
+//! use mcpgraph::runtime::{CancellationToken, Engine, serde_json::json};
+//!
+//! #[tokio::main]
+//! async fn main() {
+//!     let engine = Engine::<Server>::start(Vec::new(), 1).unwrap();
+//!     let args = json!({ "name": "Ada" }).as_object().cloned();
+//!     let result = engine.call("greet", args, CancellationToken::new()).await;
+//!     assert_eq!(result.unwrap(), json!({ "greeting": "Hello, Ada!" }));
+//!     engine.shutdown().await;
+//! }
+//! ```
+//!
+//! For each tool the macro also emits a module named after it (for `greet`:
+//! `greet::Node`, an enum with one variant per node, and `greet::run`, its
+//! state machine), so the generated code can be read with `mcpgraph expand`
+//! (the `mcpgraph-cli` crate) or your editor's macro expansion.
+//!
+//! # Options of the macro
+//!
+//! - `mcpgraph!("graph.yaml", crate = ::my_name)`: the path of this crate
+//!   when the dependency is renamed.
+//! - `mcpgraph!("graph.yaml", allow(reference_before_run))`: accept an
+//!   expression that reads a node which cannot have run before it (the
+//!   macro cannot emit warnings, so this check is an error unless allowed).
+//!
+//! A `build.rs` can run the same generator instead
+//! (`mcpgraph_codegen::Builder`), writing formatted code to `OUT_DIR`.
+//!
+//! # Features
+//!
+//! - `otel`: export tool-call and node spans over OTLP/HTTP
+//!   (`--otlp-endpoint`).
+
+#![warn(missing_docs)]
 
 pub use mcpgraph_macros::mcpgraph;
 pub use mcpgraph_runtime as runtime;

@@ -62,23 +62,10 @@ pub fn repo_root() -> &'static Path {
     })
 }
 
-/// The shared compatibility folder: `<repo>/../shared/compat/mcpgraph`
-/// (override with `MCPGRAPH_COMPAT_DIR`).
+/// mcpGraph's example graphs, data and expected results, copied into the
+/// repository: `testdata/mcpgraph` (provenance in `testdata/README.md`).
 pub fn compat_dir() -> PathBuf {
-    let dir = match std::env::var_os("MCPGRAPH_COMPAT_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => repo_root()
-            .parent()
-            .expect("repo root has a parent")
-            .join("shared/compat/mcpgraph"),
-    };
-    assert!(
-        dir.join("expected.json").is_file(),
-        "shared compat folder not found at {} (expected the repo's parent directory to hold \
-         shared/compat/mcpgraph/expected.json; set MCPGRAPH_COMPAT_DIR to override)",
-        dir.display()
-    );
-    dir
+    repo_root().join("testdata/mcpgraph")
 }
 
 /// `examples/<name>` in the repo.
@@ -91,7 +78,7 @@ pub fn example_yaml(name: &str) -> PathBuf {
     example_dir(name).join(format!("{name}.yaml"))
 }
 
-/// The data folder of the file_utils example (a copy of the shared `counting/`).
+/// The data folder of the file_utils example (a copy of `testdata/mcpgraph/counting/`).
 pub fn counting_dir() -> PathBuf {
     let dir = example_dir("file_utils").join("counting");
     dir.canonicalize()
@@ -283,7 +270,7 @@ pub fn load_yaml(path: &Path) -> Value {
         .unwrap_or_else(|e| panic!("cannot parse {} as YAML: {e}", path.display()))
 }
 
-/// The parsed `expected.json` of the shared compat folder.
+/// The parsed `testdata/mcpgraph/expected.json`.
 pub fn expected() -> Value {
     let path = compat_dir().join("expected.json");
     let text = std::fs::read_to_string(&path)

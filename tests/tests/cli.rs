@@ -100,3 +100,49 @@ async fn tools_lists_tool_names() {
         }
     }
 }
+
+/// `--version` names the graph's server and version and the mcpgraph
+/// version the binary was built with.
+#[tokio::test]
+async fn version_names_the_graph_and_mcpgraph() {
+    let out = run_cli("loop_example", &["--version"]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        out.stdout,
+        format!(
+            "loopExample 1.0.0 (mcpgraph {})\n",
+            env!("CARGO_PKG_VERSION")
+        ),
+        "{out:?}"
+    );
+}
+
+/// The filesystem server writes its start-up banner on stderr. `call`
+/// keeps it off the terminal when the call succeeds, shows it when the call
+/// fails (before the error) and at `--log-level info`.
+#[tokio::test]
+async fn downstream_stderr_shows_only_when_a_call_fails() {
+    let banner = "[filesystem] ";
+    let args = json!({ "directory": counting_dir() }).to_string();
+    let out = run_cli("file_utils", &["call", "count_files", &args]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!out.stderr.contains(banner), "{out:?}");
+
+    let out = run_cli(
+        "file_utils",
+        &["--log-level", "info", "call", "count_files", &args],
+    )
+    .await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stderr.contains(banner), "{out:?}");
+
+    // Outside the server's allowed directories: the server refuses.
+    let outside = json!({ "directory": "/" }).to_string();
+    let out = run_cli("file_utils", &["call", "count_files", &outside]).await;
+    assert_eq!(out.code, Some(1), "{out:?}");
+    let (held, error) = (out.stderr.find(banner), out.stderr.find("error: "));
+    assert!(
+        matches!((held, error), (Some(h), Some(e)) if h < e),
+        "the server's stderr, then the error: {out:?}"
+    );
+}

@@ -1,4 +1,4 @@
-//! Every case of `shared/compat/mcpgraph/expected.json`, called through a
+//! Every case of `testdata/mcpgraph/expected.json`, called through a
 //! real MCP client against the compiled example of the same name.
 
 use std::collections::BTreeMap;
@@ -107,7 +107,7 @@ fn every_compat_file_has_an_example() {
     for name in EXAMPLES {
         assert!(
             compat_dir().join(format!("{name}.yaml")).is_file(),
-            "example {name} has no shared compat file"
+            "example {name} has no upstream copy in testdata/mcpgraph"
         );
     }
 }
@@ -173,9 +173,9 @@ async fn server_info_matches() {
     }
 }
 
-/// The YAML each example compiles is a byte-identical copy of the shared file.
+/// The YAML each example compiles is a byte-identical copy of the upstream file in testdata/mcpgraph.
 #[test]
-fn example_yaml_is_the_shared_file() {
+fn example_yaml_is_the_upstream_file() {
     for name in EXAMPLES {
         let ours = example_yaml(name);
         let shared = compat_dir().join(format!("{name}.yaml"));
@@ -210,7 +210,7 @@ fn dir_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-/// The expected counts are for the shared `counting/` folder: our copy must
+/// The expected counts are for the upstream `counting/` folder (testdata/mcpgraph/counting): our copy must
 /// hold exactly the same files.
 #[test]
 fn counting_copy_is_identical() {
@@ -219,12 +219,12 @@ fn counting_copy_is_identical() {
     assert_eq!(
         ours.keys().collect::<Vec<_>>(),
         shared.keys().collect::<Vec<_>>(),
-        "examples/file_utils/counting has different files than the shared counting/"
+        "examples/file_utils/counting has different files than testdata/mcpgraph/counting/"
     );
     for (name, bytes) in &shared {
         assert!(
             &ours[name] == bytes,
-            "examples/file_utils/counting/{name} differs from the shared copy"
+            "examples/file_utils/counting/{name} differs from the upstream copy"
         );
     }
 }

@@ -217,7 +217,7 @@ async fn comparisons_are_loose_as_in_json_logic_js() {
     let e = engine();
     let checks = ["eq", "strict_eq", "ne", "strict_ne", "lt", "le", "gt", "ge"];
     // Expected values as JavaScript computes `a OP b` (json-logic-js 2.0),
-    // except where the JSON Logic suite (shared/conformance/jsonlogic),
+    // except where the JSON Logic suite (testdata/jsonlogic),
     // which the engine passes, defines otherwise: `null == 0` is true there.
     let js =
         |a: Value, b: Value, holds: &[&str]| (json!({"a": a, "b": b}), holding(&checks, holds));

@@ -11,7 +11,6 @@
 //!   (stdin closed, then SIGTERM, then SIGKILL) when the connection closes.
 
 use std::collections::VecDeque;
-use std::io::Write as _;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
@@ -152,8 +151,8 @@ pub(crate) fn spawn(
     Ok((transport, process))
 }
 
-/// Forwards the child's stderr to ours, line by line with a `[name]`
-/// prefix, keeping the tail.
+/// Forwards the child's stderr (see [`super::stderr`]), line by line with
+/// a `[name]` prefix, keeping the tail.
 async fn pump_stderr(name: String, pipe: ChildStderr, tail: Arc<StderrTail>) {
     let mut pipe = pipe;
     let mut buf = vec![0u8; 8192];
@@ -173,10 +172,10 @@ async fn pump_stderr(name: String, pipe: ChildStderr, tail: Arc<StderrTail>) {
             out.extend_from_slice(line);
             at_line_start = line.ends_with(b"\n");
         }
-        let _ = std::io::stderr().lock().write_all(&out);
+        super::stderr::emit(&out);
     }
     if !at_line_start {
-        let _ = std::io::stderr().lock().write_all(b"\n");
+        super::stderr::emit(b"\n");
     }
     tail.eof.cancel();
 }

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// `shared/conformance/`, beside the workspace.
+/// `testdata/` at the top of the repository (see its README for provenance).
 pub fn conformance_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata")
 }
 
 /// Deep equality of JSON values, numbers equal within a relative tolerance

@@ -1,0 +1,83 @@
+//! The graphs that must compile through `mcpgraph!`: every example, a
+//! graph with an allowed check, and a renamed dependency without the
+//! prelude. They compile here, in the workspace's own build, rather than as
+//! trybuild `pass` cases (which would build and link the whole dependency
+//! tree a second time); the failing cases stay in `tests/ui.rs`. Paths are
+//! relative to this crate's directory, as for any user of the macro.
+
+#![allow(dead_code)] // each module's items are checked, not all used
+
+extern crate mcpgraph as renamed;
+
+use mcpgraph::runtime::Graph;
+
+mod file_utils {
+    mcpgraph::mcpgraph!("../examples/file_utils/file_utils.yaml");
+}
+mod loop_example {
+    mcpgraph::mcpgraph!("../examples/loop_example/loop_example.yaml");
+}
+mod switch_example {
+    mcpgraph::mcpgraph!("../examples/switch_example/switch_example.yaml");
+}
+mod test_minimal {
+    mcpgraph::mcpgraph!("../examples/test_minimal/test_minimal.yaml");
+}
+/// An expression that reads a node which cannot have run yet is an error of
+/// the macro unless allowed; allowed, it compiles. The file is the one of
+/// the failing UI case `reference_before_run`.
+mod allowed {
+    mcpgraph::mcpgraph!(
+        "tests/ui/reference_before_run.yaml",
+        allow(reference_before_run)
+    );
+}
+/// The generated code reaches the runtime only through the path it is
+/// given, so it compiles after a rename of the dependency and without the
+/// prelude.
+#[no_implicit_prelude]
+mod renamed_crate {
+    ::renamed::mcpgraph!(
+        "../examples/test_minimal/test_minimal.yaml",
+        crate = ::renamed
+    );
+}
+
+#[test]
+fn examples_compile_with_their_state_machines() {
+    assert_eq!(
+        file_utils::count_files::Node::ListDirectoryNode.id(),
+        "list_directory_node"
+    );
+    assert_eq!(file_utils::sum_file_sizes::Node::ALL.len(), 4);
+    assert_eq!(<file_utils::Server as Graph>::TOOLS.len(), 2);
+    assert_eq!(loop_example::sum_to_n::Node::ALL.len(), 5);
+    assert_eq!(<loop_example::Server as Graph>::SERVER.name, "loopExample");
+    assert_eq!(
+        switch_example::test_switch::Node::SwitchNode.id(),
+        "switch_node"
+    );
+    assert_eq!(
+        test_minimal::test_tool::Node::ALL,
+        [
+            test_minimal::test_tool::Node::Entry,
+            test_minimal::test_tool::Node::Exit
+        ]
+    );
+    assert!(<file_utils::Server as Graph>::compile().is_ok());
+    assert!(<loop_example::Server as Graph>::compile().is_ok());
+    assert!(<switch_example::Server as Graph>::compile().is_ok());
+    assert!(<test_minimal::Server as Graph>::compile().is_ok());
+}
+
+#[test]
+fn an_allowed_check_compiles() {
+    assert_eq!(allowed::count_files::Node::ALL.len(), 4);
+    assert!(<allowed::Server as Graph>::compile().is_ok());
+}
+
+#[test]
+fn a_renamed_crate_compiles_without_the_prelude() {
+    assert_eq!(renamed_crate::test_tool::Node::Entry.id(), "entry");
+    assert!(<renamed_crate::Server as Graph>::compile().is_ok());
+}
