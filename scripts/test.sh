@@ -30,8 +30,12 @@ stage test cargo test --workspace
 # The OTLP exporter is behind a cargo feature: its test builds the facade
 # and runtime once more with it (tests/otlp.rs is empty without it).
 stage otel cargo test -p mcpgraph --features otel --test otlp
+# The public crates' docs build without a warning (missing docs included).
+stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \
+    -p mcpgraph -p mcpgraph-runtime -p mcpgraph-codegen -p mcpgraph-macros
 stage package scripts/package-check.sh
 
 echo "==> stage times"
 printf '    %s\n' "${times[@]}"
 printf '    %-28s %5d s\n' total $((SECONDS - start))
+echo "==> target/ holds $(du -sh "${CARGO_TARGET_DIR:-target}" 2>/dev/null | cut -f1)"

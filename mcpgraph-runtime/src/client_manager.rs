@@ -16,7 +16,7 @@
 //!   `timeoutMs`; a call that times out is cancelled downstream
 //!   (`notifications/cancelled`), and the next call first pings the server,
 //!   restarting it if the ping fails too;
-//! - a reply larger than [`wire::MAX_REPLY_BYTES`] or one that is not a
+//! - a reply larger than `wire::MAX_REPLY_BYTES` (16 MiB) or one that is not a
 //!   valid JSON-RPC reply fails the request it answers; a stdout line that
 //!   is not JSON at all is logged and ignored;
 //! - calls that waited for a connection attempt that failed share its

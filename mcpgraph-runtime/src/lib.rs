@@ -6,6 +6,8 @@
 //! history, `client_manager` connects to downstream servers, `server` speaks
 //! MCP through rmcp. Users reach this crate through the `mcpgraph` facade.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod client_manager;
 pub mod convert;
