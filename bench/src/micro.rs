@@ -114,11 +114,17 @@ pub fn run(cases_path: &Path, graph_path: &Path, quick: bool) -> Result<Value, S
     };
     let mut exec = Execution::new(&crate::workloads::wide_args(), limits, clients);
     let fail = |e: mcpgraph_runtime::NodeError| e.to_string();
-    exec.enter("entry", NodeType::Entry).map_err(fail)?;
+    runtime
+        .block_on(exec.enter("entry", NodeType::Entry))
+        .map_err(fail)?;
     exec.entry();
-    exec.enter("fan", NodeType::Transform).map_err(fail)?;
+    runtime
+        .block_on(exec.enter("fan", NodeType::Transform))
+        .map_err(fail)?;
     exec.transform(&fan).map_err(fail)?;
-    exec.enter("route", NodeType::Switch).map_err(fail)?;
+    runtime
+        .block_on(exec.enter("route", NodeType::Switch))
+        .map_err(fail)?;
     let chosen = exec.switch(&switch).map_err(fail)?;
     if chosen != Some(rules.len() - 1) {
         return Err(format!(

@@ -202,12 +202,18 @@ fn server_def(server: &McpServer, rt: &TokenStream) -> TokenStream {
             quote!(#rt::TransportDef::Sse { url: #url, headers: #headers })
         }
     };
-    let timeout = match server.timeout_ms {
+    let millis = |ms: Option<u64>| match ms {
         Some(ms) => quote!(::core::option::Option::Some(#ms)),
         None => quote!(::core::option::Option::None),
     };
+    let (timeout, ping_timeout) = (millis(server.timeout_ms), millis(server.ping_timeout_ms));
     quote! {
-        #rt::ServerDef { name: #name, transport: #transport, timeout_ms: #timeout }
+        #rt::ServerDef {
+            name: #name,
+            transport: #transport,
+            timeout_ms: #timeout,
+            ping_timeout_ms: #ping_timeout,
+        }
     }
 }
 
@@ -323,7 +329,7 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
             ) -> ::core::result::Result<(), #rt::NodeError> {
                 let mut node = Node::#entry;
                 loop {
-                    exec.enter(node.id(), node.kind())?;
+                    exec.enter(node.id(), node.kind()).await?;
                     node = match node {
                         #(#arms)*
                     };

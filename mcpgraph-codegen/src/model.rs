@@ -97,6 +97,8 @@ pub struct McpServer {
     pub transport: Transport,
     /// `timeoutMs`, if given.
     pub timeout_ms: Option<u64>,
+    /// `pingTimeoutMs` (an extension key), if given.
+    pub ping_timeout_ms: Option<u64>,
 }
 
 /// How a downstream server is reached.

@@ -587,7 +587,15 @@ impl Cx<'_, '_> {
             },
         };
         let allowed: &[&str] = match kind {
-            "stdio" => &["type", "command", "args", "cwd", "env", "timeoutMs"],
+            "stdio" => &[
+                "type",
+                "command",
+                "args",
+                "cwd",
+                "env",
+                "timeoutMs",
+                "pingTimeoutMs",
+            ],
             "" => &[
                 "type",
                 "command",
@@ -597,13 +605,17 @@ impl Cx<'_, '_> {
                 "url",
                 "headers",
                 "timeoutMs",
+                "pingTimeoutMs",
             ],
-            _ => &["type", "url", "headers", "timeoutMs"],
+            _ => &["type", "url", "headers", "timeoutMs", "pingTimeoutMs"],
         };
         let f = self.fields(node, &format!("server `{}`", name.value), allowed, &context)?;
         let timeout_ms = f
             .get("timeoutMs")
             .and_then(|n| self.positive_int(n, "`timeoutMs`"));
+        let ping_timeout_ms = f
+            .get("pingTimeoutMs")
+            .and_then(|n| self.positive_int(n, "`pingTimeoutMs`"));
         let transport = match kind {
             "stdio" => {
                 let command = self.required_string(&f, "command", &context);
@@ -642,6 +654,7 @@ impl Cx<'_, '_> {
             name,
             transport,
             timeout_ms,
+            ping_timeout_ms,
         })
     }
 
@@ -1354,7 +1367,7 @@ mod tests {
     fn servers() {
         let src = with_nodes(&format!("{ENTRY}{EXIT}")).replace(
             "  fs:\n    command: npx\n",
-            "  fs:\n    command: npx\n    args: [-y, pkg]\n    env: {A: b}\n    cwd: .\n    timeoutMs: 5\n  a: {type: sse, url: 'http://x'}\n  b: {type: streamableHttp, url: u, headers: {H: v}}\n  c: {type: http, url: u}\n  d: {type: streamable-http, url: u}\n",
+            "  fs:\n    command: npx\n    args: [-y, pkg]\n    env: {A: b}\n    cwd: .\n    timeoutMs: 5\n    pingTimeoutMs: 6\n  a: {type: sse, url: 'http://x'}\n  b: {type: streamableHttp, url: u, headers: {H: v}}\n  c: {type: http, url: u}\n  d: {type: streamable-http, url: u}\n",
         );
         let src = src.replace("next: a\n", "next: exit\n");
         let f = load(&src);
@@ -1369,6 +1382,7 @@ mod tests {
             }
         );
         assert_eq!(f.mcp_servers[0].timeout_ms, Some(5));
+        assert_eq!(f.mcp_servers[0].ping_timeout_ms, Some(6));
         assert!(matches!(f.mcp_servers[1].transport, Transport::Sse { .. }));
         for s in &f.mcp_servers[2..] {
             assert!(matches!(s.transport, Transport::StreamableHttp { .. }));

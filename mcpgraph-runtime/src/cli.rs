@@ -162,6 +162,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    if crate::reaper::run_if_reaper() {
+        return ExitCode::SUCCESS;
+    }
+    crate::reaper::enable();
     let cli = match parse_args::<G, _, _>(args) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -179,6 +183,7 @@ where
     // Workers and downstream children must not keep the process alive
     // once the session is over.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    crate::stderr_writer::flush(std::time::Duration::from_millis(500));
     code
 }
 
@@ -270,7 +275,10 @@ async fn serve_command<G: Graph>(engine: &Engine<G>, args: ServeArgs) -> Result<
             let auth_token = match &args.auth_token_env {
                 None => None,
                 Some(var) => match std::env::var(var) {
-                    Ok(token) if !token.is_empty() => Some(token),
+                    Ok(token) if !token.is_empty() => {
+                        crate::client_manager::withhold_from_children(var);
+                        Some(token)
+                    }
                     _ => {
                         return Err(format!(
                             "--auth-token-env: environment variable `{var}` is not set"

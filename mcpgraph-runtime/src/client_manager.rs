@@ -13,9 +13,12 @@
 //! - a server that exited is restarted on the next call; the call it failed
 //!   reports the exit status and the tail of its stderr;
 //! - the connect + handshake and each call are bounded by the server's
-//!   `timeoutMs`; a call that times out is cancelled downstream
-//!   (`notifications/cancelled`), and the next call first pings the server,
-//!   restarting it if the ping fails too;
+//!   `timeoutMs`; a call abandoned mid-flight (its timeout, the graph's time
+//!   limit, a client's cancellation, shutdown) is cancelled downstream
+//!   (`notifications/cancelled`) and marks the connection suspect: before it
+//!   serves another call it must answer a ping within `pingTimeoutMs`, or
+//!   new calls get a new connection (a new process, a new session) at once,
+//!   while the old one is retired once the calls still running on it end;
 //! - a reply larger than `wire::MAX_REPLY_BYTES` (16 MiB) or one that is not a
 //!   valid JSON-RPC reply fails the request it answers; a stdout line that
 //!   is not JSON at all is logged and ignored;
@@ -56,6 +59,24 @@ pub use http_client::install_crypto_provider;
 /// Default for one downstream call (FORMAT.md: `timeoutMs`).
 const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 
+/// Default for the ping that probes a suspect connection (FORMAT.md:
+/// `pingTimeoutMs`).
+const DEFAULT_PING_TIMEOUT_MS: u64 = 1_000;
+
+/// Variables of ours that downstream servers do not inherit: secrets of
+/// the graph server itself, such as the bearer token `--auth-token-env`
+/// names. Every other variable is inherited, as the format says.
+static WITHHELD: StdMutex<Vec<String>> = StdMutex::new(Vec::new());
+
+/// Keeps the environment variable `var` from the downstream servers
+/// started from now on (an explicit `env` entry still sets it).
+pub fn withhold_from_children(var: &str) {
+    let mut withheld = WITHHELD.lock().unwrap_or_else(|e| e.into_inner());
+    if !withheld.iter().any(|v| v == var) {
+        withheld.push(var.to_owned());
+    }
+}
+
 /// A downstream server's settings, owned, as compiled in or overridden.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerSpec {
@@ -65,6 +86,8 @@ pub struct ServerSpec {
     pub transport: TransportSpec,
     /// Per-call timeout.
     pub timeout_ms: Option<u64>,
+    /// Deadline of the ping that probes a suspect connection.
+    pub ping_timeout_ms: Option<u64>,
 }
 
 /// How to reach a downstream server.
@@ -130,6 +153,7 @@ impl From<&ServerDef> for ServerSpec {
             name: def.name.to_owned(),
             transport,
             timeout_ms: def.timeout_ms,
+            ping_timeout_ms: def.ping_timeout_ms,
         }
     }
 }
@@ -173,14 +197,18 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
             Some(_) => Err(format!("`{key}` must be an object of strings")),
         }
     };
-    let timeout_ms = match obj.get("timeoutMs") {
-        None => None,
-        Some(v) => Some(
-            v.as_u64()
+    let positive = |key: &str| -> Result<Option<u64>, String> {
+        match obj.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_u64()
                 .filter(|&n| n > 0)
-                .ok_or("`timeoutMs` must be a positive integer")?,
-        ),
+                .map(Some)
+                .ok_or_else(|| format!("`{key}` must be a positive integer")),
+        }
     };
+    let timeout_ms = positive("timeoutMs")?;
+    let ping_timeout_ms = positive("pingTimeoutMs")?;
     let kind = string("type")?.unwrap_or_else(|| "stdio".to_owned());
     let transport = match kind.as_str() {
         "stdio" => TransportSpec::Stdio {
@@ -218,6 +246,7 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
         name: name.to_owned(),
         transport,
         timeout_ms,
+        ping_timeout_ms,
     })
 }
 
@@ -230,7 +259,8 @@ struct Connection {
     service: RunningService<RoleClient, ()>,
     /// The child process of a stdio server.
     process: Option<Arc<stdio::Process>>,
-    /// A call timed out: ping before the next call uses this connection.
+    /// A call on it was abandoned mid-flight: ping before the next call
+    /// uses this connection.
     suspect: AtomicBool,
 }
 
@@ -243,14 +273,25 @@ impl Connection {
 /// One downstream server and its connection, if one is open.
 struct Downstream {
     spec: ServerSpec,
-    connection: Mutex<Option<Arc<Connection>>>,
-    /// Connection attempts made so far, and the last one's error (`None`
-    /// when it succeeded). A caller that queued behind an attempt which
-    /// failed gets its error at once instead of trying again: with N calls
-    /// waiting on a server that hangs in its handshake, each waits one
-    /// `timeoutMs`, not N.
-    attempts: AtomicU64,
-    last_failure: StdMutex<Option<String>>,
+    /// The open connection. A connection attempt holds this lock from a
+    /// task of its own, so that the attempt and its result survive the
+    /// caller that started it being cancelled: there is at most one
+    /// attempt at a time, and its connection is used (or stopped at
+    /// shutdown), never lost.
+    slot: Arc<Mutex<Slot>>,
+    /// Connection attempts made so far. A caller that queued behind an
+    /// attempt which failed gets its error at once instead of trying again:
+    /// with N calls waiting on a server that hangs in its handshake, each
+    /// waits one `timeoutMs`, not N.
+    attempts: Arc<AtomicU64>,
+}
+
+/// What `Downstream::slot` guards.
+#[derive(Default)]
+struct Slot {
+    connection: Option<Arc<Connection>>,
+    /// The last attempt's error (`None` when it succeeded).
+    last_failure: Option<String>,
 }
 
 /// All downstream servers of a graph.
@@ -262,6 +303,8 @@ pub struct ClientManager {
     /// Connections being closed in the background (after a crash or a
     /// failed ping); `shutdown` waits for them.
     retiring: StdMutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// Cancelled by `shutdown`: retiring connections close at once.
+    closing: tokio_util::sync::CancellationToken,
 }
 
 impl ClientManager {
@@ -274,9 +317,8 @@ impl ClientManager {
                     spec.name.clone(),
                     Downstream {
                         spec,
-                        connection: Mutex::new(None),
-                        attempts: AtomicU64::new(0),
-                        last_failure: StdMutex::new(None),
+                        slot: Arc::default(),
+                        attempts: Arc::default(),
                     },
                 )
             })
@@ -285,6 +327,7 @@ impl ClientManager {
             servers,
             runtime,
             retiring: StdMutex::new(Vec::new()),
+            closing: tokio_util::sync::CancellationToken::new(),
         }
     }
 
@@ -303,17 +346,21 @@ impl ClientManager {
         let connection = self.connection(downstream).await?;
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         let what = format!("downstream server `{server}` tool `{tool}`");
-        // Dropping this future (the graph's time limit, a cancelled call)
-        // sends `notifications/cancelled` downstream (rmcp's call_tool_once).
-        match tokio::time::timeout(timeout, connection.service.peer().call_tool_once(params)).await
-        {
-            Err(_) => {
-                connection.suspect.store(true, Ordering::SeqCst);
-                Err(format!(
-                    "{what} did not answer within {} ms (the server's timeoutMs)",
-                    timeout.as_millis()
-                ))
-            }
+        // Dropping this future (the graph's time limit, a cancelled call,
+        // shutdown) sends `notifications/cancelled` downstream (rmcp's
+        // call_tool_once), and the guard marks the connection suspect.
+        let in_flight = InFlight {
+            connection: &connection,
+            answered: false,
+        };
+        let outcome =
+            tokio::time::timeout(timeout, connection.service.peer().call_tool_once(params)).await;
+        in_flight.answered(outcome.is_ok());
+        match outcome {
+            Err(_) => Err(format!(
+                "{what} did not answer within {} ms (the server's timeoutMs)",
+                timeout.as_millis()
+            )),
             Ok(Ok(CallToolResponse::Complete(result))) => Ok(result),
             Ok(Ok(_)) => Err(format!(
                 "{what} asked for input or started a task, which graphs do not support"
@@ -331,12 +378,13 @@ impl ClientManager {
     }
 
     /// The open connection to `downstream`, after replacing one that
-    /// closed (a crash) or that does not answer a ping after a timeout.
+    /// closed (a crash) or that does not answer a ping after a call on it
+    /// was abandoned.
     async fn connection(&self, downstream: &Downstream) -> Result<Arc<Connection>, String> {
         let server = downstream.spec.name.as_str();
         let attempts_before = downstream.attempts.load(Ordering::SeqCst);
-        let mut slot = downstream.connection.lock().await;
-        if let Some(connection) = slot.as_ref() {
+        let mut slot = Arc::clone(&downstream.slot).lock_owned().await;
+        if let Some(connection) = slot.connection.as_ref() {
             if connection.is_closed() {
                 if let Some(process) = &connection.process {
                     tracing::warn!(
@@ -347,9 +395,9 @@ impl ClientManager {
                 } else {
                     tracing::warn!(server, "the connection to `{server}` closed; reconnecting");
                 }
-                self.retire(slot.take());
+                self.retire(slot.connection.take());
             } else if connection.suspect.load(Ordering::SeqCst) {
-                let timeout = downstream.timeout();
+                let timeout = downstream.ping_timeout();
                 let ping = connection
                     .service
                     .peer()
@@ -366,68 +414,85 @@ impl ClientManager {
                         };
                         tracing::warn!(
                             server,
-                            "downstream server `{server}` timed out and then failed a ping ({why}); restarting it"
+                            "downstream server `{server}` left a call unanswered and then failed a ping ({why}); \
+                             new calls use a new connection"
                         );
-                        self.retire(slot.take());
+                        self.retire(slot.connection.take());
                     }
                 }
             }
         }
-        if let Some(connection) = slot.as_ref() {
+        if let Some(connection) = slot.connection.as_ref() {
             return Ok(Arc::clone(connection));
         }
         if downstream.attempts.load(Ordering::SeqCst) != attempts_before {
             // The last attempt, made while this call waited for the slot,
             // failed (had it succeeded, the slot would hold its connection
             // or a retired one would have cleared the error).
-            let shared = downstream.last_failure.lock().ok().and_then(|e| e.clone());
-            if let Some(error) = shared {
+            if let Some(error) = slot.last_failure.clone() {
                 return Err(error);
             }
         }
+        // The attempt runs as a task of its own, holding the slot: if this
+        // call is cancelled meanwhile, the attempt still completes and its
+        // connection waits in the slot for the next call.
         let spec = downstream.spec.clone();
-        let connected = match self
-            .runtime
-            .spawn(async move { connect(&spec).await })
-            .await
-        {
-            Ok(Ok(connection)) => Ok(connection),
-            Ok(Err(ConnectError { message, process })) => {
-                if let Some(process) = process {
-                    self.stop_in_background(process);
-                }
-                Err(format!(
-                    "cannot start downstream server `{server}`: {message}"
-                ))
+        let attempts = Arc::clone(&downstream.attempts);
+        let closing = self.closing.clone();
+        let (result_tx, result) = tokio::sync::oneshot::channel();
+        let attempt = self.runtime.spawn(async move {
+            let server = spec.name.as_str();
+            let (connected, failed_process) = tokio::select! {
+                outcome = connect(&spec) => match outcome {
+                    Ok(connection) => (Ok(Arc::new(connection)), None),
+                    Err(ConnectError { message, process }) => (
+                        Err(format!("cannot start downstream server `{server}`: {message}")),
+                        process,
+                    ),
+                },
+                () = closing.cancelled() => (
+                    Err(format!("not connecting to `{server}`: the server is shutting down")),
+                    None,
+                ),
+            };
+            slot.last_failure = connected.as_ref().err().cloned();
+            slot.connection = connected.as_ref().ok().cloned();
+            attempts.fetch_add(1, Ordering::SeqCst);
+            drop(slot);
+            let _ = result_tx.send(connected);
+            // A failed attempt's child is stopped after the callers heard.
+            if let Some(process) = failed_process {
+                process.stop().await;
             }
-            Err(e) => Err(format!("connecting to `{server}`: {e}")),
-        };
-        if let Ok(mut last) = downstream.last_failure.lock() {
-            *last = connected.as_ref().err().cloned();
-        }
-        downstream.attempts.fetch_add(1, Ordering::SeqCst);
-        let connection = Arc::new(connected?);
-        *slot = Some(Arc::clone(&connection));
-        Ok(connection)
+        });
+        self.track_retiring(attempt);
+        result
+            .await
+            .unwrap_or_else(|_| Err(format!("connecting to `{server}`: the attempt stopped")))
     }
 
-    /// Closes `connection` in the background (in-flight calls on it fail).
+    /// Closes `connection` in the background once the calls still running
+    /// on it have ended (each is bounded by its own limits), so a server
+    /// that is busy but healthy costs none of them; a stdio server's
+    /// process group is then stopped.
     fn retire(&self, connection: Option<Arc<Connection>>) {
         let Some(connection) = connection else {
             return;
         };
-        connection.service.cancellation_token().cancel();
+        let closing = self.closing.clone();
         let task = self.runtime.spawn(async move {
+            // Each running call holds a clone; this task holds the last.
+            while Arc::strong_count(&connection) > 1
+                && !connection.is_closed()
+                && !closing.is_cancelled()
+            {
+                tokio::time::sleep(RETIRE_POLL).await;
+            }
+            connection.service.cancellation_token().cancel();
             if let Some(process) = &connection.process {
                 process.stop().await;
             }
         });
-        self.track_retiring(task);
-    }
-
-    /// Stops `process` (a failed connection attempt's) in the background.
-    fn stop_in_background(&self, process: Arc<stdio::Process>) {
-        let task = self.runtime.spawn(async move { process.stop().await });
         self.track_retiring(task);
     }
 
@@ -443,9 +508,10 @@ impl ClientManager {
     /// closed, then SIGTERM, then SIGKILL to their process groups), and
     /// waits for them.
     pub async fn shutdown(&self) {
+        self.closing.cancel();
         let mut closing = Vec::new();
         for downstream in self.servers.values() {
-            if let Some(connection) = downstream.connection.lock().await.take() {
+            if let Some(connection) = downstream.slot.lock().await.connection.take() {
                 connection.service.cancellation_token().cancel();
                 if let Some(process) = &connection.process {
                     process.request_stop();
@@ -471,6 +537,35 @@ impl ClientManager {
 impl Downstream {
     fn timeout(&self) -> Duration {
         Duration::from_millis(self.spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
+    }
+
+    fn ping_timeout(&self) -> Duration {
+        Duration::from_millis(self.spec.ping_timeout_ms.unwrap_or(DEFAULT_PING_TIMEOUT_MS))
+    }
+}
+
+/// How often a retiring connection checks whether its calls have ended.
+const RETIRE_POLL: Duration = Duration::from_millis(20);
+
+/// One call on a connection. Dropped before its answer arrived (timed out,
+/// or its future abandoned), it marks the connection suspect.
+struct InFlight<'a> {
+    connection: &'a Connection,
+    answered: bool,
+}
+
+impl InFlight<'_> {
+    /// The call is over: answered, or (`false`) timed out.
+    fn answered(mut self, answered: bool) {
+        self.answered = answered;
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.connection.suspect.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -540,6 +635,9 @@ async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectError> {
             }
             if let Some(cwd) = cwd {
                 cmd.current_dir(expand(cwd)?);
+            }
+            for var in WITHHELD.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+                cmd.env_remove(var);
             }
             for (key, value) in env {
                 cmd.env(key, expand(value)?);
@@ -673,9 +771,10 @@ mod tests {
                 env: &[],
             },
             timeout_ms: None,
+            ping_timeout_ms: None,
         }];
         let over = parse_override(
-            r#"{"mcpServers": {"fs": {"command": "node", "args": ["a.js"], "timeoutMs": 5},
+            r#"{"mcpServers": {"fs": {"command": "node", "args": ["a.js"], "timeoutMs": 5, "pingTimeoutMs": 7},
                 "web": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"A": "b"}}}}"#,
         )
         .unwrap();
@@ -691,6 +790,7 @@ mod tests {
             }
         );
         assert_eq!(specs[0].timeout_ms, Some(5));
+        assert_eq!(specs[0].ping_timeout_ms, Some(7));
         assert!(matches!(
             specs[1].transport,
             TransportSpec::StreamableHttp { .. }

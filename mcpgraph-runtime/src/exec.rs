@@ -56,6 +56,11 @@ impl History {
     }
 }
 
+/// How long a call runs nodes on its worker before it lets the worker's
+/// other tasks run: often enough that a cancellation or a second call waits
+/// at most this plus one node, rarely enough to cost nothing per node.
+const YIELD_EVERY: Duration = Duration::from_millis(5);
+
 /// A tool call being executed.
 pub struct Execution {
     context: JValue,
@@ -67,6 +72,8 @@ pub struct Execution {
     timer: ExpressionTimer,
     limits: Limits,
     deadline: Instant,
+    /// When this call last let other tasks on its worker run.
+    yielded: Instant,
     executed: u64,
     current: &'static str,
     clients: Arc<ClientManager>,
@@ -134,6 +141,7 @@ impl Execution {
             timer,
             limits,
             deadline: Instant::now() + Duration::from_millis(limits.max_execution_time_ms),
+            yielded: Instant::now(),
             executed: 0,
             current: "",
             clients,
@@ -156,8 +164,15 @@ impl Execution {
     }
 
     /// Checks the limits before node `node` runs and makes it the current
-    /// node (the one errors name).
-    pub fn enter(&mut self, node: &'static str, node_type: NodeType) -> Result<(), NodeError> {
+    /// node (the one errors name). Every [`YIELD_EVERY`] of running, it
+    /// first lets the other tasks of its worker run (other calls, their
+    /// timers, cancellation and shutdown), so a long loop of transforms
+    /// and switches does not freeze them.
+    pub async fn enter(
+        &mut self,
+        node: &'static str,
+        node_type: NodeType,
+    ) -> Result<(), NodeError> {
         self.current = node;
         self.pending = None;
         if self.executed >= self.limits.max_node_executions {
@@ -166,8 +181,14 @@ impl Execution {
                 self.limits.max_node_executions
             )));
         }
-        // One clock read per node: the deadline check and the start time.
-        let now = Instant::now();
+        // One clock read per node: the yield, the deadline check and the
+        // start time.
+        let mut now = Instant::now();
+        if now.duration_since(self.yielded) >= YIELD_EVERY {
+            tokio::task::yield_now().await;
+            now = Instant::now();
+            self.yielded = now;
+        }
         if now >= self.deadline {
             return Err(self.time_limit());
         }
@@ -399,9 +420,10 @@ impl Execution {
                 Some(self.limits.max_expression_depth),
                 &self.history,
             );
-            if result.as_ref().is_err_and(is_cancelled) {
-                result = Err(timeout_error(limit));
-            }
+            // Past its limit, an evaluation fails even if it then returned
+            // a value: a built-in that does not look at the token (a huge
+            // `$sort`, `$join`) must not escape the limit.
+            result = Err(timeout_error(limit));
         }
         result.map_err(|e| self.error(describe_jsonata_error(&e)))
     }
@@ -549,14 +571,9 @@ pub fn evaluate_standalone(
     timer.arm();
     let result = evaluator.evaluate(&expr.ast, data);
     match timer.disarm() {
-        Some(limit) if result.as_ref().is_err_and(is_cancelled) => Err(timeout_error(limit)),
-        _ => result,
+        Some(limit) => Err(timeout_error(limit)),
+        None => result,
     }
-}
-
-/// Whether jsonata stopped because its cancel token was cancelled.
-fn is_cancelled(error: &EvaluatorError) -> bool {
-    error.code() == Some("U1003")
 }
 
 fn register_history_functions(evaluator: &mut Evaluator, history: &Rc<RefCell<History>>) {

@@ -60,6 +60,9 @@ pub struct ServerDef {
     pub transport: TransportDef,
     /// Per-call timeout in milliseconds.
     pub timeout_ms: Option<u64>,
+    /// `pingTimeoutMs`: deadline of the ping that probes a connection
+    /// after a call on it was abandoned.
+    pub ping_timeout_ms: Option<u64>,
 }
 
 /// Transport of a compiled-in downstream server.

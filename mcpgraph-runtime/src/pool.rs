@@ -3,8 +3,9 @@
 //!
 //! JSONata values are `Rc`-based, so a call's state machine cannot move
 //! between threads. Each worker is an OS thread with a current-thread tokio
-//! runtime and a `LocalSet`; a call is handed to one worker (round robin),
-//! runs there to the end, and its result comes back over a oneshot channel,
+//! runtime and a `LocalSet`; a call is handed to the worker with the fewest
+//! calls running (so a long call does not hold up the ones that could run
+//! elsewhere), runs there to the end, and its result comes back over a oneshot channel,
 //! so the MCP-facing futures stay `Send`.
 
 use std::future::Future;
@@ -91,13 +92,47 @@ struct Shared<G: Graph> {
 /// connections and workers. Cheap to clone.
 pub struct Engine<G: Graph> {
     shared: Arc<Shared<G>>,
-    workers: Arc<Vec<mpsc::UnboundedSender<Job>>>,
+    workers: Arc<Vec<Worker>>,
     next: Arc<AtomicUsize>,
     in_flight: Arc<InFlight>,
     observer: Option<Arc<dyn Observer>>,
     /// Cancelled when a drain runs out of time: the calls still running
     /// end with an error their callers receive.
     stop: CancellationToken,
+}
+
+/// One worker thread: where its jobs go, and how many of its calls run.
+struct Worker {
+    jobs: mpsc::UnboundedSender<Job>,
+    load: Arc<AtomicUsize>,
+}
+
+impl Worker {
+    /// The least-loaded of `workers`, ties broken by rotating from `turn`.
+    fn pick(workers: &[Worker], turn: usize) -> &Worker {
+        let n = workers.len();
+        (0..n)
+            .map(|i| &workers[(turn + i) % n])
+            .min_by_key(|w| w.load.load(Ordering::Relaxed))
+            .expect("at least one worker")
+    }
+}
+
+/// Counts a worker's call from dispatch until the call ends (or is dropped
+/// unrun).
+struct LoadGuard(Arc<AtomicUsize>);
+
+impl LoadGuard {
+    fn new(load: &Arc<AtomicUsize>) -> Self {
+        load.fetch_add(1, Ordering::Relaxed);
+        Self(Arc::clone(load))
+    }
+}
+
+impl Drop for LoadGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// Counts running calls so shutdown can wait for them.
@@ -222,8 +257,11 @@ impl<G: Graph> Engine<G> {
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
+        let worker = Worker::pick(&self.workers, self.next.fetch_add(1, Ordering::Relaxed));
+        let load = LoadGuard::new(&worker.load);
         let job: Job = Box::new(move || {
             Box::pin(async move {
+                let _load = load;
                 // The `tool_call` span closes (and reaches exporters) before
                 // the caller hears the result: a CLI that exits right after
                 // the reply must not lose it.
@@ -255,8 +293,7 @@ impl<G: Graph> Engine<G> {
                 let _ = reply.send((outcome, records));
             })
         });
-        let worker = self.next.fetch_add(1, Ordering::Relaxed) % self.workers.len();
-        if self.workers[worker].send(job).is_err() {
+        if worker.jobs.send(job).is_err() {
             return CallOutcome::failed(CallError::Failed(NodeError::call(
                 "the server is shutting down",
             )));
@@ -266,6 +303,12 @@ impl<G: Graph> Engine<G> {
                 "the worker running the call stopped",
             )));
         };
+        // Secrets expanded into server settings stay out of what the
+        // caller sees (a URL in a connection error, a stderr tail).
+        let outcome = outcome.map_err(|mut error| {
+            error.message = crate::env_expand::redact(&error.message);
+            error
+        });
         let result = outcome.map_err(CallError::Failed).and_then(|value| {
             match tool
                 .output
@@ -357,7 +400,7 @@ fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
     })
 }
 
-fn spawn_worker(index: usize) -> Result<mpsc::UnboundedSender<Job>, StartupError> {
+fn spawn_worker(index: usize) -> Result<Worker, StartupError> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -374,5 +417,8 @@ fn spawn_worker(index: usize) -> Result<mpsc::UnboundedSender<Job>, StartupError
             });
         })
         .map_err(|e| StartupError(format!("cannot start worker thread: {e}")))?;
-    Ok(tx)
+    Ok(Worker {
+        jobs: tx,
+        load: Arc::default(),
+    })
 }

@@ -30,7 +30,7 @@ pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Tel
         .or_else(|_| EnvFilter::try_new(level))
         .unwrap_or_else(|_| EnvFilter::new("warn"));
     let stderr = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
+        .with_writer(crate::stderr_writer::EventWriter::default)
         .with_ansi(false)
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_filter(filter);

@@ -103,3 +103,25 @@ fn deeply_nested_source_does_not_overflow_the_parser() {
         }
     }
 }
+
+/// One long built-in (here `$string` of a big array) does not look at the
+/// cancel token, so the evaluation returns a value after the watchdog
+/// fired. Past its limit, it fails all the same.
+#[test]
+fn an_evaluation_past_its_limit_fails_even_when_it_returns_a_value() {
+    let source = "$length($string([1..3000000]))";
+    let (result, elapsed) = eval_with(source, 10, DEPTH);
+    eprintln!("{source}: {elapsed:?}, {result:?}");
+    assert!(
+        elapsed >= Duration::from_millis(40),
+        "the built-in must outlast the limit for this test to mean anything: {elapsed:?}"
+    );
+    let err = result.expect_err(source);
+    assert!(err.contains("D1012"), "{source}: {err}");
+    // Within the limit, the same expression gives its value.
+    let (result, _) = eval_with(source, 60_000, DEPTH);
+    assert!(
+        matches!(result, Ok(JValue::Number(n)) if n > 1e6),
+        "{result:?}"
+    );
+}

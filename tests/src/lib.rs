@@ -674,7 +674,18 @@ impl HttpServer {
     /// Like [`HttpServer::start`], with `--mcp mcp_file` as the only global
     /// option (instead of the harness's).
     pub async fn start_with_mcp(name: &str, mcp_file: &Path, extra: &[&str]) -> HttpServer {
+        Self::start_with_mcp_env(name, mcp_file, extra, &[]).await
+    }
+
+    /// [`HttpServer::start_with_mcp`] with `envs` added to the environment.
+    pub async fn start_with_mcp_env(
+        name: &str,
+        mcp_file: &Path,
+        extra: &[&str],
+        envs: &[(&str, &str)],
+    ) -> HttpServer {
         let mut cmd = tokio::process::Command::new(bin_path(name));
+        cmd.envs(envs.iter().copied());
         cmd.arg("--mcp")
             .arg(mcp_file)
             .args(["serve", "--http", "127.0.0.1:0"])
@@ -1234,6 +1245,7 @@ pub fn replace_server(
         name: name.into(),
         transport,
         timeout_ms: Some(5000),
+        ping_timeout_ms: None,
     }]
 }
 
@@ -1550,6 +1562,7 @@ pub fn test_server_spec(
             env: vec![],
         },
         timeout_ms: Some(timeout_ms),
+        ping_timeout_ms: None,
     }]
 }
 

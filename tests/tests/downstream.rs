@@ -310,3 +310,79 @@ fn child_pids_of_self(needle: &str) -> Vec<u32> {
         })
         .collect()
 }
+
+mod heal {
+    mcpgraph::mcpgraph!("graphs/heal.yaml");
+}
+
+/// The graph's time limit (3 s) abandons a call on a server whose whole
+/// process is frozen, long before the server's own `timeoutMs` (60 s). The
+/// connection is suspect: the next call pings it (1 s, `pingTimeoutMs`'s
+/// default), gets no answer, and runs on a new process within the limit;
+/// so does the call after it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_abandoned_by_the_graph_limit_heals_the_connection() {
+    let e = engine::<heal::Server>(test_server(60_000, &[]));
+    let started = Instant::now();
+    let err = call(&e, "freeze", json!({})).await.unwrap_err();
+    let hang = started.elapsed();
+    assert!(err.contains("maximum execution time (3000 ms)"), "{err}");
+    assert!(hang < Duration::from_secs(4), "{hang:?}");
+    for round in ["first", "second"] {
+        let started = Instant::now();
+        let stats = call(&e, "stats", json!({})).await;
+        let took = started.elapsed();
+        eprintln!("{round} call after the frozen one: {took:?}");
+        let stats = stats.unwrap_or_else(|e| panic!("{round} call after the freeze: {e}"));
+        assert!(took < Duration::from_secs(3), "{round}: {took:?}");
+        // A new process: its counters started again.
+        let calls = if round == "first" { 1 } else { 2 };
+        assert_eq!(stats["calls"], json!(calls), "{round}: {stats}");
+    }
+    e.shutdown().await;
+}
+
+/// A burst of calls, each cancelled soon after it starts, while a
+/// slow-starting server connects: one connection attempt (one child
+/// process) in all, whose connection the next call uses; shutdown reaps it.
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_cancelled_during_connect_leave_one_attempt() {
+    use mcpgraph::runtime::{CallOptions, CancellationToken};
+    let tag = format!("burst-{}", std::process::id());
+    let e = engine::<downstream::Server>(test_server(
+        10_000,
+        &["--slow-start", "1500", "--describe", &tag],
+    ));
+    let mut calls = Vec::new();
+    for i in 0..200 {
+        let cancel = CancellationToken::new();
+        let options = CallOptions {
+            cancel: cancel.clone(),
+            ..CallOptions::default()
+        };
+        let e = e.clone();
+        calls.push(tokio::spawn(async move {
+            e.call_with("echo", json!({"x": i}).as_object().cloned(), options)
+                .await
+                .result
+        }));
+        tokio::time::sleep(Duration::from_millis(2)).await;
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(3)).await;
+            cancel.cancel();
+        });
+    }
+    for call in calls {
+        let result = call.await.expect("call task");
+        assert!(result.is_err(), "every call was cancelled: {result:?}");
+    }
+    let children = mcpgraph_tests::processes_with_arg(&tag);
+    assert_eq!(children.len(), 1, "one attempt: {children:?}");
+    // The attempt completed on its own; the next call uses its connection.
+    assert_serving(&e, "a cancelled burst").await;
+    let stats = call(&e, "stats", json!({})).await.unwrap();
+    assert_eq!(stats["calls"], json!(2), "the same process: {stats}");
+    e.shutdown().await;
+    let left = mcpgraph_tests::wait_no_process_with_arg(&tag, Duration::from_secs(3)).await;
+    assert!(left.is_empty(), "reaped at shutdown: {left:?}");
+}

@@ -184,6 +184,7 @@ fn test_over_http(port: u16) -> Vec<ServerSpec> {
             headers: vec![],
         },
         timeout_ms: Some(8000),
+        ping_timeout_ms: None,
     }]
 }
 
@@ -262,6 +263,7 @@ async fn sse_failures_fail_that_call_only() {
                 headers: vec![],
             },
             timeout_ms: Some(timeout_ms),
+            ping_timeout_ms: None,
         }];
         Engine::<sse_failures::Server>::start(specs, 2).unwrap()
     };

@@ -133,3 +133,36 @@ async fn an_unset_variable_fails_the_call_naming_it() {
     let _ = timed("close", client.cancel()).await;
     let _ = std::fs::remove_file(&file);
 }
+
+/// A value expanded from `${VAR}` (here a secret passed as an argument,
+/// which the crashing server's stderr tail then quotes) reaches the client
+/// as `${VAR}`, while the rest of the tail stays as it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn expanded_secrets_are_redacted_from_errors() {
+    let secret = "sekrit-value-42";
+    let file = write_config(
+        "redact",
+        &json!({"mcpServers": {"filesystem": {
+            "command": env!("CARGO_BIN_EXE_mcpgraph-test-server"),
+            "args": ["--describe", "${MCPGRAPH_TEST_TAG}"]
+        }}}),
+    );
+    let (client, _log) = file_utils(&file, &[("MCPGRAPH_TEST_TAG", secret)]).await;
+    let r = timed(
+        "count_files",
+        client
+            .peer()
+            .call_tool(call_params("count_files", json!({"directory": "@crash"}))),
+    )
+    .await
+    .expect("a tool result");
+    let text = result_text(&r);
+    assert_eq!(r.is_error, Some(true), "{text}");
+    assert!(!text.contains(secret), "{text}");
+    assert!(
+        text.contains("tag=${MCPGRAPH_TEST_TAG}") && text.contains("crashing on request"),
+        "{text}"
+    );
+    let _ = timed("close", client.cancel()).await;
+    let _ = std::fs::remove_file(&file);
+}

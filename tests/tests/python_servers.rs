@@ -35,6 +35,7 @@ fn stdio(name: &str, command: String, args: &[&str]) -> ServerSpec {
             env: Vec::new(),
         },
         timeout_ms: Some(30_000),
+        ping_timeout_ms: None,
     }
 }
 

@@ -251,6 +251,7 @@ async fn a_missing_downstream_command_is_a_clear_error() {
             env: vec![],
         },
         timeout_ms: None,
+        ping_timeout_ms: None,
     }];
     let e = Engine::<semantics::Server>::start(specs, 1).unwrap();
     let err = call(&e, "args_walk", json!({"x": 1})).await.unwrap_err();

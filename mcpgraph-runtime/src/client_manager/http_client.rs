@@ -13,12 +13,33 @@ use reqwest::Client;
 /// bounds the whole handshake on top of this.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Redirects followed within one origin.
+const MAX_REDIRECTS: usize = 10;
+
 /// A client for one downstream server (one per connection, so a restart
 /// starts from fresh sockets).
+///
+/// Redirects are followed only within the origin (scheme, host and port)
+/// of the first request: the configured `headers` (API keys, tokens) are
+/// meant for that server alone, and reqwest would carry all but
+/// `Authorization` and cookies to any other.
 pub(crate) fn http_client() -> Result<Client, String> {
     install_crypto_provider();
     Client::builder()
         .connect_timeout(CONNECT_TIMEOUT)
+        .redirect(reqwest::redirect::Policy::custom(|attempt| {
+            let first = attempt.previous().first().map(reqwest::Url::origin);
+            if first.as_ref() != Some(&attempt.url().origin()) {
+                let to = attempt.url().origin().ascii_serialization();
+                attempt.error(format!(
+                    "refused a redirect to another origin ({to}): the server's headers are not sent there"
+                ))
+            } else if attempt.previous().len() > MAX_REDIRECTS {
+                attempt.error(format!("more than {MAX_REDIRECTS} redirects"))
+            } else {
+                attempt.follow()
+            }
+        }))
         .build()
         .map_err(|e| format!("cannot create an HTTP client: {}", error_chain(&e)))
 }

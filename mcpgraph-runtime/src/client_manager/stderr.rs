@@ -1,7 +1,8 @@
 //! Where the stderr of downstream stdio servers goes: to our stderr, each
 //! line prefixed with the server's name (while serving), or held back for
 //! a one-shot `call`, whose terminal shows it only if the call fails (or
-//! the log level is `info` or more verbose). It never goes to stdout.
+//! the log level is `info` or more verbose). It never goes to stdout, and
+//! forwarding never blocks (`crate::stderr_writer`).
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -43,6 +44,6 @@ pub(super) fn emit(lines: &[u8]) {
             held.drain(..cut);
         }
     } else {
-        let _ = std::io::stderr().lock().write_all(lines);
+        crate::stderr_writer::write(lines.to_vec());
     }
 }

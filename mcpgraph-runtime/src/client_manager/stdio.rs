@@ -124,6 +124,9 @@ pub(crate) fn spawn(
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot run `{program}`: {e}"))?;
+    if let Some(group) = child.id() {
+        crate::reaper::track(group, true);
+    }
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
@@ -209,6 +212,9 @@ async fn monitor(
     };
     // Whatever the server left behind in its process group goes too.
     signal_group(group, Signal::Kill);
+    if let Some(group) = group {
+        crate::reaper::track(group, false);
+    }
     let _ = exit.send(Some(status.unwrap_or_else(|e| {
         tracing::warn!("waiting for a downstream server: {e}");
         ExitStatus::default()

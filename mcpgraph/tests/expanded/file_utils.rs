@@ -63,6 +63,7 @@ impl ::mcpgraph::__private::Graph for Server {
                 env: &[],
             },
             timeout_ms: ::core::option::Option::None,
+            ping_timeout_ms: ::core::option::Option::None,
         },
     ];
     const LIMITS: ::mcpgraph::__private::Limits = ::mcpgraph::__private::Limits {
@@ -180,7 +181,7 @@ pub mod count_files {
     ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
         let mut node = Node::Entry;
         loop {
-            exec.enter(node.id(), node.kind())?;
+            exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
                     exec.entry();
@@ -279,7 +280,7 @@ pub mod sum_file_sizes {
     ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
         let mut node = Node::Entry;
         loop {
-            exec.enter(node.id(), node.kind())?;
+            exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
                     exec.entry();

@@ -165,7 +165,7 @@ pub mod greet {
     ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
         let mut node = Node::Entry;
         loop {
-            exec.enter(node.id(), node.kind())?;
+            exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
                     exec.entry();

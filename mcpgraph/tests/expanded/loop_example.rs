@@ -162,7 +162,7 @@ pub mod sum_to_n {
     ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
         let mut node = Node::EntrySum;
         loop {
-            exec.enter(node.id(), node.kind())?;
+            exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::EntrySum => {
                     exec.entry();

@@ -120,7 +120,7 @@ pub mod test_tool {
     ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
         let mut node = Node::Entry;
         loop {
-            exec.enter(node.id(), node.kind())?;
+            exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
                     exec.entry();

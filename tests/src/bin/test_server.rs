@@ -8,6 +8,7 @@
 //! - `--crash-on-start`: write a line on stderr and exit 4 before the handshake;
 //! - `--silent`: never answer anything (the handshake hangs);
 //! - `--garbage-on-start`: print a non-JSON line on stdout first, then serve;
+//! - `--slow-start MS`: wait MS milliseconds before serving;
 //! - `--describe TAG`: write `TAG`, the working directory and
 //!   `$MCPGRAPH_TEST_GREETING` on stderr, then serve;
 //! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
@@ -280,6 +281,14 @@ async fn main() {
                 std::future::pending::<()>().await;
             }
             "--garbage-on-start" => raw_stdout("test server starting (not JSON)"),
+            "--slow-start" => {
+                // A server that takes its time before it answers anything.
+                let ms = args
+                    .next()
+                    .and_then(|m| m.parse::<u64>().ok())
+                    .unwrap_or(1000);
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
             "--describe" => {
                 // How it was started, for tests of `${VAR}` expansion.
                 let tag = args.next().unwrap_or_default();
