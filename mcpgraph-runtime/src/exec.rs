@@ -164,7 +164,7 @@ impl Execution {
     }
 
     /// Checks the limits before node `node` runs and makes it the current
-    /// node (the one errors name). Every [`YIELD_EVERY`] of running, it
+    /// node (the one errors name). Every `YIELD_EVERY` (5 ms) of running, it
     /// first lets the other tasks of its worker run (other calls, their
     /// timers, cancellation and shutdown), so a long loop of transforms
     /// and switches does not freeze them.

@@ -10,7 +10,7 @@
 //! that pipe closes (we exited, however), the reaper kills every group it
 //! still knows with SIGKILL, then exits.
 //!
-//! Only binaries whose `main` runs [`crate::cli`] (which calls [`run_if_reaper`]
+//! Only binaries whose `main` runs [`crate::cli`] (which calls `run_if_reaper`
 //! first) start a reaper; a program embedding the [`crate::Engine`] does not
 //! get one, since running its own executable again would not mean the same.
 
