@@ -111,13 +111,16 @@ pub fn run(cases_path: &Path, graph_path: &Path, quick: bool) -> Result<Value, S
         max_execution_time_ms: 300_000,
         max_expression_depth: 500,
         max_expression_time_ms: 1000,
+        max_value_bytes: 64 << 20,
+        max_history_bytes: 256 << 20,
+        max_value_depth: 128,
     };
     let mut exec = Execution::new(&crate::workloads::wide_args(), limits, clients);
     let fail = |e: mcpgraph_runtime::NodeError| e.to_string();
     runtime
         .block_on(exec.enter("entry", NodeType::Entry))
         .map_err(fail)?;
-    exec.entry();
+    exec.entry().map_err(fail)?;
     runtime
         .block_on(exec.enter("fan", NodeType::Transform))
         .map_err(fail)?;

@@ -75,6 +75,11 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
         limits.max_expression_depth,
         limits.max_expression_time_ms,
     );
+    let (max_value_bytes, max_history_bytes, max_value_depth) = (
+        limits.max_value_bytes,
+        limits.max_history_bytes,
+        limits.max_value_depth,
+    );
     let track = options.track_path.as_ref().map(|path| {
         quote!(
             const _: &[u8] = ::core::include_bytes!(#path);
@@ -118,6 +123,9 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
                 max_execution_time_ms: #max_time,
                 max_expression_depth: #max_depth,
                 max_expression_time_ms: #max_expr_time,
+                max_value_bytes: #max_value_bytes,
+                max_history_bytes: #max_history_bytes,
+                max_value_depth: #max_value_depth,
             };
 
             fn compile() -> ::core::result::Result<Self::Compiled, #rt::StartupError> {
@@ -238,7 +246,7 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
         let arm = match &node.kind {
             NodeKind::Entry { next } => {
                 let next = variant_of(&next.value);
-                quote!(Node::#variant => { exec.entry(); Node::#next })
+                quote!(Node::#variant => { exec.entry()?; Node::#next })
             }
             NodeKind::Exit => {
                 quote!(Node::#variant => { exec.exit(); return ::core::result::Result::Ok(()); })
@@ -285,7 +293,7 @@ fn expand_tool(tool: &Tool, module: &Ident, rt: &TokenStream) -> TokenStream {
                             #(#branches,)*
                             _ => Node::#default,
                         };
-                        exec.switched(next.id());
+                        exec.switched(next.id())?;
                         next
                     }
                 }

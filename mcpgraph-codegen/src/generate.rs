@@ -194,6 +194,9 @@ fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStream {
                 max_execution_time_ms: 1,
                 max_expression_depth: 1,
                 max_expression_time_ms: 1,
+                max_value_bytes: 1,
+                max_history_bytes: 1,
+                max_value_depth: 1,
             };
             fn compile() -> ::core::result::Result<(), #rt::StartupError> {
                 ::core::result::Result::Ok(())

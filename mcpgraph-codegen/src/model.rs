@@ -74,6 +74,12 @@ pub struct Limits {
     pub max_expression_depth: u64,
     /// Default 1000.
     pub max_expression_time_ms: u64,
+    /// `maxValueBytes` (an extension key): default 64 MiB.
+    pub max_value_bytes: u64,
+    /// `maxHistoryBytes` (an extension key): default 256 MiB.
+    pub max_history_bytes: u64,
+    /// `maxValueDepth` (an extension key): default 128.
+    pub max_value_depth: u64,
 }
 
 impl Default for Limits {
@@ -83,6 +89,9 @@ impl Default for Limits {
             max_execution_time_ms: 300_000,
             max_expression_depth: 500,
             max_expression_time_ms: 1000,
+            max_value_bytes: 64 << 20,
+            max_history_bytes: 256 << 20,
+            max_value_depth: 128,
         }
     }
 }

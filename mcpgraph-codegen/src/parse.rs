@@ -510,6 +510,9 @@ impl Cx<'_, '_> {
             "maxExecutionTimeMs",
             "maxExpressionDepth",
             "maxExpressionTimeMs",
+            "maxValueBytes",
+            "maxHistoryBytes",
+            "maxValueDepth",
         ];
         let Some(f) = self.fields(node, "`executionLimits`", &keys, " in `executionLimits`") else {
             return limits;
@@ -519,6 +522,9 @@ impl Cx<'_, '_> {
             &mut limits.max_execution_time_ms,
             &mut limits.max_expression_depth,
             &mut limits.max_expression_time_ms,
+            &mut limits.max_value_bytes,
+            &mut limits.max_history_bytes,
+            &mut limits.max_value_depth,
         ];
         for (key, slot) in keys.iter().zip(slots) {
             if let Some(n) = f.get(key)
@@ -1409,8 +1415,9 @@ mod tests {
     fn limits() {
         let base = with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n");
         assert_eq!(load(&base).limits, Limits::default());
-        let src =
-            format!("{base}executionLimits:\n  maxNodeExecutions: 5\n  maxExpressionTimeMs: 7\n");
+        let src = format!(
+            "{base}executionLimits:\n  maxNodeExecutions: 5\n  maxExpressionTimeMs: 7\n  maxValueBytes: 8\n  maxHistoryBytes: 9\n  maxValueDepth: 10\n"
+        );
         let l = load(&src).limits;
         assert_eq!(
             (
@@ -1419,6 +1426,10 @@ mod tests {
                 l.max_execution_time_ms
             ),
             (5, 7, 300_000)
+        );
+        assert_eq!(
+            (l.max_value_bytes, l.max_history_bytes, l.max_value_depth),
+            (8, 9, 10)
         );
         let src = format!(
             "{base}executionLimits:\n  maxNodeExecutions: 0\n  maxExecutionTimeMs: -1\n  maxExpressionDepth: 1.5\n  maxExpressionTimeMs: '10'\n  maxThings: 1\n"

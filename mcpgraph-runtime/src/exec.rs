@@ -23,7 +23,7 @@ use crate::error::NodeError;
 use crate::expr::{Args, Expr, SLOT_KEY, Switch, logic_engine};
 use crate::graph::Limits;
 use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
-use crate::value::{from_json, to_data, to_json};
+use crate::value::{Oversize, from_json, measure, to_data, to_json};
 use crate::watchdog::{ExpressionTimer, timeout_error};
 
 /// Every node output of one call, in execution order.
@@ -72,6 +72,8 @@ pub struct Execution {
     timer: ExpressionTimer,
     limits: Limits,
     deadline: Instant,
+    /// Bytes of the outputs kept so far (against `maxHistoryBytes`).
+    history_bytes: u64,
     /// When this call last let other tasks on its worker run.
     yielded: Instant,
     executed: u64,
@@ -142,6 +144,7 @@ impl Execution {
             limits,
             deadline: Instant::now() + Duration::from_millis(limits.max_execution_time_ms),
             yielded: Instant::now(),
+            history_bytes: 0,
             executed: 0,
             current: "",
             clients,
@@ -285,16 +288,15 @@ impl Execution {
     }
 
     /// Runs the entry node: its output is the call's arguments.
-    pub fn entry(&mut self) {
+    pub fn entry(&mut self) -> Result<(), NodeError> {
         let args = std::mem::replace(&mut self.arguments, JValue::Undefined);
-        self.record(args);
+        self.record(args)
     }
 
     /// Runs a transform node.
     pub fn transform(&mut self, expr: &Expr) -> Result<(), NodeError> {
         let output = self.eval(expr)?;
-        self.record(output);
-        Ok(())
+        self.record(output)
     }
 
     /// Runs a switch node's rules; `Some(i)` is the first condition whose
@@ -348,8 +350,8 @@ impl Execution {
     }
 
     /// Records a switch node's output: the id of the node it routes to.
-    pub fn switched(&mut self, target: &'static str) {
-        self.record(JValue::from(target));
+    pub fn switched(&mut self, target: &'static str) -> Result<(), NodeError> {
+        self.record(JValue::from(target))
     }
 
     /// Runs an `mcp` node: evaluates its arguments, calls `tool` on
@@ -381,7 +383,7 @@ impl Execution {
         };
         let output = output_of_result(result)
             .map_err(|text| self.error(format!("`{server}`/`{tool}` returned an error: {text}")))?;
-        self.record(from_json_opt(output));
+        self.record(from_json_opt(output))?;
         Ok(())
     }
 
@@ -431,7 +433,15 @@ impl Execution {
     fn eval_args(&mut self, args: &Args) -> Result<Option<Value>, NodeError> {
         Ok(match args {
             Args::Literal(value) => Some(value.clone()),
-            Args::Expr(expr) => to_json(&self.eval(expr)?),
+            Args::Expr(expr) => {
+                let value = self.eval(expr)?;
+                // Checked before the conversion, which recurses.
+                let limits = &self.limits;
+                if let Err(over) = measure(&value, limits.max_value_depth, limits.max_value_bytes) {
+                    return Err(self.oversize("an argument", &over));
+                }
+                to_json(&value)
+            }
             Args::Object(fields) => {
                 let mut map = serde_json::Map::with_capacity(fields.len());
                 for (key, arg) in fields {
@@ -451,7 +461,26 @@ impl Execution {
         })
     }
 
-    fn record(&mut self, output: JValue) {
+    /// Keeps `output` as the current node's, within the call's value
+    /// budgets: an output over `maxValueDepth` or `maxValueBytes`, or one
+    /// that takes the call's kept outputs past `maxHistoryBytes`, fails the
+    /// node before anything converts it (conversions recurse).
+    fn record(&mut self, output: JValue) -> Result<(), NodeError> {
+        let (max_depth, max_bytes) = (self.limits.max_value_depth, self.limits.max_value_bytes);
+        let left = self
+            .limits
+            .max_history_bytes
+            .saturating_sub(self.history_bytes);
+        match measure(&output, max_depth, max_bytes.min(left)) {
+            Ok(bytes) => self.history_bytes += bytes,
+            Err(Oversize::Bytes(_)) if left < max_bytes => {
+                return Err(self.error(format!(
+                    "Value limit exceeded: the outputs of this call take more than maxHistoryBytes ({} bytes)",
+                    self.limits.max_history_bytes
+                )));
+            }
+            Err(over) => return Err(self.oversize("the output", &over)),
+        }
         self.complete(&output);
         let node = self.current;
         let ctx = self.context.as_object_mut().expect("context is an object");
@@ -464,6 +493,18 @@ impl Execution {
             ctx.insert(node.to_owned(), output.clone());
         }
         self.history.borrow_mut().push(node, output);
+        Ok(())
+    }
+
+    fn oversize(&self, what: &str, over: &Oversize) -> NodeError {
+        self.error(match over {
+            Oversize::Depth(depth) => format!(
+                "Value limit exceeded: {what} nests arrays and objects deeper than maxValueDepth ({depth})"
+            ),
+            Oversize::Bytes(bytes) => format!(
+                "Value limit exceeded: {what} is larger than maxValueBytes ({bytes} bytes)"
+            ),
+        })
     }
 
     fn error(&self, message: impl Into<String>) -> NodeError {

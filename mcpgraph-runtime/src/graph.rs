@@ -48,6 +48,12 @@ pub struct Limits {
     pub max_expression_depth: u64,
     /// Wall-clock budget of one JSONata evaluation.
     pub max_expression_time_ms: u64,
+    /// Size of one node's output, as JSON text.
+    pub max_value_bytes: u64,
+    /// Size of all the outputs one call keeps (its history), as JSON text.
+    pub max_history_bytes: u64,
+    /// Nesting of arrays and objects in one node's output.
+    pub max_value_depth: u64,
 }
 
 /// A downstream server as compiled in. Strings are verbatim: `${VAR}` is

@@ -261,7 +261,6 @@ impl<G: Graph> Engine<G> {
         let load = LoadGuard::new(&worker.load);
         let job: Job = Box::new(move || {
             Box::pin(async move {
-                let _load = load;
                 // The `tool_call` span closes (and reaches exporters) before
                 // the caller hears the result: a CLI that exits right after
                 // the reply must not lose it.
@@ -290,6 +289,9 @@ impl<G: Graph> Engine<G> {
                 }
                 .instrument(span)
                 .await;
+                // Not counted once the caller can hear: its next call must
+                // see this worker as free again.
+                drop(load);
                 let _ = reply.send((outcome, records));
             })
         });

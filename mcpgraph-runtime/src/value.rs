@@ -7,6 +7,54 @@
 use jsonata_core::value::JValue;
 use serde_json::{Map, Number, Value};
 
+/// Why a value is over its budget.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Oversize {
+    /// It nests arrays and objects deeper than this.
+    Depth(u64),
+    /// Its JSON text is longer than this many bytes.
+    Bytes(u64),
+}
+
+/// The length of `value`'s JSON text (approximately: numbers count 8), if
+/// it nests no deeper than `max_depth` and is no longer than `max_bytes`.
+/// Walks the value without recursion, and stops as soon as a bound is
+/// passed, so a value built to be enormous (shared parts repeated by
+/// reference) costs at most the budget to measure.
+pub(crate) fn measure(value: &JValue, max_depth: u64, max_bytes: u64) -> Result<u64, Oversize> {
+    let mut bytes: u64 = 0;
+    let mut stack: Vec<(&JValue, u64)> = vec![(value, 0)];
+    while let Some((value, depth)) = stack.pop() {
+        bytes += match value {
+            JValue::String(s) => s.len() as u64 + 2,
+            JValue::Number(_) => 8,
+            JValue::Array(items) => {
+                if depth >= max_depth {
+                    return Err(Oversize::Depth(max_depth));
+                }
+                stack.extend(items.iter().map(|item| (item, depth + 1)));
+                2 + items.len() as u64
+            }
+            JValue::Object(map) => {
+                if depth >= max_depth {
+                    return Err(Oversize::Depth(max_depth));
+                }
+                let mut keys = 2;
+                for (key, item) in map.iter() {
+                    keys += key.len() as u64 + 4;
+                    stack.push((item, depth + 1));
+                }
+                keys
+            }
+            _ => 4,
+        };
+        if bytes > max_bytes {
+            return Err(Oversize::Bytes(max_bytes));
+        }
+    }
+    Ok(bytes)
+}
+
 /// Converts a JSON value into a JSONata value.
 pub fn from_json(value: &Value) -> JValue {
     match value {
@@ -99,6 +147,32 @@ pub(crate) fn to_data<'a>(
 
 /// JSONata numbers are `f64`; integral ones are written without a fraction,
 /// as JavaScript writes them (`7`, not `7.0`).
+#[cfg(test)]
+mod measure_tests {
+    use super::*;
+
+    fn nested(depth: usize) -> JValue {
+        let mut value = JValue::Number(1.0);
+        for _ in 0..depth {
+            value = JValue::array(vec![value]);
+        }
+        value
+    }
+
+    #[test]
+    fn measures_without_recursing() {
+        let value = from_json(&serde_json::json!({"a": [1, "xy"], "b": null}));
+        let bytes = measure(&value, 10, 1000).unwrap();
+        assert!((20..40).contains(&bytes), "{bytes}");
+        assert_eq!(measure(&value, 1, 1000), Err(Oversize::Depth(1)));
+        assert_eq!(measure(&value, 10, 10), Err(Oversize::Bytes(10)));
+        // Far deeper than any stack would take recursively.
+        let deep = nested(1_000_000);
+        assert_eq!(measure(&deep, 128, u64::MAX), Err(Oversize::Depth(128)));
+        assert!(measure(&nested(128), 128, u64::MAX).is_ok());
+    }
+}
+
 fn number(n: f64) -> Value {
     const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
     if !n.is_finite() {

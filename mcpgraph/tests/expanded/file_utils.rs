@@ -71,6 +71,9 @@ impl ::mcpgraph::__private::Graph for Server {
         max_execution_time_ms: 300000u64,
         max_expression_depth: 500u64,
         max_expression_time_ms: 1000u64,
+        max_value_bytes: 67108864u64,
+        max_history_bytes: 268435456u64,
+        max_value_depth: 128u64,
     };
     fn compile() -> ::core::result::Result<
         Self::Compiled,
@@ -184,7 +187,7 @@ pub mod count_files {
             exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
-                    exec.entry();
+                    exec.entry()?;
                     Node::ListDirectoryNode
                 }
                 Node::ListDirectoryNode => {
@@ -283,7 +286,7 @@ pub mod sum_file_sizes {
             exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
-                    exec.entry();
+                    exec.entry()?;
                     Node::ListDirectoryWithSizesNode
                 }
                 Node::ListDirectoryWithSizesNode => {

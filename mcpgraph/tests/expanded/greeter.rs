@@ -44,6 +44,9 @@ impl ::mcpgraph::__private::Graph for Server {
         max_execution_time_ms: 300000u64,
         max_expression_depth: 500u64,
         max_expression_time_ms: 1000u64,
+        max_value_bytes: 67108864u64,
+        max_history_bytes: 268435456u64,
+        max_value_depth: 128u64,
     };
     fn compile() -> ::core::result::Result<
         Self::Compiled,
@@ -168,7 +171,7 @@ pub mod greet {
             exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
-                    exec.entry();
+                    exec.entry()?;
                     Node::Route
                 }
                 Node::Route => {
@@ -176,7 +179,7 @@ pub mod greet {
                         ::core::option::Option::Some(0usize) => Node::French,
                         _ => Node::English,
                     };
-                    exec.switched(next.id());
+                    exec.switched(next.id())?;
                     next
                 }
                 Node::French => {

@@ -46,6 +46,9 @@ impl ::mcpgraph::__private::Graph for Server {
         max_execution_time_ms: 300000u64,
         max_expression_depth: 500u64,
         max_expression_time_ms: 1000u64,
+        max_value_bytes: 67108864u64,
+        max_history_bytes: 268435456u64,
+        max_value_depth: 128u64,
     };
     fn compile() -> ::core::result::Result<
         Self::Compiled,
@@ -165,7 +168,7 @@ pub mod sum_to_n {
             exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::EntrySum => {
-                    exec.entry();
+                    exec.entry()?;
                     Node::IncrementNode
                 }
                 Node::IncrementNode => {
@@ -177,7 +180,7 @@ pub mod sum_to_n {
                         ::core::option::Option::Some(0usize) => Node::IncrementNode,
                         _ => Node::ExitSum,
                     };
-                    exec.switched(next.id());
+                    exec.switched(next.id())?;
                     next
                 }
                 Node::ExitSum => {

@@ -46,6 +46,9 @@ impl ::mcpgraph::__private::Graph for Server {
         max_execution_time_ms: 300000u64,
         max_expression_depth: 500u64,
         max_expression_time_ms: 1000u64,
+        max_value_bytes: 67108864u64,
+        max_history_bytes: 268435456u64,
+        max_value_depth: 128u64,
     };
     fn compile() -> ::core::result::Result<
         Self::Compiled,
@@ -175,7 +178,7 @@ pub mod test_switch {
             exec.enter(node.id(), node.kind()).await?;
             node = match node {
                 Node::Entry => {
-                    exec.entry();
+                    exec.entry()?;
                     Node::SwitchNode
                 }
                 Node::SwitchNode => {
@@ -184,7 +187,7 @@ pub mod test_switch {
                         ::core::option::Option::Some(1usize) => Node::LowPath,
                         _ => Node::ZeroPath,
                     };
-                    exec.switched(next.id());
+                    exec.switched(next.id())?;
                     next
                 }
                 Node::HighPath => {

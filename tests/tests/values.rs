@@ -1,0 +1,42 @@
+//! Value budgets (`maxValueDepth`, `maxValueBytes`, `maxHistoryBytes`): an
+//! output nested 200,000 deep, one too large, or a history that grows past
+//! its budget fails that call with an error naming the node and the limit,
+//! and the server keeps serving. Without the depth check, converting the
+//! deep value to JSON would overflow the worker's stack and abort the
+//! process.
+
+use mcpgraph::runtime::Engine;
+use serde_json::json;
+
+mod values {
+    mcpgraph::mcpgraph!("graphs/values.yaml");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn values_over_budget_fail_the_call_only() {
+    let engine = Engine::<values::Server>::start(Vec::new(), 1).expect("engine starts");
+    for (tool, want) in [
+        (
+            "deep",
+            "node `nest`: Value limit exceeded: the output nests arrays and objects deeper than maxValueDepth (128)",
+        ),
+        (
+            "big",
+            "node `pad`: Value limit exceeded: the output is larger than maxValueBytes (1000000 bytes)",
+        ),
+        (
+            "hoard",
+            "node `chunk`: Value limit exceeded: the outputs of this call take more than maxHistoryBytes (2000000 bytes)",
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        let err = mcpgraph_tests::engine_call(&engine, tool, json!({}))
+            .await
+            .unwrap_err();
+        eprintln!("{tool}: {:?}: {err}", started.elapsed());
+        assert_eq!(err, want);
+        let ok = mcpgraph_tests::engine_call(&engine, "ok", json!({"after": tool})).await;
+        assert_eq!(ok, Ok(json!({"after": tool})));
+    }
+    engine.shutdown().await;
+}
