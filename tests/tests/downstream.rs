@@ -386,3 +386,49 @@ async fn calls_cancelled_during_connect_leave_one_attempt() {
     let left = mcpgraph_tests::wait_no_process_with_arg(&tag, Duration::from_secs(3)).await;
     assert!(left.is_empty(), "reaped at shutdown: {left:?}");
 }
+
+/// A connection that fails its ping is replaced for new calls, but closed
+/// only once the calls still running on it end: a server that was only
+/// busy (here frozen for 2.5 s) still answers the call it had (a `sleep`
+/// started before the freeze), while a new call runs on a new process.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replaced_connection_finishes_the_calls_it_had() {
+    use mcpgraph::runtime::{CallOptions, CancellationToken};
+    let e = engine::<heal::Server>(test_server(60_000, &[]));
+    call(&e, "stats", json!({})).await.expect("connected");
+    let running = tokio::spawn({
+        let e = e.clone();
+        async move { call(&e, "sleep", json!({"ms": 300})).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let cancel = CancellationToken::new();
+    let frozen = tokio::spawn({
+        let (e, cancel) = (e.clone(), cancel.clone());
+        async move {
+            let options = CallOptions {
+                cancel,
+                ..CallOptions::default()
+            };
+            e.call_with(
+                "freeze_for",
+                json!({"ms": 2500}).as_object().cloned(),
+                options,
+            )
+            .await
+            .result
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    cancel.cancel();
+    assert!(frozen.await.unwrap().is_err(), "the freeze was cancelled");
+    // The abandoned call made the connection suspect: the ping fails (the
+    // process is frozen) and this call gets a new process.
+    let stats = call(&e, "stats", json!({}))
+        .await
+        .expect("a new connection");
+    assert_eq!(stats["calls"], json!(1), "a new process: {stats}");
+    // The old connection was kept for the call still running on it.
+    let slept = running.await.unwrap();
+    assert_eq!(slept, Ok(json!({"slept": 300})));
+    e.shutdown().await;
+}
