@@ -310,7 +310,14 @@ impl Execution {
         for (index, rule) in switch.conditions.iter().enumerate() {
             values.clear();
             for var in &rule.vars {
-                values.push(self.eval(var)?);
+                let value = self.eval(var)?;
+                // Checked before the conversion into the rule's data, which
+                // recurses.
+                let limits = &self.limits;
+                if let Err(over) = measure(&value, limits.max_value_depth, limits.max_value_bytes) {
+                    return Err(self.oversize("a `var` value", &over));
+                }
+                values.push(value);
             }
             // The rule's data, built straight into the arena: its slots
             // (`{SLOT_KEY: {"0": .., "1": ..}}`), and, only for rules that

@@ -22,6 +22,20 @@ pub(crate) enum Oversize {
 /// passed, so a value built to be enormous (shared parts repeated by
 /// reference) costs at most the budget to measure.
 pub(crate) fn measure(value: &JValue, max_depth: u64, max_bytes: u64) -> Result<u64, Oversize> {
+    // Most values are scalars: no walk, no allocation.
+    let scalar = match value {
+        JValue::String(s) => Some(s.len() as u64 + 2),
+        JValue::Number(_) => Some(8),
+        JValue::Array(_) | JValue::Object(_) => None,
+        _ => Some(4),
+    };
+    if let Some(bytes) = scalar {
+        return if bytes > max_bytes {
+            Err(Oversize::Bytes(max_bytes))
+        } else {
+            Ok(bytes)
+        };
+    }
     let mut bytes: u64 = 0;
     let mut stack: Vec<(&JValue, u64)> = vec![(value, 0)];
     while let Some((value, depth)) = stack.pop() {

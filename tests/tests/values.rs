@@ -25,6 +25,10 @@ async fn values_over_budget_fail_the_call_only() {
             "node `pad`: Value limit exceeded: the output is larger than maxValueBytes (1000000 bytes)",
         ),
         (
+            "deep_var",
+            "node `route`: Value limit exceeded: a `var` value nests arrays and objects deeper than maxValueDepth (128)",
+        ),
+        (
             "hoard",
             "node `chunk`: Value limit exceeded: the outputs of this call take more than maxHistoryBytes (2000000 bytes)",
         ),
