@@ -149,8 +149,15 @@ impl Default for ServeArgs {
     }
 }
 
-/// Runs the CLI of graph `G` with the process's arguments.
+/// Runs the CLI of graph `G` with the process's arguments. Only here (the
+/// generated binary's `main`) may downstream servers get a reaper, which
+/// runs this executable again (`crate::reaper`); [`main_from`] is for
+/// embedding and tests, whose executables are something else.
 pub fn main<G: Graph>() -> ExitCode {
+    if crate::reaper::run_if_reaper() {
+        return ExitCode::SUCCESS;
+    }
+    crate::reaper::enable();
     main_from::<G, _, _>(std::env::args_os())
 }
 
@@ -162,15 +169,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    if crate::reaper::run_if_reaper() {
-        return ExitCode::SUCCESS;
-    }
-    crate::reaper::enable();
     let cli = match parse_args::<G, _, _>(args) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let _telemetry =
+    let telemetry =
         crate::telemetry::init(&cli.log_level, cli.otlp_endpoint.as_deref(), G::SERVER.name);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -183,6 +186,8 @@ where
     // Workers and downstream children must not keep the process alive
     // once the session is over.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    // Exporters flush (and may log) first; then what was logged goes out.
+    drop(telemetry);
     crate::stderr_writer::flush(std::time::Duration::from_millis(500));
     code
 }

@@ -436,23 +436,27 @@ impl ClientManager {
         // The attempt runs as a task of its own, holding the slot: if this
         // call is cancelled meanwhile, the attempt still completes and its
         // connection waits in the slot for the next call.
+        if self.closing.is_cancelled() {
+            return Err(format!(
+                "not connecting to `{server}`: the server is shutting down"
+            ));
+        }
         let spec = downstream.spec.clone();
         let attempts = Arc::clone(&downstream.attempts);
-        let closing = self.closing.clone();
         let (result_tx, result) = tokio::sync::oneshot::channel();
         let attempt = self.runtime.spawn(async move {
             let server = spec.name.as_str();
-            let (connected, failed_process) = tokio::select! {
-                outcome = connect(&spec) => match outcome {
-                    Ok(connection) => (Ok(Arc::new(connection)), None),
-                    Err(ConnectError { message, process }) => (
-                        Err(format!("cannot start downstream server `{server}`: {message}")),
-                        process,
-                    ),
-                },
-                () = closing.cancelled() => (
-                    Err(format!("not connecting to `{server}`: the server is shutting down")),
-                    None,
+            // Not raced with shutdown: dropping a handshake midway would
+            // leave its child to a drop instead of a stop. Shutdown waits
+            // for the attempt (bounded by `timeoutMs`) and then stops what
+            // it connected.
+            let (connected, failed_process) = match connect(&spec).await {
+                Ok(connection) => (Ok(Arc::new(connection)), None),
+                Err(ConnectError { message, process }) => (
+                    Err(format!(
+                        "cannot start downstream server `{server}`: {message}"
+                    )),
+                    process,
                 ),
             };
             slot.last_failure = connected.as_ref().err().cloned();

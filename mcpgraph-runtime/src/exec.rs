@@ -514,8 +514,10 @@ impl Execution {
         })
     }
 
+    /// An error of the current node, with secrets expanded from `${VAR}`
+    /// redacted here, before spans, records and observers see it.
     fn error(&self, message: impl Into<String>) -> NodeError {
-        NodeError::at(self.current, message)
+        NodeError::at(self.current, crate::env_expand::redact(&message.into()))
     }
 
     fn time_limit(&self) -> NodeError {

@@ -11,13 +11,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
 
-/// Chunks (a log event, a batch of forwarded lines) the queue holds.
+/// Chunks (a log event, a batch of forwarded lines) the queue holds...
 const QUEUE: usize = 4096;
+/// ...and the bytes they may take together.
+const QUEUE_BYTES: u64 = 8 << 20;
 
 struct Queue {
     sender: SyncSender<Vec<u8>>,
     /// Chunks queued and not yet written.
     pending: AtomicU64,
+    /// Their bytes.
+    pending_bytes: AtomicU64,
     /// Lines dropped since the last report.
     dropped: AtomicU64,
 }
@@ -41,6 +45,7 @@ fn queue() -> &'static Queue {
         Queue {
             sender,
             pending: AtomicU64::new(0),
+            pending_bytes: AtomicU64::new(0),
             dropped: AtomicU64::new(0),
         }
     })
@@ -57,6 +62,9 @@ fn write_loop(receiver: &Receiver<Vec<u8>>) {
             );
         }
         let _ = out.write_all(&chunk);
+        queue()
+            .pending_bytes
+            .fetch_sub(chunk.len() as u64, Ordering::Relaxed);
         queue().pending.fetch_sub(1, Ordering::Release);
     }
 }
@@ -68,10 +76,17 @@ pub(crate) fn write(chunk: Vec<u8>) {
     }
     let queue = queue();
     let lines = chunk.iter().filter(|b| **b == b'\n').count().max(1) as u64;
+    let bytes = chunk.len() as u64;
+    if queue.pending_bytes.fetch_add(bytes, Ordering::Relaxed) + bytes > QUEUE_BYTES {
+        queue.pending_bytes.fetch_sub(bytes, Ordering::Relaxed);
+        queue.dropped.fetch_add(lines, Ordering::Relaxed);
+        return;
+    }
     queue.pending.fetch_add(1, Ordering::Acquire);
     if let Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) = queue.sender.try_send(chunk)
     {
         queue.pending.fetch_sub(1, Ordering::Release);
+        queue.pending_bytes.fetch_sub(bytes, Ordering::Relaxed);
         queue.dropped.fetch_add(lines, Ordering::Relaxed);
     }
 }

@@ -67,7 +67,12 @@ impl ExpressionTimer {
             watchdog.register(&self.slot);
             self.registered = true;
         }
-        let deadline = now_ms().saturating_add(limit).clamp(1, FIRED - 1);
+        // `now_ms` truncates: one more millisecond, so the watchdog never
+        // fires before the limit has fully passed.
+        let deadline = now_ms()
+            .saturating_add(limit)
+            .saturating_add(1)
+            .clamp(1, FIRED - 1);
         self.slot.deadline.store(deadline, Ordering::SeqCst);
         if watchdog.sleeping.load(Ordering::SeqCst) {
             watchdog.thread.unpark();

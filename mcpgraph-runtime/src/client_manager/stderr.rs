@@ -22,8 +22,11 @@ pub(crate) fn hold() {
 /// Writes what was held back to our stderr (dropping its beginning beyond
 /// the last 64 KiB), and forwards from now on.
 pub(crate) fn release() {
-    HOLDING.store(false, Ordering::Relaxed);
-    let held = std::mem::take(&mut *HELD.lock().unwrap_or_else(|e| e.into_inner()));
+    let held = {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        HOLDING.store(false, Ordering::Relaxed);
+        std::mem::take(&mut *held)
+    };
     if !held.is_empty() {
         let _ = std::io::stderr().lock().write_all(&held);
     }
@@ -31,8 +34,10 @@ pub(crate) fn release() {
 
 /// Prefixed lines of one server, forwarded or held.
 pub(super) fn emit(lines: &[u8]) {
+    // Decided under the lock, so a line is never held after `release`
+    // took what was held.
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     if HOLDING.load(Ordering::Relaxed) {
-        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
         held.extend_from_slice(lines);
         if held.len() > HELD_BYTES {
             let excess = held.len() - HELD_BYTES;
@@ -44,6 +49,7 @@ pub(super) fn emit(lines: &[u8]) {
             held.drain(..cut);
         }
     } else {
+        drop(held);
         crate::stderr_writer::write(lines.to_vec());
     }
 }
