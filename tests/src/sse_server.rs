@@ -8,12 +8,14 @@
 //! - `huge`: answers with `bytes` bytes of text (an oversized event);
 //! - `malformed`: answers with an event that is JSON but not a valid reply;
 //! - `garbage`: sends an event that is not JSON, then answers correctly;
-//! - `hang`: never answers.
+//! - `hang`: never answers;
+//! - `wedge`: never answers, and neither does its session afterwards
+//!   (pings included); a new session is served.
 //!
 //! Plain HTTP/1.1 on a tokio listener, no framework: just enough for one
 //! client, which is what these tests need.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,6 +27,9 @@ use tokio::sync::mpsc;
 
 /// Event streams by session number: each takes raw SSE event text.
 type Sessions = Arc<Mutex<HashMap<u64, mpsc::UnboundedSender<String>>>>;
+
+/// Sessions that `wedge` silenced.
+type Wedged = Arc<Mutex<HashSet<u64>>>;
 
 /// A running server; stops when dropped.
 pub struct SseServer {
@@ -40,6 +45,7 @@ impl SseServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
         let sessions: Sessions = Arc::default();
+        let wedged: Wedged = Arc::default();
         let streams = Arc::new(AtomicU64::new(0));
         let counter = Arc::clone(&streams);
         let task = tokio::spawn(async move {
@@ -51,6 +57,7 @@ impl SseServer {
                 tokio::spawn(connection(
                     stream,
                     Arc::clone(&sessions),
+                    Arc::clone(&wedged),
                     Arc::clone(&counter),
                 ));
             }
@@ -75,7 +82,12 @@ impl Drop for SseServer {
 }
 
 /// Serves the requests of one connection (keep-alive) until it closes.
-async fn connection(stream: TcpStream, sessions: Sessions, streams: Arc<AtomicU64>) {
+async fn connection(
+    stream: TcpStream,
+    sessions: Sessions,
+    wedged: Wedged,
+    streams: Arc<AtomicU64>,
+) {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     loop {
@@ -146,6 +158,15 @@ async fn connection(stream: TcpStream, sessions: Sessions, streams: Arc<AtomicU6
                     return;
                 }
                 if let Ok(message) = serde_json::from_slice::<Value>(&body) {
+                    let session = session.unwrap_or_default();
+                    let mut silenced = wedged.lock().unwrap();
+                    if message["params"]["name"] == "wedge" {
+                        silenced.insert(session);
+                    }
+                    if silenced.contains(&session) {
+                        continue;
+                    }
+                    drop(silenced);
                     for event in answer(&message) {
                         let _ = events.send(event);
                     }
@@ -186,7 +207,7 @@ fn answer(message: &Value) -> Vec<String> {
         )],
         "ping" => vec![reply(id, json!({}))],
         "tools/list" => {
-            let tools: Vec<Value> = ["echo", "huge", "malformed", "garbage", "hang"]
+            let tools: Vec<Value> = ["echo", "huge", "malformed", "garbage", "hang", "wedge"]
                 .iter()
                 .map(|name| json!({"name": name, "inputSchema": {"type": "object"}}))
                 .collect();

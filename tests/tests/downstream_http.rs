@@ -318,3 +318,92 @@ async fn sse_failures_fail_that_call_only() {
     patient.shutdown().await;
     quick.shutdown().await;
 }
+
+mod heal {
+    mcpgraph::mcpgraph!("graphs/heal.yaml");
+}
+
+/// Over streamable HTTP, a call abandoned by the graph's time limit (3 s)
+/// on a session that then answers nothing (pings included) heals: the next
+/// call pings, gets no answer within `pingTimeoutMs` (1 s), and runs on a
+/// new session within the limit; so does the call after it.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_abandoned_http_call_heals_on_a_new_session() {
+    use std::time::Instant;
+    let port = free_port();
+    let mut server = test_server_http(port).await;
+    let mut specs = test_over_http(port);
+    specs[0].timeout_ms = Some(60_000);
+    let e = Engine::<heal::Server>::start(specs, 1).unwrap();
+    engine_call(&e, "stats", json!({}))
+        .await
+        .expect("connected");
+    let started = Instant::now();
+    let err = engine_call(&e, "wedge", json!({})).await.unwrap_err();
+    assert!(err.contains("maximum execution time (3000 ms)"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    for round in ["first", "second"] {
+        let started = Instant::now();
+        let stats = engine_call(&e, "stats", json!({})).await;
+        let took = started.elapsed();
+        eprintln!("{round} call after the wedged session: {took:?}");
+        stats.unwrap_or_else(|e| panic!("{round} call after the wedge: {e}"));
+        assert!(took < Duration::from_secs(3), "{round}: {took:?}");
+    }
+    e.shutdown().await;
+    let _ = server.kill().await;
+}
+
+/// Over legacy SSE, a call the client cancels on a session that then
+/// answers nothing (pings included) heals: the next call pings, gets no
+/// answer within `pingTimeoutMs` (1 s), and runs on a new session.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cancelled_sse_call_heals_on_a_new_session() {
+    use mcpgraph::runtime::{CallOptions, CancellationToken};
+    use std::time::Instant;
+    let server = mcpgraph_tests::sse_server::SseServer::start().await;
+    let specs = vec![ServerSpec {
+        name: "remote".into(),
+        transport: TransportSpec::Sse {
+            url: server.url(),
+            headers: vec![],
+        },
+        timeout_ms: Some(60_000),
+        ping_timeout_ms: None,
+    }];
+    let e = Engine::<sse_failures::Server>::start(specs, 1).unwrap();
+    assert_eq!(
+        engine_call(&e, "echo", json!({"x": 0})).await,
+        Ok(json!({"x": 0}))
+    );
+    let cancel = CancellationToken::new();
+    let options = CallOptions {
+        cancel: cancel.clone(),
+        ..CallOptions::default()
+    };
+    let wedged = tokio::spawn({
+        let e = e.clone();
+        async move { e.call_with("wedge", None, options).await.result }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    cancel.cancel();
+    assert!(wedged.await.unwrap().is_err(), "the wedge was cancelled");
+    for round in ["first", "second"] {
+        let started = Instant::now();
+        let echoed = engine_call(&e, "echo", json!({"x": round})).await;
+        let took = started.elapsed();
+        eprintln!("{round} call after the wedged session: {took:?}");
+        assert_eq!(echoed, Ok(json!({"x": round})), "{round}");
+        assert!(took < Duration::from_secs(3), "{round}: {took:?}");
+    }
+    assert_eq!(
+        server.streams.load(std::sync::atomic::Ordering::SeqCst),
+        2,
+        "a new session"
+    );
+    e.shutdown().await;
+}

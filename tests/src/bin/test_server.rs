@@ -2,7 +2,7 @@
 //! shape FORMAT.md converts (structured, JSON text, plain text, images, no
 //! content, `isError`) and misbehaves on request: slow answers, no answer,
 //! a frozen process, garbage or malformed lines on stdout, huge payloads,
-//! crashes.
+//! crashes, a wedged HTTP session.
 //!
 //! Flags (for misbehaviour before any request):
 //! - `--crash-on-start`: write a line on stderr and exit 4 before the handshake;
@@ -33,7 +33,12 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-struct TestServer;
+/// One per session over HTTP (one in all over stdio).
+#[derive(Default)]
+struct TestServer {
+    /// Set by `wedge`: this session answers nothing more, pings included.
+    wedged: std::sync::atomic::AtomicBool,
+}
 
 const TOOLS: &[(&str, &str)] = &[
     (
@@ -71,6 +76,10 @@ const TOOLS: &[(&str, &str)] = &[
         "Answers with a JSON line that is not a valid reply, then never properly",
     ),
     ("huge", "Returns a text item of `bytes` bytes"),
+    (
+        "wedge",
+        "Never answers, and neither does its session afterwards (pings included); other sessions are served",
+    ),
     (
         "stats",
         "Returns {calls, cancelled}: tool calls so far and hang calls cancelled by the client",
@@ -136,6 +145,13 @@ impl ServerHandler for TestServer {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
     }
 
+    async fn ping(&self, _context: RequestContext<RoleServer>) -> Result<(), McpError> {
+        if self.wedged.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
+        Ok(())
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -161,6 +177,10 @@ impl ServerHandler for TestServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         CALLS.fetch_add(1, Ordering::SeqCst);
+        if self.wedged.load(Ordering::SeqCst) || request.name.as_ref() == "wedge" {
+            self.wedged.store(true, Ordering::SeqCst);
+            std::future::pending::<()>().await;
+        }
         let value = arg(&request, "value").cloned().unwrap_or(Value::Null);
         let result = match request.name.as_ref() {
             "structured" => {
@@ -306,7 +326,7 @@ async fn main() {
             }
         }
     }
-    let Ok(service) = TestServer.serve(rmcp::transport::stdio()).await else {
+    let Ok(service) = TestServer::default().serve(rmcp::transport::stdio()).await else {
         std::process::exit(2);
     };
     let _ = service.waiting().await;
@@ -329,7 +349,7 @@ async fn serve_http(port: u16) {
         }
     };
     let service = TowerToHyperService::new(StreamableHttpService::new(
-        || Ok(TestServer),
+        || Ok(TestServer::default()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     ));
