@@ -27,7 +27,7 @@
 //!   child process is stopped in the background.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
@@ -259,9 +259,30 @@ struct Connection {
     service: RunningService<RoleClient, ()>,
     /// The child process of a stdio server.
     process: Option<Arc<stdio::Process>>,
-    /// A call on it was abandoned mid-flight: ping before the next call
-    /// uses this connection.
-    suspect: AtomicBool,
+    /// [`HEALTHY`], [`SUSPECT`] (a call on it was abandoned mid-flight: it
+    /// is being probed, and the next call pings it unless the probe cleared
+    /// it) or [`FAILED`] (the probe got no answer: replace it at once).
+    health: AtomicU8,
+}
+
+const HEALTHY: u8 = 0;
+const SUSPECT: u8 = 1;
+const FAILED: u8 = 2;
+
+/// A ping within `limit`; the reason when there is none.
+async fn ping(connection: &Connection, limit: Duration) -> Result<(), String> {
+    let ping = connection
+        .service
+        .peer()
+        .send_request(ClientRequest::PingRequest(PingRequest {
+            method: Default::default(),
+            extensions: Default::default(),
+        }));
+    match tokio::time::timeout(limit, ping).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("no answer within {} ms", limit.as_millis())),
+    }
 }
 
 impl Connection {
@@ -350,8 +371,9 @@ impl ClientManager {
         // shutdown) sends `notifications/cancelled` downstream (rmcp's
         // call_tool_once), and the guard marks the connection suspect.
         let in_flight = InFlight {
-            connection: &connection,
+            connection: Arc::clone(&connection),
             answered: false,
+            probe: (self.runtime.clone(), downstream.ping_timeout()),
         };
         let outcome =
             tokio::time::timeout(timeout, connection.service.peer().call_tool_once(params)).await;
@@ -396,22 +418,16 @@ impl ClientManager {
                     tracing::warn!(server, "the connection to `{server}` closed; reconnecting");
                 }
                 self.retire(slot.connection.take());
-            } else if connection.suspect.load(Ordering::SeqCst) {
-                let timeout = downstream.ping_timeout();
-                let ping = connection
-                    .service
-                    .peer()
-                    .send_request(ClientRequest::PingRequest(PingRequest {
-                        method: Default::default(),
-                        extensions: Default::default(),
-                    }));
-                match tokio::time::timeout(timeout, ping).await {
-                    Ok(Ok(_)) => connection.suspect.store(false, Ordering::SeqCst),
-                    outcome => {
-                        let why = match outcome {
-                            Ok(Err(e)) => e.to_string(),
-                            _ => format!("no answer within {} ms", timeout.as_millis()),
-                        };
+            } else if connection.health.load(Ordering::SeqCst) != HEALTHY {
+                // Failed its background probe, or still suspect: a ping of
+                // our own decides.
+                let outcome = match connection.health.load(Ordering::SeqCst) {
+                    FAILED => Err("the probe after it got no answer".to_owned()),
+                    _ => ping(connection, downstream.ping_timeout()).await,
+                };
+                match outcome {
+                    Ok(()) => connection.health.store(HEALTHY, Ordering::SeqCst),
+                    Err(why) => {
                         tracing::warn!(
                             server,
                             "downstream server `{server}` left a call unanswered and then failed a ping ({why}); \
@@ -552,24 +568,42 @@ impl Downstream {
 const RETIRE_POLL: Duration = Duration::from_millis(20);
 
 /// One call on a connection. Dropped before its answer arrived (timed out,
-/// or its future abandoned), it marks the connection suspect.
-struct InFlight<'a> {
-    connection: &'a Connection,
+/// or its future abandoned), it marks the connection suspect and probes it
+/// in the background at once, so that the next call usually finds the
+/// verdict ready.
+struct InFlight {
+    connection: Arc<Connection>,
     answered: bool,
+    /// Where and within what the probe pings.
+    probe: (tokio::runtime::Handle, Duration),
 }
 
-impl InFlight<'_> {
+impl InFlight {
     /// The call is over: answered, or (`false`) timed out.
     fn answered(mut self, answered: bool) {
         self.answered = answered;
     }
 }
 
-impl Drop for InFlight<'_> {
+impl Drop for InFlight {
     fn drop(&mut self) {
-        if !self.answered {
-            self.connection.suspect.store(true, Ordering::SeqCst);
+        if self.answered || self.connection.health.swap(SUSPECT, Ordering::SeqCst) != HEALTHY {
+            return;
         }
+        let connection = Arc::clone(&self.connection);
+        let (runtime, limit) = self.probe.clone();
+        runtime.spawn(async move {
+            let verdict = match ping(&connection, limit).await {
+                Ok(()) => HEALTHY,
+                Err(_) => FAILED,
+            };
+            let _ = connection.health.compare_exchange(
+                SUSPECT,
+                verdict,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            );
+        });
     }
 }
 
@@ -708,7 +742,7 @@ async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectError> {
     Ok(Connection {
         service,
         process,
-        suspect: AtomicBool::new(false),
+        health: AtomicU8::new(HEALTHY),
     })
 }
 

@@ -339,6 +339,16 @@ async fn a_call_abandoned_by_the_graph_limit_heals_the_connection() {
         let calls = if round == "first" { 1 } else { 2 };
         assert_eq!(stats["calls"], json!(calls), "{round}: {stats}");
     }
+    // The probe starts when the call is abandoned: a call that comes once
+    // it has failed goes to a new process without a ping of its own.
+    call(&e, "freeze", json!({})).await.unwrap_err();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let started = Instant::now();
+    let stats = call(&e, "stats", json!({})).await.expect("after the probe");
+    let took = started.elapsed();
+    eprintln!("a call after the background probe failed: {took:?}");
+    assert_eq!(stats["calls"], json!(1), "a new process: {stats}");
+    assert!(took < Duration::from_millis(900), "no second ping: {took:?}");
     e.shutdown().await;
 }
 
