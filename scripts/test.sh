@@ -27,6 +27,8 @@ stage() {
 stage peers scripts/install-peers.sh
 stage build cargo build --workspace --all-targets
 stage test cargo test --workspace
+# `mcpgraph new`'s starter crate builds against this checkout and answers.
+stage starter scripts/starter-check.sh
 # The OTLP exporter is behind a cargo feature: its test builds the facade
 # and runtime once more with it (tests/otlp.rs is empty without it).
 stage otel cargo test -p mcpgraph --features otel --test otlp

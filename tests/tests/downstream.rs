@@ -348,7 +348,10 @@ async fn a_call_abandoned_by_the_graph_limit_heals_the_connection() {
     let took = started.elapsed();
     eprintln!("a call after the background probe failed: {took:?}");
     assert_eq!(stats["calls"], json!(1), "a new process: {stats}");
-    assert!(took < Duration::from_millis(900), "no second ping: {took:?}");
+    assert!(
+        took < Duration::from_millis(900),
+        "no second ping: {took:?}"
+    );
     e.shutdown().await;
 }
 
