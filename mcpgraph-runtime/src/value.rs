@@ -22,51 +22,56 @@ pub(crate) enum Oversize {
 /// passed, so a value built to be enormous (shared parts repeated by
 /// reference) costs at most the budget to measure.
 pub(crate) fn measure(value: &JValue, max_depth: u64, max_bytes: u64) -> Result<u64, Oversize> {
-    // Most values are scalars: no walk, no allocation.
-    let scalar = match value {
-        JValue::String(s) => Some(s.len() as u64 + 2),
-        JValue::Number(_) => Some(8),
-        JValue::Array(_) | JValue::Object(_) => None,
-        _ => Some(4),
-    };
-    if let Some(bytes) = scalar {
-        return if bytes > max_bytes {
-            Err(Oversize::Bytes(max_bytes))
-        } else {
-            Ok(bytes)
-        };
-    }
     let mut bytes: u64 = 0;
-    let mut stack: Vec<(&JValue, u64)> = vec![(value, 0)];
-    while let Some((value, depth)) = stack.pop() {
-        bytes += match value {
-            JValue::String(s) => s.len() as u64 + 2,
-            JValue::Number(_) => 8,
+    // Containers still to walk. Scalars are counted where they are met, so
+    // scalars and flat containers (most outputs) allocate nothing.
+    let mut stack: Vec<(&JValue, u64)> = Vec::new();
+    let mut next = Some((value, 0));
+    while let Some((value, depth)) = next.take().or_else(|| stack.pop()) {
+        match value {
             JValue::Array(items) => {
                 if depth >= max_depth {
                     return Err(Oversize::Depth(max_depth));
                 }
-                stack.extend(items.iter().map(|item| (item, depth + 1)));
-                2 + items.len() as u64
+                bytes += 2 + items.len() as u64;
+                for child in items.iter() {
+                    match scalar_bytes(child) {
+                        Some(b) => bytes += b,
+                        None => stack.push((child, depth + 1)),
+                    }
+                }
             }
             JValue::Object(map) => {
                 if depth >= max_depth {
                     return Err(Oversize::Depth(max_depth));
                 }
-                let mut keys = 2;
-                for (key, item) in map.iter() {
-                    keys += key.len() as u64 + 4;
-                    stack.push((item, depth + 1));
+                bytes += 2;
+                for (key, child) in map.iter() {
+                    bytes += key.len() as u64 + 4;
+                    match scalar_bytes(child) {
+                        Some(b) => bytes += b,
+                        None => stack.push((child, depth + 1)),
+                    }
                 }
-                keys
             }
-            _ => 4,
-        };
+            scalar => bytes += scalar_bytes(scalar).unwrap_or(0),
+        }
         if bytes > max_bytes {
             return Err(Oversize::Bytes(max_bytes));
         }
     }
     Ok(bytes)
+}
+
+/// The JSON length of a value that is not a container (`None` for arrays
+/// and objects).
+fn scalar_bytes(value: &JValue) -> Option<u64> {
+    match value {
+        JValue::String(s) => Some(s.len() as u64 + 2),
+        JValue::Number(_) => Some(8),
+        JValue::Array(_) | JValue::Object(_) => None,
+        _ => Some(4),
+    }
 }
 
 /// Converts a JSON value into a JSONata value.

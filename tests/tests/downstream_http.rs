@@ -366,15 +366,11 @@ async fn a_cancelled_sse_call_heals_on_a_new_session() {
     use mcpgraph::runtime::{CallOptions, CancellationToken};
     use std::time::Instant;
     let server = mcpgraph_tests::sse_server::SseServer::start().await;
-    let specs = vec![ServerSpec {
-        name: "remote".into(),
-        transport: TransportSpec::Sse {
-            url: server.url(),
-            headers: vec![],
-        },
-        timeout_ms: Some(60_000),
-        ping_timeout_ms: None,
-    }];
+    let mut specs = remote(TransportSpec::Sse {
+        url: server.url(),
+        headers: vec![],
+    });
+    specs[0].timeout_ms = Some(60_000);
     let e = Engine::<sse_failures::Server>::start(specs, 1).unwrap();
     assert_eq!(
         engine_call(&e, "echo", json!({"x": 0})).await,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mcpgraph::runtime::Engine;
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+use mcpgraph::runtime::client_manager::TransportSpec;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -61,13 +61,8 @@ async fn a_redirect_to_another_origin_is_refused() {
         } else {
             TransportSpec::StreamableHttp { url, headers }
         };
-        let spec = ServerSpec {
-            name: "test".into(),
-            transport,
-            timeout_ms: Some(5000),
-            ping_timeout_ms: None,
-        };
-        let engine = Engine::<downstream::Server>::start(vec![spec], 1).unwrap();
+        let specs = mcpgraph_tests::replace_server("test", transport);
+        let engine = Engine::<downstream::Server>::start(specs, 1).unwrap();
         let err = mcpgraph_tests::engine_call(&engine, "echo", json!({"x": 1}))
             .await
             .unwrap_err();
