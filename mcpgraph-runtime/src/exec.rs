@@ -133,6 +133,7 @@ impl Execution {
             Context::new(),
             timer.token(),
             Some(limits.max_expression_depth),
+            Some(limits.max_value_bytes),
             &history,
         );
         Self {
@@ -427,6 +428,7 @@ impl Execution {
                 Context::new(),
                 self.timer.token(),
                 Some(self.limits.max_expression_depth),
+                Some(self.limits.max_value_bytes),
                 &self.history,
             );
             // Past its limit, an evaluation fails even if it then returned
@@ -569,6 +571,7 @@ fn describe_jsonata_error(e: &EvaluatorError) -> String {
         Some("D1011") | Some("U1001") => {
             format!("JSONata evaluation exceeded maxExpressionDepth ({text})")
         }
+        Some(crate::bounded::CODE) => e.message()[crate::bounded::CODE.len() + 2..].to_owned(),
         _ => format!("JSONata error: {text}"),
     }
 }
@@ -580,6 +583,7 @@ fn new_evaluator(
     context: Context,
     cancel: CancelToken,
     depth: Option<u64>,
+    value_bytes: Option<u64>,
     history: &Rc<RefCell<History>>,
 ) -> Evaluator {
     // The time limit is the watchdog's (`cancel`), not jsonata's
@@ -591,6 +595,7 @@ fn new_evaluator(
     };
     let mut evaluator = Evaluator::with_options(context, options);
     register_history_functions(&mut evaluator, history);
+    crate::bounded::register(&mut evaluator, value_bytes);
     evaluator
 }
 
@@ -617,7 +622,7 @@ pub fn evaluate_standalone(
     }
     let history = Rc::new(RefCell::new(History::default()));
     let mut timer = ExpressionTimer::new(timeout_ms);
-    let mut evaluator = new_evaluator(context, timer.token(), depth, &history);
+    let mut evaluator = new_evaluator(context, timer.token(), depth, None, &history);
     timer.arm();
     let result = evaluator.evaluate(&expr.ast, data);
     match timer.disarm() {

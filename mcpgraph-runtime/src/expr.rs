@@ -242,9 +242,10 @@ impl Expr {
     /// code (`S0201: ...`) after the expression.
     pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, StartupError> {
         let source = source.into();
-        let ast = jsonata_core::parser::parse(&source).map_err(|e| {
+        let mut ast = jsonata_core::parser::parse(&source).map_err(|e| {
             StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
         })?;
+        crate::bounded::guard(&mut ast);
         let path = plain_path(&ast);
         Ok(Self { source, ast, path })
     }

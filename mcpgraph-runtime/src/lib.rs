@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+mod bounded;
 pub mod cli;
 pub mod client_manager;
 pub mod convert;

@@ -3,7 +3,8 @@
 //! its budget fails that call with an error naming the node and the limit,
 //! and the server keeps serving. Without the depth check, converting the
 //! deep value to JSON would overflow the worker's stack and abort the
-//! process.
+//! process. `$pad` and `$join` are checked before they allocate, since
+//! their results may never be a node's output.
 
 use mcpgraph::runtime::Engine;
 use serde_json::json;
@@ -22,7 +23,17 @@ async fn values_over_budget_fail_the_call_only() {
         ),
         (
             "big",
-            "node `pad`: Value limit exceeded: the output is larger than maxValueBytes (1000000 bytes)",
+            "node `text`: Value limit exceeded: the output is larger than maxValueBytes (1000000 bytes)",
+        ),
+        // Without the guard these two allocate 8 and 10 GB inside one
+        // built-in call, before any output is measured.
+        (
+            "pad",
+            "node `pad`: Value limit exceeded: `$pad` to 4000000000 characters would be larger than maxValueBytes (1000000 bytes)",
+        ),
+        (
+            "join",
+            "node `join`: Value limit exceeded: `$join` would give 10000388895 bytes, more than maxValueBytes (1000000 bytes)",
         ),
         (
             "deep_var",
