@@ -6,6 +6,8 @@
 //! crate for a graph file. All the work is `mcpgraph-codegen`'s; this file
 //! only parses the command line and prints.
 
+mod ci;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -25,7 +27,8 @@ struct Cli {
 enum Command {
     /// Report every problem in graph files; exit status 1 if any has an error.
     Check {
-        /// Output format: rustc-style text on stderr, or a JSON array on stdout.
+        /// Output format: rustc-style text on stderr; a JSON array, GitHub
+        /// annotations or SARIF 2.1.0 on stdout.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
         /// Treat warnings as errors.
@@ -68,8 +71,15 @@ enum Command {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
+    /// rustc-style text on stderr.
     Human,
+    /// A JSON array on stdout.
     Json,
+    /// GitHub workflow commands on stdout: annotations on a pull request's
+    /// lines.
+    Github,
+    /// A SARIF 2.1.0 log on stdout, for code scanning.
+    Sarif,
 }
 
 fn main() -> ExitCode {
@@ -104,28 +114,37 @@ fn diagnose(file: &Path) -> mcpgraph_codegen::Output {
 }
 
 fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> ExitCode {
-    let mut json = Vec::new();
-    let (mut errors, mut warnings) = (0, 0);
-    for file in files {
-        let d = diagnose(file).diagnostics;
-        errors += d.error_count();
-        warnings += d.warning_count();
-        match format {
-            Format::Json => json.extend(d.to_json().as_array().into_iter().flatten().cloned()),
-            Format::Human => {
+    let all: Vec<Diagnostics> = files.iter().map(|f| diagnose(f).diagnostics).collect();
+    let errors: usize = all.iter().map(Diagnostics::error_count).sum();
+    let warnings: usize = all.iter().map(Diagnostics::warning_count).sum();
+    let failed = errors > 0 || (deny_warnings && warnings > 0);
+    let pretty_json = |value: &serde_json::Value| {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(value).unwrap_or_default()
+        )
+    };
+    match format {
+        Format::Json => {
+            let items = all.iter().flat_map(|d| match d.to_json() {
+                serde_json::Value::Array(items) => items,
+                _ => Vec::new(),
+            });
+            emit(&pretty_json(&items.collect()));
+        }
+        Format::Sarif => emit(&pretty_json(&ci::sarif(&all))),
+        Format::Github => {
+            emit(&all.iter().map(ci::github).collect::<String>());
+            eprintln!("{}", summary(files.len(), errors, warnings, failed));
+        }
+        Format::Human => {
+            for d in &all {
                 for item in &d.items {
                     eprintln!("{}", d.render(item));
                 }
             }
+            eprintln!("{}", summary(files.len(), errors, warnings, failed));
         }
-    }
-    let failed = errors > 0 || (deny_warnings && warnings > 0);
-    match format {
-        Format::Json => emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&json).unwrap_or_default()
-        )),
-        Format::Human => eprintln!("{}", summary(files.len(), errors, warnings, failed)),
     }
     if failed {
         ExitCode::FAILURE
