@@ -195,7 +195,7 @@ fn new_writes_a_starter_on_the_published_version() {
         "{graph}"
     );
     assert!(graph.contains("name: \"hello_server\""), "{graph}");
-    let mut schema: serde_json::Value = serde_json::from_str(
+    let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(target.join("mcpgraph.schema.json")).unwrap(),
     )
     .unwrap();
