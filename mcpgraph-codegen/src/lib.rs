@@ -1,6 +1,7 @@
 //! The mcpgraph generator: graph YAML → positioned model → validation → Rust tokens.
 
 pub mod diag;
+pub mod lock;
 pub mod model;
 mod parse;
 mod validate;
