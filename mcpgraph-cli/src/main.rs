@@ -7,6 +7,7 @@
 //! only parses the command line and prints.
 
 mod ci;
+mod lock;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,6 +38,30 @@ enum Command {
         /// Graph files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// List every downstream server of a graph and record its tools in
+    /// `<graph>.lock.json` (sorted, stable: commit it), or with `--check`
+    /// compare the servers with that lock.
+    Lock {
+        /// Graph file.
+        graph: PathBuf,
+        /// A JSON file of `mcpServers` entries overriding the graph's (by
+        /// name), as `serve --mcp` takes. May be repeated.
+        #[arg(long, value_name = "FILE")]
+        mcp: Vec<PathBuf>,
+        /// Only this server (the lock keeps the others' entries).
+        #[arg(long, value_name = "NAME")]
+        server: Option<String>,
+        /// Do not write: print what changed since the lock and exit 1 if a
+        /// change matters (a tool removed, a property newly required or
+        /// retyped, a property the graph passes removed from a closed
+        /// schema).
+        #[arg(long)]
+        check: bool,
+        /// With `--check`: cosmetic changes (descriptions, titles,
+        /// annotations, new tools) fail too.
+        #[arg(long, requires = "check")]
+        strict: bool,
     },
     /// Print the Rust code generated for a graph file, pretty-printed.
     Expand {
@@ -90,6 +115,19 @@ fn main() -> ExitCode {
             deny_warnings,
             files,
         } => Ok(check(&files, format, deny_warnings)),
+        Command::Lock {
+            graph,
+            mcp,
+            server,
+            check,
+            strict,
+        } => lock::run(&lock::LockArgs {
+            graph,
+            mcp,
+            server,
+            check,
+            strict,
+        }),
         Command::Expand { krate, file } => expand(&file, &krate),
         Command::Graph { tool, file } => graph(&file, tool.as_deref()),
         Command::New {

@@ -47,6 +47,7 @@ use crate::error::StartupError;
 use crate::graph::{ServerDef, TransportDef};
 
 mod http_client;
+mod listing;
 mod sse;
 pub(crate) mod stderr;
 mod stdio;
@@ -55,6 +56,7 @@ mod wire;
 
 #[cfg_attr(not(feature = "otel"), allow(unused_imports))]
 pub use http_client::install_crypto_provider;
+pub use listing::ServerListing;
 
 /// Default for one downstream call (FORMAT.md: `timeoutMs`).
 const DEFAULT_TIMEOUT_MS: u64 = 60_000;

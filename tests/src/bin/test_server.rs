@@ -11,6 +11,9 @@
 //! - `--slow-start MS`: wait MS milliseconds before serving;
 //! - `--describe TAG`: write `TAG`, the working directory and
 //!   `$MCPGRAPH_TEST_GREETING` on stderr, then serve;
+//! - `--drift`: list its tools as a newer version of itself would: `image`
+//!   gone, and `text` requiring `text` (a number now) and `lang` (for the
+//!   schema lock's drift tests);
 //! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
 //!   stdio (stateful sessions; `crash` ends the whole process, so the URL
 //!   vanishes until a new server binds the port).
@@ -92,6 +95,8 @@ const TOOLS: &[(&str, &str)] = &[
 
 /// Tool calls received.
 static CALLS: AtomicU64 = AtomicU64::new(0);
+/// Set by `--drift`.
+static DRIFT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// `hang` calls whose cancellation arrived.
 static CANCELLED: AtomicU64 = AtomicU64::new(0);
 
@@ -163,10 +168,22 @@ impl ServerHandler for TestServer {
                 .cloned()
                 .unwrap_or_default(),
         );
+        let drift = DRIFT.load(Ordering::SeqCst);
+        let text_schema = Arc::new(
+            json!({"type": "object", "required": ["text", "lang"],
+                   "properties": {"text": {"type": "number"}, "lang": {"type": "string"}}})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        );
         Ok(ListToolsResult::with_all_items(
             TOOLS
                 .iter()
-                .map(|(name, description)| Tool::new(*name, *description, Arc::clone(&schema)))
+                .filter(|(name, _)| !(drift && *name == "image"))
+                .map(|(name, description)| match *name {
+                    "text" if drift => Tool::new(*name, *description, Arc::clone(&text_schema)),
+                    _ => Tool::new(*name, *description, Arc::clone(&schema)),
+                })
                 .collect(),
         ))
     }
@@ -301,6 +318,7 @@ async fn main() {
                 std::future::pending::<()>().await;
             }
             "--garbage-on-start" => raw_stdout("test server starting (not JSON)"),
+            "--drift" => DRIFT.store(true, Ordering::SeqCst),
             "--slow-start" => {
                 // A server that takes its time before it answers anything.
                 let ms = args

@@ -1,0 +1,253 @@
+//! `mcpgraph lock`: list every downstream server of a graph and write what
+//! it offers to `<graph>.lock.json`, or (`--check`) compare the servers with
+//! the committed lock and fail when a change matters.
+//!
+//! The servers are reached exactly as a generated server reaches them: the
+//! runtime's client manager, with `${VAR}` expanded from the environment
+//! and `--mcp` files overriding the graph's entries by name.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::SystemTime;
+
+use mcpgraph_codegen::lock::drift::{self, Change};
+use mcpgraph_codegen::lock::{Lock, ServerLock, ToolLock, lock_path};
+use mcpgraph_codegen::model::{GraphFile, McpServer, Transport};
+use mcpgraph_runtime::client_manager::{ClientManager, ServerSpec, TransportSpec, parse_override};
+
+/// What `mcpgraph lock` was asked to do.
+pub struct LockArgs {
+    /// The graph file.
+    pub graph: PathBuf,
+    /// `--mcp` files, later ones overriding earlier ones.
+    pub mcp: Vec<PathBuf>,
+    /// Only this server.
+    pub server: Option<String>,
+    /// Compare instead of writing.
+    pub check: bool,
+    /// With `check`: cosmetic changes fail too.
+    pub strict: bool,
+}
+
+/// Runs `mcpgraph lock`.
+pub fn run(args: &LockArgs) -> Result<ExitCode, String> {
+    let (file, _) = mcpgraph_codegen::load_file(&args.graph).map_err(|d| {
+        for item in &d.items {
+            eprintln!("{}", d.render(item));
+        }
+        format!("`{}` has errors; fix them before locking", d.path)
+    })?;
+    let specs = specs(&file, &args.mcp, args.server.as_deref())?;
+    let listed = list_all(specs)?;
+    let path = lock_path(&args.graph);
+    if args.check {
+        return check(args, &file, &path, &listed);
+    }
+    let mut lock = match (&args.server, std::fs::read_to_string(&path)) {
+        // Locking one server keeps the others' entries.
+        (Some(_), Ok(text)) => {
+            Lock::from_json(&text).map_err(|e| format!("`{}`: {e}", path.display()))?
+        }
+        _ => Lock::default(),
+    };
+    let tools: usize = listed.iter().map(|(_, s)| s.tools.len()).sum();
+    let servers = listed.len();
+    lock.servers.extend(listed);
+    let text = lock.to_json();
+    if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+        eprintln!(
+            "{} is up to date ({servers} servers, {tools} tools)",
+            path.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    std::fs::write(&path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    touch(&args.graph)?;
+    eprintln!(
+        "wrote {} ({servers} servers, {tools} tools)",
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Makes cargo rebuild what includes the graph: the macro tracks the graph
+/// file, and a lock that did not exist when it last ran cannot be tracked.
+fn touch(graph: &Path) -> Result<(), String> {
+    std::fs::File::options()
+        .append(true)
+        .open(graph)
+        .and_then(|f| f.set_modified(SystemTime::now()))
+        .map_err(|e| format!("cannot touch `{}`: {e}", graph.display()))
+}
+
+/// The graph's servers as the runtime reaches them, with the `--mcp`
+/// overrides applied, only `only` if given.
+fn specs(file: &GraphFile, mcp: &[PathBuf], only: Option<&str>) -> Result<Vec<ServerSpec>, String> {
+    let mut specs: Vec<ServerSpec> = file.mcp_servers.iter().map(spec_of).collect();
+    for path in mcp {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        for spec in parse_override(&text).map_err(|e| e.to_string())? {
+            match specs.iter_mut().find(|s| s.name == spec.name) {
+                Some(slot) => *slot = spec,
+                None => specs.push(spec),
+            }
+        }
+    }
+    if let Some(name) = only {
+        specs.retain(|s| s.name == name);
+        if specs.is_empty() {
+            let known: Vec<&str> = file
+                .mcp_servers
+                .iter()
+                .map(|s| s.name.value.as_str())
+                .collect();
+            return Err(format!(
+                "the graph has no server `{name}` (it has: {})",
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(specs)
+}
+
+fn spec_of(server: &McpServer) -> ServerSpec {
+    ServerSpec {
+        name: server.name.value.clone(),
+        transport: match &server.transport {
+            Transport::Stdio {
+                command,
+                args,
+                cwd,
+                env,
+            } => TransportSpec::Stdio {
+                command: command.clone(),
+                args: args.clone(),
+                cwd: cwd.clone(),
+                env: env.clone(),
+            },
+            Transport::StreamableHttp { url, headers } => TransportSpec::StreamableHttp {
+                url: url.clone(),
+                headers: headers.clone(),
+            },
+            Transport::Sse { url, headers } => TransportSpec::Sse {
+                url: url.clone(),
+                headers: headers.clone(),
+            },
+        },
+        timeout_ms: server.timeout_ms,
+        ping_timeout_ms: server.ping_timeout_ms,
+    }
+}
+
+/// Lists every server of `specs`, one after the other. The first that cannot be
+/// listed fails the whole (so no lock is half written), naming the server.
+fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let manager = ClientManager::new(specs, runtime.handle().clone());
+    let results = runtime.block_on(async {
+        let mut listed = Vec::with_capacity(names.len());
+        for name in &names {
+            listed.push(manager.list_tools(name).await);
+        }
+        manager.shutdown().await;
+        listed
+    });
+    names
+        .into_iter()
+        .zip(results)
+        .map(|(name, result)| {
+            let listing = result.map_err(|e| format!("server `{name}`: {e}"))?;
+            let tools = listing
+                .tools
+                .iter()
+                .filter_map(|tool| {
+                    let name = tool.get("name")?.as_str()?.to_owned();
+                    Some((name, ToolLock::from_listed(tool)))
+                })
+                .collect();
+            let server = ServerLock {
+                server_info: listing.server_info,
+                protocol_version: listing.protocol_version,
+                tools,
+            };
+            Ok((name, server))
+        })
+        .collect()
+}
+
+/// `--check`: the changes per server and tool, and whether they fail.
+fn check(
+    args: &LockArgs,
+    file: &GraphFile,
+    path: &Path,
+    listed: &[(String, ServerLock)],
+) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "cannot read `{}`: {e} (run `mcpgraph lock` first)",
+            path.display()
+        )
+    })?;
+    let lock = Lock::from_json(&text).map_err(|e| format!("`{}`: {e}", path.display()))?;
+    let uses = drift::uses(file);
+    let (mut matters, mut cosmetic) = (0, 0);
+    for (name, new) in listed {
+        let changes = match lock.servers.get(name) {
+            Some(old) => drift::diff(name, old, new, &uses),
+            None => vec![Change {
+                tool: None,
+                what: "not in the lock".into(),
+                matters: true,
+                breaks: Vec::new(),
+            }],
+        };
+        if changes.is_empty() {
+            continue;
+        }
+        println!("server `{name}`:");
+        for change in &changes {
+            if change.matters {
+                matters += 1;
+            } else {
+                cosmetic += 1;
+            }
+            println!("  {}", describe(change));
+        }
+    }
+    let failed = matters > 0 || (args.strict && cosmetic > 0);
+    let summary = format!(
+        "{}: {matters} change(s) that matter, {cosmetic} cosmetic",
+        path.display()
+    );
+    if failed {
+        eprintln!(
+            "error: the lock is stale: {summary}; re-run `mcpgraph lock` and review the diff"
+        );
+        Ok(ExitCode::FAILURE)
+    } else {
+        eprintln!("{summary}");
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+fn describe(change: &Change) -> String {
+    let mut line = format!(
+        "{} {}{}",
+        if change.matters { "!" } else { "~" },
+        change
+            .tool
+            .as_ref()
+            .map_or_else(String::new, |t| format!("tool `{t}`: ")),
+        change.what
+    );
+    if !change.breaks.is_empty() {
+        line.push_str(&format!(" (breaks {})", change.breaks.join(", ")));
+    }
+    line
+}

@@ -1,0 +1,192 @@
+//! `mcpgraph lock` against real servers (server-filesystem,
+//! server-everything, mcp-server-time) and the purpose-built test server:
+//! the lock is stable byte for byte, `--check` passes on an unchanged
+//! server and fails on one whose tools changed, pointing at the calls that
+//! break, and a server that cannot be listed leaves the lock untouched.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use mcpgraph_tests::{TempDir, bin_path, counting_dir, filesystem_server_js, repo_root};
+use serde_json::Value;
+
+fn mcpgraph(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(bin_path("mcpgraph"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run mcpgraph")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn node() -> String {
+    let path = std::env::var_os("PATH").expect("PATH");
+    std::env::split_paths(&path)
+        .map(|d| d.join("node"))
+        .find(|p| p.is_file())
+        .expect("node on PATH")
+        .display()
+        .to_string()
+}
+
+fn peer(relative: &str) -> String {
+    let path = repo_root().join("peers").join(relative);
+    assert!(
+        path.is_file(),
+        "{} missing: run scripts/install-peers.sh",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// Writes `graph.yaml` into `dir` and returns its path.
+fn write_graph(dir: &Path, servers: &str, nodes: &str) -> PathBuf {
+    let graph = format!(
+        r#"version: "1.0"
+server: {{ name: "locked", version: "0.0.1" }}
+mcpServers:
+{servers}
+tools:
+  - name: "t"
+    description: "Calls the servers"
+    inputSchema: {{ type: object }}
+    nodes:
+      - {{ id: entry, type: entry, next: n0 }}
+{nodes}
+      - {{ id: exit, type: exit }}
+"#
+    );
+    let path = dir.join("graph.yaml");
+    std::fs::write(&path, graph).expect("write the graph");
+    path
+}
+
+#[test]
+fn real_servers_lock_byte_identically_and_check_clean() {
+    let dir = TempDir::new("lock-real");
+    let servers = format!(
+        "  filesystem: {{ command: {node:?}, args: [{fs:?}, {data:?}] }}\n\
+         \x20 everything: {{ command: {node:?}, args: [{everything:?}, \"stdio\"] }}\n\
+         \x20 time: {{ command: {time:?}, args: [\"--local-timezone\", \"UTC\"] }}",
+        node = node(),
+        fs = filesystem_server_js().display().to_string(),
+        data = counting_dir().display().to_string(),
+        everything = peer("node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+        time = peer(".venv/bin/mcp-server-time"),
+    );
+    let nodes = format!(
+        "      - {{ id: n0, type: mcp, server: filesystem, tool: list_directory, args: {{ path: {data:?} }}, next: n1 }}\n\
+         \x20     - {{ id: n1, type: mcp, server: everything, tool: echo, args: {{ message: hi }}, next: n2 }}\n\
+         \x20     - {{ id: n2, type: mcp, server: time, tool: get_current_time, args: {{ timezone: UTC }}, next: exit }}",
+        data = counting_dir().display().to_string(),
+    );
+    let graph = write_graph(dir.path(), &servers, &nodes);
+    let before = std::fs::metadata(&graph).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+
+    let first = mcpgraph(dir.path(), &["lock", "graph.yaml"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let lock_path = dir.path().join("graph.lock.json");
+    let locked = std::fs::read_to_string(&lock_path).expect("the lock was written");
+    let lock: Value = serde_json::from_str(&locked).unwrap();
+    for (server, tool) in [
+        ("filesystem", "list_directory"),
+        ("everything", "echo"),
+        ("time", "get_current_time"),
+    ] {
+        let entry = &lock["servers"][server];
+        assert!(
+            entry["tools"][tool]["inputSchema"].is_object(),
+            "{server}: {entry:#}"
+        );
+        assert!(
+            entry["serverInfo"]["name"].is_string(),
+            "{server}: {entry:#}"
+        );
+        assert!(entry["protocolVersion"].is_string(), "{server}: {entry:#}");
+    }
+    // The graph was touched, so that cargo re-runs the macro.
+    assert!(std::fs::metadata(&graph).unwrap().modified().unwrap() > before);
+
+    let second = mcpgraph(dir.path(), &["lock", "graph.yaml"]);
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    assert!(
+        text(&second.stderr).contains("is up to date"),
+        "{}",
+        text(&second.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), locked);
+
+    let check = mcpgraph(dir.path(), &["lock", "--check", "--strict", "graph.yaml"]);
+    assert!(
+        check.status.success(),
+        "{}\n{}",
+        text(&check.stdout),
+        text(&check.stderr)
+    );
+    assert_eq!(text(&check.stdout), "");
+}
+
+#[test]
+fn drift_fails_the_check_and_names_the_broken_calls() {
+    let dir = TempDir::new("lock-drift");
+    let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    let servers = format!("  test: {{ command: {server:?} }}");
+    let nodes = "      - { id: n0, type: mcp, server: test, tool: text, args: { text: hi }, next: n1 }\n\
+                 \x20     - { id: n1, type: mcp, server: test, tool: image, next: exit }";
+    write_graph(dir.path(), &servers, nodes);
+    let locked = mcpgraph(dir.path(), &["lock", "graph.yaml"]);
+    assert!(locked.status.success(), "{}", text(&locked.stderr));
+    let lock = std::fs::read_to_string(dir.path().join("graph.lock.json")).unwrap();
+
+    let same = mcpgraph(dir.path(), &["lock", "--check", "graph.yaml"]);
+    assert!(same.status.success(), "{}", text(&same.stderr));
+
+    let newer = dir.path().join("newer.json");
+    let config =
+        serde_json::json!({"mcpServers": {"test": {"command": server, "args": ["--drift"]}}});
+    std::fs::write(&newer, config.to_string()).unwrap();
+    let check = mcpgraph(
+        dir.path(),
+        &["lock", "--check", "graph.yaml", "--mcp", "newer.json"],
+    );
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stderr));
+    let report = text(&check.stdout);
+    for line in [
+        "server `test`:",
+        "! tool `image`: removed (breaks t/n1)",
+        "! tool `text`: `lang` is now required (breaks t/n0)",
+        "! tool `text`: `text` is now required\n",
+        "~ tool `text`: input property `lang` added",
+    ] {
+        assert!(report.contains(line), "{line:?} not in:\n{report}");
+    }
+    assert!(
+        text(&check.stderr).contains("the lock is stale"),
+        "{}",
+        text(&check.stderr)
+    );
+
+    // A server that cannot start, and an unknown --server, leave the lock
+    // as it was and say why.
+    let broken = dir.path().join("broken.json");
+    let config = serde_json::json!({"mcpServers": {"test": {"command": "/nonexistent/server"}}});
+    std::fs::write(&broken, config.to_string()).unwrap();
+    let failed = mcpgraph(dir.path(), &["lock", "graph.yaml", "--mcp", "broken.json"]);
+    assert_eq!(failed.status.code(), Some(1));
+    let stderr = text(&failed.stderr);
+    assert!(
+        stderr.contains("error: server `test`: ") && stderr.contains("/nonexistent/server"),
+        "{stderr}"
+    );
+    let unknown = mcpgraph(dir.path(), &["lock", "graph.yaml", "--server", "nope"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).contains("the graph has no server `nope` (it has: test)"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("graph.lock.json")).unwrap(),
+        lock
+    );
+}
