@@ -6,6 +6,7 @@
 //! indentation, a final newline. Writing the same listing twice gives the
 //! same bytes, so a re-lock with nothing changed leaves no diff.
 
+pub mod check;
 pub mod drift;
 
 use std::collections::BTreeMap;

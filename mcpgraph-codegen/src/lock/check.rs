@@ -1,0 +1,281 @@
+//! The graph checked against its lock at build time: every `mcp` node's
+//! call against the tool the lock records, and every path into such a
+//! node's output against the tool's `outputSchema`.
+//!
+//! Errors are what the server would reject for certain (a tool it does
+//! not have, a required argument missing, a literal that does not match
+//! its schema, an argument a closed schema does not allow); warnings, each
+//! with a lint name `allow(...)` accepts, are what is likely wrong.
+
+use std::collections::BTreeSet;
+
+use jsonata_core::ast::AstNode;
+use serde_json::Value;
+
+use super::{Lock, ToolLock};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Arg, Expr, GraphFile, NodeKind, Pos, Tool};
+
+/// A server the graph declares that the lock lacks, or a locked server no
+/// node calls.
+pub const LOCK_COVERAGE: &str = "lock_coverage";
+/// An argument the tool's (open) input schema does not list.
+pub const UNKNOWN_ARGUMENT: &str = "unknown_argument";
+/// An `{expr}` argument reading a tool argument of another JSON type.
+pub const ARGUMENT_TYPE: &str = "argument_type";
+/// A path into an `mcp` node's output naming a field its tool's (open)
+/// output schema does not list.
+pub const UNKNOWN_OUTPUT_FIELD: &str = "unknown_output_field";
+
+/// Every lint of this module.
+pub const LINTS: [&str; 4] = [
+    LOCK_COVERAGE,
+    UNKNOWN_ARGUMENT,
+    ARGUMENT_TYPE,
+    UNKNOWN_OUTPUT_FIELD,
+];
+
+/// Checks `file` against `lock` (read from the file shown as `lock_name`).
+pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnostics) {
+    let mut called = BTreeSet::new();
+    for server in &file.mcp_servers {
+        if !lock.servers.contains_key(&server.name.value) {
+            let d = diags.warning(
+                server.name.pos,
+                format!(
+                    "server `{}` is not in the lock `{lock_name}`",
+                    server.name.value
+                ),
+            );
+            d.help("run `mcpgraph lock` to record its tools; until then its calls are not checked");
+            d.lint = Some(LOCK_COVERAGE);
+        }
+    }
+    for tool in &file.tools {
+        for node in &tool.nodes {
+            let NodeKind::Mcp {
+                server,
+                tool: name,
+                args,
+                ..
+            } = &node.kind
+            else {
+                continue;
+            };
+            called.insert(server.value.as_str());
+            let Some(locked) = lock.servers.get(&server.value) else {
+                continue;
+            };
+            let Some(target) = locked.tools.get(&name.value) else {
+                let names: Vec<&str> = locked.tools.keys().map(String::as_str).collect();
+                let d = diags.error(
+                    name.pos,
+                    format!("server `{}` has no tool `{}`", server.value, name.value),
+                );
+                if let Some(close) = crate::parse::suggest(&name.value, &names) {
+                    d.help(format!("did you mean `{close}`?"));
+                }
+                d.note(format!("its tools in `{lock_name}`: {}", names.join(", ")));
+                continue;
+            };
+            check_args(tool, name.pos, &name.value, args, target, diags);
+        }
+        check_output_paths(tool, lock, diags);
+    }
+    for server in lock.servers.keys() {
+        if !called.contains(server.as_str()) {
+            let d = diags.warning(
+                Pos::default(),
+                format!("the lock `{lock_name}` has server `{server}`, which no `mcp` node calls"),
+            );
+            d.help("re-run `mcpgraph lock` to drop it");
+            d.lint = Some(LOCK_COVERAGE);
+        }
+    }
+}
+
+fn lint(d: &mut Diagnostic, name: &'static str) {
+    d.lint = Some(name);
+}
+
+/// The `args` of one call against the tool's input schema.
+fn check_args(
+    tool: &Tool,
+    pos: Pos,
+    name: &str,
+    args: &Arg,
+    target: &ToolLock,
+    diags: &mut Diagnostics,
+) {
+    let schema = &target.input_schema;
+    let fields = match args {
+        Arg::Object(fields) => fields,
+        Arg::Expr(_) => return,
+        Arg::Array(_) | Arg::Literal(_) => return,
+    };
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+    let required = schema.get("required").and_then(Value::as_array);
+    for key in required.into_iter().flatten().filter_map(Value::as_str) {
+        if !fields.iter().any(|(k, _)| k == key) {
+            diags
+                .error(
+                    pos,
+                    format!("the call to `{name}` lacks its required argument `{key}`"),
+                )
+                .note(format!("`{name}` requires: {}", list(required)));
+        }
+    }
+    for (key, arg) in fields {
+        let Some(property) = properties.and_then(|p| p.get(key)) else {
+            if properties.is_none() && !closed {
+                continue;
+            }
+            let message = format!("`{name}` has no argument `{key}`");
+            let known: Vec<&str> = properties
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            let d = if closed {
+                diags.error(pos, message)
+            } else {
+                let d = diags.warning(pos, message);
+                lint(d, UNKNOWN_ARGUMENT);
+                d
+            };
+            if let Some(close) = crate::parse::suggest(key, &known) {
+                d.help(format!("did you mean `{close}`?"));
+            }
+            continue;
+        };
+        if let Some(value) = literal(arg) {
+            if let Ok(validator) = jsonschema::validator_for(property)
+                && let Some(error) = validator.iter_errors(&value).next()
+            {
+                diags.error(pos, format!("argument `{key}` of `{name}`: {error}"));
+            }
+        } else if let Arg::Expr(expr) = arg {
+            check_arg_type(tool, key, name, expr, property, diags);
+        }
+    }
+}
+
+fn list(values: Option<&Vec<Value>>) -> String {
+    values
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The JSON value of an argument with no expression in it.
+fn literal(arg: &Arg) -> Option<Value> {
+    match arg {
+        Arg::Literal(value) => Some(value.clone()),
+        Arg::Expr(_) => None,
+        Arg::Array(items) => items
+            .iter()
+            .map(literal)
+            .collect::<Option<_>>()
+            .map(Value::Array),
+        Arg::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| Some((k.clone(), literal(v)?)))
+            .collect::<Option<serde_json::Map<_, _>>>()
+            .map(Value::Object),
+    }
+}
+
+/// `{expr: "$.entry.x"}`: the graph tool's declared type of `x` against the
+/// downstream property's.
+fn check_arg_type(
+    tool: &Tool,
+    key: &str,
+    name: &str,
+    expr: &Expr,
+    property: &Value,
+    diags: &mut Diagnostics,
+) {
+    let Some(path) = root_path(&expr.source) else {
+        return;
+    };
+    let [node, field] = path.as_slice() else {
+        return;
+    };
+    let entry_is = tool
+        .nodes
+        .iter()
+        .any(|n| n.id.value == *node && matches!(n.kind, NodeKind::Entry { .. }));
+    if !entry_is {
+        return;
+    }
+    let Some(ours) = tool
+        .input_schema
+        .pointer(&format!("/properties/{field}/type"))
+    else {
+        return;
+    };
+    let Some(theirs) = property.get("type") else {
+        return;
+    };
+    if !types_compatible(ours, theirs) {
+        let d = diags.warning(
+            expr.pos,
+            format!("argument `{key}` of `{name}` wants {theirs}, and `{field}` of this tool's input is {ours}"),
+        );
+        lint(d, ARGUMENT_TYPE);
+    }
+}
+
+fn types_compatible(ours: &Value, theirs: &Value) -> bool {
+    let set = |v: &Value| -> BTreeSet<String> {
+        match v {
+            Value::String(s) => BTreeSet::from([s.clone()]),
+            Value::Array(items) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => BTreeSet::new(),
+        }
+    };
+    let (ours, theirs) = (set(ours), set(theirs));
+    ours.iter()
+        .all(|t| theirs.contains(t) || (t == "integer" && theirs.contains("number")))
+}
+
+/// The names of `$.a.b` or `$$.a.b` when that is the whole expression.
+fn root_path(source: &str) -> Option<Vec<String>> {
+    let ast = jsonata_core::parser::parse(source).ok()?;
+    path_names(&ast)
+}
+
+fn path_names(ast: &AstNode) -> Option<Vec<String>> {
+    let AstNode::Path { steps } = ast else {
+        return None;
+    };
+    let (first, rest) = steps.split_first()?;
+    if !matches!(&first.node, AstNode::Variable(v) | AstNode::ParentVariable(v) if v.is_empty()) {
+        return None;
+    }
+    let mut names = Vec::new();
+    for step in rest {
+        match &step.node {
+            AstNode::Name(name) => names.push(name.clone()),
+            _ => break,
+        }
+        if !step.stages.is_empty() {
+            break;
+        }
+    }
+    Some(names)
+}
+
+#[path = "check_output.rs"]
+mod output;
+use output::check_output_paths;
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;

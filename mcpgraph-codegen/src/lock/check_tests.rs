@@ -1,0 +1,135 @@
+use serde_json::json;
+
+use super::*;
+use crate::diag::Severity;
+
+const GRAPH: &str = r#"version: "1.0"
+server: { name: "g", version: "1" }
+mcpServers:
+  fs: { command: "fs" }
+  extra: { command: "extra" }
+tools:
+  - name: "t"
+    description: "d"
+    inputSchema: { type: object, properties: { dir: { type: number } } }
+    nodes:
+      - { id: entry, type: entry, next: list }
+      - { id: list, type: mcp, server: fs, tool: list_directroy, args: { path: "/" }, next: read }
+      - { id: read, type: mcp, server: fs, tool: read_file, args: { head: "ten", tail: 1, path: { expr: "$.entry.dir" } }, next: stat }
+      - { id: stat, type: mcp, server: fs, tool: stat, args: { pth: "/" }, next: use }
+      - { id: use, type: transform, transform: { expr: '{ "n": $.stat.size, "m": $.stat.mtime, "e": $.stat.entries.nme }' }, next: whole }
+      - { id: whole, type: mcp, server: fs, tool: stat, args: { expr: "$.use" }, next: exit }
+      - { id: exit, type: exit }
+"#;
+
+fn lock() -> Lock {
+    Lock::from_json(
+        &json!({
+            "lockVersion": 1,
+            "servers": {
+                "fs": { "serverInfo": {}, "protocolVersion": "p", "tools": {
+                    "list_directory": { "inputSchema": { "type": "object" } },
+                    "read_file": { "inputSchema": { "type": "object", "required": ["path"],
+                        "additionalProperties": false,
+                        "properties": { "path": { "type": "string" }, "head": { "type": "number" } } } },
+                    "stat": {
+                        "inputSchema": { "type": "object", "required": ["path"],
+                            "properties": { "path": { "type": "string" } } },
+                        "outputSchema": { "type": "object", "properties": {
+                            "size": { "type": "number" },
+                            "entries": { "type": "array", "items": { "type": "object",
+                                "additionalProperties": false,
+                                "properties": { "name": { "type": "string" } } } } } }
+                    }
+                } },
+                "old": { "serverInfo": {}, "protocolVersion": "p", "tools": {} }
+            }
+        })
+        .to_string(),
+    )
+    .unwrap()
+}
+
+fn findings() -> Vec<(Severity, u32, String, Option<&'static str>)> {
+    let (file, _) = crate::load_str_with_warnings(GRAPH, "g.yaml").unwrap();
+    let mut diags = Diagnostics::new("g.yaml", GRAPH);
+    check(&file, &lock(), "g.lock.json", &mut diags);
+    diags.sort();
+    diags
+        .items
+        .into_iter()
+        .map(|d| (d.severity, d.pos.line, d.message, d.lint))
+        .collect()
+}
+
+#[test]
+fn each_call_is_checked_against_the_locked_tool() {
+    let got = findings();
+    let want: Vec<(Severity, u32, &str, Option<&str>)> = vec![
+        (
+            Severity::Warning,
+            0,
+            "the lock `g.lock.json` has server `old`, which no `mcp` node calls",
+            Some(LOCK_COVERAGE),
+        ),
+        (
+            Severity::Warning,
+            5,
+            "server `extra` is not in the lock `g.lock.json`",
+            Some(LOCK_COVERAGE),
+        ),
+        (
+            Severity::Error,
+            12,
+            "server `fs` has no tool `list_directroy`",
+            None,
+        ),
+        (
+            Severity::Error,
+            13,
+            "argument `head` of `read_file`: \"ten\" is not of type \"number\"",
+            None,
+        ),
+        (
+            Severity::Error,
+            13,
+            "`read_file` has no argument `tail`",
+            None,
+        ),
+        (
+            Severity::Warning,
+            13,
+            "argument `path` of `read_file` wants \"string\", and `dir` of this tool's input is \"number\"",
+            Some(ARGUMENT_TYPE),
+        ),
+        (
+            Severity::Error,
+            14,
+            "the call to `stat` lacks its required argument `path`",
+            None,
+        ),
+        (
+            Severity::Warning,
+            14,
+            "`stat` has no argument `pth`",
+            Some(UNKNOWN_ARGUMENT),
+        ),
+        (
+            Severity::Error,
+            15,
+            "`stat.entries.nme`: the output of `stat` (a call to `stat`) has no field `nme`",
+            None,
+        ),
+        (
+            Severity::Warning,
+            15,
+            "`stat.mtime`: the output of `stat` (a call to `stat`) has no field `mtime`",
+            Some(UNKNOWN_OUTPUT_FIELD),
+        ),
+    ];
+    let got: Vec<(Severity, u32, &str, Option<&str>)> = got
+        .iter()
+        .map(|(s, l, m, lint)| (*s, *l, m.as_str(), *lint))
+        .collect();
+    assert_eq!(got, want);
+}
