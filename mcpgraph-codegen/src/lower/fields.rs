@@ -28,10 +28,12 @@ impl<'n> Fields<'n> {
 }
 
 impl Cx<'_, '_> {
+    /// Reports an error at `pos`.
     pub(super) fn err(&mut self, pos: Pos, msg: impl Into<String>) -> &mut crate::diag::Diagnostic {
         self.diags.error(pos, msg)
     }
 
+    /// Reports that `what` is not `expected` (naming what it is).
     pub(super) fn wrong_type(&mut self, node: &yaml::Node, what: &str, expected: &str) {
         let d = self.err(
             node.pos,
@@ -106,6 +108,8 @@ impl Cx<'_, '_> {
         })
     }
 
+    /// Reports a missing required field, unless an unknown key was already
+    /// reported as a likely typo of it.
     pub(super) fn missing(&mut self, f: &Fields<'_>, key: &str, context: &str) {
         if f.suggested.iter().any(|s| s == key) {
             return;
@@ -113,6 +117,7 @@ impl Cx<'_, '_> {
         self.err(f.pos, format!("missing required field `{key}`{context}"));
     }
 
+    /// `node` as a string.
     pub(super) fn string(&mut self, node: &yaml::Node, what: &str) -> Option<Sp<String>> {
         match &node.value {
             Value::String(s) => Some(Sp::new(s.clone(), node.pos)),
@@ -123,6 +128,7 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// The string field `key`, reported when missing.
     pub(super) fn required_string(
         &mut self,
         f: &Fields<'_>,
@@ -138,10 +144,12 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// The string field `key`, if present.
     pub(super) fn optional_string(&mut self, f: &Fields<'_>, key: &str) -> Option<Sp<String>> {
         f.get(key).and_then(|n| self.string(n, &format!("`{key}`")))
     }
 
+    /// `node` as an integer greater than zero.
     pub(super) fn positive_int(&mut self, node: &yaml::Node, what: &str) -> Option<u64> {
         match &node.value {
             Value::Number(n) if n.as_u64().is_some_and(|v| v > 0) => n.as_u64(),
@@ -158,6 +166,8 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// `node` as a sequence of strings; items that are not strings are
+    /// reported and left out.
     pub(super) fn string_list(&mut self, node: &yaml::Node, what: &str) -> Vec<String> {
         match &node.value {
             Value::Seq(items) => items
@@ -172,6 +182,8 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// `node` as a mapping of strings to strings (`env`, `headers`), in
+    /// file order.
     pub(super) fn string_map(&mut self, node: &yaml::Node, what: &str) -> Vec<(String, String)> {
         let Some(f) = self.fields_any(node, what) else {
             return Vec::new();
@@ -214,6 +226,8 @@ impl Cx<'_, '_> {
         Some(out)
     }
 
+    /// `node` as a JSONata expression, with the map of its text back to
+    /// the file.
     pub(super) fn expr(&mut self, node: &yaml::Node, what: &str) -> Option<Expr> {
         let Value::String(s) = &node.value else {
             self.wrong_type(node, what, "a string (a JSONata expression)");

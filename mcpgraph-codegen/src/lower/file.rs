@@ -6,6 +6,7 @@ use crate::model::{GraphFile, Limits, Pos, ServerMeta, Sp, Tool};
 use crate::yaml::{self, Value};
 
 impl Cx<'_, '_> {
+    /// The whole file.
     pub(super) fn file(&mut self, root: &yaml::Node) -> Lowered {
         let placeholder = |pos: Pos| Sp::new(String::new(), pos);
         let mut out = Lowered {
@@ -65,9 +66,9 @@ impl Cx<'_, '_> {
             match &n.value {
                 Value::Seq(items) => {
                     for item in items {
-                        let (tool, info) = self.tool(item);
+                        let (tool, unfinished) = self.tool(item);
                         out.file.tools.push(tool);
-                        out.tools.push(info);
+                        out.tools.push(unfinished);
                     }
                 }
                 Value::Null => {}
@@ -125,8 +126,9 @@ impl Cx<'_, '_> {
         limits
     }
 
+    /// One tool, with what could not be finished of it.
     fn tool(&mut self, node: &yaml::Node) -> (Tool, Unfinished) {
-        let mut info = Unfinished::default();
+        let mut unfinished = Unfinished::default();
         let mut tool = Tool {
             name: Sp::new(String::new(), node.pos),
             description: String::new(),
@@ -154,13 +156,13 @@ impl Cx<'_, '_> {
             None => " in a tool".to_owned(),
         };
         let Some(f) = self.fields(node, "a tool", &allowed, &context) else {
-            info.name_missing = true;
-            info.incomplete = true;
-            return (tool, info);
+            unfinished.name_missing = true;
+            unfinished.incomplete = true;
+            return (tool, unfinished);
         };
         match self.required_string(&f, "name", &context) {
             Some(n) => tool.name = n,
-            None => info.name_missing = true,
+            None => unfinished.name_missing = true,
         }
         if let Some(d) = self.required_string(&f, "description", &context) {
             tool.description = d.value;
@@ -182,28 +184,28 @@ impl Cx<'_, '_> {
                     for item in items {
                         match self.node(item) {
                             Ok(node) => {
-                                info.ids.push(node.id.value.clone());
+                                unfinished.ids.push(node.id.value.clone());
                                 tool.nodes.push(node);
                             }
                             Err(id) => {
-                                info.incomplete = true;
-                                info.ids.extend(id.clone());
-                                info.broken_ids.extend(id);
+                                unfinished.incomplete = true;
+                                unfinished.ids.extend(id.clone());
+                                unfinished.broken_ids.extend(id);
                             }
                         }
                     }
                 }
                 _ => {
                     self.wrong_type(n, "`nodes`", "a sequence");
-                    info.incomplete = true;
+                    unfinished.incomplete = true;
                 }
             },
             None => {
                 self.missing(&f, "nodes", &context);
-                info.incomplete = true;
+                unfinished.incomplete = true;
             }
         }
-        (tool, info)
+        (tool, unfinished)
     }
 }
 

@@ -4,7 +4,7 @@
 //! serde-saphyr does the YAML work; a hand-written `Deserialize` for
 //! [`Value`] wraps every child in `Spanned`, so positions survive at every
 //! depth (they would be lost through serde's tagged or untagged enums).
-//! Duplicate keys are passed through and kept, so that `parse` can report
+//! Duplicate keys are passed through and kept, so that lowering can report
 //! each of them. This module knows nothing of the graph format.
 //!
 //! This module holds the tree and the entry point; `raw` is the
