@@ -78,6 +78,7 @@ impl Cx<'_, '_> {
         out
     }
 
+    /// `server:`.
     fn server(&mut self, node: &yaml::Node) -> Option<ServerMeta> {
         let allowed = ["name", "version", "title", "instructions"];
         let f = self.fields(node, "`server`", &allowed, " in `server`")?;
@@ -93,6 +94,7 @@ impl Cx<'_, '_> {
         })
     }
 
+    /// `executionLimits:`, with defaults for what is not given.
     fn limits(&mut self, node: &yaml::Node) -> Limits {
         let mut limits = Limits::default();
         let keys = [

@@ -30,6 +30,8 @@ impl Cx<'_, '_> {
         (servers, broken)
     }
 
+    /// One entry of `mcpServers`: its `type` decides which fields it may
+    /// have.
     fn mcp_server(&mut self, key: &yaml::Node, node: &yaml::Node) -> Option<McpServer> {
         let name = Sp::new(key.key_text(), key.pos);
         let context = format!(" in server `{}`", name.value);
