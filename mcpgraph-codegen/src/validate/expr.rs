@@ -30,11 +30,15 @@ pub(super) struct Scope<'a> {
 
 /// A reference to an existing node, found in an expression.
 pub(super) struct Ref {
+    /// The node's id.
     pub(super) name: String,
+    /// How the expression names it.
     pub(super) kind: RefKind,
+    /// Where, in the file.
     pub(super) pos: Pos,
 }
 
+/// Checks the expressions inside an `mcp` node's `args`.
 pub(super) fn check_arg(
     arg: &Arg,
     scope: &Scope<'_>,
@@ -57,6 +61,7 @@ pub(super) fn check_arg(
     }
 }
 
+/// Checks the `var` expressions inside a switch rule.
 pub(super) fn check_logic(
     logic: &Logic,
     scope: &Scope<'_>,

@@ -70,6 +70,7 @@ fn tokens(text: &str) -> Vec<(usize, Tok)> {
     out
 }
 
+/// A token of [`tokens`].
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
     Name(String),
