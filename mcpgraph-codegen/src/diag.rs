@@ -1,6 +1,6 @@
 //! Diagnostics: what went wrong in a graph file, where, and what to do.
 //!
-//! `parse` and `validate` push every problem they find into one
+//! lowering and `validate` push every problem they find into one
 //! [`Diagnostics`]; nothing stops at the first error. This module only
 //! collects and renders (rustc style, or as JSON); it decides nothing about
 //! the graph format.

@@ -2,8 +2,11 @@
 
 pub mod diag;
 pub mod lock;
+mod lower;
 pub mod model;
-mod parse;
+mod suggest;
+#[cfg(test)]
+mod test_support;
 mod validate;
 mod yaml;
 
@@ -30,9 +33,9 @@ pub fn load_str_with_warnings(
 
 /// Parses and validates, keeping the model even when it has errors (with
 /// placeholders where parts could not be built), for the skeleton.
-fn load_lowered(source: &str, display_path: &str) -> (Option<parse::Lowered>, diag::Diagnostics) {
+fn load_lowered(source: &str, display_path: &str) -> (Option<lower::Lowered>, diag::Diagnostics) {
     let mut diags = diag::Diagnostics::new(display_path, source);
-    let lowered = parse::parse(source, &mut diags);
+    let lowered = lower::lower(source, &mut diags);
     if let Some(lowered) = &lowered {
         validate::validate(lowered, &mut diags);
     }

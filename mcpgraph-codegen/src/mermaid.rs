@@ -5,7 +5,6 @@
 //!
 //! Only drawing lives here; the graph is assumed valid (`load_str`).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::model::{GraphFile, Logic, NodeKind, Tool};
@@ -64,12 +63,7 @@ pub fn flowchart(graph: &GraphFile, tool: Option<&str>) -> Option<String> {
 }
 
 fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
-    let index: HashMap<&str, usize> = tool
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.id.value.as_str(), i))
-        .collect();
+    let index = tool.node_index();
     let names: Vec<String> = tool
         .nodes
         .iter()
@@ -89,22 +83,19 @@ fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
     // Edges as (from, to, label), in node order.
     let mut edges: Vec<(usize, usize, Option<String>)> = Vec::new();
     for (i, node) in tool.nodes.iter().enumerate() {
-        let mut add = |to: &str, label: Option<String>| {
-            if let Some(&j) = index.get(to) {
+        // A switch's edges carry their rules, then `default`.
+        let rules = match &node.kind {
+            NodeKind::Switch { conditions, .. } => Some(conditions),
+            _ => None,
+        };
+        for (k, to) in node.kind.targets().into_iter().enumerate() {
+            let label = rules.map(|c| {
+                c.get(k)
+                    .map_or("default".to_owned(), |c| rule_text(&c.rule))
+            });
+            if let Some(&j) = index.get(to.value.as_str()) {
                 edges.push((i, j, label));
             }
-        };
-        match &node.kind {
-            NodeKind::Entry { next }
-            | NodeKind::Mcp { next, .. }
-            | NodeKind::Transform { next, .. } => add(&next.value, None),
-            NodeKind::Switch { conditions, next } => {
-                for c in conditions {
-                    add(&c.next.value, Some(rule_text(&c.rule)));
-                }
-                add(&next.value, Some("default".to_owned()));
-            }
-            NodeKind::Exit => {}
         }
     }
     let back = back_edges(tool, &edges);
@@ -162,12 +153,7 @@ fn back_edges(tool: &Tool, edges: &[(usize, usize, Option<String>)]) -> Vec<bool
     let mut back = vec![false; edges.len()];
     // 0: not seen, 1: on the path, 2: done.
     let mut state = vec![0u8; n];
-    let starts = tool
-        .nodes
-        .iter()
-        .position(|n| matches!(n.kind, NodeKind::Entry { .. }))
-        .into_iter()
-        .chain(0..n);
+    let starts = tool.entry().into_iter().chain(0..n);
     for start in starts {
         if state[start] != 0 {
             continue;

@@ -1,11 +1,15 @@
 //! The typed model of a graph file, with a source position on every value a
 //! diagnostic may need to point at.
 //!
-//! This module only holds data. Building it from YAML is `parse`'s job,
-//! checking the graph rules is `validate`'s, and turning it into Rust is
-//! `expand`'s. A `GraphFile` that `parse` + `validate` return without error
-//! is well formed: every `next` names a node of the same tool, every `mcp`
-//! node names a declared server, every expression parses.
+//! This module holds data, and the few questions about a tool's graph that
+//! every reader of it asks (which node has this id, where a node may go
+//! next). Building it from YAML is `lower`'s job, checking the graph rules
+//! is `validate`'s, and turning it into Rust is `expand`'s. A `GraphFile`
+//! that `lower` + `validate` return without error is well formed: every
+//! `next` names a node of the same tool, every `mcp` node names a declared
+//! server, every expression parses.
+
+use std::collections::HashMap;
 
 /// A position in the graph file: 1-based line and column (in characters),
 /// plus the 0-based byte offset.
@@ -155,6 +159,32 @@ pub struct Tool {
     pub nodes: Vec<Node>,
 }
 
+impl Tool {
+    /// Each node id with the position in `nodes` of the first node that
+    /// has it (ids repeat only in a file with errors).
+    pub fn node_index(&self) -> HashMap<&str, usize> {
+        let mut index = HashMap::with_capacity(self.nodes.len());
+        for (i, node) in self.nodes.iter().enumerate() {
+            index.entry(node.id.value.as_str()).or_insert(i);
+        }
+        index
+    }
+
+    /// The position in `nodes` of the node with id `id` (the first, if ids
+    /// repeat).
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.id.value == id)
+    }
+
+    /// The position in `nodes` of the entry node (the first, if there are
+    /// several).
+    pub fn entry(&self) -> Option<usize> {
+        self.nodes
+            .iter()
+            .position(|n| matches!(n.kind, NodeKind::Entry { .. }))
+    }
+}
+
 /// One node of a tool's graph.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
@@ -199,6 +229,24 @@ pub enum NodeKind {
         /// `next`: the default target.
         next: Sp<String>,
     },
+}
+
+impl NodeKind {
+    /// The ids a node may pass control to, with where each is written: a
+    /// switch's conditions in order, then its default.
+    pub fn targets(&self) -> Vec<&Sp<String>> {
+        match self {
+            NodeKind::Entry { next }
+            | NodeKind::Mcp { next, .. }
+            | NodeKind::Transform { next, .. } => vec![next],
+            NodeKind::Switch { conditions, next } => conditions
+                .iter()
+                .map(|c| &c.next)
+                .chain(std::iter::once(next))
+                .collect(),
+            NodeKind::Exit => Vec::new(),
+        }
+    }
 }
 
 /// A JSONata expression and where its text starts.

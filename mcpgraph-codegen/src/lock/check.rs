@@ -72,7 +72,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
                     name.pos,
                     format!("server `{}` has no tool `{}`", server.value, name.value),
                 );
-                if let Some(close) = crate::parse::suggest(&name.value, &names) {
+                if let Some(close) = crate::suggest::suggest(&name.value, &names) {
                     d.help(format!("did you mean `{close}`?"));
                 }
                 d.note(format!("its tools in `{lock_name}`: {}", names.join(", ")));
@@ -142,7 +142,7 @@ fn check_args(
                 lint(d, UNKNOWN_ARGUMENT);
                 d
             };
-            if let Some(close) = crate::parse::suggest(key, &known) {
+            if let Some(close) = crate::suggest::suggest(key, &known) {
                 d.help(format!("did you mean `{close}`?"));
             }
             continue;

@@ -160,7 +160,7 @@ fn check_path(tool: &Tool, lock: &Lock, expr: &Expr, path: &[String], diags: &mu
                     "its fields, by its outputSchema: {}",
                     known.join(", ")
                 ));
-                if let Some(close) = crate::parse::suggest(field, &known) {
+                if let Some(close) = crate::suggest::suggest(field, &known) {
                     d.help(format!("did you mean `{close}`?"));
                 }
                 return;

@@ -1,0 +1,371 @@
+//! Checks the expressions of a tool: syntax, S0212 (assignment to
+//! something that is not a variable), and the node ids they read, either as
+//! a path step from the context (`$.a`) or as the first argument of a
+//! history function (`$executionCount("a")`). References to nodes that
+//! exist are collected for the may-have-run analysis.
+
+use std::collections::{BTreeSet, HashSet};
+
+use jsonata_core::ast::{AstNode, BinaryOp, Stage};
+
+use super::lexer::{find_bad_assignment, find_name, find_string};
+use super::syntax::{error_text, locate_syntax_error};
+use super::unknown_node;
+use crate::diag::Diagnostics;
+use crate::lower::expr_pos;
+use crate::model::{Arg, Expr, Logic, Pos};
+
+/// The history functions whose first argument names a node.
+const HISTORY_FUNCTIONS: &[&str] = &["executionCount", "nodeExecution", "nodeExecutions"];
+
+/// What the expressions of one tool are checked against.
+pub(super) struct Scope<'a> {
+    /// Every node id, of nodes built or not.
+    pub(super) ids: &'a BTreeSet<&'a str>,
+    /// The ids in file order, for messages.
+    pub(super) id_list: &'a [&'a str],
+    /// "tool `t`", for messages.
+    pub(super) label: &'a str,
+}
+
+/// A reference to an existing node, found in an expression.
+pub(super) struct Ref {
+    /// The node's id.
+    pub(super) name: String,
+    /// How the expression names it.
+    pub(super) kind: RefKind,
+    /// Where, in the file.
+    pub(super) pos: Pos,
+}
+
+/// Checks the expressions inside an `mcp` node's `args`.
+pub(super) fn check_arg(
+    arg: &Arg,
+    scope: &Scope<'_>,
+    diags: &mut Diagnostics,
+    refs: &mut Vec<Ref>,
+) {
+    match arg {
+        Arg::Expr(e) => check_expr(e, scope, diags, refs),
+        Arg::Object(entries) => {
+            for (_, a) in entries {
+                check_arg(a, scope, diags, refs);
+            }
+        }
+        Arg::Array(items) => {
+            for a in items {
+                check_arg(a, scope, diags, refs);
+            }
+        }
+        Arg::Literal(_) => {}
+    }
+}
+
+/// Checks the `var` expressions inside a switch rule.
+pub(super) fn check_logic(
+    logic: &Logic,
+    scope: &Scope<'_>,
+    diags: &mut Diagnostics,
+    refs: &mut Vec<Ref>,
+) {
+    match logic {
+        Logic::Var(e) => check_expr(e, scope, diags, refs),
+        Logic::Object(entries) => {
+            for (_, l) in entries {
+                check_logic(l, scope, diags, refs);
+            }
+        }
+        Logic::Array(items) => {
+            for l in items {
+                check_logic(l, scope, diags, refs);
+            }
+        }
+        Logic::Literal(_) => {}
+    }
+}
+
+/// Syntax, S0212 and node references of one expression. References to
+/// existing nodes are added to `refs`.
+pub(super) fn check_expr(
+    expr: &Expr,
+    scope: &Scope<'_>,
+    diags: &mut Diagnostics,
+    refs: &mut Vec<Ref>,
+) {
+    let ast = match jsonata_core::parser::parse(&expr.source) {
+        Ok(ast) => ast,
+        Err(e) => {
+            let (offset, exact) = locate_syntax_error(&expr.source, &e);
+            let d = diags.error(
+                expr_pos(expr, offset),
+                format!("invalid JSONata expression: {}", error_text(&e)),
+            );
+            if !exact {
+                d.note("the position of the error inside the expression could not be determined");
+            }
+            return;
+        }
+    };
+    let mut found = Found::default();
+    walk(&ast, true, &mut found);
+    if found.bad_assignment {
+        let offset = find_bad_assignment(&expr.source).unwrap_or(0);
+        diags
+            .error(
+                expr_pos(expr, offset),
+                "invalid JSONata expression: S0212: the left side of `:=` must be a variable name (starting with `$`)",
+            )
+            .help("assign to a variable, e.g. `$x := 1`");
+    }
+    let mut reported = HashSet::new();
+    for (name, kind) in found.refs {
+        if !reported.insert((name.clone(), kind)) {
+            continue;
+        }
+        let offset = match kind {
+            RefKind::Path => find_name(&expr.source, &name),
+            RefKind::StringArg => find_string(&expr.source, &name),
+        };
+        let pos = expr_pos(expr, offset.unwrap_or(0));
+        if scope.ids.contains(name.as_str()) {
+            refs.push(Ref { name, kind, pos });
+            continue;
+        }
+        if reported.iter().any(|(n, k)| *n == name && *k != kind) {
+            continue;
+        }
+        let what = match kind {
+            RefKind::Path => "the expression reads",
+            RefKind::StringArg => "the expression asks for the history of",
+        };
+        unknown_node(diags, pos, &name, scope.label, scope.id_list, what);
+    }
+}
+
+/// How an expression names a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum RefKind {
+    /// A path step read from the context.
+    Path,
+    /// The string argument of a history function.
+    StringArg,
+}
+
+/// What [`walk`] found in an expression.
+#[derive(Default)]
+struct Found {
+    refs: Vec<(String, RefKind)>,
+    bad_assignment: bool,
+}
+
+/// Collects node references and S0212 violations. `at_context`: the node is
+/// evaluated against the expression's input (the context of the call), not
+/// against an item inside a path.
+fn walk(node: &AstNode, at_context: bool, found: &mut Found) {
+    match node {
+        AstNode::Name(n) => {
+            if at_context {
+                found.refs.push((n.clone(), RefKind::Path));
+            }
+        }
+        AstNode::Path { steps } => {
+            let mut rest = steps.iter();
+            if let Some(first) = rest.next() {
+                match &first.node {
+                    AstNode::Variable(v) | AstNode::ParentVariable(v) if v.is_empty() => {
+                        // `$` (at the top) or `$$` (anywhere): the next
+                        // step reads the context.
+                        let root = matches!(first.node, AstNode::ParentVariable(_));
+                        if (at_context || root)
+                            && first.stages.is_empty()
+                            && let Some(AstNode::Name(n)) = steps.get(1).map(|s| &s.node)
+                        {
+                            found.refs.push((n.clone(), RefKind::Path));
+                        }
+                    }
+                    other => walk(other, at_context, found),
+                }
+                walk_stages(&first.stages, found);
+            }
+            for step in rest {
+                walk(&step.node, false, found);
+                walk_stages(&step.stages, found);
+            }
+        }
+        AstNode::Binary { op, lhs, rhs } => {
+            if *op == BinaryOp::ColonEqual && !matches!(**lhs, AstNode::Variable(_)) {
+                found.bad_assignment = true;
+            }
+            if *op != BinaryOp::ColonEqual {
+                walk(lhs, at_context, found);
+            }
+            walk(rhs, at_context, found);
+        }
+        AstNode::Unary { operand, .. } => walk(operand, at_context, found),
+        AstNode::Function { name, args, .. } => {
+            if HISTORY_FUNCTIONS.contains(&name.as_str())
+                && let Some(AstNode::String(id)) = args.first()
+            {
+                found.refs.push((id.clone(), RefKind::StringArg));
+            }
+            for a in args {
+                walk(a, at_context, found);
+            }
+        }
+        AstNode::Call { procedure, args } => {
+            walk(procedure, at_context, found);
+            for a in args {
+                walk(a, at_context, found);
+            }
+        }
+        // A lambda's body sees the input where it was defined.
+        AstNode::Lambda { body, .. } => walk(body, at_context, found),
+        AstNode::Array(items) | AstNode::Block(items) => {
+            for i in items {
+                walk(i, at_context, found);
+            }
+        }
+        AstNode::Object(pairs) => {
+            for (k, v) in pairs {
+                walk(k, at_context, found);
+                walk(v, at_context, found);
+            }
+        }
+        AstNode::ObjectTransform { input, pattern } => {
+            walk(input, at_context, found);
+            for (k, v) in pattern {
+                walk(k, false, found);
+                walk(v, false, found);
+            }
+        }
+        AstNode::Conditional {
+            condition,
+            then_branch,
+            else_branch,
+        } => {
+            walk(condition, at_context, found);
+            walk(then_branch, at_context, found);
+            if let Some(e) = else_branch {
+                walk(e, at_context, found);
+            }
+        }
+        AstNode::ArrayGroup(items) => {
+            for i in items {
+                walk(i, false, found);
+            }
+        }
+        AstNode::FunctionApplication(inner) => walk(inner, false, found),
+        AstNode::Sort { input, terms } => {
+            walk(input, at_context, found);
+            for (t, _) in terms {
+                walk(t, false, found);
+            }
+        }
+        AstNode::Transform {
+            location,
+            update,
+            delete,
+        } => {
+            walk(location, false, found);
+            walk(update, false, found);
+            if let Some(d) = delete {
+                walk(d, false, found);
+            }
+        }
+        AstNode::String(_)
+        | AstNode::Number(_)
+        | AstNode::Boolean(_)
+        | AstNode::Null
+        | AstNode::Undefined
+        | AstNode::Placeholder
+        | AstNode::Regex { .. }
+        | AstNode::Variable(_)
+        | AstNode::ParentVariable(_)
+        | AstNode::Wildcard
+        | AstNode::Descendant
+        | AstNode::Parent(_) => {}
+    }
+}
+
+fn walk_stages(stages: &[Stage], found: &mut Found) {
+    for s in stages {
+        if let Stage::Filter(f) = s {
+            walk(f, false, found);
+        }
+    }
+}
+#[cfg(test)]
+mod tests {
+    use crate::test_support::{ENTRY, EXIT, errors, one_error, transform, with_nodes};
+
+    #[test]
+    fn s0212_assignments() {
+        for (expr, col) in [("x := 1", 20), ("2 := 1", 20), ("$a[1] := 3", 24)] {
+            let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", expr, "exit")));
+            let (line, c, msg) = one_error(&src);
+            assert!(msg.contains("S0212"), "{msg}");
+            assert_eq!((line, c), (19, col), "{expr}");
+        }
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}",
+            transform("a", "($a := 1; $a)", "exit")
+        ));
+        assert_eq!(errors(&src), vec![]);
+    }
+
+    #[test]
+    fn node_references() {
+        for (expr, bad, col) in [
+            ("$.nope.x", "nope", 20),
+            ("$$.nope", "nope", 21),
+            ("nope.value", "nope", 18),
+            ("{\"a\": $.entry.x, \"b\": nope}", "nope", 40),
+            ("$executionCount(\"nope\")", "nope", 34),
+            ("$nodeExecution(\"nope\", -1)", "nope", 33),
+            ("$nodeExecutions(\"nope\")", "nope", 34),
+            ("$.`nope`", "nope", 20),
+        ] {
+            let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", expr, "exit")));
+            let (line, c, msg) = one_error(&src);
+            assert!(
+                msg.contains(&format!("`{bad}`, which is not a node of tool `t`")),
+                "{msg}"
+            );
+            assert_eq!((line, c), (19, col), "{expr}");
+        }
+        // Not references to the context: items inside paths and predicates,
+        // variables, `$` inside a path step.
+        for expr in [
+            "$.entry.items[price > 1].name",
+            "$.entry.items.$.name",
+            "$x := 1",
+            "$map($.entry.xs, function($v) { $v.y })",
+            "$.entry.xs.(foo)",
+            "$previousNode().count",
+            "$$.a.b",
+            "$executionCount(\"a\")",
+            "a.b",
+        ] {
+            let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", expr, "exit")));
+            assert_eq!(errors(&src), vec![], "{expr}");
+        }
+    }
+
+    #[test]
+    fn references_in_args_and_vars() {
+        let src = with_nodes(&format!(
+            "{ENTRY}      - id: a\n        type: mcp\n        server: fs\n        tool: x\n        args:\n          path: {{expr: \"$.nope\"}}\n          list: [{{expr: \"$.entry\"}}, 2]\n        next: sw\n      - id: sw\n        type: switch\n        conditions:\n          - rule: {{\">\": [{{var: \"other.value\"}}, 10]}}\n            next: exit\n        next: exit\n{EXIT}"
+        ));
+        let errs = errors(&src);
+        let msgs: Vec<&str> = errs.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "the expression reads `nope`, which is not a node of tool `t`",
+                "the expression reads `other`, which is not a node of tool `t`",
+            ]
+        );
+        assert_eq!((errs[0].0, errs[0].1), (21, 27));
+        assert_eq!((errs[1].0, errs[1].1), (27, 33));
+    }
+}

@@ -1,0 +1,392 @@
+//! The graph rules of one tool, as passes: node ids, targets and servers,
+//! expressions, one entry and one exit, reachability, and last the
+//! may-have-run analysis. The passes that need a whole graph run only when
+//! the earlier ones found it whole.
+
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+
+use super::before_run::references_before_run;
+use super::expr::{Ref, Scope, check_arg, check_expr, check_logic};
+use super::unknown_node;
+use crate::diag::Diagnostics;
+use crate::lower::Unfinished;
+use crate::model::{NodeKind, Tool};
+use crate::suggest::suggest;
+
+/// Checks one tool. `servers`: the names of the declared servers.
+pub(super) fn check_tool(
+    tool: &Tool,
+    unfinished: &Unfinished,
+    servers: &[&str],
+    diags: &mut Diagnostics,
+) {
+    let label = if unfinished.name_missing {
+        "this tool".to_owned()
+    } else {
+        format!("tool `{}`", tool.name.value)
+    };
+    let index = node_ids(tool, &label, diags);
+    // Nodes that could not be built still exist for references.
+    let mut ids: BTreeSet<&str> = index.keys().copied().collect();
+    ids.extend(unfinished.broken_ids.iter().map(String::as_str));
+    let id_list: Vec<&str> = {
+        let mut seen = HashSet::new();
+        unfinished
+            .ids
+            .iter()
+            .map(String::as_str)
+            .filter(|id| seen.insert(*id))
+            .collect()
+    };
+    let scope = Scope {
+        ids: &ids,
+        id_list: &id_list,
+        label: &label,
+    };
+    let targets_ok = targets_and_servers(tool, &scope, servers, diags);
+    let refs = expressions(tool, &scope, diags);
+    if unfinished.incomplete {
+        return;
+    }
+    let Some((entry, exit)) = entry_and_exit(tool, &index, &label, diags) else {
+        return;
+    };
+    if !targets_ok || index.len() != tool.nodes.len() {
+        return;
+    }
+    let successors: Vec<Vec<usize>> = tool
+        .nodes
+        .iter()
+        .map(|n| {
+            n.kind
+                .targets()
+                .into_iter()
+                .map(|t| index[t.value.as_str()])
+                .collect()
+        })
+        .collect();
+    let reached = reachability(tool, entry, exit, &successors, &label, diags);
+    references_before_run(tool, &label, &successors, &reached, &refs, diags);
+}
+
+/// Reports repeated node ids; returns each id with the position of its
+/// first node.
+fn node_ids<'t>(tool: &'t Tool, label: &str, diags: &mut Diagnostics) -> HashMap<&'t str, usize> {
+    let index = tool.node_index();
+    for (i, node) in tool.nodes.iter().enumerate() {
+        let first = index[node.id.value.as_str()];
+        if first != i {
+            let first = tool.nodes[first].id.pos;
+            diags
+                .error(
+                    node.id.pos,
+                    format!("duplicate node id `{}` in {label}", node.id.value),
+                )
+                .note(format!(
+                    "first defined at line {}, column {}",
+                    first.line, first.column
+                ));
+        }
+    }
+    index
+}
+
+/// Reports `next` targets that are not nodes of the tool and servers that
+/// are not declared. Returns whether every target exists.
+fn targets_and_servers(
+    tool: &Tool,
+    scope: &Scope<'_>,
+    servers: &[&str],
+    diags: &mut Diagnostics,
+) -> bool {
+    let mut targets_ok = true;
+    for node in &tool.nodes {
+        for target in node.kind.targets() {
+            if !scope.ids.contains(target.value.as_str()) {
+                targets_ok = false;
+                unknown_node(
+                    diags,
+                    target.pos,
+                    &target.value,
+                    scope.label,
+                    scope.id_list,
+                    "`next` names",
+                );
+            }
+        }
+        if let NodeKind::Mcp { server, .. } = &node.kind
+            && !servers.contains(&server.value.as_str())
+        {
+            let d = diags.error(
+                server.pos,
+                format!(
+                    "node `{}` calls server `{}`, which is not declared in `mcpServers`",
+                    node.id.value, server.value
+                ),
+            );
+            match suggest(&server.value, servers) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None if servers.is_empty() => {
+                    d.help("declare it under `mcpServers` at the top level")
+                }
+                None => d.note(format!("declared servers: {}", servers.join(", "))),
+            };
+        }
+    }
+    targets_ok
+}
+
+/// Checks every expression; returns, for each node, the references to
+/// existing nodes its expressions make.
+fn expressions(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostics) -> Vec<Vec<Ref>> {
+    let mut refs: Vec<Vec<Ref>> = Vec::with_capacity(tool.nodes.len());
+    for node in &tool.nodes {
+        let mut found = Vec::new();
+        match &node.kind {
+            NodeKind::Transform { expr, .. } => check_expr(expr, scope, diags, &mut found),
+            NodeKind::Mcp { args, .. } => check_arg(args, scope, diags, &mut found),
+            NodeKind::Switch { conditions, .. } => {
+                for c in conditions {
+                    check_logic(&c.rule, scope, diags, &mut found);
+                }
+            }
+            NodeKind::Entry { .. } | NodeKind::Exit => {}
+        }
+        refs.push(found);
+    }
+    refs
+}
+
+/// Reports a tool without exactly one entry and one exit; returns their
+/// positions when there is one of each.
+///
+/// A node whose id repeats an earlier one was reported as a duplicate: one
+/// typo, one error, so it is not counted again as a second entry or exit.
+fn entry_and_exit(
+    tool: &Tool,
+    index: &HashMap<&str, usize>,
+    label: &str,
+    diags: &mut Diagnostics,
+) -> Option<(usize, usize)> {
+    let first_of_its_id = |i: usize| index.get(tool.nodes[i].id.value.as_str()) == Some(&i);
+    let entries: Vec<usize> = (0..tool.nodes.len())
+        .filter(|&i| matches!(tool.nodes[i].kind, NodeKind::Entry { .. }) && first_of_its_id(i))
+        .collect();
+    let exits: Vec<usize> = (0..tool.nodes.len())
+        .filter(|&i| matches!(tool.nodes[i].kind, NodeKind::Exit) && first_of_its_id(i))
+        .collect();
+    for (found, kind) in [(&entries, "entry"), (&exits, "exit")] {
+        match found.as_slice() {
+            [] => {
+                diags
+                    .error(tool.name.pos, format!("{label} has no `{kind}` node"))
+                    .help(format!(
+                        "every tool needs exactly one node of type `{kind}`"
+                    ));
+            }
+            [_] => {}
+            [first, rest @ ..] => {
+                let first = &tool.nodes[*first].id;
+                for i in rest {
+                    diags
+                        .error(
+                            tool.nodes[*i].id.pos,
+                            format!("{label} has more than one `{kind}` node"),
+                        )
+                        .note(format!(
+                            "the first is `{}` at line {}, column {}",
+                            first.value, first.pos.line, first.pos.column
+                        ));
+                }
+            }
+        }
+    }
+    match (entries.as_slice(), exits.as_slice()) {
+        ([entry], [exit]) => Some((*entry, *exit)),
+        _ => None,
+    }
+}
+
+/// Reports an exit and nodes that the entry does not reach; returns which
+/// nodes it reaches.
+fn reachability(
+    tool: &Tool,
+    entry: usize,
+    exit: usize,
+    successors: &[Vec<usize>],
+    label: &str,
+    diags: &mut Diagnostics,
+) -> Vec<bool> {
+    let mut reached = vec![false; tool.nodes.len()];
+    let mut queue = VecDeque::from([entry]);
+    reached[entry] = true;
+    while let Some(i) = queue.pop_front() {
+        for &j in &successors[i] {
+            if !reached[j] {
+                reached[j] = true;
+                queue.push_back(j);
+            }
+        }
+    }
+    let entry_id = &tool.nodes[entry].id.value;
+    if !reached[exit] {
+        let exit_node = &tool.nodes[exit].id;
+        diags
+            .error(
+                exit_node.pos,
+                format!(
+                    "the exit node `{}` of {label} is not reachable from the entry node `{entry_id}`",
+                    exit_node.value
+                ),
+            )
+            .help("every call must be able to end: route some `next` to the exit node");
+    }
+    for (i, node) in tool.nodes.iter().enumerate() {
+        if !reached[i] && i != exit {
+            diags
+                .error(
+                    node.id.pos,
+                    format!(
+                        "node `{}` of {label} is not reachable from the entry node `{entry_id}`",
+                        node.id.value
+                    ),
+                )
+                .help("route a `next` to it, or remove it");
+        }
+    }
+    reached
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::load_errors;
+    use crate::test_support::{ENTRY, EXIT, errors, one_error, transform, with_nodes};
+
+    #[test]
+    fn duplicate_node_ids() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{}{EXIT}",
+            transform("a", "1", "exit"),
+            transform("a", "2", "exit")
+        ));
+        let (line, col, msg) = one_error(&src);
+        assert_eq!(msg, "duplicate node id `a` in tool `t`");
+        assert_eq!((line, col), (21, 13));
+    }
+
+    /// A repeated `exit` (or `entry`) is one problem, the duplicate id,
+    /// not also a second exit.
+    #[test]
+    fn a_duplicate_exit_is_reported_once() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}{EXIT}",
+            transform("a", "1", "exit")
+        ));
+        let errs = errors(&src);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].2, "duplicate node id `exit` in tool `t`");
+        let src = with_nodes(&format!(
+            "{ENTRY}{ENTRY}{}{EXIT}",
+            transform("a", "1", "exit")
+        ));
+        let errs = errors(&src);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].2, "duplicate node id `entry` in tool `t`");
+    }
+
+    #[test]
+    fn entry_and_exit_counts() {
+        let src = with_nodes(&format!("{ENTRY}{}", transform("a", "1", "entry")));
+        assert_eq!(one_error(&src).2, "tool `t` has no `exit` node");
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{EXIT}      - id: exit2\n        type: exit\n",
+            transform("a", "1", "exit")
+        ));
+        let errs = errors(&src);
+        assert!(
+            errs.iter()
+                .any(|e| e.2 == "tool `t` has more than one `exit` node"),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
+    fn unknown_next_target() {
+        let src = with_nodes(&format!("{ENTRY}{}{EXIT}", transform("a", "1", "exti")));
+        let d = load_errors(&src);
+        assert_eq!(d.items.len(), 1, "{d}");
+        let item = &d.items[0];
+        assert_eq!(
+            item.message,
+            "`next` names `exti`, which is not a node of tool `t`"
+        );
+        assert_eq!(item.help.as_deref(), Some("did you mean `exit`?"));
+        assert_eq!(item.notes, ["the nodes of tool `t` are: entry, a, exit"]);
+        assert_eq!((item.pos.line, item.pos.column), (20, 15));
+    }
+
+    #[test]
+    fn unknown_switch_target() {
+        let src = with_nodes(&format!(
+            "{ENTRY}      - id: a\n        type: switch\n        conditions:\n          - rule: {{\"==\": [1, 1]}}\n            next: nowhere\n        next: exit\n{EXIT}"
+        ));
+        let (line, col, msg) = one_error(&src);
+        assert_eq!(
+            msg,
+            "`next` names `nowhere`, which is not a node of tool `t`"
+        );
+        assert_eq!((line, col), (20, 19));
+    }
+
+    #[test]
+    fn undeclared_server() {
+        let src = with_nodes(&format!(
+            "{ENTRY}      - id: a\n        type: mcp\n        server: fss\n        tool: x\n        next: exit\n{EXIT}"
+        ));
+        let d = load_errors(&src);
+        assert_eq!(d.items.len(), 1, "{d}");
+        assert_eq!(
+            d.items[0].message,
+            "node `a` calls server `fss`, which is not declared in `mcpServers`"
+        );
+        assert_eq!(d.items[0].help.as_deref(), Some("did you mean `fs`?"));
+    }
+
+    #[test]
+    fn unreachable_exit_and_nodes() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}{}{EXIT}",
+            transform("a", "1", "a"),
+            transform("b", "1", "exit")
+        ));
+        let errs = errors(&src);
+        let msgs: Vec<&str> = errs.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "node `b` of tool `t` is not reachable from the entry node `entry`",
+                "the exit node `exit` of tool `t` is not reachable from the entry node `entry`",
+            ]
+        );
+    }
+
+    #[test]
+    fn loops_are_fine() {
+        let src = with_nodes(&format!(
+            "{ENTRY}{}      - id: sw\n        type: switch\n        conditions:\n          - rule: {{\"<\": [{{var: \"$.a\"}}, 3]}}\n            next: a\n        next: exit\n{EXIT}",
+            transform("a", "$.a + 1", "sw")
+        ));
+        assert_eq!(errors(&src), vec![]);
+    }
+
+    #[test]
+    fn broken_nodes_still_count_as_existing() {
+        // `a` has an unknown type: one error, and `next: a` is not also
+        // reported, nor reachability.
+        let src = with_nodes(&format!(
+            "{ENTRY}      - id: a\n        type: tranform\n        next: exit\n{EXIT}"
+        ));
+        let (_, _, msg) = one_error(&src);
+        assert!(msg.starts_with("unknown node type `tranform`"), "{msg}");
+    }
+}
