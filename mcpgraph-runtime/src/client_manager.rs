@@ -44,7 +44,7 @@ use tokio::sync::Mutex;
 
 use crate::env_expand::expand;
 use crate::error::StartupError;
-use crate::graph::{ServerDef, TransportDef};
+use crate::meta::{ServerDef, TransportDef};
 
 mod http_client;
 mod sse;

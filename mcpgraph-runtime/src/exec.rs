@@ -21,7 +21,7 @@ use crate::client_manager::ClientManager;
 use crate::convert::output_of_result;
 use crate::error::NodeError;
 use crate::expr::{Args, Expr, SLOT_KEY, Switch, logic_engine};
-use crate::graph::Limits;
+use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 use crate::value::{Oversize, from_json, measure, to_data, to_json};
 use crate::watchdog::{ExpressionTimer, timeout_error};

@@ -20,7 +20,8 @@ use tokio_util::sync::CancellationToken;
 use crate::client_manager::{ClientManager, ServerSpec, effective_specs};
 use crate::error::{NodeError, StartupError};
 use crate::exec::{Execution, Watch};
-use crate::graph::{Graph, ToolMeta};
+use crate::graph::Graph;
+use crate::meta::ToolMeta;
 use crate::observe::{NodeRecord, Observer, ProgressEvent};
 use tracing::Instrument;
 
