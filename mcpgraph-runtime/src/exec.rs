@@ -171,7 +171,6 @@ impl Execution {
         self.record(output)
     }
 
-
     /// Records a switch node's output: the id of the node it routes to.
     pub fn switched(&mut self, target: &'static str) -> Result<(), NodeError> {
         self.record(JValue::from(target))

@@ -58,7 +58,10 @@ impl ClientManager {
     /// The open connection to `downstream`, after replacing one that
     /// closed (a crash) or that does not answer a ping after a call on it
     /// was abandoned.
-    pub(super) async fn connection(&self, downstream: &Downstream) -> Result<Arc<Connection>, String> {
+    pub(super) async fn connection(
+        &self,
+        downstream: &Downstream,
+    ) -> Result<Arc<Connection>, String> {
         let server = downstream.spec.name.as_str();
         let attempts_before = downstream.attempts.load(Ordering::SeqCst);
         let mut slot = Arc::clone(&downstream.slot).lock_owned().await;

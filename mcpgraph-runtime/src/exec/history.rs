@@ -39,7 +39,10 @@ impl History {
     }
 }
 
-pub(super) fn register_history_functions(evaluator: &mut Evaluator, history: &Rc<RefCell<History>>) {
+pub(super) fn register_history_functions(
+    evaluator: &mut Evaluator,
+    history: &Rc<RefCell<History>>,
+) {
     let h = Rc::clone(history);
     let previous = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {
         let n = match args.first() {

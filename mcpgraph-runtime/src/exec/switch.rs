@@ -1,7 +1,6 @@
 //! A switch node: each rule's `var` slots evaluated, its data built in the
 //! call's arena, and the rule applied with the JSON Logic engine.
 
-
 use super::Execution;
 use crate::error::NodeError;
 use crate::expr::{SLOT_KEY, Switch};

@@ -204,7 +204,6 @@ mod tests {
         }
     }
 
-
     fn scan(pieces: &[&str]) -> Option<RequestId> {
         let mut s = IdScanner::default();
         for p in pieces {
@@ -236,5 +235,4 @@ mod tests {
             assert_eq!(scan(&[&text[..cut], &text[cut..]]), n(123), "cut at {cut}");
         }
     }
-
 }
