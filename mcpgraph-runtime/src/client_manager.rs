@@ -27,8 +27,9 @@
 //!   child process is stopped in the background.
 //!
 //! Here: the manager and its calls. `spec` holds the settings and the
-//! `--mcp` override, `lifecycle` a connection's life (health, probes,
-//! retiring), `connect` connecting and the handshake.
+//! `--mcp` override, `connection` one connection (health, probe, crash
+//! report), `lifecycle` how the manager checks, replaces and retires
+//! connections, `connect` connecting and the handshake.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
@@ -40,6 +41,7 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 
 mod connect;
+mod connection;
 mod http_client;
 mod lifecycle;
 mod spec;
@@ -56,7 +58,7 @@ pub use connect::withhold_from_children;
 pub use http_client::install_crypto_provider;
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
-use lifecycle::{Connection, InFlight, crash_report, process_gone};
+use connection::{Connection, InFlight, crash_report, process_gone};
 
 /// One downstream server and its connection, if one is open.
 struct Downstream {

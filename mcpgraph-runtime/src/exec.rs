@@ -12,7 +12,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use jsonata_core::evaluator::{Context, Evaluator};
 use jsonata_core::value::JValue;
 use serde_json::Value;
 
@@ -21,9 +20,8 @@ use crate::convert::output_of_result;
 use crate::error::NodeError;
 use crate::expr::{Args, Expr};
 use crate::meta::Limits;
-use crate::observe::NodeType;
+use crate::observe::{NodeRecord, NodeType};
 use crate::value::{Oversize, from_json, measure, to_json};
-use crate::watchdog::ExpressionTimer;
 
 mod evaluator;
 mod history;
@@ -33,7 +31,7 @@ mod watch;
 pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;
 
-use evaluator::new_evaluator;
+use evaluator::CallEvaluator;
 use history::History;
 use watch::Pending;
 
@@ -48,9 +46,7 @@ pub struct Execution {
     /// The call's arguments, until the entry node records them.
     arguments: JValue,
     history: Rc<RefCell<History>>,
-    evaluator: Evaluator,
-    /// `maxExpressionTimeMs` for `evaluator`, whose cancel token it holds.
-    timer: ExpressionTimer,
+    jsonata: CallEvaluator,
     limits: Limits,
     deadline: Instant,
     /// Bytes of the outputs kept so far (against `maxHistoryBytes`).
@@ -74,20 +70,11 @@ impl Execution {
     /// Starts a call with the given (already validated) arguments.
     pub fn new(arguments: &Value, limits: Limits, clients: Arc<ClientManager>) -> Self {
         let history = Rc::new(RefCell::new(History::default()));
-        let timer = ExpressionTimer::new(Some(limits.max_expression_time_ms));
-        let evaluator = new_evaluator(
-            Context::new(),
-            timer.token(),
-            Some(limits.max_expression_depth),
-            Some(limits.max_value_bytes),
-            &history,
-        );
         Self {
             context: JValue::object(Default::default()),
             arguments: from_json(arguments),
+            jsonata: CallEvaluator::new(limits, &history),
             history,
-            evaluator,
-            timer,
             limits,
             deadline: Instant::now() + Duration::from_millis(limits.max_execution_time_ms),
             yielded: Instant::now(),
@@ -102,6 +89,15 @@ impl Execution {
             arena: datalogic_rs::bumpalo::Bump::new(),
             slot_values: Vec::new(),
         }
+    }
+
+    pub(crate) fn watch(&mut self, watch: Watch) {
+        self.watch = watch;
+    }
+
+    /// The execution record, if recording was asked for.
+    pub(crate) fn take_records(&mut self) -> Option<Vec<NodeRecord>> {
+        self.watch.records.take()
     }
 
     /// Checks the limits before node `node` runs and makes it the current
@@ -157,6 +153,26 @@ impl Execution {
             span,
         });
         Ok(())
+    }
+
+    /// Completes the running node with `output` (observers, record, span).
+    fn complete(&mut self, output: &JValue) {
+        if let Some(pending) = self.pending.take() {
+            self.watch.complete(pending, self.started, output);
+        }
+    }
+
+    /// Records the failure of the running node (or, when a limit stopped
+    /// the call before the node started, of the node that was next).
+    pub(crate) fn fail(&mut self, error: &NodeError) {
+        let pending = self.pending.take().unwrap_or_else(|| Pending {
+            index: self.history.borrow().outputs.len(),
+            node: self.current,
+            node_type: NodeType::Transform,
+            start: Instant::now(),
+            span: tracing::Span::none(),
+        });
+        self.watch.fail(pending, self.started, error);
     }
 
     /// Runs the entry node: its output is the call's arguments.
@@ -227,6 +243,12 @@ impl Execution {
         self.result
             .take()
             .map(|v| to_json(&v).unwrap_or(Value::Null))
+    }
+
+    fn eval(&mut self, expr: &Expr) -> Result<JValue, NodeError> {
+        self.jsonata
+            .eval(expr, &self.context)
+            .map_err(|message| self.error(message))
     }
 
     fn eval_args(&mut self, args: &Args) -> Result<Option<Value>, NodeError> {

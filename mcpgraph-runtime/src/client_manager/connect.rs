@@ -11,7 +11,7 @@ use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
-use super::lifecycle::{Connection, HEALTHY, crash_report, process_gone};
+use super::connection::{Connection, HEALTHY, crash_report, process_gone};
 use super::spec::{ServerSpec, TransportSpec};
 use super::{http_client, sse, stdio, streamable, wire};
 use crate::env_expand::expand;

@@ -9,36 +9,57 @@ use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, E
 use jsonata_core::value::JValue;
 use serde_json::Value;
 
-use super::Execution;
 use super::history::{History, register_history_functions};
-use crate::error::NodeError;
 use crate::expr::Expr;
+use crate::meta::Limits;
 use crate::value::from_json;
 use crate::watchdog::{ExpressionTimer, timeout_error};
 
-impl Execution {
-    pub(super) fn eval(&mut self, expr: &Expr) -> Result<JValue, NodeError> {
-        if let Some(value) = expr.lookup(&self.context) {
+/// The evaluator of one call, with the watchdog that enforces
+/// `maxExpressionTimeMs` through its cancel token.
+pub(super) struct CallEvaluator {
+    evaluator: Evaluator,
+    timer: ExpressionTimer,
+    limits: Limits,
+    history: Rc<RefCell<History>>,
+}
+
+impl CallEvaluator {
+    /// An evaluator for a call under `limits`, whose history functions
+    /// read `history`.
+    pub(super) fn new(limits: Limits, history: &Rc<RefCell<History>>) -> Self {
+        let timer = ExpressionTimer::new(Some(limits.max_expression_time_ms));
+        Self {
+            evaluator: new_evaluator(
+                Context::new(),
+                timer.token(),
+                Some(limits.max_expression_depth),
+                Some(limits.max_value_bytes),
+                history,
+            ),
+            timer,
+            limits,
+            history: Rc::clone(history),
+        }
+    }
+
+    /// The value of `expr` on `context`, or the error as the node reports
+    /// it.
+    pub(super) fn eval(&mut self, expr: &Expr, context: &JValue) -> Result<JValue, String> {
+        if let Some(value) = expr.lookup(context) {
             return Ok(value);
         }
         self.timer.arm();
-        let mut result = self.evaluator.evaluate(&expr.ast, &self.context);
+        let mut result = self.evaluator.evaluate(&expr.ast, context);
         if let Some(limit) = self.timer.disarm() {
             // The watchdog fired: its token is spent for this evaluator.
-            self.timer = ExpressionTimer::new(Some(limit));
-            self.evaluator = new_evaluator(
-                Context::new(),
-                self.timer.token(),
-                Some(self.limits.max_expression_depth),
-                Some(self.limits.max_value_bytes),
-                &self.history,
-            );
+            *self = Self::new(self.limits, &self.history);
             // Past its limit, an evaluation fails even if it then returned
             // a value: a built-in that does not look at the token (a huge
             // `$sort`, `$join`) must not escape the limit.
             result = Err(timeout_error(limit));
         }
-        result.map_err(|e| self.error(describe_jsonata_error(&e)))
+        result.map_err(|e| describe_jsonata_error(&e))
     }
 }
 
@@ -59,7 +80,7 @@ fn describe_jsonata_error(e: &EvaluatorError) -> String {
 /// The evaluator every expression of a call runs in: the limits as
 /// evaluator options and the history functions registered. The conformance
 /// runner builds its evaluator here too, so it tests this exact setup.
-pub(super) fn new_evaluator(
+fn new_evaluator(
     context: Context,
     cancel: CancelToken,
     depth: Option<u64>,

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use jsonata_core::value::JValue;
 use serde_json::Value;
 
-use super::Execution;
 use crate::error::NodeError;
 use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 use crate::value::to_json;
@@ -35,81 +34,60 @@ impl Watch {
     fn wants_outputs(&self) -> bool {
         self.observer.is_some() || self.records.is_some()
     }
-}
 
-impl Execution {
-    pub(crate) fn watch(&mut self, watch: Watch) {
-        self.watch = watch;
-    }
-
-    /// The execution record, if recording was asked for.
-    pub(crate) fn take_records(&mut self) -> Option<Vec<NodeRecord>> {
-        self.watch.records.take()
-    }
-
-    /// Completes the running node with `output` (observers, record, span).
-    pub(super) fn complete(&mut self, output: &JValue) {
-        let Some(pending) = self.pending.take() else {
-            return;
-        };
+    /// Node `pending` completed with `output` (observers, record, span);
+    /// `started` is when the call started.
+    pub(super) fn complete(&mut self, pending: Pending, started: Instant, output: &JValue) {
         // Nobody listening (span off, no observer or record): no clock read.
-        if pending.span.is_disabled() && !self.watch.wants_outputs() {
+        if pending.span.is_disabled() && !self.wants_outputs() {
             return;
         }
         let duration = pending.start.elapsed();
         pending
             .span
             .record("duration_ms", duration.as_secs_f64() * 1000.0);
-        if self.watch.wants_outputs() {
-            let record = self.record_of(&pending, duration, Ok(to_json(output)));
-            if let Some(observer) = &self.watch.observer {
-                observer.on_node_complete(self.watch.tool, &record);
+        if self.wants_outputs() {
+            let record = record_of(&pending, started, duration, Ok(to_json(output)));
+            if let Some(observer) = &self.observer {
+                observer.on_node_complete(self.tool, &record);
             }
-            if let Some(records) = &mut self.watch.records {
+            if let Some(records) = &mut self.records {
                 records.push(record);
             }
         }
     }
 
-    /// Records the failure of the running node (or, when a limit stopped
-    /// the call before the node started, of the node that was next).
-    pub(crate) fn fail(&mut self, error: &NodeError) {
-        let pending = self.pending.take().unwrap_or_else(|| Pending {
-            index: self.history.borrow().outputs.len(),
-            node: self.current,
-            node_type: NodeType::Transform,
-            start: Instant::now(),
-            span: tracing::Span::none(),
-        });
+    /// Node `pending` failed with `error`.
+    pub(super) fn fail(&mut self, pending: Pending, started: Instant, error: &NodeError) {
         let duration = pending.start.elapsed();
         pending
             .span
             .record("duration_ms", duration.as_secs_f64() * 1000.0);
         pending.span.record("error", error.message.as_str());
-        if self.watch.wants_outputs() {
-            let record = self.record_of(&pending, duration, Err(error.message.clone()));
-            if let Some(observer) = &self.watch.observer {
-                observer.on_node_error(self.watch.tool, &record);
+        if self.wants_outputs() {
+            let record = record_of(&pending, started, duration, Err(error.message.clone()));
+            if let Some(observer) = &self.observer {
+                observer.on_node_error(self.tool, &record);
             }
-            if let Some(records) = &mut self.watch.records {
+            if let Some(records) = &mut self.records {
                 records.push(record);
             }
         }
     }
+}
 
-    fn record_of(
-        &self,
-        pending: &Pending,
-        duration: Duration,
-        outcome: Result<Option<Value>, String>,
-    ) -> NodeRecord {
-        NodeRecord {
-            index: pending.index,
-            node: pending.node.to_owned(),
-            node_type: pending.node_type,
-            start: pending.start.duration_since(self.started),
-            duration,
-            outcome,
-        }
+fn record_of(
+    pending: &Pending,
+    started: Instant,
+    duration: Duration,
+    outcome: Result<Option<Value>, String>,
+) -> NodeRecord {
+    NodeRecord {
+        index: pending.index,
+        node: pending.node.to_owned(),
+        node_type: pending.node_type,
+        start: pending.start.duration_since(started),
+        duration,
+        outcome,
     }
 }
