@@ -262,7 +262,10 @@ mod tests {
         );
         assert!(eval(r#"s.$pad(-2000)"#, Some(1000)).is_err());
         let err = eval(r#"$join([1..1000].$string(), $pad("", 999))"#, Some(1000)).unwrap_err();
-        assert!(err.to_string().contains("`$join` would give 1000894 bytes"), "{err}");
+        assert!(
+            err.to_string().contains("`$join` would give 1000894 bytes"),
+            "{err}"
+        );
         assert!(eval(r#"$join(xs, $pad("", 999))"#, Some(1000)).is_err());
         assert!(eval(r#"$join(xs, $pad("", 10))"#, Some(1000)).is_ok());
     }

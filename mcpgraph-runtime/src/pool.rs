@@ -5,35 +5,33 @@
 //! between threads. Each worker is an OS thread with a current-thread tokio
 //! runtime and a `LocalSet`; a call is handed to the worker with the fewest
 //! calls running (so a long call does not hold up the ones that could run
-//! elsewhere), runs there to the end, and its result comes back over a oneshot channel,
-//! so the MCP-facing futures stay `Send`.
+//! elsewhere), runs there to the end, and its result comes back over a
+//! oneshot channel, so the MCP-facing futures stay `Send`.
+//!
+//! Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
+//! the tools with their schemas compiled.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::client_manager::{ClientManager, ServerSpec, effective_specs};
 use crate::error::{NodeError, StartupError};
 use crate::exec::{Execution, Watch};
-use crate::graph::{Graph, ToolMeta};
+use crate::graph::Graph;
 use crate::observe::{NodeRecord, Observer, ProgressEvent};
-use tracing::Instrument;
 
-type Job = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()>>> + Send>;
+mod tool;
+mod worker;
 
-/// A tool with its schemas compiled.
-pub(crate) struct ToolRuntime {
-    pub(crate) meta: &'static ToolMeta,
-    pub(crate) input_schema: Arc<serde_json::Map<String, Value>>,
-    pub(crate) output_schema: Option<Arc<serde_json::Map<String, Value>>>,
-    input: jsonschema::Validator,
-    output: Option<jsonschema::Validator>,
-}
+pub(crate) use tool::ToolRuntime;
+
+use tool::{compile_tool, first_violation};
+use worker::{Job, LoadGuard, Worker, spawn_worker};
 
 /// Options of one call.
 #[derive(Debug, Default)]
@@ -99,40 +97,6 @@ pub struct Engine<G: Graph> {
     /// Cancelled when a drain runs out of time: the calls still running
     /// end with an error their callers receive.
     stop: CancellationToken,
-}
-
-/// One worker thread: where its jobs go, and how many of its calls run.
-struct Worker {
-    jobs: mpsc::UnboundedSender<Job>,
-    load: Arc<AtomicUsize>,
-}
-
-impl Worker {
-    /// The least-loaded of `workers`, ties broken by rotating from `turn`.
-    fn pick(workers: &[Worker], turn: usize) -> &Worker {
-        let n = workers.len();
-        (0..n)
-            .map(|i| &workers[(turn + i) % n])
-            .min_by_key(|w| w.load.load(Ordering::Relaxed))
-            .expect("at least one worker")
-    }
-}
-
-/// Counts a worker's call from dispatch until the call ends (or is dropped
-/// unrun).
-struct LoadGuard(Arc<AtomicUsize>);
-
-impl LoadGuard {
-    fn new(load: &Arc<AtomicUsize>) -> Self {
-        load.fetch_add(1, Ordering::Relaxed);
-        Self(Arc::clone(load))
-    }
-}
-
-impl Drop for LoadGuard {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
 }
 
 /// Counts running calls so shutdown can wait for them.
@@ -359,68 +323,4 @@ impl<G: Graph> Engine<G> {
     pub async fn shutdown(&self) {
         self.shared.clients.shutdown().await;
     }
-}
-
-fn first_violation(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
-    validator.iter_errors(value).next().map(|e| {
-        let path = e.instance_path().to_string();
-        let path = if path.is_empty() {
-            "/".to_owned()
-        } else {
-            path
-        };
-        format!("{path}: {e}")
-    })
-}
-
-fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
-    let schema = |text: &str,
-                  which: &str|
-     -> Result<(Arc<Map<String, Value>>, jsonschema::Validator), StartupError> {
-        let err = |m: String| StartupError(format!("tool `{}` {which}: {m}", meta.name));
-        let value: Value = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
-        let validator = jsonschema::validator_for(&value).map_err(|e| err(e.to_string()))?;
-        match value {
-            Value::Object(map) => Ok((Arc::new(map), validator)),
-            _ => Err(err("not an object".into())),
-        }
-    };
-    let (input_schema, input) = schema(meta.input_schema, "inputSchema")?;
-    let (output_schema, output) = match meta.output_schema {
-        Some(text) => {
-            let (s, v) = schema(text, "outputSchema")?;
-            (Some(s), Some(v))
-        }
-        None => (None, None),
-    };
-    Ok(ToolRuntime {
-        meta,
-        input_schema,
-        output_schema,
-        input,
-        output,
-    })
-}
-
-fn spawn_worker(index: usize) -> Result<Worker, StartupError> {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| StartupError(format!("cannot start worker runtime: {e}")))?;
-    std::thread::Builder::new()
-        .name(format!("mcpgraph-worker-{index}"))
-        .spawn(move || {
-            let local = tokio::task::LocalSet::new();
-            local.block_on(&runtime, async move {
-                while let Some(job) = rx.recv().await {
-                    tokio::task::spawn_local(job());
-                }
-            });
-        })
-        .map_err(|e| StartupError(format!("cannot start worker thread: {e}")))?;
-    Ok(Worker {
-        jobs: tx,
-        load: Arc::default(),
-    })
 }

@@ -23,7 +23,7 @@ impl ClientManager {
         let Some(downstream) = self.servers.get(server) else {
             return Err(format!("no downstream server `{server}` is configured"));
         };
-        let timeout = downstream.timeout();
+        let timeout = downstream.spec.timeout();
         let connection = self.connection(downstream).await?;
         let peer = connection.service.peer();
         let info = peer

@@ -1,0 +1,196 @@
+//! The command line's grammar: global options, sub-commands and their
+//! arguments, as clap parses them. What each command does is `cli`'s.
+
+use clap::{Parser, Subcommand};
+
+use crate::graph::Graph;
+
+#[derive(Parser, Debug)]
+#[command(about = "An MCP server compiled from a graph file by mcpgraph")]
+pub(super) struct Cli {
+    /// A JSON file `{"mcpServers": {...}}` whose entries replace (or add to)
+    /// the downstream servers compiled into this binary.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub(super) mcp: Option<std::path::PathBuf>,
+
+    /// Log level for stderr (error, warn, info, debug, trace); `RUST_LOG`
+    /// takes precedence.
+    #[arg(long, global = true, default_value = "warn")]
+    pub(super) log_level: String,
+
+    /// Also export spans over OTLP/HTTP to this endpoint (e.g.
+    /// http://127.0.0.1:4318/v1/traces); needs the `otel` cargo feature.
+    #[arg(long, global = true, value_name = "URL")]
+    pub(super) otlp_endpoint: Option<String>,
+
+    /// Worker threads running graphs (default: one per core).
+    #[arg(long, global = true)]
+    pub(super) workers: Option<usize>,
+
+    #[command(subcommand)]
+    pub(super) command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub(super) enum Command {
+    /// Serve MCP over stdio (the default), or over streamable HTTP.
+    Serve(ServeArgs),
+    /// List the tools with their descriptions.
+    Tools {
+        /// Print the full tool definitions as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one tool call and print its result as JSON.
+    Call {
+        /// Tool name.
+        tool: String,
+        /// Arguments as a JSON object (default `{}`).
+        arguments: Option<String>,
+        /// Print the execution record (every node: type, timing, output or
+        /// error) to stderr.
+        #[arg(long)]
+        trace: bool,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct ServeArgs {
+    /// Serve streamable HTTP (path /mcp) instead of stdio: on
+    /// 127.0.0.1:8080 without a value, on 127.0.0.1:PORT for a bare port,
+    /// or on IP:PORT. Binding beyond loopback is your explicit choice.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        num_args = 0..=1,
+        default_missing_value = DEFAULT_HTTP_ADDR,
+        value_parser = parse_http_addr
+    )]
+    pub(super) http: Option<std::net::SocketAddr>,
+
+    /// No sessions: any replica can answer any request (for running several
+    /// behind a load balancer). HTTP only.
+    #[arg(long, requires = "http")]
+    pub(super) stateless: bool,
+
+    /// A `Host` header value to accept besides localhost/127.0.0.1/::1
+    /// (DNS-rebinding protection). Repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+    pub(super) allowed_hosts: Vec<String>,
+
+    /// An `Origin` to accept besides loopback origins, e.g.
+    /// https://app.example.com:443. Repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+    pub(super) allowed_origins: Vec<String>,
+
+    /// Require `Authorization: Bearer <token>`, the token being read from
+    /// this environment variable (never from a flag, which `ps` shows).
+    #[arg(long, value_name = "VAR", requires = "http")]
+    pub(super) auth_token_env: Option<String>,
+
+    /// Seconds in-flight calls may run after SIGINT/SIGTERM.
+    #[arg(long, default_value_t = DEFAULT_DRAIN_SECS)]
+    pub(super) drain_secs: u64,
+
+    /// Seconds a client may take to send a request's headers before its
+    /// connection is closed (against slowloris). HTTP only.
+    #[arg(long, default_value_t = DEFAULT_HEADER_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    pub(super) header_timeout_secs: u64,
+}
+
+const DEFAULT_DRAIN_SECS: u64 = 10;
+
+const DEFAULT_HEADER_TIMEOUT_SECS: u64 = 30;
+
+/// Where `serve --http` listens when no address is given.
+const DEFAULT_HTTP_ADDR: &str = "127.0.0.1:8080";
+
+/// `PORT` (loopback), `localhost:PORT` (loopback) or `IP:PORT`.
+fn parse_http_addr(text: &str) -> Result<std::net::SocketAddr, String> {
+    let loopback = std::net::Ipv4Addr::LOCALHOST;
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok((loopback, port).into());
+    }
+    if let Some(port) = text.strip_prefix("localhost:") {
+        return port
+            .parse::<u16>()
+            .map(|port| (loopback, port).into())
+            .map_err(|e| format!("bad port `{port}`: {e}"));
+    }
+    text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not PORT, localhost:PORT or IP:PORT \
+             (e.g. 8080, 127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080)"
+        )
+    })
+}
+
+/// What a bare `<binary>` (no sub-command) means: stdio serving.
+impl Default for ServeArgs {
+    fn default() -> Self {
+        Self {
+            http: None,
+            stateless: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            auth_token_env: None,
+            drain_secs: DEFAULT_DRAIN_SECS,
+            header_timeout_secs: DEFAULT_HEADER_TIMEOUT_SECS,
+        }
+    }
+}
+
+/// The command line, named after the graph's server, whose `--version`
+/// gives the graph's `server.version` and the mcpgraph version it was
+/// built with.
+pub(super) fn parse_args<G, I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    G: Graph,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    let version = format!(
+        "{} (mcpgraph {})",
+        G::SERVER.version,
+        env!("CARGO_PKG_VERSION")
+    );
+    let matches = Cli::command()
+        .name(G::SERVER.name)
+        .version(version)
+        .try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_addresses_default_to_loopback() {
+        let parse = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).map_err(|e| e.to_string())?;
+            match cli.command {
+                Some(Command::Serve(serve)) => Ok(serve.http.map(|a| a.to_string())),
+                other => Err(format!("{other:?}")),
+            }
+        };
+        assert_eq!(parse(&["bin", "serve"]), Ok(None));
+        for (args, want) in [
+            (&["--http"][..], "127.0.0.1:8080"),
+            (&["--http", "--stateless"], "127.0.0.1:8080"),
+            (&["--http", "9000"], "127.0.0.1:9000"),
+            (&["--http=localhost:9001"], "127.0.0.1:9001"),
+            (&["--http", "0.0.0.0:80"], "0.0.0.0:80"),
+            (&["--http", "[::1]:81"], "[::1]:81"),
+        ] {
+            let argv: Vec<&str> = ["bin", "serve"].iter().chain(args).copied().collect();
+            assert_eq!(parse(&argv), Ok(Some(want.to_owned())), "{args:?}");
+        }
+        let err = parse(&["bin", "serve", "--http", "example.com:80"]).unwrap_err();
+        assert!(
+            err.contains("is not PORT, localhost:PORT or IP:PORT"),
+            "{err}"
+        );
+    }
+}

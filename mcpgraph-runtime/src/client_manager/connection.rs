@@ -1,0 +1,118 @@
+//! One open connection to a downstream server: its health, the probe that
+//! follows a call abandoned on it, and what its crashed process is
+//! reported as.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{ClientRequest, PingRequest};
+use rmcp::service::{RoleClient, RunningService};
+
+use super::stdio;
+
+/// How long a failed call waits for a crashed child's exit status and the
+/// rest of its stderr before it reports the crash.
+const CRASH_REPORT_WAIT: Duration = Duration::from_millis(1000);
+
+/// One open connection to a downstream server.
+pub(super) struct Connection {
+    pub(super) service: RunningService<RoleClient, ()>,
+    /// The child process of a stdio server.
+    pub(super) process: Option<Arc<stdio::Process>>,
+    /// [`HEALTHY`], [`SUSPECT`] (a call on it was abandoned mid-flight: it
+    /// is being probed, and the next call pings it unless the probe cleared
+    /// it) or [`FAILED`] (the probe got no answer: replace it at once).
+    pub(super) health: AtomicU8,
+}
+
+pub(super) const HEALTHY: u8 = 0;
+pub(super) const SUSPECT: u8 = 1;
+pub(super) const FAILED: u8 = 2;
+
+/// A ping within `limit`; the reason when there is none.
+pub(super) async fn ping(connection: &Connection, limit: Duration) -> Result<(), String> {
+    let ping = connection
+        .service
+        .peer()
+        .send_request(ClientRequest::PingRequest(PingRequest {
+            method: Default::default(),
+            extensions: Default::default(),
+        }));
+    match tokio::time::timeout(limit, ping).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("no answer within {} ms", limit.as_millis())),
+    }
+}
+
+impl Connection {
+    pub(super) fn is_closed(&self) -> bool {
+        self.service.is_closed() || self.service.peer().is_transport_closed()
+    }
+}
+
+/// One call on a connection. Dropped before its answer arrived (timed out,
+/// or its future abandoned), it marks the connection suspect and probes it
+/// in the background at once, so that the next call usually finds the
+/// verdict ready.
+pub(super) struct InFlight {
+    pub(super) connection: Arc<Connection>,
+    pub(super) answered: bool,
+    /// Where and within what the probe pings.
+    pub(super) probe: (tokio::runtime::Handle, Duration),
+}
+
+impl InFlight {
+    /// The call is over: answered, or (`false`) timed out.
+    pub(super) fn answered(mut self, answered: bool) {
+        self.answered = answered;
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if self.answered || self.connection.health.swap(SUSPECT, Ordering::SeqCst) != HEALTHY {
+            return;
+        }
+        let connection = Arc::clone(&self.connection);
+        let (runtime, limit) = self.probe.clone();
+        runtime.spawn(async move {
+            let verdict = match ping(&connection, limit).await {
+                Ok(()) => HEALTHY,
+                Err(_) => FAILED,
+            };
+            let _ = connection.health.compare_exchange(
+                SUSPECT,
+                verdict,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            );
+        });
+    }
+}
+
+/// Whether the child has exited (waiting briefly: a failed call is often
+/// seen before the exit).
+pub(super) async fn process_gone(process: &stdio::Process) -> bool {
+    process.exit_status(CRASH_REPORT_WAIT).await.is_some()
+}
+
+/// "`cmd` exited with exit status: 3; its stderr ended with: ...".
+pub(super) async fn crash_report(process: &stdio::Process) -> String {
+    let status = match process.exit_status(CRASH_REPORT_WAIT).await {
+        Some(status) => format!("exited ({status})"),
+        None => "closed its stdout".to_owned(),
+    };
+    let tail = process.stderr_tail();
+    let tail = tail.lines().rev().take(10).collect::<Vec<_>>();
+    let tail = tail.into_iter().rev().collect::<Vec<_>>().join("\n");
+    if tail.is_empty() {
+        format!("`{}` {status}; its stderr was empty", process.program)
+    } else {
+        format!(
+            "`{}` {status}; its stderr ended with:\n{tail}",
+            process.program
+        )
+    }
+}

@@ -1,0 +1,133 @@
+//! The JSONata evaluator of a call: its setup (limits as options, the
+//! history functions and the value guards registered), evaluation under
+//! the expression time limit, and how its errors read.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions};
+use jsonata_core::value::JValue;
+use serde_json::Value;
+
+use super::history::{History, register_history_functions};
+use crate::expr::Expr;
+use crate::meta::Limits;
+use crate::value::from_json;
+use crate::watchdog::{ExpressionTimer, timeout_error};
+
+/// The evaluator of one call, with the watchdog that enforces
+/// `maxExpressionTimeMs` through its cancel token.
+pub(super) struct CallEvaluator {
+    evaluator: Evaluator,
+    timer: ExpressionTimer,
+    limits: Limits,
+    history: Rc<RefCell<History>>,
+}
+
+impl CallEvaluator {
+    /// An evaluator for a call under `limits`, whose history functions
+    /// read `history`.
+    pub(super) fn new(limits: Limits, history: &Rc<RefCell<History>>) -> Self {
+        let timer = ExpressionTimer::new(Some(limits.max_expression_time_ms));
+        Self {
+            evaluator: new_evaluator(
+                Context::new(),
+                timer.token(),
+                Some(limits.max_expression_depth),
+                Some(limits.max_value_bytes),
+                history,
+            ),
+            timer,
+            limits,
+            history: Rc::clone(history),
+        }
+    }
+
+    /// The value of `expr` on `context`, or the error as the node reports
+    /// it.
+    pub(super) fn eval(&mut self, expr: &Expr, context: &JValue) -> Result<JValue, String> {
+        if let Some(value) = expr.lookup(context) {
+            return Ok(value);
+        }
+        self.timer.arm();
+        let mut result = self.evaluator.evaluate(&expr.ast, context);
+        if let Some(limit) = self.timer.disarm() {
+            // The watchdog fired: its token is spent for this evaluator.
+            *self = Self::new(self.limits, &self.history);
+            // Past its limit, an evaluation fails even if it then returned
+            // a value: a built-in that does not look at the token (a huge
+            // `$sort`, `$join`) must not escape the limit.
+            result = Err(timeout_error(limit));
+        }
+        result.map_err(|e| describe_jsonata_error(&e))
+    }
+}
+
+/// JSONata errors carry their code in the message (`D1012: ...`); limits
+/// get a sentence of their own so the caller knows which one was hit.
+fn describe_jsonata_error(e: &EvaluatorError) -> String {
+    let text = e.to_string();
+    match e.code() {
+        Some("D1012") => format!("JSONata evaluation exceeded maxExpressionTimeMs ({text})"),
+        Some("D1011") | Some("U1001") => {
+            format!("JSONata evaluation exceeded maxExpressionDepth ({text})")
+        }
+        Some(crate::bounded::CODE) => e.message()[crate::bounded::CODE.len() + 2..].to_owned(),
+        _ => format!("JSONata error: {text}"),
+    }
+}
+
+/// The evaluator every expression of a call runs in: the limits as
+/// evaluator options and the history functions registered. The conformance
+/// runner builds its evaluator here too, so it tests this exact setup.
+fn new_evaluator(
+    context: Context,
+    cancel: CancelToken,
+    depth: Option<u64>,
+    value_bytes: Option<u64>,
+    history: &Rc<RefCell<History>>,
+) -> Evaluator {
+    // The time limit is the watchdog's (`cancel`), not jsonata's
+    // `timeout_ms`, which reads the clock at every node evaluated.
+    let options = EvaluatorOptions {
+        max_stack_depth: depth.map(|d| usize::try_from(d).unwrap_or(usize::MAX)),
+        cancel: Some(cancel),
+        ..Default::default()
+    };
+    let mut evaluator = Evaluator::with_options(context, options);
+    register_history_functions(&mut evaluator, history);
+    crate::bounded::register(&mut evaluator, value_bytes);
+    evaluator
+}
+
+/// Evaluates `expr` against `data` in the evaluator a transform node uses
+/// (history functions registered, with an empty history), with `bindings`
+/// as variables and optional time and depth limits. For the conformance
+/// runner; not part of the generated-code interface.
+#[doc(hidden)]
+pub fn evaluate_standalone(
+    expr: &Expr,
+    data: &JValue,
+    bindings: &serde_json::Map<String, Value>,
+    timeout_ms: Option<u64>,
+    depth: Option<u64>,
+) -> Result<JValue, EvaluatorError> {
+    let mut context = Context::new();
+    for (name, value) in bindings {
+        context.bind(name.clone(), from_json(value));
+    }
+    if bindings.is_empty()
+        && let Some(value) = expr.lookup(data)
+    {
+        return Ok(value);
+    }
+    let history = Rc::new(RefCell::new(History::default()));
+    let mut timer = ExpressionTimer::new(timeout_ms);
+    let mut evaluator = new_evaluator(context, timer.token(), depth, None, &history);
+    timer.arm();
+    let result = evaluator.evaluate(&expr.ast, data);
+    match timer.disarm() {
+        Some(limit) => Err(timeout_error(limit)),
+        None => result,
+    }
+}

@@ -1,0 +1,117 @@
+//! What a graph file declares, as generated code compiles it in: the
+//! server's metadata, its tools, its limits and its downstream servers.
+//!
+//! Plain data with `'static` strings, and a leaf: this module imports
+//! nothing of the runtime's, so every other module may use it. Running a
+//! graph is `graph`'s and `exec`'s business; connecting to the servers is
+//! `client_manager`'s.
+
+/// `server:` metadata of a graph file.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerMeta {
+    /// `server.name`.
+    pub name: &'static str,
+    /// `server.version`.
+    pub version: &'static str,
+    /// `server.title`, already defaulted to the name by the generator.
+    pub title: &'static str,
+    /// `server.instructions`.
+    pub instructions: Option<&'static str>,
+}
+
+/// One tool's metadata. Schemas are JSON text, checked by the generator.
+#[derive(Clone, Copy, Debug)]
+pub struct ToolMeta {
+    /// Tool name.
+    pub name: &'static str,
+    /// Tool description.
+    pub description: &'static str,
+    /// `inputSchema` as JSON text.
+    pub input_schema: &'static str,
+    /// `outputSchema` as JSON text.
+    pub output_schema: Option<&'static str>,
+}
+
+/// `executionLimits:` of a graph file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Nodes one call may execute.
+    pub max_node_executions: u64,
+    /// Wall-clock budget of one call.
+    pub max_execution_time_ms: u64,
+    /// JSONata evaluation depth.
+    pub max_expression_depth: u64,
+    /// Wall-clock budget of one JSONata evaluation.
+    pub max_expression_time_ms: u64,
+    /// Size of one node's output, as JSON text.
+    pub max_value_bytes: u64,
+    /// Size of all the outputs one call keeps (its history), as JSON text.
+    pub max_history_bytes: u64,
+    /// Nesting of arrays and objects in one node's output.
+    pub max_value_depth: u64,
+}
+
+impl Limits {
+    /// The format's defaults (FORMAT.md, `executionLimits`): what a graph
+    /// file that sets no limit gets.
+    pub const DEFAULT: Self = Self {
+        max_node_executions: 1000,
+        max_execution_time_ms: 300_000,
+        max_expression_depth: 500,
+        max_expression_time_ms: 1000,
+        max_value_bytes: 64 << 20,
+        max_history_bytes: 256 << 20,
+        max_value_depth: 128,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// A downstream server as compiled in. Strings are verbatim: `${VAR}` is
+/// expanded when the server is first started.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerDef {
+    /// Key under `mcpServers`.
+    pub name: &'static str,
+    /// How to reach it.
+    pub transport: TransportDef,
+    /// Per-call timeout in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// `pingTimeoutMs`: deadline of the ping that probes a connection
+    /// after a call on it was abandoned.
+    pub ping_timeout_ms: Option<u64>,
+}
+
+/// Transport of a compiled-in downstream server.
+#[derive(Clone, Copy, Debug)]
+pub enum TransportDef {
+    /// A child process speaking MCP over stdio.
+    Stdio {
+        /// Program.
+        command: &'static str,
+        /// Arguments.
+        args: &'static [&'static str],
+        /// Working directory.
+        cwd: Option<&'static str>,
+        /// Added environment variables.
+        env: &'static [(&'static str, &'static str)],
+    },
+    /// Streamable HTTP.
+    StreamableHttp {
+        /// Endpoint URL.
+        url: &'static str,
+        /// Extra request headers.
+        headers: &'static [(&'static str, &'static str)],
+    },
+    /// Legacy HTTP+SSE.
+    Sse {
+        /// Endpoint URL.
+        url: &'static str,
+        /// Extra request headers.
+        headers: &'static [(&'static str, &'static str)],
+    },
+}

@@ -1,0 +1,219 @@
+//! What the generator and the runtime must agree on without importing each
+//! other: the default execution limits, and the three descriptions of a
+//! downstream server (the codegen's model, the runtime's compiled-in
+//! `ServerDef`, the client manager's `ServerSpec` that a `--mcp` file
+//! gives). Each conversion below destructures every field, so a key added
+//! to one description and not the others stops this file compiling.
+
+use mcpgraph::runtime::client_manager::{
+    ServerSpec, TransportSpec, effective_specs, parse_override,
+};
+use mcpgraph::runtime::{Limits, ServerDef, TransportDef};
+use mcpgraph_codegen::model;
+
+/// The codegen's defaults, which it fills in for a file without
+/// `executionLimits`, are the runtime's `Limits::default()`. Both types
+/// are named `Limits` and derive `Debug`, so comparing their debug text
+/// compares every field's name, order and value, and a field added to one
+/// side only fails it.
+#[test]
+fn default_limits_agree() {
+    assert_eq!(
+        format!("{:?}", model::Limits::default()),
+        format!("{:?}", Limits::default())
+    );
+    assert_eq!(Limits::DEFAULT, Limits::default());
+    let file = load(r#"{"x": {"command": "c"}}"#).expect("a file without limits loads");
+    assert_eq!(file.limits, model::Limits::default());
+}
+
+/// A graph file whose `mcpServers` is `servers` (JSON is YAML too); the
+/// error messages when it does not load.
+fn load(servers: &str) -> Result<model::GraphFile, String> {
+    let yaml = format!(
+        "version: \"1.0\"\nserver: {{ name: s, version: \"1.0.0\" }}\nmcpServers: {servers}\n"
+    );
+    mcpgraph_codegen::load_str(&yaml, "definitions.yaml").map_err(|d| {
+        let messages: Vec<&str> = d.items.iter().map(|i| i.message.as_str()).collect();
+        messages.join("\n")
+    })
+}
+
+/// The `--mcp` file whose `mcpServers` is `servers`.
+fn read_override(servers: &str) -> Result<Vec<ServerSpec>, String> {
+    parse_override(&format!(r#"{{"mcpServers": {servers}}}"#)).map_err(|e| e.to_string())
+}
+
+/// The `ServerDef` the generator compiles `server` into.
+fn def_of(server: &model::McpServer) -> ServerDef {
+    fn leak(s: &str) -> &'static str {
+        Box::leak(s.to_owned().into_boxed_str())
+    }
+    fn pairs(items: &[(String, String)]) -> &'static [(&'static str, &'static str)] {
+        Box::leak(items.iter().map(|(k, v)| (leak(k), leak(v))).collect())
+    }
+    let model::McpServer {
+        name,
+        transport,
+        timeout_ms,
+        ping_timeout_ms,
+    } = server;
+    let transport = match transport {
+        model::Transport::Stdio {
+            command,
+            args,
+            cwd,
+            env,
+        } => TransportDef::Stdio {
+            command: leak(command),
+            args: Box::leak(args.iter().map(|a| leak(a)).collect()),
+            cwd: cwd.as_deref().map(leak),
+            env: pairs(env),
+        },
+        model::Transport::StreamableHttp { url, headers } => TransportDef::StreamableHttp {
+            url: leak(url),
+            headers: pairs(headers),
+        },
+        model::Transport::Sse { url, headers } => TransportDef::Sse {
+            url: leak(url),
+            headers: pairs(headers),
+        },
+    };
+    ServerDef {
+        name: leak(&name.value),
+        transport,
+        timeout_ms: *timeout_ms,
+        ping_timeout_ms: *ping_timeout_ms,
+    }
+}
+
+/// Which transport a spec is, naming every field so a new one must be
+/// looked at here.
+fn kind(spec: &ServerSpec) -> &'static str {
+    let ServerSpec {
+        name: _,
+        transport,
+        timeout_ms: _,
+        ping_timeout_ms: _,
+    } = spec;
+    match transport {
+        TransportSpec::Stdio {
+            command: _,
+            args: _,
+            cwd: _,
+            env: _,
+        } => "stdio",
+        TransportSpec::StreamableHttp { url: _, headers: _ } => "streamableHttp",
+        TransportSpec::Sse { url: _, headers: _ } => "sse",
+    }
+}
+
+/// Entries of every server type, with every key each type takes.
+const ACCEPTED: &[(&str, &str)] = &[
+    ("stdio", r#"{"command": "c"}"#),
+    (
+        "stdio",
+        r#"{"type": "stdio", "command": "${CMD:-node}", "args": ["a", "${B}"], "cwd": "/w",
+            "env": {"K": "v", "L": "${M}"}, "timeoutMs": 5, "pingTimeoutMs": 6}"#,
+    ),
+    (
+        "streamableHttp",
+        r#"{"type": "streamableHttp", "url": "https://h/mcp", "headers": {"A": "b ${T}"},
+            "timeoutMs": 7, "pingTimeoutMs": 8}"#,
+    ),
+    ("streamableHttp", r#"{"type": "http", "url": "u"}"#),
+    (
+        "streamableHttp",
+        r#"{"type": "streamable-http", "url": "u"}"#,
+    ),
+    (
+        "sse",
+        r#"{"type": "sse", "url": "http://h/sse", "headers": {"A": "b"}, "timeoutMs": 9,
+            "pingTimeoutMs": 10}"#,
+    ),
+];
+
+/// A graph file and a `--mcp` file with the same entry give the same
+/// server, whether compiled in (model → `ServerDef` → spec) or read from
+/// the override.
+#[test]
+fn every_server_type_and_key_reads_the_same_both_ways() {
+    for (want, entry) in ACCEPTED {
+        let file = load(&format!(r#"{{"x": {entry}}}"#)).unwrap_or_else(|e| panic!("{entry}: {e}"));
+        let compiled = effective_specs(&[def_of(&file.mcp_servers[0])], Vec::new());
+        let overridden = read_override(&format!(r#"{{"x": {entry}}}"#))
+            .unwrap_or_else(|e| panic!("{entry}: {e}"));
+        assert_eq!(compiled, overridden, "{entry}");
+        assert_eq!(kind(&overridden[0]), *want, "{entry}");
+    }
+}
+
+/// Entries both refuse, each with what both messages name: an unknown or
+/// non-string `type`, a missing `command` or `url`, a value of the wrong
+/// type, a timeout that is not a positive integer.
+const REJECTED: &[(&str, &str)] = &[
+    (r#"{"type": "ftp", "url": "u"}"#, "`ftp`"),
+    (r#"{"type": 3, "url": "u"}"#, "`type`"),
+    (r#"{"args": ["a"]}"#, "`command`"),
+    (r#"{"type": "stdio", "cwd": "/"}"#, "`command`"),
+    (r#"{"type": "http"}"#, "`url`"),
+    (
+        r#"{"type": "streamableHttp", "headers": {"A": "b"}}"#,
+        "`url`",
+    ),
+    (r#"{"type": "sse"}"#, "`url`"),
+    (r#"{"command": 1}"#, "`command`"),
+    (r#"{"command": "c", "args": "a"}"#, "`args`"),
+    (r#"{"command": "c", "args": [1]}"#, "`args`"),
+    (r#"{"command": "c", "cwd": ["/"]}"#, "`cwd`"),
+    (r#"{"command": "c", "env": ["K"]}"#, "`env`"),
+    (r#"{"command": "c", "env": {"K": 1}}"#, "K"),
+    (r#"{"type": "sse", "url": ["u"]}"#, "`url`"),
+    (
+        r#"{"type": "http", "url": "u", "headers": {"A": false}}"#,
+        "A",
+    ),
+    (r#"{"command": "c", "timeoutMs": 0}"#, "`timeoutMs`"),
+    (r#"{"command": "c", "timeoutMs": -1}"#, "`timeoutMs`"),
+    (r#"{"command": "c", "timeoutMs": 1.5}"#, "`timeoutMs`"),
+    (r#"{"command": "c", "timeoutMs": "5"}"#, "`timeoutMs`"),
+    (
+        r#"{"type": "sse", "url": "u", "pingTimeoutMs": 0}"#,
+        "`pingTimeoutMs`",
+    ),
+    ("[]", "`x`"),
+    (r#""c""#, "`x`"),
+];
+
+#[test]
+fn both_reject_the_same_invalid_entries() {
+    for (entry, named) in REJECTED {
+        let servers = format!(r#"{{"x": {entry}}}"#);
+        for (reader, outcome) in [
+            ("the codegen", load(&servers).map(drop)),
+            ("the --mcp parser", read_override(&servers).map(drop)),
+        ] {
+            match outcome {
+                Ok(()) => panic!("{reader} accepts {entry}"),
+                Err(e) => assert!(e.contains(named), "{reader} on {entry}: {e}"),
+            }
+        }
+    }
+}
+
+/// The one documented difference (FORMAT.md): a graph file refuses a key
+/// that its server type does not take, which is likely a typo; a `--mcp`
+/// file, in the shape other MCP clients share, ignores it.
+#[test]
+fn only_a_graph_file_refuses_keys_of_another_type() {
+    for entry in [
+        r#"{"command": "c", "url": "u"}"#,
+        r#"{"type": "http", "url": "u", "command": "c"}"#,
+        r#"{"type": "sse", "url": "u", "env": {}}"#,
+        r#"{"command": "c", "disabled": false}"#,
+    ] {
+        let servers = format!(r#"{{"x": {entry}}}"#);
+        assert!(load(&servers).is_err(), "{entry}");
+        assert!(read_override(&servers).is_ok(), "{entry}");
+    }
+}
