@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use rmcp::ServiceExt;
 
-use crate::{Client, TIMEOUT, bin_path, command, command_with_mcp, send_signal, terminate_then_kill, timed};
+use crate::{
+    Client, TIMEOUT, bin_path, command, command_with_mcp, send_signal, terminate_then_kill, timed,
+};
 
 /// The line a server prints on stderr once it listens:
 /// `mcpgraph: serving MCP on http://ADDR/mcp`.

@@ -90,7 +90,10 @@ fn read_message(reader: &mut impl BufRead, is_response: bool) -> Result<Option<M
                 .read_to_end(&mut body)
                 .map_err(|e| format!("read: {e}"))?;
             if body.len() as u64 != n {
-                return Err(format!("connection closed after {} of {n} bytes", body.len()));
+                return Err(format!(
+                    "connection closed after {} of {n} bytes",
+                    body.len()
+                ));
             }
             body
         }
@@ -138,7 +141,5 @@ fn read_line(reader: &mut impl BufRead) -> Result<Option<String>, String> {
     if n == 0 {
         return Ok(None);
     }
-    Ok(Some(
-        String::from_utf8_lossy(&line).trim_end().to_owned(),
-    ))
+    Ok(Some(String::from_utf8_lossy(&line).trim_end().to_owned()))
 }

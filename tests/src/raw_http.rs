@@ -90,11 +90,12 @@ pub async fn http_request(
 /// Parses one whole raw HTTP/1.1 response (`what` names it in failures).
 pub fn parse_http_response(what: &str, raw: &[u8]) -> HttpResponse {
     let message = http1::read_response(&mut &raw[..]).unwrap_or_else(|e| {
-        panic!("{what}: {e} in the response {:?}", String::from_utf8_lossy(raw))
+        panic!(
+            "{what}: {e} in the response {:?}",
+            String::from_utf8_lossy(raw)
+        )
     });
-    let status = message
-        .status()
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let status = message.status().unwrap_or_else(|e| panic!("{what}: {e}"));
     HttpResponse {
         status,
         headers: message.headers,
