@@ -48,3 +48,29 @@ pub fn test_server_spec(command: &str, timeout_ms: u64, args: &[&str]) -> Vec<Se
     servers[0].timeout_ms = Some(timeout_ms);
     servers
 }
+
+/// The graph's `test` server replaced by the purpose-built test server over
+/// streamable HTTP on `127.0.0.1:port/mcp` (see [`crate::test_server_http`]),
+/// with a per-call `timeout_ms`.
+pub fn test_server_over_http(port: u16, timeout_ms: u64) -> Vec<ServerSpec> {
+    let transport = TransportSpec::StreamableHttp {
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        headers: vec![],
+    };
+    let mut servers = replace_server("test", transport);
+    servers[0].timeout_ms = Some(timeout_ms);
+    servers
+}
+
+/// A correct call to the graph's `echo` tool (the test graphs' `{x}` echo)
+/// still works `after` some failure.
+pub async fn assert_echoes<G: mcpgraph::runtime::Graph>(
+    engine: &mcpgraph::runtime::Engine<G>,
+    after: &str,
+) {
+    assert_eq!(
+        engine_call(engine, "echo", serde_json::json!({"x": after})).await,
+        Ok(serde_json::json!({"x": after})),
+        "a correct call after {after}"
+    );
+}

@@ -125,3 +125,59 @@ pub fn initialize_body() -> String {
     })
     .to_string()
 }
+
+/// An MCP POST to `/mcp` (with [`mcp_post_headers`] plus `extra`) of `body`.
+pub async fn post_mcp(
+    addr: std::net::SocketAddr,
+    extra: &[(&str, &str)],
+    body: &str,
+) -> HttpResponse {
+    http_request(addr, "POST", "/mcp", &mcp_post_headers(extra), Some(body)).await
+}
+
+/// The `initialize` POST of [`initialize_body`], with `extra` headers.
+pub async fn post_init(addr: std::net::SocketAddr, extra: &[(&str, &str)]) -> HttpResponse {
+    post_mcp(addr, extra, &initialize_body()).await
+}
+
+/// `initialize` + `notifications/initialized` over raw HTTP; the session id.
+/// (No GET stream is opened.)
+pub async fn open_session(addr: std::net::SocketAddr) -> String {
+    let init = post_init(addr, &[]).await;
+    assert_accepted(&init, "initialize");
+    let sid = init
+        .header("mcp-session-id")
+        .unwrap_or_else(|| panic!("stateful initialize gives a session id: {init:?}"))
+        .to_string();
+    let r = post_mcp(
+        addr,
+        &[("Mcp-Session-Id", sid.as_str())],
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
+    sid
+}
+
+/// `r` answers the `initialize` of [`initialize_body`] (status 200, its result).
+pub fn assert_accepted(r: &HttpResponse, what: &str) {
+    assert_eq!(r.status, 200, "{what}: should be accepted: {r:?}");
+    assert!(
+        r.messages()
+            .iter()
+            .any(|m| m["id"] == 1 && m["result"].is_object()),
+        "{what}: no initialize result: {r:?}"
+    );
+}
+
+/// `r` refuses the request (403, 421 or 400) without serving it.
+pub fn assert_rejected(r: &HttpResponse, what: &str) {
+    assert!(
+        matches!(r.status, 403 | 421 | 400),
+        "{what}: should be rejected with 403/421/400, got {r:?}"
+    );
+    assert!(
+        r.header("mcp-session-id").is_none() && !r.body.contains("serverInfo"),
+        "{what}: a rejected request must not be served: {r:?}"
+    );
+}
