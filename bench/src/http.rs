@@ -48,7 +48,7 @@ impl Connection {
         self.writer
             .write_all(request.as_bytes())
             .map_err(|e| format!("write: {e}"))?;
-        let reply = http1::read_response(&mut self.reader)?;
+        let reply = http1::read_response(&mut self.reader, "POST")?;
         let status = reply.status()?;
         let content_type = reply
             .header("content-type")

@@ -1,6 +1,7 @@
 //! One HTTP/1.1 message (a request or a response) read off a byte stream:
 //! the start line, the headers, and the body framed by `Content-Length`,
-//! by chunked transfer coding or, for a response, by the end of the stream.
+//! by chunked transfer coding or, for a response, by the end of the stream
+//! (none for a response to `HEAD` or with status 1xx, 204 or 304).
 //!
 //! The one reader of the test harness ([`crate::raw_http`], on a response
 //! read to the end), the OTLP test's receiver (requests on a kept-alive
@@ -49,16 +50,22 @@ pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str
 /// Reads one request; `None` when the stream ends before a request line.
 /// A request with neither `Content-Length` nor chunked coding has no body.
 pub fn read_request(reader: &mut impl BufRead) -> Result<Option<Message>, String> {
-    read_message(reader, false)
+    read_message(reader, None)
 }
 
-/// Reads one response; one with neither `Content-Length` nor chunked coding
-/// has the rest of the stream as its body.
-pub fn read_response(reader: &mut impl BufRead) -> Result<Message, String> {
-    read_message(reader, true)?.ok_or_else(|| "connection closed".to_owned())
+/// Reads the response to a `method` request. A response to `HEAD`, or with
+/// status 1xx, 204 or 304, has no body; one with neither `Content-Length`
+/// nor chunked coding has the rest of the stream as its body.
+pub fn read_response(reader: &mut impl BufRead, method: &str) -> Result<Message, String> {
+    read_message(reader, Some(method))?.ok_or_else(|| "connection closed".to_owned())
 }
 
-fn read_message(reader: &mut impl BufRead, is_response: bool) -> Result<Option<Message>, String> {
+/// One message; `request_method` is `None` for a request, the method of the
+/// request answered for a response.
+fn read_message(
+    reader: &mut impl BufRead,
+    request_method: Option<&str>,
+) -> Result<Option<Message>, String> {
     let Some(start_line) = read_line(reader)? else {
         return Ok(None);
     };
@@ -77,6 +84,12 @@ fn read_message(reader: &mut impl BufRead, is_response: bool) -> Result<Option<M
         headers,
         body: Vec::new(),
     };
+    if let Some(method) = request_method {
+        let status = message.status()?;
+        if method.eq_ignore_ascii_case("HEAD") || status < 200 || status == 204 || status == 304 {
+            return Ok(Some(message));
+        }
+    }
     let chunked = message
         .header("transfer-encoding")
         .is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
@@ -98,7 +111,7 @@ fn read_message(reader: &mut impl BufRead, is_response: bool) -> Result<Option<M
             body
         }
         (false, Some(Err(e))) => return Err(format!("bad content-length: {e}")),
-        (false, None) if is_response => {
+        (false, None) if request_method.is_some() => {
             let mut body = Vec::new();
             reader
                 .read_to_end(&mut body)

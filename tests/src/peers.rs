@@ -40,33 +40,33 @@ pub fn filesystem_server_js() -> PathBuf {
             .to_string(),
         other => panic!("unexpected bin entry in server-filesystem package.json: {other}"),
     };
-    let js = pkg.join(bin);
+    installed(pkg.join(bin), "the pinned test peers")
+}
+
+/// `file`, failing the test (naming `what` to install, and how) if it is
+/// not there.
+fn installed(file: PathBuf, what: &str) -> PathBuf {
     assert!(
-        js.is_file(),
-        "{} missing: run scripts/install-peers.sh",
-        js.display()
+        file.is_file(),
+        "{} missing: install {what} with `scripts/install-peers.sh`",
+        file.display()
     );
-    js
+    file
 }
 
 /// The Python of peers/.venv, which has the pinned `mcp` SDK.
 pub fn peers_python() -> PathBuf {
-    let py = repo_root().join("peers/.venv/bin/python");
-    assert!(
-        py.is_file(),
-        "{} missing: install the pinned Python MCP SDK with `scripts/install-peers.sh`",
-        py.display()
-    );
-    py
+    installed(
+        repo_root().join("peers/.venv/bin/python"),
+        "the pinned Python MCP SDK",
+    )
 }
 
 /// `node`, with the pinned TypeScript SDK present in peers/node_modules.
 pub fn peers_node() -> PathBuf {
-    let sdk = repo_root().join("peers/node_modules/@modelcontextprotocol/sdk/package.json");
-    assert!(
-        sdk.is_file(),
-        "{} missing: install the pinned TypeScript MCP SDK with `scripts/install-peers.sh`",
-        sdk.display()
+    installed(
+        repo_root().join("peers/node_modules/@modelcontextprotocol/sdk/package.json"),
+        "the pinned TypeScript MCP SDK",
     );
     which("node").expect("`node` not found on PATH (needed by the TypeScript SDK client)")
 }
@@ -96,12 +96,10 @@ impl Everything {
     pub async fn start(mode: &str, port: u16) -> Everything {
         use tokio::io::AsyncBufReadExt;
         const LIMIT: Duration = Duration::from_secs(10);
-        let js = repo_root()
-            .join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-        assert!(
-            js.is_file(),
-            "{} missing: run scripts/install-peers.sh",
-            js.display()
+        let js = installed(
+            repo_root()
+                .join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+            "the pinned test peers",
         );
         let mut child = tokio::process::Command::new("node")
             .arg(&js)

@@ -79,7 +79,7 @@ pub async fn http_request(
             .read_to_end(&mut raw)
             .await
             .unwrap_or_else(|e| panic!("{what}: read: {e}"));
-        parse_http_response(&what, &raw)
+        parse_response(&what, method, &raw)
     };
     match tokio::time::timeout(RAW_TIMEOUT, fut).await {
         Ok(r) => r,
@@ -87,9 +87,15 @@ pub async fn http_request(
     }
 }
 
-/// Parses one whole raw HTTP/1.1 response (`what` names it in failures).
+/// Parses one whole raw HTTP/1.1 response to a request other than `HEAD`
+/// (`what` names it in failures).
 pub fn parse_http_response(what: &str, raw: &[u8]) -> HttpResponse {
-    let message = http1::read_response(&mut &raw[..]).unwrap_or_else(|e| {
+    parse_response(what, "GET", raw)
+}
+
+/// Parses one whole raw HTTP/1.1 response to a `method` request.
+fn parse_response(what: &str, method: &str, raw: &[u8]) -> HttpResponse {
+    let message = http1::read_response(&mut &raw[..], method).unwrap_or_else(|e| {
         panic!(
             "{what}: {e} in the response {:?}",
             String::from_utf8_lossy(raw)

@@ -59,13 +59,32 @@ fn clip(s: &str) -> String {
     }
 }
 
-/// The workloads measured for throughput (loop N=1000 is left out: it only
-/// repeats what loop N=100 shows, at ten times the cost).
-fn in_throughput(workload: &Workload) -> bool {
-    workload.name == "transform-only"
-        || workload.name == "loop N=100"
-        || workload.name.starts_with("count_files")
-        || workload.name.starts_with("wide fan")
+/// The workloads measured for throughput, with their index in `workloads`,
+/// each logged as its turn comes (loop N=1000 is left out: it only repeats
+/// what loop N=100 shows, at ten times the cost).
+fn measured<'a>(
+    workloads: &'a [Workload],
+    over: &'a str,
+) -> impl Iterator<Item = (usize, &'a Workload)> + 'a {
+    workloads
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| {
+            w.name == "transform-only"
+                || w.name == "loop N=100"
+                || w.name.starts_with("count_files")
+                || w.name.starts_with("wide fan")
+        })
+        .inspect(move |(_, w)| log(&format!("throughput, {over}, 64 in flight: {}", w.name)))
+}
+
+/// Rounds, and the time one round of a workload should take on one peer.
+fn schedule(config: &Config) -> (usize, Duration) {
+    if config.quick {
+        (1, Duration::from_millis(400))
+    } else {
+        (3, Duration::from_millis(1500))
+    }
 }
 
 pub(crate) fn throughput_stdio(
@@ -74,17 +93,9 @@ pub(crate) fn throughput_stdio(
     means: &[[f64; 3]],
 ) -> Result<Vec<Row>, String> {
     let mut peers = start_all(config)?;
-    let rounds = if config.quick { 1 } else { 3 };
-    let budget = Duration::from_millis(if config.quick { 400 } else { 1500 });
+    let (rounds, budget) = schedule(config);
     let mut rows = Vec::new();
-    for (w, workload) in workloads.iter().enumerate() {
-        if !in_throughput(workload) {
-            continue;
-        }
-        log(&format!(
-            "throughput, stdio, 64 in flight: {}",
-            workload.name
-        ));
+    for (w, workload) in measured(workloads, "stdio") {
         let mut rates: [Vec<f64>; 3] = Default::default();
         let mut failure: [Option<String>; 3] = Default::default();
         for round in 0..rounds {
@@ -203,17 +214,9 @@ pub(crate) fn throughput_http(
         HttpPeer::start(&config.launches[OURS])?,
         HttpPeer::start(&config.launches[HAND])?,
     ];
-    let rounds = if config.quick { 1 } else { 3 };
-    let budget = Duration::from_millis(if config.quick { 400 } else { 1500 });
+    let (rounds, budget) = schedule(config);
     let mut rows = Vec::new();
-    for (w, workload) in workloads.iter().enumerate() {
-        if !in_throughput(workload) {
-            continue;
-        }
-        log(&format!(
-            "throughput, HTTP, 64 in flight: {}",
-            workload.name
-        ));
+    for (w, workload) in measured(workloads, "HTTP") {
         // Warm-up (connections, lazy downstream start).
         for peer in &peers {
             http_run(peer.addr, workload, IN_FLIGHT)?;
