@@ -89,14 +89,7 @@ async fn session_lifecycle_and_paths() {
         "params": { "name": "sum_to_n", "arguments": { "n": 10 } }
     })
     .to_string();
-    let r = http_request(
-        addr,
-        "POST",
-        "/mcp",
-        &mcp_post_headers(&with_sid),
-        Some(&call),
-    )
-    .await;
+    let r = post_mcp(addr, &with_sid, &call).await;
     assert_eq!(r.status, 200, "{r:?}");
     let result = r
         .messages()
@@ -112,14 +105,7 @@ async fn session_lifecycle_and_paths() {
     // DELETE ends the session; the id is then unknown (404, per the spec).
     let r = http_request(addr, "DELETE", "/mcp", &with_sid, None).await;
     assert!(matches!(r.status, 200 | 204), "session DELETE: {r:?}");
-    let r = http_request(
-        addr,
-        "POST",
-        "/mcp",
-        &mcp_post_headers(&with_sid),
-        Some(&call),
-    )
-    .await;
+    let r = post_mcp(addr, &with_sid, &call).await;
     assert_eq!(r.status, 404, "POST on a deleted session: {r:?}");
     assert!(
         !r.body.contains("\"sum\""),
@@ -154,10 +140,7 @@ async fn ping_and_progress_over_an_http_session() {
     let addr = server.addr;
     let sid = open_session(addr).await;
     let with_sid = [("Mcp-Session-Id", sid.as_str())];
-    let post = |body: Value| {
-        let headers = mcp_post_headers(&with_sid);
-        async move { http_request(addr, "POST", "/mcp", &headers, Some(&body.to_string())).await }
-    };
+    let post = |body: Value| async move { post_mcp(addr, &with_sid, &body.to_string()).await };
 
     let r = post(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})).await;
     let pong = r.messages().into_iter().find(|m| m["id"] == 2);

@@ -124,14 +124,7 @@ async fn raw_count(addr: std::net::SocketAddr, sid: &str, id: u64) -> HttpRespon
         "params": { "name": "count_files", "arguments": { "directory": "/anywhere" } }
     })
     .to_string();
-    http_request(
-        addr,
-        "POST",
-        "/mcp",
-        &mcp_post_headers(&[("Mcp-Session-Id", sid)]),
-        Some(&body),
-    )
-    .await
+    post_mcp(addr, &[("Mcp-Session-Id", sid)], &body).await
 }
 
 /// The JSON-RPC response with `id` in an HTTP response, if any.
@@ -183,16 +176,7 @@ async fn sigterm_over_http_drains_in_flight_call() {
         let late = tokio::time::timeout(Duration::from_secs(3), async move {
             match tokio::net::TcpStream::connect(addr).await {
                 Err(_) => None,
-                Ok(_) => Some(
-                    http_request(
-                        addr,
-                        "POST",
-                        "/mcp",
-                        &mcp_post_headers(&[]),
-                        Some(&initialize_body()),
-                    )
-                    .await,
-                ),
+                Ok(_) => Some(post_init(addr, &[]).await),
             }
         })
         .await;

@@ -69,38 +69,31 @@ pub(crate) fn micro_rows(config: &Config) -> Result<Vec<Row>, String> {
                 .collect()
         })
         .unwrap_or_default();
-    for name in &ordered {
-        rows.push(Row {
-            section: "micro: JSONata",
-            workload: name.clone(),
-            figure: "per evaluation, vs jsonata-js 2.2.2 compiled once".into(),
-            unit: "ns",
-            better: Better::Lower,
-            ours: pick(&ours, "jsonata", name),
-            hand: Cell::na(),
-            mcpgraph: pick(&js, "jsonata", name),
-        });
-        rows.push(Row {
-            section: "micro: JSONata",
-            workload: name.clone(),
-            figure: "per evaluation, vs mcpGraph's evaluateJsonata".into(),
-            unit: "ns",
-            better: Better::Lower,
-            ours: pick(&ours, "jsonata", name),
-            hand: Cell::na(),
-            mcpgraph: pick(&js, "mcpgraph_path", name),
-        });
-    }
-    let switch = "wide fan switch (20 conditions)";
-    rows.push(Row {
-        section: "micro: switch",
-        workload: switch.into(),
-        figure: "per decision (19 false, 20th true)".into(),
+    // One row per case and JavaScript figure: ours against `js_group`.
+    let row = |section, workload: &str, figure: &str, group: &str, js_group: &str| Row {
+        section,
+        workload: workload.to_owned(),
+        figure: figure.to_owned(),
         unit: "ns",
         better: Better::Lower,
-        ours: pick(&ours, "switch", switch),
+        ours: pick(&ours, group, workload),
         hand: Cell::na(),
-        mcpgraph: pick(&js, "switch", switch),
-    });
+        mcpgraph: pick(&js, js_group, workload),
+    };
+    for name in &ordered {
+        let figure = "per evaluation, vs jsonata-js 2.2.2 compiled once";
+        rows.push(row("micro: JSONata", name, figure, "jsonata", "jsonata"));
+        let figure = "per evaluation, vs mcpGraph's evaluateJsonata";
+        rows.push(row(
+            "micro: JSONata",
+            name,
+            figure,
+            "jsonata",
+            "mcpgraph_path",
+        ));
+    }
+    let switch = "wide fan switch (20 conditions)";
+    let figure = "per decision (19 false, 20th true)";
+    rows.push(row("micro: switch", switch, figure, "switch", "switch"));
     Ok(rows)
 }
