@@ -30,8 +30,8 @@ stage test cargo test --workspace
 # `mcpgraph new`'s starter crate builds against this checkout and answers.
 stage starter scripts/starter-check.sh
 # The OTLP exporter is behind a cargo feature: its test builds the facade
-# and runtime once more with it (tests/otlp.rs is empty without it).
-stage otel cargo test -p mcpgraph --features otel --test otlp
+# and runtime once more with it (tests/tests/otlp.rs is empty without it).
+stage otel cargo test -p mcpgraph-tests --features otel --test otlp
 # The public crates' docs build without a warning (missing docs included).
 stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \
     -p mcpgraph -p mcpgraph-runtime -p mcpgraph-codegen -p mcpgraph-macros

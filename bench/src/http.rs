@@ -1,9 +1,12 @@
 //! A raw HTTP/1.1 client for stateless streamable-HTTP MCP servers: one
-//! keep-alive connection, JSON-RPC POSTs to `/mcp`, JSON replies.
+//! keep-alive connection, JSON-RPC POSTs to `/mcp`, JSON replies. The
+//! replies are read with the test harness's HTTP/1.1 reader
+//! (`mcpgraph_tests::http1`).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
 
+use mcpgraph_tests::http1;
 use serde_json::Value;
 
 /// One keep-alive connection.
@@ -45,7 +48,13 @@ impl Connection {
         self.writer
             .write_all(request.as_bytes())
             .map_err(|e| format!("write: {e}"))?;
-        let (status, content_type, body) = self.read_response()?;
+        let reply = http1::read_response(&mut self.reader, "POST")?;
+        let status = reply.status()?;
+        let content_type = reply
+            .header("content-type")
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let body = reply.body;
         if status != 200 {
             return Err(format!("HTTP {status}: {}", String::from_utf8_lossy(&body)));
         }
@@ -66,72 +75,5 @@ impl Connection {
             return Err(format!("reply for another id: {value}"));
         }
         Ok(value)
-    }
-
-    fn read_line(&mut self) -> Result<String, String> {
-        let mut line = String::new();
-        let n = self
-            .reader
-            .read_line(&mut line)
-            .map_err(|e| format!("read: {e}"))?;
-        if n == 0 {
-            return Err("connection closed".to_owned());
-        }
-        Ok(line.trim_end().to_owned())
-    }
-
-    fn read_response(&mut self) -> Result<(u16, String, Vec<u8>), String> {
-        let status_line = self.read_line()?;
-        let status: u16 = status_line
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("bad status line `{status_line}`"))?;
-        let mut length = None;
-        let mut chunked = false;
-        let mut content_type = String::new();
-        loop {
-            let line = self.read_line()?;
-            if line.is_empty() {
-                break;
-            }
-            let Some((name, value)) = line.split_once(':') else {
-                continue;
-            };
-            let value = value.trim();
-            match name.to_ascii_lowercase().as_str() {
-                "content-length" => length = value.parse::<usize>().ok(),
-                "transfer-encoding" => chunked = value.eq_ignore_ascii_case("chunked"),
-                "content-type" => content_type = value.to_ascii_lowercase(),
-                _ => {}
-            }
-        }
-        let mut body = Vec::new();
-        if chunked {
-            loop {
-                let size_line = self.read_line()?;
-                let size = usize::from_str_radix(size_line.split(';').next().unwrap_or("0"), 16)
-                    .map_err(|e| format!("bad chunk size `{size_line}`: {e}"))?;
-                if size == 0 {
-                    // Trailers until an empty line.
-                    while !self.read_line()?.is_empty() {}
-                    break;
-                }
-                let start = body.len();
-                body.resize(start + size, 0);
-                self.reader
-                    .read_exact(&mut body[start..])
-                    .map_err(|e| format!("read: {e}"))?;
-                self.read_line()?;
-            }
-        } else if let Some(n) = length {
-            body.resize(n, 0);
-            self.reader
-                .read_exact(&mut body)
-                .map_err(|e| format!("read: {e}"))?;
-        } else {
-            return Err("response without a length".to_owned());
-        }
-        Ok((status, content_type, body))
     }
 }

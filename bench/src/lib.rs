@@ -1,4 +1,4 @@
-//! The benchmark harness library (the driver is `bench/src/bin/bench.rs`,
+//! The benchmark harness library (the driver is `bench/src/bin/bench/`,
 //! run by `scripts/bench.sh`).
 //!
 //! - [`rpc`]: a raw JSON-RPC client over a child's stdio (no SDK);

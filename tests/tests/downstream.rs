@@ -33,19 +33,10 @@ async fn call<G: Graph>(engine: &Engine<G>, tool: &str, args: Value) -> Result<V
     mcpgraph_tests::engine_call(engine, tool, args).await
 }
 
-/// A correct call must still work.
-async fn assert_serving<G: Graph>(engine: &Engine<G>, after: &str) {
-    assert_eq!(
-        call(engine, "echo", json!({"x": after})).await,
-        Ok(json!({"x": after})),
-        "a correct call after {after}"
-    );
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_crash_reports_the_stderr_tail_and_the_next_call_restarts_the_server() {
     let e = engine::<downstream::Server>(test_server(5000, &[]));
-    assert_serving(&e, "start").await;
+    mcpgraph_tests::assert_echoes(&e, "start").await;
     let err = call(&e, "crash", json!({"lines": 3})).await.unwrap_err();
     eprintln!("{err}");
     for want in [
@@ -58,7 +49,7 @@ async fn a_crash_reports_the_stderr_tail_and_the_next_call_restarts_the_server()
     ] {
         assert!(err.contains(want), "missing {want:?} in: {err}");
     }
-    assert_serving(&e, "a crash").await;
+    mcpgraph_tests::assert_echoes(&e, "a crash").await;
     // A long stderr: only its tail is reported.
     let err = call(&e, "crash", json!({"lines": 300})).await.unwrap_err();
     eprintln!("{err}");
@@ -68,13 +59,13 @@ async fn a_crash_reports_the_stderr_tail_and_the_next_call_restarts_the_server()
     );
     assert!(!err.contains("line 1 of 300"), "{err}");
     assert!(err.lines().count() <= 12, "the tail is bounded: {err}");
-    assert_serving(&e, "a second crash").await;
+    mcpgraph_tests::assert_echoes(&e, "a second crash").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_hung_call_times_out_is_cancelled_downstream_and_the_server_is_kept() {
     let e = engine::<downstream::Server>(test_server(500, &[]));
-    assert_serving(&e, "start").await;
+    mcpgraph_tests::assert_echoes(&e, "start").await;
     let started = Instant::now();
     let err = call(&e, "hang", json!({})).await.unwrap_err();
     eprintln!("{err}");
@@ -88,7 +79,7 @@ async fn a_hung_call_times_out_is_cancelled_downstream_and_the_server_is_kept() 
         started.elapsed()
     );
     // The server answers the ping, so it is kept: its counters go on.
-    assert_serving(&e, "a timeout").await;
+    mcpgraph_tests::assert_echoes(&e, "a timeout").await;
     let stats = call(&e, "stats", json!({})).await.unwrap();
     assert_eq!(stats["calls"], json!(4), "same process: {stats}");
     wait_for_cancelled(&e, 1).await;
@@ -110,12 +101,12 @@ async fn wait_for_cancelled<G: Graph>(e: &Engine<G>, n: u64) {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_frozen_server_fails_the_ping_and_is_restarted() {
     let e = engine::<downstream::Server>(test_server(400, &[]));
-    assert_serving(&e, "start").await;
+    mcpgraph_tests::assert_echoes(&e, "start").await;
     let err = call(&e, "freeze", json!({})).await.unwrap_err();
     eprintln!("{err}");
     assert!(err.contains("did not answer within 400 ms"), "{err}");
     let started = Instant::now();
-    assert_serving(&e, "a freeze").await;
+    mcpgraph_tests::assert_echoes(&e, "a freeze").await;
     eprintln!(
         "ping failed, restarted and answered in {:?}",
         started.elapsed()
@@ -132,7 +123,7 @@ async fn a_frozen_server_fails_the_ping_and_is_restarted() {
 #[tokio::test(flavor = "multi_thread")]
 async fn garbage_on_stdout_is_ignored() {
     let e = engine::<downstream::Server>(test_server(500, &["--garbage-on-start"]));
-    assert_serving(&e, "garbage before the handshake").await;
+    mcpgraph_tests::assert_echoes(&e, "garbage before the handshake").await;
     assert_eq!(
         call(&e, "garbage", json!({"answer": true})).await,
         Ok(json!({"ok": true}))
@@ -143,13 +134,13 @@ async fn garbage_on_stdout_is_ignored() {
         .unwrap_err();
     eprintln!("{err}");
     assert!(err.contains("did not answer within 500 ms"), "{err}");
-    assert_serving(&e, "garbage instead of an answer").await;
+    mcpgraph_tests::assert_echoes(&e, "garbage instead of an answer").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_malformed_reply_fails_that_call_only() {
     let e = engine::<downstream::Server>(test_server(5000, &[]));
-    assert_serving(&e, "start").await;
+    mcpgraph_tests::assert_echoes(&e, "start").await;
     let started = Instant::now();
     let (slow, bad) = tokio::join!(
         call(&e, "sleep", json!({"ms": 300})),
@@ -165,7 +156,7 @@ async fn a_malformed_reply_fails_that_call_only() {
         "failed at once, not by timeout"
     );
     assert_eq!(slow, Ok(json!({"slept": 300})), "the concurrent call");
-    assert_serving(&e, "a malformed reply").await;
+    mcpgraph_tests::assert_echoes(&e, "a malformed reply").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -190,7 +181,7 @@ async fn an_oversized_reply_fails_that_call_only() {
     );
     assert!(started.elapsed() < Duration::from_secs(6), "not by timeout");
     assert_eq!(slow, Ok(json!({"slept": 200})), "the concurrent call");
-    assert_serving(&e, "an oversized reply").await;
+    mcpgraph_tests::assert_echoes(&e, "an oversized reply").await;
     let stats = call(&e, "stats", json!({})).await.unwrap();
     assert_eq!(stats["calls"], json!(5), "no restart: {stats}");
 }
@@ -277,7 +268,7 @@ async fn shutdown_stops_the_child_processes() {
         env.push(("MCPGRAPH_TEST_TAG".into(), tag.clone()));
     }
     let e = engine::<downstream::Server>(specs);
-    assert_serving(&e, "start").await;
+    mcpgraph_tests::assert_echoes(&e, "start").await;
     let pids = child_pids_of_self(&format!("MCPGRAPH_TEST_TAG={tag}"));
     assert_eq!(pids.len(), 1, "one shared connection: {pids:?}");
     tokio::time::timeout(STEP, e.shutdown())
@@ -309,139 +300,4 @@ fn child_pids_of_self(needle: &str) -> Vec<u32> {
             ppid == Some(me.as_str()) && String::from_utf8_lossy(&environ).contains(needle)
         })
         .collect()
-}
-
-mod heal {
-    mcpgraph::mcpgraph!("graphs/heal.yaml");
-}
-
-/// The graph's time limit (3 s) abandons a call on a server whose whole
-/// process is frozen, long before the server's own `timeoutMs` (60 s). The
-/// connection is suspect: the next call pings it (1 s, `pingTimeoutMs`'s
-/// default), gets no answer, and runs on a new process within the limit;
-/// so does the call after it.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_call_abandoned_by_the_graph_limit_heals_the_connection() {
-    let e = engine::<heal::Server>(test_server(60_000, &[]));
-    let started = Instant::now();
-    let err = call(&e, "freeze", json!({})).await.unwrap_err();
-    let hang = started.elapsed();
-    assert!(err.contains("maximum execution time (3000 ms)"), "{err}");
-    assert!(hang < Duration::from_secs(4), "{hang:?}");
-    for round in ["first", "second"] {
-        let started = Instant::now();
-        let stats = call(&e, "stats", json!({})).await;
-        let took = started.elapsed();
-        eprintln!("{round} call after the frozen one: {took:?}");
-        let stats = stats.unwrap_or_else(|e| panic!("{round} call after the freeze: {e}"));
-        assert!(took < Duration::from_secs(3), "{round}: {took:?}");
-        // A new process: its counters started again.
-        let calls = if round == "first" { 1 } else { 2 };
-        assert_eq!(stats["calls"], json!(calls), "{round}: {stats}");
-    }
-    // The probe starts when the call is abandoned: a call that comes once
-    // it has failed goes to a new process without a ping of its own.
-    call(&e, "freeze", json!({})).await.unwrap_err();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let started = Instant::now();
-    let stats = call(&e, "stats", json!({})).await.expect("after the probe");
-    let took = started.elapsed();
-    eprintln!("a call after the background probe failed: {took:?}");
-    assert_eq!(stats["calls"], json!(1), "a new process: {stats}");
-    assert!(
-        took < Duration::from_millis(900),
-        "no second ping: {took:?}"
-    );
-    e.shutdown().await;
-}
-
-/// A burst of calls, each cancelled soon after it starts, while a
-/// slow-starting server connects: one connection attempt (one child
-/// process) in all, whose connection the next call uses; shutdown reaps it.
-#[tokio::test(flavor = "multi_thread")]
-async fn calls_cancelled_during_connect_leave_one_attempt() {
-    use mcpgraph::runtime::{CallOptions, CancellationToken};
-    let tag = format!("burst-{}", std::process::id());
-    let e = engine::<downstream::Server>(test_server(
-        10_000,
-        &["--slow-start", "1500", "--describe", &tag],
-    ));
-    let mut calls = Vec::new();
-    for i in 0..200 {
-        let cancel = CancellationToken::new();
-        let options = CallOptions {
-            cancel: cancel.clone(),
-            ..CallOptions::default()
-        };
-        let e = e.clone();
-        calls.push(tokio::spawn(async move {
-            e.call_with("echo", json!({"x": i}).as_object().cloned(), options)
-                .await
-                .result
-        }));
-        tokio::time::sleep(Duration::from_millis(2)).await;
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(3)).await;
-            cancel.cancel();
-        });
-    }
-    for call in calls {
-        let result = call.await.expect("call task");
-        assert!(result.is_err(), "every call was cancelled: {result:?}");
-    }
-    let children = mcpgraph_tests::processes_with_arg(&tag);
-    assert_eq!(children.len(), 1, "one attempt: {children:?}");
-    // The attempt completed on its own; the next call uses its connection.
-    assert_serving(&e, "a cancelled burst").await;
-    let stats = call(&e, "stats", json!({})).await.unwrap();
-    assert_eq!(stats["calls"], json!(2), "the same process: {stats}");
-    e.shutdown().await;
-    let left = mcpgraph_tests::wait_no_process_with_arg(&tag, Duration::from_secs(3)).await;
-    assert!(left.is_empty(), "reaped at shutdown: {left:?}");
-}
-
-/// A connection that fails its ping is replaced for new calls, but closed
-/// only once the calls still running on it end: a server that was only
-/// busy (here frozen for 2.5 s) still answers the call it had (a `sleep`
-/// started before the freeze), while a new call runs on a new process.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_replaced_connection_finishes_the_calls_it_had() {
-    use mcpgraph::runtime::{CallOptions, CancellationToken};
-    let e = engine::<heal::Server>(test_server(60_000, &[]));
-    call(&e, "stats", json!({})).await.expect("connected");
-    let running = tokio::spawn({
-        let e = e.clone();
-        async move { call(&e, "sleep", json!({"ms": 300})).await }
-    });
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let cancel = CancellationToken::new();
-    let frozen = tokio::spawn({
-        let (e, cancel) = (e.clone(), cancel.clone());
-        async move {
-            let options = CallOptions {
-                cancel,
-                ..CallOptions::default()
-            };
-            e.call_with(
-                "freeze_for",
-                json!({"ms": 2500}).as_object().cloned(),
-                options,
-            )
-            .await
-            .result
-        }
-    });
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    cancel.cancel();
-    assert!(frozen.await.unwrap().is_err(), "the freeze was cancelled");
-    // The abandoned call made the connection suspect: the ping fails (the
-    // process is frozen) and this call gets a new process.
-    let stats = call(&e, "stats", json!({}))
-        .await
-        .expect("a new connection");
-    assert_eq!(stats["calls"], json!(1), "a new process: {stats}");
-    // The old connection was kept for the call still running on it.
-    let slept = running.await.unwrap();
-    assert_eq!(slept, Ok(json!({"slept": 300})));
-    e.shutdown().await;
 }

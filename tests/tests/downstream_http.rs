@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mcpgraph::runtime::Engine;
 use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
-use mcpgraph_tests::{Everything, engine_call, free_port, replace_server};
+use mcpgraph_tests::{Everything, engine_call, free_port, replace_server, test_server_over_http};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -175,24 +175,11 @@ async fn test_server_http(port: u16) -> tokio::process::Child {
     mcpgraph_tests::test_server_http(env!("CARGO_BIN_EXE_mcpgraph-test-server"), port).await
 }
 
-/// The graph's `test` server replaced by the test server over streamable HTTP.
-fn test_over_http(port: u16) -> Vec<ServerSpec> {
-    vec![ServerSpec {
-        name: "test".into(),
-        transport: TransportSpec::StreamableHttp {
-            url: format!("http://127.0.0.1:{port}/mcp"),
-            headers: vec![],
-        },
-        timeout_ms: Some(8000),
-        ping_timeout_ms: None,
-    }]
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn an_oversized_streamable_http_reply_fails_that_call_only() {
     let port = free_port();
     let _server = test_server_http(port).await;
-    let e = Engine::<Server>::start(test_over_http(port), 2).unwrap();
+    let e = Engine::<Server>::start(test_server_over_http(port, 8000), 2).unwrap();
     assert_eq!(call(&e, "echo", json!({"x": 1})).await, Ok(json!({"x": 1})));
     let big = 4 << 20;
     assert_eq!(
@@ -224,7 +211,7 @@ async fn an_oversized_streamable_http_reply_fails_that_call_only() {
 async fn a_vanished_streamable_http_server_is_reconnected_when_back() {
     let port = free_port();
     let server = test_server_http(port).await;
-    let e = Engine::<Server>::start(test_over_http(port), 2).unwrap();
+    let e = Engine::<Server>::start(test_server_over_http(port, 8000), 2).unwrap();
     assert_eq!(call(&e, "echo", json!({"x": 1})).await, Ok(json!({"x": 1})));
     // The process exits in the middle of a call: that call fails...
     let err = call(&e, "crash", json!({"lines": 1})).await.unwrap_err();
@@ -317,89 +304,4 @@ async fn sse_failures_fail_that_call_only() {
     assert_eq!(server.streams.load(std::sync::atomic::Ordering::SeqCst), 2);
     patient.shutdown().await;
     quick.shutdown().await;
-}
-
-mod heal {
-    mcpgraph::mcpgraph!("graphs/heal.yaml");
-}
-
-/// Over streamable HTTP, a call abandoned by the graph's time limit (3 s)
-/// on a session that then answers nothing (pings included) heals: the next
-/// call pings, gets no answer within `pingTimeoutMs` (1 s), and runs on a
-/// new session within the limit; so does the call after it.
-#[tokio::test(flavor = "multi_thread")]
-async fn an_abandoned_http_call_heals_on_a_new_session() {
-    use std::time::Instant;
-    let port = free_port();
-    let mut server = test_server_http(port).await;
-    let mut specs = test_over_http(port);
-    specs[0].timeout_ms = Some(60_000);
-    let e = Engine::<heal::Server>::start(specs, 1).unwrap();
-    engine_call(&e, "stats", json!({}))
-        .await
-        .expect("connected");
-    let started = Instant::now();
-    let err = engine_call(&e, "wedge", json!({})).await.unwrap_err();
-    assert!(err.contains("maximum execution time (3000 ms)"), "{err}");
-    assert!(
-        started.elapsed() < Duration::from_secs(4),
-        "{:?}",
-        started.elapsed()
-    );
-    for round in ["first", "second"] {
-        let started = Instant::now();
-        let stats = engine_call(&e, "stats", json!({})).await;
-        let took = started.elapsed();
-        eprintln!("{round} call after the wedged session: {took:?}");
-        stats.unwrap_or_else(|e| panic!("{round} call after the wedge: {e}"));
-        assert!(took < Duration::from_secs(3), "{round}: {took:?}");
-    }
-    e.shutdown().await;
-    let _ = server.kill().await;
-}
-
-/// Over legacy SSE, a call the client cancels on a session that then
-/// answers nothing (pings included) heals: the next call pings, gets no
-/// answer within `pingTimeoutMs` (1 s), and runs on a new session.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_cancelled_sse_call_heals_on_a_new_session() {
-    use mcpgraph::runtime::{CallOptions, CancellationToken};
-    use std::time::Instant;
-    let server = mcpgraph_tests::sse_server::SseServer::start().await;
-    let mut specs = remote(TransportSpec::Sse {
-        url: server.url(),
-        headers: vec![],
-    });
-    specs[0].timeout_ms = Some(60_000);
-    let e = Engine::<sse_failures::Server>::start(specs, 1).unwrap();
-    assert_eq!(
-        engine_call(&e, "echo", json!({"x": 0})).await,
-        Ok(json!({"x": 0}))
-    );
-    let cancel = CancellationToken::new();
-    let options = CallOptions {
-        cancel: cancel.clone(),
-        ..CallOptions::default()
-    };
-    let wedged = tokio::spawn({
-        let e = e.clone();
-        async move { e.call_with("wedge", None, options).await.result }
-    });
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    cancel.cancel();
-    assert!(wedged.await.unwrap().is_err(), "the wedge was cancelled");
-    for round in ["first", "second"] {
-        let started = Instant::now();
-        let echoed = engine_call(&e, "echo", json!({"x": round})).await;
-        let took = started.elapsed();
-        eprintln!("{round} call after the wedged session: {took:?}");
-        assert_eq!(echoed, Ok(json!({"x": round})), "{round}");
-        assert!(took < Duration::from_secs(3), "{round}: {took:?}");
-    }
-    assert_eq!(
-        server.streams.load(std::sync::atomic::Ordering::SeqCst),
-        2,
-        "a new session"
-    );
-    e.shutdown().await;
 }

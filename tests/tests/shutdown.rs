@@ -116,35 +116,6 @@ fn assert_in_flight_call_completed(answer: &Value) {
     );
 }
 
-/// Raw streamable HTTP: `initialize` + `notifications/initialized`; returns
-/// the session id. (No GET stream is opened, so only the POSTs of calls are
-/// open at shutdown.)
-async fn raw_session(addr: std::net::SocketAddr) -> String {
-    let init = http_request(
-        addr,
-        "POST",
-        "/mcp",
-        &mcp_post_headers(&[]),
-        Some(&initialize_body()),
-    )
-    .await;
-    assert_eq!(init.status, 200, "initialize: {init:?}");
-    let sid = init
-        .header("mcp-session-id")
-        .unwrap_or_else(|| panic!("no session id: {init:?}"))
-        .to_string();
-    let r = http_request(
-        addr,
-        "POST",
-        "/mcp",
-        &mcp_post_headers(&[("Mcp-Session-Id", &sid)]),
-        Some(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
-    )
-    .await;
-    assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
-    sid
-}
-
 /// Raw `tools/call count_files` with JSON-RPC id `id`; returns the whole
 /// HTTP response (read to EOF).
 async fn raw_count(addr: std::net::SocketAddr, sid: &str, id: u64) -> HttpResponse {
@@ -153,14 +124,7 @@ async fn raw_count(addr: std::net::SocketAddr, sid: &str, id: u64) -> HttpRespon
         "params": { "name": "count_files", "arguments": { "directory": "/anywhere" } }
     })
     .to_string();
-    http_request(
-        addr,
-        "POST",
-        "/mcp",
-        &mcp_post_headers(&[("Mcp-Session-Id", sid)]),
-        Some(&body),
-    )
-    .await
+    post_mcp(addr, &[("Mcp-Session-Id", sid)], &body).await
 }
 
 /// The JSON-RPC response with `id` in an HTTP response, if any.
@@ -181,7 +145,7 @@ async fn sigterm_over_http_drains_in_flight_call() {
     let mcp = slow_override(dir, 1500, &tag);
     let mut server = HttpServer::start_with_mcp("file_utils", &mcp, &["--drain-secs", "15"]).await;
     let addr = server.addr;
-    let sid = raw_session(addr).await;
+    let sid = open_session(addr).await;
 
     // First call: starts the downstream child.
     let first = raw_count(addr, &sid, 2).await;
@@ -212,16 +176,7 @@ async fn sigterm_over_http_drains_in_flight_call() {
         let late = tokio::time::timeout(Duration::from_secs(3), async move {
             match tokio::net::TcpStream::connect(addr).await {
                 Err(_) => None,
-                Ok(_) => Some(
-                    http_request(
-                        addr,
-                        "POST",
-                        "/mcp",
-                        &mcp_post_headers(&[]),
-                        Some(&initialize_body()),
-                    )
-                    .await,
-                ),
+                Ok(_) => Some(post_init(addr, &[]).await),
             }
         })
         .await;
@@ -296,7 +251,7 @@ async fn drain_is_bounded_by_drain_secs() {
     let mcp = slow_override(dir, 600_000, &tag);
     let mut server = HttpServer::start_with_mcp("file_utils", &mcp, &["--drain-secs", "1"]).await;
     let addr = server.addr;
-    let sid = raw_session(addr).await;
+    let sid = open_session(addr).await;
     let in_flight = tokio::spawn(async move { raw_count(addr, &sid, 2).await });
     wait_child(&tag_s).await;
     tokio::time::sleep(Duration::from_millis(300)).await;

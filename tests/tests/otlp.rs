@@ -4,13 +4,16 @@
 //! accepts the exporter's POSTs and keeps their paths and protobuf bodies,
 //! in which span names, attribute keys and string values appear verbatim.
 //!
-//! Run with `cargo test -p mcpgraph --features otel --test otlp`.
+//! Run with `cargo test -p mcpgraph-tests --features otel --test otlp` (the
+//! feature turns on the facade's `otel`).
 #![cfg(feature = "otel")]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::TcpListener;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+
+use mcpgraph_tests::http1;
 
 mod loop_example {
     mcpgraph::mcpgraph!("../examples/loop_example/loop_example.yaml");
@@ -32,34 +35,8 @@ fn receiver() -> (u16, Received) {
             let log = Arc::clone(&log);
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream);
-                loop {
-                    let mut request_line = String::new();
-                    if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let mut length = 0usize;
-                    loop {
-                        let mut header = String::new();
-                        if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        let header = header.trim_end();
-                        if header.is_empty() {
-                            break;
-                        }
-                        if let Some((name, value)) = header.split_once(':')
-                            && name.eq_ignore_ascii_case("content-length")
-                        {
-                            length = value.trim().parse().unwrap_or(0);
-                        }
-                    }
-                    let mut body = vec![0; length];
-                    if reader.read_exact(&mut body).is_err() {
-                        return;
-                    }
-                    log.lock()
-                        .unwrap()
-                        .push((request_line.trim_end().to_owned(), body));
+                while let Ok(Some(request)) = http1::read_request(&mut reader) {
+                    log.lock().unwrap().push((request.start_line, request.body));
                     let answer = b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
                     if reader.get_mut().write_all(answer).is_err() {
                         return;
