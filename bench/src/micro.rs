@@ -106,14 +106,10 @@ pub fn run(cases_path: &Path, graph_path: &Path, quick: bool) -> Result<Value, S
         .build()
         .map_err(|e| e.to_string())?;
     let clients = Arc::new(ClientManager::new(Vec::new(), runtime.handle().clone()));
+    // The format's defaults, with room for the loop's iterations.
     let limits = Limits {
         max_node_executions: 5000,
-        max_execution_time_ms: 300_000,
-        max_expression_depth: 500,
-        max_expression_time_ms: 1000,
-        max_value_bytes: 64 << 20,
-        max_history_bytes: 256 << 20,
-        max_value_depth: 128,
+        ..Limits::DEFAULT
     };
     let mut exec = Execution::new(&crate::workloads::wide_args(), limits, clients);
     let fail = |e: mcpgraph_runtime::NodeError| e.to_string();
