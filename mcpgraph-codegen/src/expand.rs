@@ -140,8 +140,15 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident]) -> TokenStream {
         limits.max_value_depth,
     ]
     .map(lit::int);
-    let [max_nodes, max_time, max_depth, max_expr_time, max_value_bytes, max_history, max_value_depth] =
-        limit_values;
+    let [
+        max_nodes,
+        max_time,
+        max_depth,
+        max_expr_time,
+        max_value_bytes,
+        max_history,
+        max_value_depth,
+    ] = limit_values;
 
     quote! {
         impl rt::Graph for Server {
@@ -189,7 +196,11 @@ fn tool_meta(tool: &Tool) -> TokenStream {
     let name = lit::string(&tool.name.value);
     let description = lit::string(&tool.description);
     let input = lit::string(&tool.input_schema.to_string());
-    let output = lit::option(tool.output_schema.as_ref().map(|s| lit::string(&s.to_string())));
+    let output = lit::option(
+        tool.output_schema
+            .as_ref()
+            .map(|s| lit::string(&s.to_string())),
+    );
     quote! {
         rt::ToolMeta {
             name: #name,

@@ -191,7 +191,11 @@ mod tests {
         assert!(text.contains("use :: renamed :: __private as rt"), "{text}");
         let text = expansion_after_panic(quote!(#path, crate = "::quoted")).to_string();
         assert!(text.contains(":: quoted :: __private"), "{text}");
-        assert!(expansion_after_panic(quote!(1)).to_string().contains(":: mcpgraph :: __private"));
+        assert!(
+            expansion_after_panic(quote!(1))
+                .to_string()
+                .contains(":: mcpgraph :: __private")
+        );
         std::fs::remove_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
     }
 
@@ -199,7 +203,10 @@ mod tests {
     fn bad_input_is_one_error() {
         for (input, message) in [
             (quote!("g.yaml", colour = red), "unknown option `colour`"),
-            (quote!("g.yaml", allow(everything)), "unknown check `everything`"),
+            (
+                quote!("g.yaml", allow(everything)),
+                "unknown check `everything`",
+            ),
             (quote!("g.yaml" "h.yaml"), "expected `\\\"graph.yaml\\\"`"),
             (quote!(g), "expected string literal"),
         ] {

@@ -23,7 +23,9 @@ pub(crate) fn index(n: usize) -> Literal {
 /// characters) stays a plain, escaped string.
 pub(crate) fn string(text: &str) -> Literal {
     let needs_escapes = text.contains(['"', '\\', '\n']);
-    let raw_safe = !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
+    let raw_safe = !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t');
     if !needs_escapes || !raw_safe {
         return Literal::string(text);
     }
@@ -51,7 +53,10 @@ mod tests {
     #[test]
     fn strings_are_raw_only_when_escapes_would_be_needed() {
         assert_eq!(string("$.a.b").to_string(), r#""$.a.b""#);
-        assert_eq!(string(r#"{ "a": 1 }"#).to_string(), r###"r#"{ "a": 1 }"#"###);
+        assert_eq!(
+            string(r#"{ "a": 1 }"#).to_string(),
+            r###"r#"{ "a": 1 }"#"###
+        );
         assert_eq!(string("a\nb").to_string(), "r\"a\nb\"");
         assert_eq!(string("x \"# y").to_string(), "r##\"x \"# y\"##");
         assert_eq!(string("a\r\nb").to_string(), r#""a\r\nb""#);

@@ -141,7 +141,10 @@ mod tests {
     fn a_rule_is_shown_as_written() {
         let rule = op(
             "<",
-            vec![var("$.a.n"), Logic::Literal(serde_json::json!("x: y, \"z\""))],
+            vec![
+                var("$.a.n"),
+                Logic::Literal(serde_json::json!("x: y, \"z\"")),
+            ],
         );
         assert_eq!(
             written(&rule),
