@@ -16,11 +16,10 @@ pub use crate::{
 pub use ::std::boxed::Box;
 pub use ::std::clone::Clone;
 pub use ::std::cmp::{Eq, PartialEq};
-pub use ::std::default::Default;
 pub use ::std::fmt::Debug;
 pub use ::std::hash::Hash;
 pub use ::std::marker::Copy;
-pub use ::std::option::Option::{self, None, Some};
+pub use ::std::option::Option::{None, Some};
 pub use ::std::result::Result::{self, Err, Ok};
 pub use ::std::vec::Vec;
 
