@@ -185,7 +185,7 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident]) -> TokenStream {
             ) -> rt::RunFuture<'a> {
                 match tool {
                     #(#run_arms,)*
-                    _ => rt::Box::pin(async move { rt::Err(rt::NodeError::call("no such tool")) }),
+                    _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
                 }
             }
         }

@@ -170,6 +170,20 @@ mod tests {
     }
 
     #[test]
+    fn pretty_code_shows_rules_as_comments_and_expressions_as_written() {
+        let src = "version: '1'\nserver: {name: s, version: '1'}\ntools:\n  - name: t\n    description: d\n    inputSchema: {type: object}\n    nodes:\n      - {id: entry, type: entry, next: s}\n      - id: s\n        type: switch\n        conditions:\n          - {rule: {'==': [{var: '$.entry.x'}, 1]}, next: a}\n        next: a\n      - id: a\n        type: transform\n        transform:\n          expr: |\n            {\n              \"x\": 1\n            }\n        next: exit\n      - {id: exit, type: exit}\n";
+        let out = generate_str(src, "g.yaml", &ExpandOptions::default());
+        assert!(out.is_ok(), "{}", out.diagnostics);
+        let text = pretty(&out.tokens).unwrap();
+        let comment = "// {\"==\": [{\"var\": \"$.entry.x\"}, 1]}\n";
+        let at = text.find(comment).expect(&text);
+        assert!(text[at + comment.len()..].trim_start().starts_with("rt::Some(0) => Node::A,"));
+        assert!(!text.contains("/// {"), "{text}");
+        assert!(text.contains("r#\"{\n  \"x\": 1\n}\n\"#"), "{text}");
+        assert!(text.contains("compiled: &Compiled,"), "{text}");
+    }
+
+    #[test]
     fn unreadable_and_non_utf8_files() {
         let out = generate_file(
             Path::new("no/such.yaml"),

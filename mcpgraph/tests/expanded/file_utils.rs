@@ -91,11 +91,7 @@ const _: () = {
             match tool {
                 0 => rt::Box::pin(count_files::run(&compiled.count_files, exec)),
                 1 => rt::Box::pin(sum_file_sizes::run(&compiled.sum_file_sizes, exec)),
-                _ => {
-                    rt::Box::pin(async move {
-                        rt::Err(rt::NodeError::call("no such tool"))
-                    })
-                }
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }

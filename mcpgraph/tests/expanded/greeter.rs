@@ -62,11 +62,7 @@ const _: () = {
         ) -> rt::RunFuture<'a> {
             match tool {
                 0 => rt::Box::pin(greet::run(&compiled.greet, exec)),
-                _ => {
-                    rt::Box::pin(async move {
-                        rt::Err(rt::NodeError::call("no such tool"))
-                    })
-                }
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }

@@ -64,11 +64,7 @@ const _: () = {
         ) -> rt::RunFuture<'a> {
             match tool {
                 0 => rt::Box::pin(sum_to_n::run(&compiled.sum_to_n, exec)),
-                _ => {
-                    rt::Box::pin(async move {
-                        rt::Err(rt::NodeError::call("no such tool"))
-                    })
-                }
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }

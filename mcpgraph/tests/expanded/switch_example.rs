@@ -64,11 +64,7 @@ const _: () = {
         ) -> rt::RunFuture<'a> {
             match tool {
                 0 => rt::Box::pin(test_switch::run(&compiled.test_switch, exec)),
-                _ => {
-                    rt::Box::pin(async move {
-                        rt::Err(rt::NodeError::call("no such tool"))
-                    })
-                }
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }
