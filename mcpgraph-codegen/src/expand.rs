@@ -16,7 +16,7 @@ mod rule;
 mod skeleton;
 mod tool;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Ident;
 
@@ -129,26 +129,20 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident]) -> TokenStream {
     let version = lit::string(&meta.version.value);
     let title = lit::string(meta.title.as_ref().map_or(&meta.name.value, |t| &t.value));
     let instructions = lit::option(meta.instructions.as_ref().map(|t| lit::string(&t.value)));
-    let limits = &graph.limits;
-    let limit_values = [
-        limits.max_node_executions,
-        limits.max_execution_time_ms,
-        limits.max_expression_depth,
-        limits.max_expression_time_ms,
-        limits.max_value_bytes,
-        limits.max_history_bytes,
-        limits.max_value_depth,
+    let l = &graph.limits;
+    let limits = [
+        ("max_node_executions", l.max_node_executions),
+        ("max_execution_time_ms", l.max_execution_time_ms),
+        ("max_expression_depth", l.max_expression_depth),
+        ("max_expression_time_ms", l.max_expression_time_ms),
+        ("max_value_bytes", l.max_value_bytes),
+        ("max_history_bytes", l.max_history_bytes),
+        ("max_value_depth", l.max_value_depth),
     ]
-    .map(lit::int);
-    let [
-        max_nodes,
-        max_time,
-        max_depth,
-        max_expr_time,
-        max_value_bytes,
-        max_history,
-        max_value_depth,
-    ] = limit_values;
+    .map(|(field, value)| {
+        let (field, value) = (Ident::new(field, Span::call_site()), lit::int(value));
+        quote!(#field: #value)
+    });
 
     quote! {
         impl rt::Graph for Server {
@@ -163,13 +157,7 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident]) -> TokenStream {
             const TOOLS: &'static [rt::ToolMeta] = &[#(#tool_metas),*];
             const SERVERS: &'static [rt::ServerDef] = &[#(#server_defs),*];
             const LIMITS: rt::Limits = rt::Limits {
-                max_node_executions: #max_nodes,
-                max_execution_time_ms: #max_time,
-                max_expression_depth: #max_depth,
-                max_expression_time_ms: #max_expr_time,
-                max_value_bytes: #max_value_bytes,
-                max_history_bytes: #max_history,
-                max_value_depth: #max_value_depth,
+                #(#limits,)*
             };
 
             fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {

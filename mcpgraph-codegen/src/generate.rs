@@ -177,7 +177,11 @@ mod tests {
         let text = pretty(&out.tokens).unwrap();
         let comment = "// {\"==\": [{\"var\": \"$.entry.x\"}, 1]}\n";
         let at = text.find(comment).expect(&text);
-        assert!(text[at + comment.len()..].trim_start().starts_with("rt::Some(0) => Node::A,"));
+        assert!(
+            text[at + comment.len()..]
+                .trim_start()
+                .starts_with("rt::Some(0) => Node::A,")
+        );
         assert!(!text.contains("/// {"), "{text}");
         assert!(text.contains("r#\"{\n  \"x\": 1\n}\n\"#"), "{text}");
         assert!(text.contains("compiled: &Compiled,"), "{text}");
