@@ -9,11 +9,9 @@
 use std::path::Path;
 
 use proc_macro2::TokenStream;
-use quote::quote;
 
 use crate::diag::Diagnostics;
-use crate::expand::{ExpandOptions, expand};
-use crate::ident::{camel, snake, unique};
+use crate::expand::{ExpandOptions, expand, skeleton_of};
 use crate::model::{Pos, Tool};
 use crate::yaml::LineIndex;
 
@@ -132,120 +130,28 @@ pub fn display_path(path: &Path) -> String {
 }
 
 /// Pretty-prints generated tokens as a Rust file (prettyplease).
+///
+/// A switch's branch carries its rule as written in a doc attribute
+/// (tokens have no comments); here it becomes the `//` comment it stands
+/// for, the line above the branch.
 pub fn pretty(tokens: &TokenStream) -> Result<String, syn::Error> {
     let file: syn::File = syn::parse2(tokens.clone())?;
-    Ok(prettyplease::unparse(&file))
-}
-
-/// The public items user code refers to, with no behaviour: `Server` only.
-/// [`generate_str`] adds one module per tool it could read.
-pub fn skeleton(krate: &syn::Path) -> TokenStream {
-    skeleton_of(
-        &[],
-        &ExpandOptions {
-            krate: krate.clone(),
-            track_path: None,
-        },
-    )
-}
-
-/// The skeleton, emitted beside a build error so that one mistake in the
-/// graph gives one error instead of a cascade of unresolved names.
-fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStream {
-    let krate = &options.krate;
-    let rt = quote!(#krate::__private);
-    let track = options.track_path.as_ref().map(|path| {
-        quote!(
-            const _: &[u8] = ::core::include_bytes!(#path);
-        )
-    });
-    let names: Vec<&str> = tools.iter().map(|t| t.name.value.as_str()).collect();
-    let modules = unique(&names, snake, &["server", "__mcpgraph_compiled"]);
-    let tool_modules = tools
-        .iter()
-        .zip(&modules)
-        .map(|(tool, module)| tool_skeleton(tool, module, &rt));
-    quote! {
-        #track
-
-        /// Placeholder emitted because the graph file has errors.
-        #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default)]
-        pub struct Server;
-
-        impl Server {
-            /// Placeholder: the graph file has errors.
-            pub fn main() -> ::std::process::ExitCode {
-                ::std::process::ExitCode::FAILURE
+    let text = prettyplease::unparse(&file);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in lines.iter().enumerate() {
+        let is_branch = |next: &&str| next.trim_start().starts_with("rt::Some(");
+        match line.split_once("///") {
+            Some((indent, rule))
+                if indent.trim().is_empty() && lines.get(i + 1).is_some_and(is_branch) =>
+            {
+                out.extend([indent, "//", rule]);
             }
+            _ => out.push_str(line),
         }
-
-        impl #rt::Graph for Server {
-            type Compiled = ();
-            const SERVER: #rt::ServerMeta = #rt::ServerMeta {
-                name: "",
-                version: "",
-                title: "",
-                instructions: ::core::option::Option::None,
-            };
-            const TOOLS: &'static [#rt::ToolMeta] = &[];
-            const SERVERS: &'static [#rt::ServerDef] = &[];
-            const LIMITS: #rt::Limits = #rt::Limits {
-                max_node_executions: 1,
-                max_execution_time_ms: 1,
-                max_expression_depth: 1,
-                max_expression_time_ms: 1,
-                max_value_bytes: 1,
-                max_history_bytes: 1,
-                max_value_depth: 1,
-            };
-            fn compile() -> ::core::result::Result<(), #rt::StartupError> {
-                ::core::result::Result::Ok(())
-            }
-            fn run<'a>(
-                _: &'a (),
-                _: usize,
-                _: &'a mut #rt::Execution,
-            ) -> #rt::RunFuture<'a> {
-                ::std::boxed::Box::pin(async {
-                    ::core::result::Result::Err(#rt::NodeError::call("the graph file has errors"))
-                })
-            }
-        }
-
-        #(#tool_modules)*
+        out.push('\n');
     }
-}
-
-/// A tool module with the items `expand` gives it (`Node` with `ALL`, `id`
-/// and `kind`; `Compiled`; `run`), for the nodes that could be read.
-fn tool_skeleton(tool: &Tool, module: &syn::Ident, rt: &TokenStream) -> TokenStream {
-    let ids: Vec<&str> = tool.nodes.iter().map(|n| n.id.value.as_str()).collect();
-    let variants = unique(&ids, camel, &[]);
-    let node_enum = crate::expand::node_enum(tool, &variants, rt);
-    quote! {
-        /// Placeholder emitted because the graph file has errors.
-        pub mod #module {
-            #node_enum
-
-            /// Placeholder: the graph file has errors.
-            pub struct Compiled;
-
-            impl Compiled {
-                /// Placeholder: the graph file has errors.
-                pub fn new() -> ::core::result::Result<Self, #rt::StartupError> {
-                    ::core::result::Result::Ok(Self)
-                }
-            }
-
-            /// Placeholder: the graph file has errors.
-            pub async fn run(
-                _: &Compiled,
-                _: &mut #rt::Execution,
-            ) -> ::core::result::Result<(), #rt::NodeError> {
-                ::core::result::Result::Err(#rt::NodeError::call("the graph file has errors"))
-            }
-        }
-    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -261,6 +167,24 @@ mod tests {
         assert!(text.contains("pub mod count_files"), "{text}");
         assert!(text.contains("ListDir"), "{text}");
         assert!(text.contains("pub struct Server"), "{text}");
+    }
+
+    #[test]
+    fn pretty_code_shows_rules_as_comments_and_expressions_as_written() {
+        let src = "version: '1'\nserver: {name: s, version: '1'}\ntools:\n  - name: t\n    description: d\n    inputSchema: {type: object}\n    nodes:\n      - {id: entry, type: entry, next: s}\n      - id: s\n        type: switch\n        conditions:\n          - {rule: {'==': [{var: '$.entry.x'}, 1]}, next: a}\n        next: a\n      - id: a\n        type: transform\n        transform:\n          expr: |\n            {\n              \"x\": 1\n            }\n        next: exit\n      - {id: exit, type: exit}\n";
+        let out = generate_str(src, "g.yaml", &ExpandOptions::default());
+        assert!(out.is_ok(), "{}", out.diagnostics);
+        let text = pretty(&out.tokens).unwrap();
+        let comment = "// {\"==\": [{\"var\": \"$.entry.x\"}, 1]}\n";
+        let at = text.find(comment).expect(&text);
+        assert!(
+            text[at + comment.len()..]
+                .trim_start()
+                .starts_with("rt::Some(0) => Node::A,")
+        );
+        assert!(!text.contains("/// {"), "{text}");
+        assert!(text.contains("r#\"{\n  \"x\": 1\n}\n\"#"), "{text}");
+        assert!(text.contains("compiled: &Compiled,"), "{text}");
     }
 
     #[test]

@@ -132,9 +132,7 @@ pub struct Switch {
     pub(crate) conditions: Vec<CompiledRule>,
 }
 
-/// The key under which slot values are put in a rule's data. The
-/// generator writes slot reads with the same key.
-pub(crate) const SLOT_KEY: &str = "\u{0}";
+pub(crate) use crate::codegen::SLOT_KEY;
 
 /// One switch condition as the generator emits it: the rule rewritten so
 /// that each `{"var": S}` reads slot `i` of the data (`{"val": [SLOT_KEY,

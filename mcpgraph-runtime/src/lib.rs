@@ -11,6 +11,8 @@
 mod bounded;
 pub mod cli;
 pub mod client_manager;
+#[doc(hidden)]
+pub mod codegen;
 pub mod convert;
 pub mod env_expand;
 mod error;

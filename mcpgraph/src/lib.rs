@@ -84,9 +84,7 @@
 pub use mcpgraph_macros::mcpgraph;
 pub use mcpgraph_runtime as runtime;
 
-/// What generated code uses. Not a public API: it changes without notice.
+/// What generated code uses: the runtime's contract with the generator,
+/// exactly the names it emits. Not a public API: it changes without notice.
 #[doc(hidden)]
-pub mod __private {
-    pub use ::mcpgraph_runtime::*;
-    pub use ::std;
-}
+pub use mcpgraph_runtime::codegen as __private;

@@ -64,3 +64,20 @@ fn snapshots_compile_and_start() {
     assert_eq!(loop_example::sum_to_n::Node::ALL.len(), 5);
     assert_eq!(<file_utils::Server as Graph>::TOOLS.len(), 2);
 }
+
+/// The generator rewrites a rule's `var`s into reads under the key where
+/// the runtime puts their values; the two crates never depend on each
+/// other, so each has the key, and this pins them together.
+#[test]
+fn the_switch_slot_key_is_the_runtimes() {
+    use mcpgraph_codegen::model::{Expr, Logic, Pos};
+    let var = Logic::Var(Expr {
+        source: "$.entry.n".into(),
+        pos: Pos::default(),
+        spans: Vec::new(),
+    });
+    let rule = mcpgraph_codegen::rewrite_rule(&var);
+    let json: mcpgraph::runtime::serde_json::Value =
+        mcpgraph::runtime::serde_json::from_str(&rule.json).unwrap();
+    assert_eq!(json["val"][0], mcpgraph::__private::SLOT_KEY);
+}

@@ -21,104 +21,86 @@ pub struct __McpgraphCompiled {
     count_files: count_files::Compiled,
     sum_file_sizes: sum_file_sizes::Compiled,
 }
-impl ::mcpgraph::__private::Graph for Server {
-    type Compiled = __McpgraphCompiled;
-    const SERVER: ::mcpgraph::__private::ServerMeta = ::mcpgraph::__private::ServerMeta {
-        name: "fileUtils",
-        version: "1.0.0",
-        title: "File utilities",
-        instructions: ::core::option::Option::Some(
-            "This server provides file utility tools for counting files and calculating total file sizes in directories.",
-        ),
-    };
-    const TOOLS: &'static [::mcpgraph::__private::ToolMeta] = &[
-        ::mcpgraph::__private::ToolMeta {
-            name: "count_files",
-            description: "Counts the number of files in a directory",
-            input_schema: "{\"type\":\"object\",\"properties\":{\"directory\":{\"type\":\"string\",\"description\":\"The directory path to count files in\"}},\"required\":[\"directory\"]}",
-            output_schema: ::core::option::Option::Some(
-                "{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"number\",\"description\":\"The number of files in the directory\"}}}",
+const _: () = {
+    use ::mcpgraph::__private as rt;
+    impl rt::Graph for Server {
+        type Compiled = __McpgraphCompiled;
+        const SERVER: rt::ServerMeta = rt::ServerMeta {
+            name: "fileUtils",
+            version: "1.0.0",
+            title: "File utilities",
+            instructions: rt::Some(
+                "This server provides file utility tools for counting files and calculating total file sizes in directories.",
             ),
-        },
-        ::mcpgraph::__private::ToolMeta {
-            name: "sum_file_sizes",
-            description: "Sums the size of all files in a directory",
-            input_schema: "{\"type\":\"object\",\"properties\":{\"directory\":{\"type\":\"string\",\"description\":\"The directory path to sum file sizes in\"}},\"required\":[\"directory\"]}",
-            output_schema: ::core::option::Option::Some(
-                "{\"type\":\"object\",\"properties\":{\"totalSize\":{\"type\":\"number\",\"description\":\"The total size of all files in bytes\"}}}",
-            ),
-        },
-    ];
-    const SERVERS: &'static [::mcpgraph::__private::ServerDef] = &[
-        ::mcpgraph::__private::ServerDef {
-            name: "filesystem",
-            transport: ::mcpgraph::__private::TransportDef::Stdio {
-                command: "npx",
-                args: &[
-                    "-y",
-                    "@modelcontextprotocol/server-filesystem",
-                    "../mcpGraph/tests/counting",
-                ],
-                cwd: ::core::option::Option::None,
-                env: &[],
+        };
+        const TOOLS: &'static [rt::ToolMeta] = &[
+            rt::ToolMeta {
+                name: "count_files",
+                description: "Counts the number of files in a directory",
+                input_schema: r#"{"type":"object","properties":{"directory":{"type":"string","description":"The directory path to count files in"}},"required":["directory"]}"#,
+                output_schema: rt::Some(
+                    r#"{"type":"object","properties":{"count":{"type":"number","description":"The number of files in the directory"}}}"#,
+                ),
             },
-            timeout_ms: ::core::option::Option::None,
-            ping_timeout_ms: ::core::option::Option::None,
-        },
-    ];
-    const LIMITS: ::mcpgraph::__private::Limits = ::mcpgraph::__private::Limits {
-        max_node_executions: 1000u64,
-        max_execution_time_ms: 300000u64,
-        max_expression_depth: 500u64,
-        max_expression_time_ms: 1000u64,
-        max_value_bytes: 67108864u64,
-        max_history_bytes: 268435456u64,
-        max_value_depth: 128u64,
-    };
-    fn compile() -> ::core::result::Result<
-        Self::Compiled,
-        ::mcpgraph::__private::StartupError,
-    > {
-        ::core::result::Result::Ok(__McpgraphCompiled {
-            count_files: count_files::Compiled::new()?,
-            sum_file_sizes: sum_file_sizes::Compiled::new()?,
-        })
-    }
-    fn run<'a>(
-        compiled: &'a Self::Compiled,
-        tool: usize,
-        exec: &'a mut ::mcpgraph::__private::Execution,
-    ) -> ::mcpgraph::__private::RunFuture<'a> {
-        match tool {
-            0usize => {
-                ::std::boxed::Box::pin(count_files::run(&compiled.count_files, exec))
-            }
-            1usize => {
-                ::std::boxed::Box::pin(
-                    sum_file_sizes::run(&compiled.sum_file_sizes, exec),
-                )
-            }
-            _ => {
-                ::std::boxed::Box::pin(async move {
-                    ::core::result::Result::Err(
-                        ::mcpgraph::__private::NodeError::call("no such tool"),
-                    )
-                })
+            rt::ToolMeta {
+                name: "sum_file_sizes",
+                description: "Sums the size of all files in a directory",
+                input_schema: r#"{"type":"object","properties":{"directory":{"type":"string","description":"The directory path to sum file sizes in"}},"required":["directory"]}"#,
+                output_schema: rt::Some(
+                    r#"{"type":"object","properties":{"totalSize":{"type":"number","description":"The total size of all files in bytes"}}}"#,
+                ),
+            },
+        ];
+        const SERVERS: &'static [rt::ServerDef] = &[
+            rt::ServerDef {
+                name: "filesystem",
+                transport: rt::TransportDef::Stdio {
+                    command: "npx",
+                    args: &[
+                        "-y",
+                        "@modelcontextprotocol/server-filesystem",
+                        "../mcpGraph/tests/counting",
+                    ],
+                    cwd: rt::None,
+                    env: &[],
+                },
+                timeout_ms: rt::None,
+                ping_timeout_ms: rt::None,
+            },
+        ];
+        const LIMITS: rt::Limits = rt::Limits {
+            max_node_executions: 1000,
+            max_execution_time_ms: 300000,
+            max_expression_depth: 500,
+            max_expression_time_ms: 1000,
+            max_value_bytes: 67108864,
+            max_history_bytes: 268435456,
+            max_value_depth: 128,
+        };
+        fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
+            rt::Ok(__McpgraphCompiled {
+                count_files: count_files::Compiled::new()?,
+                sum_file_sizes: sum_file_sizes::Compiled::new()?,
+            })
+        }
+        fn run<'a>(
+            compiled: &'a Self::Compiled,
+            tool: usize,
+            exec: &'a mut rt::Execution,
+        ) -> rt::RunFuture<'a> {
+            match tool {
+                0 => rt::Box::pin(count_files::run(&compiled.count_files, exec)),
+                1 => rt::Box::pin(sum_file_sizes::run(&compiled.sum_file_sizes, exec)),
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }
-}
+};
 /// The tool `count_files`: its nodes and its state machine.
 pub mod count_files {
+    use ::mcpgraph::__private as rt;
     /// One variant per node of the tool's graph.
-    #[derive(
-        ::core::clone::Clone,
-        ::core::marker::Copy,
-        ::core::fmt::Debug,
-        ::core::cmp::PartialEq,
-        ::core::cmp::Eq,
-        ::core::hash::Hash
-    )]
+    #[derive(rt::Clone, rt::Copy, rt::Debug, rt::PartialEq, rt::Eq, rt::Hash)]
     #[allow(clippy::enum_variant_names)]
     pub enum Node {
         Entry,
@@ -128,7 +110,7 @@ pub mod count_files {
     }
     impl Node {
         /// Every node, in file order.
-        pub const ALL: [Node; 4usize] = [
+        pub const ALL: [Node; 4] = [
             Node::Entry,
             Node::ListDirectoryNode,
             Node::CountFilesNode,
@@ -144,44 +126,38 @@ pub mod count_files {
             }
         }
         /// The node's type.
-        pub const fn kind(self) -> ::mcpgraph::__private::NodeType {
+        pub const fn kind(self) -> rt::NodeType {
             match self {
-                Node::Entry => ::mcpgraph::__private::NodeType::Entry,
-                Node::ListDirectoryNode => ::mcpgraph::__private::NodeType::Mcp,
-                Node::CountFilesNode => ::mcpgraph::__private::NodeType::Transform,
-                Node::Exit => ::mcpgraph::__private::NodeType::Exit,
+                Node::Entry => rt::NodeType::Entry,
+                Node::ListDirectoryNode => rt::NodeType::Mcp,
+                Node::CountFilesNode => rt::NodeType::Transform,
+                Node::Exit => rt::NodeType::Exit,
             }
         }
     }
     /// The tool's expressions, parsed once at start-up.
     pub struct Compiled {
-        list_directory_node: ::mcpgraph::__private::Args,
-        count_files_node: ::mcpgraph::__private::Expr,
+        list_directory_node: rt::Args,
+        count_files_node: rt::Expr,
     }
     impl Compiled {
         /// Parses every expression of the tool.
-        pub fn new() -> ::core::result::Result<
-            Self,
-            ::mcpgraph::__private::StartupError,
-        > {
-            ::core::result::Result::Ok(Self {
-                list_directory_node: ::mcpgraph::__private::Args::Object(
-                    ::std::vec![
-                        ("path", ::mcpgraph::__private::Args::expr("$.entry.directory")
-                        ?)
-                    ],
+        pub fn new() -> rt::Result<Self, rt::StartupError> {
+            rt::Ok(Self {
+                list_directory_node: rt::Args::Object(
+                    rt::Vec::from([("path", rt::Args::expr("$.entry.directory")?)]),
                 ),
-                count_files_node: ::mcpgraph::__private::Expr::parse(
-                    "{ \"count\": $count($split($.list_directory_node.content, \"\\n\")) }",
+                count_files_node: rt::Expr::parse(
+                    r#"{ "count": $count($split($.list_directory_node.content, "\n")) }"#,
                 )?,
             })
         }
     }
     /// Runs the tool's graph from its entry to its exit.
     pub async fn run(
-        self_: &Compiled,
-        exec: &mut ::mcpgraph::__private::Execution,
-    ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
+        compiled: &Compiled,
+        exec: &mut rt::Execution,
+    ) -> rt::Result<(), rt::NodeError> {
         let mut node = Node::Entry;
         loop {
             exec.enter(node.id(), node.kind()).await?;
@@ -191,17 +167,21 @@ pub mod count_files {
                     Node::ListDirectoryNode
                 }
                 Node::ListDirectoryNode => {
-                    exec.mcp("filesystem", "list_directory", &self_.list_directory_node)
+                    exec.mcp(
+                            "filesystem",
+                            "list_directory",
+                            &compiled.list_directory_node,
+                        )
                         .await?;
                     Node::CountFilesNode
                 }
                 Node::CountFilesNode => {
-                    exec.transform(&self_.count_files_node)?;
+                    exec.transform(&compiled.count_files_node)?;
                     Node::Exit
                 }
                 Node::Exit => {
                     exec.exit();
-                    return ::core::result::Result::Ok(());
+                    return rt::Ok(());
                 }
             };
         }
@@ -209,15 +189,9 @@ pub mod count_files {
 }
 /// The tool `sum_file_sizes`: its nodes and its state machine.
 pub mod sum_file_sizes {
+    use ::mcpgraph::__private as rt;
     /// One variant per node of the tool's graph.
-    #[derive(
-        ::core::clone::Clone,
-        ::core::marker::Copy,
-        ::core::fmt::Debug,
-        ::core::cmp::PartialEq,
-        ::core::cmp::Eq,
-        ::core::hash::Hash
-    )]
+    #[derive(rt::Clone, rt::Copy, rt::Debug, rt::PartialEq, rt::Eq, rt::Hash)]
     #[allow(clippy::enum_variant_names)]
     pub enum Node {
         Entry,
@@ -227,7 +201,7 @@ pub mod sum_file_sizes {
     }
     impl Node {
         /// Every node, in file order.
-        pub const ALL: [Node; 4usize] = [
+        pub const ALL: [Node; 4] = [
             Node::Entry,
             Node::ListDirectoryWithSizesNode,
             Node::SumSizesNode,
@@ -243,44 +217,56 @@ pub mod sum_file_sizes {
             }
         }
         /// The node's type.
-        pub const fn kind(self) -> ::mcpgraph::__private::NodeType {
+        pub const fn kind(self) -> rt::NodeType {
             match self {
-                Node::Entry => ::mcpgraph::__private::NodeType::Entry,
-                Node::ListDirectoryWithSizesNode => ::mcpgraph::__private::NodeType::Mcp,
-                Node::SumSizesNode => ::mcpgraph::__private::NodeType::Transform,
-                Node::Exit => ::mcpgraph::__private::NodeType::Exit,
+                Node::Entry => rt::NodeType::Entry,
+                Node::ListDirectoryWithSizesNode => rt::NodeType::Mcp,
+                Node::SumSizesNode => rt::NodeType::Transform,
+                Node::Exit => rt::NodeType::Exit,
             }
         }
     }
     /// The tool's expressions, parsed once at start-up.
     pub struct Compiled {
-        list_directory_with_sizes_node: ::mcpgraph::__private::Args,
-        sum_sizes_node: ::mcpgraph::__private::Expr,
+        list_directory_with_sizes_node: rt::Args,
+        sum_sizes_node: rt::Expr,
     }
     impl Compiled {
         /// Parses every expression of the tool.
-        pub fn new() -> ::core::result::Result<
-            Self,
-            ::mcpgraph::__private::StartupError,
-        > {
-            ::core::result::Result::Ok(Self {
-                list_directory_with_sizes_node: ::mcpgraph::__private::Args::Object(
-                    ::std::vec![
-                        ("path", ::mcpgraph::__private::Args::expr("$.entry.directory")
-                        ?)
-                    ],
+        pub fn new() -> rt::Result<Self, rt::StartupError> {
+            rt::Ok(Self {
+                list_directory_with_sizes_node: rt::Args::Object(
+                    rt::Vec::from([("path", rt::Args::expr("$.entry.directory")?)]),
                 ),
-                sum_sizes_node: ::mcpgraph::__private::Expr::parse(
-                    "(\n  $lines := $split($.list_directory_with_sizes_node.content, \"\\n\");\n  $fileLines := $lines[$substring($, 0, 6) = \"[FILE]\"];\n  { \n    \"totalSize\": $sum($fileLines. (\n      $parts := $split($trim($), \" \");\n      $sizeStr := $parts[$count($parts) - 2] & \" \" & $parts[$count($parts) - 1];\n      $number := $number($replace($sizeStr, /[^0-9.]/, \"\"));\n      $unit := $replace($sizeStr, /[0-9.]/, \"\");\n      $number * (\n        $unit = \"TB\" ? 1099511627776 :\n        $unit = \"GB\" ? 1073741824 :\n        $unit = \"MB\" ? 1048576 :\n        $unit = \"KB\" ? 1024 : 1\n      )\n    ))\n  }\n)\n",
+                sum_sizes_node: rt::Expr::parse(
+                    r#"(
+  $lines := $split($.list_directory_with_sizes_node.content, "\n");
+  $fileLines := $lines[$substring($, 0, 6) = "[FILE]"];
+  { 
+    "totalSize": $sum($fileLines. (
+      $parts := $split($trim($), " ");
+      $sizeStr := $parts[$count($parts) - 2] & " " & $parts[$count($parts) - 1];
+      $number := $number($replace($sizeStr, /[^0-9.]/, ""));
+      $unit := $replace($sizeStr, /[0-9.]/, "");
+      $number * (
+        $unit = "TB" ? 1099511627776 :
+        $unit = "GB" ? 1073741824 :
+        $unit = "MB" ? 1048576 :
+        $unit = "KB" ? 1024 : 1
+      )
+    ))
+  }
+)
+"#,
                 )?,
             })
         }
     }
     /// Runs the tool's graph from its entry to its exit.
     pub async fn run(
-        self_: &Compiled,
-        exec: &mut ::mcpgraph::__private::Execution,
-    ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
+        compiled: &Compiled,
+        exec: &mut rt::Execution,
+    ) -> rt::Result<(), rt::NodeError> {
         let mut node = Node::Entry;
         loop {
             exec.enter(node.id(), node.kind()).await?;
@@ -293,18 +279,18 @@ pub mod sum_file_sizes {
                     exec.mcp(
                             "filesystem",
                             "list_directory_with_sizes",
-                            &self_.list_directory_with_sizes_node,
+                            &compiled.list_directory_with_sizes_node,
                         )
                         .await?;
                     Node::SumSizesNode
                 }
                 Node::SumSizesNode => {
-                    exec.transform(&self_.sum_sizes_node)?;
+                    exec.transform(&compiled.sum_sizes_node)?;
                     Node::Exit
                 }
                 Node::Exit => {
                     exec.exit();
-                    return ::core::result::Result::Ok(());
+                    return rt::Ok(());
                 }
             };
         }

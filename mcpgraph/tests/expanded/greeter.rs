@@ -20,70 +20,58 @@ impl Server {
 pub struct __McpgraphCompiled {
     greet: greet::Compiled,
 }
-impl ::mcpgraph::__private::Graph for Server {
-    type Compiled = __McpgraphCompiled;
-    const SERVER: ::mcpgraph::__private::ServerMeta = ::mcpgraph::__private::ServerMeta {
-        name: "greeter",
-        version: "1.0.0",
-        title: "Greeter",
-        instructions: ::core::option::Option::None,
-    };
-    const TOOLS: &'static [::mcpgraph::__private::ToolMeta] = &[
-        ::mcpgraph::__private::ToolMeta {
-            name: "greet",
-            description: "Greets someone in their language, and repeats it `times` times",
-            input_schema: "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"language\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\"]},\"times\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10}},\"required\":[\"name\"]}",
-            output_schema: ::core::option::Option::Some(
-                "{\"type\":\"object\",\"properties\":{\"greetings\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}",
-            ),
-        },
-    ];
-    const SERVERS: &'static [::mcpgraph::__private::ServerDef] = &[];
-    const LIMITS: ::mcpgraph::__private::Limits = ::mcpgraph::__private::Limits {
-        max_node_executions: 1000u64,
-        max_execution_time_ms: 300000u64,
-        max_expression_depth: 500u64,
-        max_expression_time_ms: 1000u64,
-        max_value_bytes: 67108864u64,
-        max_history_bytes: 268435456u64,
-        max_value_depth: 128u64,
-    };
-    fn compile() -> ::core::result::Result<
-        Self::Compiled,
-        ::mcpgraph::__private::StartupError,
-    > {
-        ::core::result::Result::Ok(__McpgraphCompiled {
-            greet: greet::Compiled::new()?,
-        })
-    }
-    fn run<'a>(
-        compiled: &'a Self::Compiled,
-        tool: usize,
-        exec: &'a mut ::mcpgraph::__private::Execution,
-    ) -> ::mcpgraph::__private::RunFuture<'a> {
-        match tool {
-            0usize => ::std::boxed::Box::pin(greet::run(&compiled.greet, exec)),
-            _ => {
-                ::std::boxed::Box::pin(async move {
-                    ::core::result::Result::Err(
-                        ::mcpgraph::__private::NodeError::call("no such tool"),
-                    )
-                })
+const _: () = {
+    use ::mcpgraph::__private as rt;
+    impl rt::Graph for Server {
+        type Compiled = __McpgraphCompiled;
+        const SERVER: rt::ServerMeta = rt::ServerMeta {
+            name: "greeter",
+            version: "1.0.0",
+            title: "Greeter",
+            instructions: rt::None,
+        };
+        const TOOLS: &'static [rt::ToolMeta] = &[
+            rt::ToolMeta {
+                name: "greet",
+                description: "Greets someone in their language, and repeats it `times` times",
+                input_schema: r#"{"type":"object","properties":{"name":{"type":"string"},"language":{"type":"string","enum":["en","fr","de"]},"times":{"type":"integer","minimum":1,"maximum":10}},"required":["name"]}"#,
+                output_schema: rt::Some(
+                    r#"{"type":"object","properties":{"greetings":{"type":"array","items":{"type":"string"}}}}"#,
+                ),
+            },
+        ];
+        const SERVERS: &'static [rt::ServerDef] = &[];
+        const LIMITS: rt::Limits = rt::Limits {
+            max_node_executions: 1000,
+            max_execution_time_ms: 300000,
+            max_expression_depth: 500,
+            max_expression_time_ms: 1000,
+            max_value_bytes: 67108864,
+            max_history_bytes: 268435456,
+            max_value_depth: 128,
+        };
+        fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
+            rt::Ok(__McpgraphCompiled {
+                greet: greet::Compiled::new()?,
+            })
+        }
+        fn run<'a>(
+            compiled: &'a Self::Compiled,
+            tool: usize,
+            exec: &'a mut rt::Execution,
+        ) -> rt::RunFuture<'a> {
+            match tool {
+                0 => rt::Box::pin(greet::run(&compiled.greet, exec)),
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }
-}
+};
 /// The tool `greet`: its nodes and its state machine.
 pub mod greet {
+    use ::mcpgraph::__private as rt;
     /// One variant per node of the tool's graph.
-    #[derive(
-        ::core::clone::Clone,
-        ::core::marker::Copy,
-        ::core::fmt::Debug,
-        ::core::cmp::PartialEq,
-        ::core::cmp::Eq,
-        ::core::hash::Hash
-    )]
+    #[derive(rt::Clone, rt::Copy, rt::Debug, rt::PartialEq, rt::Eq, rt::Hash)]
     #[allow(clippy::enum_variant_names)]
     pub enum Node {
         Entry,
@@ -95,7 +83,7 @@ pub mod greet {
     }
     impl Node {
         /// Every node, in file order.
-        pub const ALL: [Node; 6usize] = [
+        pub const ALL: [Node; 6] = [
             Node::Entry,
             Node::Route,
             Node::French,
@@ -115,57 +103,54 @@ pub mod greet {
             }
         }
         /// The node's type.
-        pub const fn kind(self) -> ::mcpgraph::__private::NodeType {
+        pub const fn kind(self) -> rt::NodeType {
             match self {
-                Node::Entry => ::mcpgraph::__private::NodeType::Entry,
-                Node::Route => ::mcpgraph::__private::NodeType::Switch,
-                Node::French => ::mcpgraph::__private::NodeType::Transform,
-                Node::English => ::mcpgraph::__private::NodeType::Transform,
-                Node::Repeat => ::mcpgraph::__private::NodeType::Transform,
-                Node::Exit => ::mcpgraph::__private::NodeType::Exit,
+                Node::Entry => rt::NodeType::Entry,
+                Node::Route => rt::NodeType::Switch,
+                Node::French => rt::NodeType::Transform,
+                Node::English => rt::NodeType::Transform,
+                Node::Repeat => rt::NodeType::Transform,
+                Node::Exit => rt::NodeType::Exit,
             }
         }
     }
     /// The tool's expressions, parsed once at start-up.
     pub struct Compiled {
-        route: ::mcpgraph::__private::Switch,
-        french: ::mcpgraph::__private::Expr,
-        english: ::mcpgraph::__private::Expr,
-        repeat: ::mcpgraph::__private::Expr,
+        route: rt::Switch,
+        french: rt::Expr,
+        english: rt::Expr,
+        repeat: rt::Expr,
     }
     impl Compiled {
         /// Parses every expression of the tool.
-        pub fn new() -> ::core::result::Result<
-            Self,
-            ::mcpgraph::__private::StartupError,
-        > {
-            ::core::result::Result::Ok(Self {
-                route: ::mcpgraph::__private::Switch::new(
+        pub fn new() -> rt::Result<Self, rt::StartupError> {
+            rt::Ok(Self {
+                route: rt::Switch::new(
                     &[
-                        ::mcpgraph::__private::Rule {
-                            json: "{\"==\":[{\"val\":[\"\\u0000\",\"0\"]},\"fr\"]}",
+                        rt::Rule {
+                            json: r#"{"==":[{"val":["\u0000","0"]},"fr"]}"#,
                             vars: &["entry.language"],
                             needs_context: false,
                         },
                     ],
                 )?,
-                french: ::mcpgraph::__private::Expr::parse(
-                    "\"Bonjour, \" & $.entry.name & \" !\"",
-                )?,
-                english: ::mcpgraph::__private::Expr::parse(
-                    "\"Hello, \" & $.entry.name & \"!\"",
-                )?,
-                repeat: ::mcpgraph::__private::Expr::parse(
-                    "(\n  $line := $exists($.french) ? $.french : $.english;\n  { \"greetings\": [[1..($.entry.times ? $.entry.times : 1)].($line)] }\n)\n",
+                french: rt::Expr::parse(r#""Bonjour, " & $.entry.name & " !""#)?,
+                english: rt::Expr::parse(r#""Hello, " & $.entry.name & "!""#)?,
+                repeat: rt::Expr::parse(
+                    r#"(
+  $line := $exists($.french) ? $.french : $.english;
+  { "greetings": [[1..($.entry.times ? $.entry.times : 1)].($line)] }
+)
+"#,
                 )?,
             })
         }
     }
     /// Runs the tool's graph from its entry to its exit.
     pub async fn run(
-        self_: &Compiled,
-        exec: &mut ::mcpgraph::__private::Execution,
-    ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
+        compiled: &Compiled,
+        exec: &mut rt::Execution,
+    ) -> rt::Result<(), rt::NodeError> {
         let mut node = Node::Entry;
         loop {
             exec.enter(node.id(), node.kind()).await?;
@@ -175,28 +160,29 @@ pub mod greet {
                     Node::Route
                 }
                 Node::Route => {
-                    let next = match exec.switch(&self_.route)? {
-                        ::core::option::Option::Some(0usize) => Node::French,
+                    let next = match exec.switch(&compiled.route)? {
+                        // {"==": [{"var": "entry.language"}, "fr"]}
+                        rt::Some(0) => Node::French,
                         _ => Node::English,
                     };
                     exec.switched(next.id())?;
                     next
                 }
                 Node::French => {
-                    exec.transform(&self_.french)?;
+                    exec.transform(&compiled.french)?;
                     Node::Repeat
                 }
                 Node::English => {
-                    exec.transform(&self_.english)?;
+                    exec.transform(&compiled.english)?;
                     Node::Repeat
                 }
                 Node::Repeat => {
-                    exec.transform(&self_.repeat)?;
+                    exec.transform(&compiled.repeat)?;
                     Node::Exit
                 }
                 Node::Exit => {
                     exec.exit();
-                    return ::core::result::Result::Ok(());
+                    return rt::Ok(());
                 }
             };
         }

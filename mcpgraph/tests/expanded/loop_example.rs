@@ -20,72 +20,60 @@ impl Server {
 pub struct __McpgraphCompiled {
     sum_to_n: sum_to_n::Compiled,
 }
-impl ::mcpgraph::__private::Graph for Server {
-    type Compiled = __McpgraphCompiled;
-    const SERVER: ::mcpgraph::__private::ServerMeta = ::mcpgraph::__private::ServerMeta {
-        name: "loopExample",
-        version: "1.0.0",
-        title: "Loop Example",
-        instructions: ::core::option::Option::Some(
-            "This example demonstrates loops and execution history functions like $executionCount() and $nodeExecution().",
-        ),
-    };
-    const TOOLS: &'static [::mcpgraph::__private::ToolMeta] = &[
-        ::mcpgraph::__private::ToolMeta {
-            name: "sum_to_n",
-            description: "Sums numbers from 1 to n using a loop",
-            input_schema: "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"description\":\"The number to sum to\"}},\"required\":[\"n\"]}",
-            output_schema: ::core::option::Option::Some(
-                "{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\",\"description\":\"The sum from 1 to n\"}}}",
+const _: () = {
+    use ::mcpgraph::__private as rt;
+    impl rt::Graph for Server {
+        type Compiled = __McpgraphCompiled;
+        const SERVER: rt::ServerMeta = rt::ServerMeta {
+            name: "loopExample",
+            version: "1.0.0",
+            title: "Loop Example",
+            instructions: rt::Some(
+                "This example demonstrates loops and execution history functions like $executionCount() and $nodeExecution().",
             ),
-        },
-    ];
-    const SERVERS: &'static [::mcpgraph::__private::ServerDef] = &[];
-    const LIMITS: ::mcpgraph::__private::Limits = ::mcpgraph::__private::Limits {
-        max_node_executions: 1000u64,
-        max_execution_time_ms: 300000u64,
-        max_expression_depth: 500u64,
-        max_expression_time_ms: 1000u64,
-        max_value_bytes: 67108864u64,
-        max_history_bytes: 268435456u64,
-        max_value_depth: 128u64,
-    };
-    fn compile() -> ::core::result::Result<
-        Self::Compiled,
-        ::mcpgraph::__private::StartupError,
-    > {
-        ::core::result::Result::Ok(__McpgraphCompiled {
-            sum_to_n: sum_to_n::Compiled::new()?,
-        })
-    }
-    fn run<'a>(
-        compiled: &'a Self::Compiled,
-        tool: usize,
-        exec: &'a mut ::mcpgraph::__private::Execution,
-    ) -> ::mcpgraph::__private::RunFuture<'a> {
-        match tool {
-            0usize => ::std::boxed::Box::pin(sum_to_n::run(&compiled.sum_to_n, exec)),
-            _ => {
-                ::std::boxed::Box::pin(async move {
-                    ::core::result::Result::Err(
-                        ::mcpgraph::__private::NodeError::call("no such tool"),
-                    )
-                })
+        };
+        const TOOLS: &'static [rt::ToolMeta] = &[
+            rt::ToolMeta {
+                name: "sum_to_n",
+                description: "Sums numbers from 1 to n using a loop",
+                input_schema: r#"{"type":"object","properties":{"n":{"type":"number","description":"The number to sum to"}},"required":["n"]}"#,
+                output_schema: rt::Some(
+                    r#"{"type":"object","properties":{"sum":{"type":"number","description":"The sum from 1 to n"}}}"#,
+                ),
+            },
+        ];
+        const SERVERS: &'static [rt::ServerDef] = &[];
+        const LIMITS: rt::Limits = rt::Limits {
+            max_node_executions: 1000,
+            max_execution_time_ms: 300000,
+            max_expression_depth: 500,
+            max_expression_time_ms: 1000,
+            max_value_bytes: 67108864,
+            max_history_bytes: 268435456,
+            max_value_depth: 128,
+        };
+        fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
+            rt::Ok(__McpgraphCompiled {
+                sum_to_n: sum_to_n::Compiled::new()?,
+            })
+        }
+        fn run<'a>(
+            compiled: &'a Self::Compiled,
+            tool: usize,
+            exec: &'a mut rt::Execution,
+        ) -> rt::RunFuture<'a> {
+            match tool {
+                0 => rt::Box::pin(sum_to_n::run(&compiled.sum_to_n, exec)),
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }
-}
+};
 /// The tool `sum_to_n`: its nodes and its state machine.
 pub mod sum_to_n {
+    use ::mcpgraph::__private as rt;
     /// One variant per node of the tool's graph.
-    #[derive(
-        ::core::clone::Clone,
-        ::core::marker::Copy,
-        ::core::fmt::Debug,
-        ::core::cmp::PartialEq,
-        ::core::cmp::Eq,
-        ::core::hash::Hash
-    )]
+    #[derive(rt::Clone, rt::Copy, rt::Debug, rt::PartialEq, rt::Eq, rt::Hash)]
     #[allow(clippy::enum_variant_names)]
     pub enum Node {
         EntrySum,
@@ -96,7 +84,7 @@ pub mod sum_to_n {
     }
     impl Node {
         /// Every node, in file order.
-        pub const ALL: [Node; 5usize] = [
+        pub const ALL: [Node; 5] = [
             Node::EntrySum,
             Node::IncrementNode,
             Node::CheckCondition,
@@ -114,36 +102,44 @@ pub mod sum_to_n {
             }
         }
         /// The node's type.
-        pub const fn kind(self) -> ::mcpgraph::__private::NodeType {
+        pub const fn kind(self) -> rt::NodeType {
             match self {
-                Node::EntrySum => ::mcpgraph::__private::NodeType::Entry,
-                Node::IncrementNode => ::mcpgraph::__private::NodeType::Transform,
-                Node::CheckCondition => ::mcpgraph::__private::NodeType::Switch,
-                Node::ExitSum => ::mcpgraph::__private::NodeType::Transform,
-                Node::ExitSumFinal => ::mcpgraph::__private::NodeType::Exit,
+                Node::EntrySum => rt::NodeType::Entry,
+                Node::IncrementNode => rt::NodeType::Transform,
+                Node::CheckCondition => rt::NodeType::Switch,
+                Node::ExitSum => rt::NodeType::Transform,
+                Node::ExitSumFinal => rt::NodeType::Exit,
             }
         }
     }
     /// The tool's expressions, parsed once at start-up.
     pub struct Compiled {
-        increment_node: ::mcpgraph::__private::Expr,
-        check_condition: ::mcpgraph::__private::Switch,
-        exit_sum: ::mcpgraph::__private::Expr,
+        increment_node: rt::Expr,
+        check_condition: rt::Switch,
+        exit_sum: rt::Expr,
     }
     impl Compiled {
         /// Parses every expression of the tool.
-        pub fn new() -> ::core::result::Result<
-            Self,
-            ::mcpgraph::__private::StartupError,
-        > {
-            ::core::result::Result::Ok(Self {
-                increment_node: ::mcpgraph::__private::Expr::parse(
-                    "$executionCount(\"increment_node\") = 0\n  ? {\n      \"counter\": 1,\n      \"sum\": 1,\n      \"target\": $.entry_sum.n\n    }\n  : {\n      \"counter\": $nodeExecution(\"increment_node\", -1).counter + 1,\n      \"sum\": $nodeExecution(\"increment_node\", -1).sum + $nodeExecution(\"increment_node\", -1).counter + 1,\n      \"target\": $.entry_sum.n\n    }\n",
+        pub fn new() -> rt::Result<Self, rt::StartupError> {
+            rt::Ok(Self {
+                increment_node: rt::Expr::parse(
+                    r#"$executionCount("increment_node") = 0
+  ? {
+      "counter": 1,
+      "sum": 1,
+      "target": $.entry_sum.n
+    }
+  : {
+      "counter": $nodeExecution("increment_node", -1).counter + 1,
+      "sum": $nodeExecution("increment_node", -1).sum + $nodeExecution("increment_node", -1).counter + 1,
+      "target": $.entry_sum.n
+    }
+"#,
                 )?,
-                check_condition: ::mcpgraph::__private::Switch::new(
+                check_condition: rt::Switch::new(
                     &[
-                        ::mcpgraph::__private::Rule {
-                            json: "{\"<\":[{\"val\":[\"\\u0000\",\"0\"]},{\"val\":[\"\\u0000\",\"1\"]}]}",
+                        rt::Rule {
+                            json: r#"{"<":[{"val":["\u0000","0"]},{"val":["\u0000","1"]}]}"#,
                             vars: &[
                                 "$.increment_node.counter",
                                 "$.increment_node.target",
@@ -152,17 +148,23 @@ pub mod sum_to_n {
                         },
                     ],
                 )?,
-                exit_sum: ::mcpgraph::__private::Expr::parse(
-                    "$previousNode() = \"exit_sum\" ? {\n  \"sum\": $.increment_node.sum\n} : {\n  \"sum\": 0,\n  \"error\": \"previousNode check failed\"\n}\n",
+                exit_sum: rt::Expr::parse(
+                    r#"$previousNode() = "exit_sum" ? {
+  "sum": $.increment_node.sum
+} : {
+  "sum": 0,
+  "error": "previousNode check failed"
+}
+"#,
                 )?,
             })
         }
     }
     /// Runs the tool's graph from its entry to its exit.
     pub async fn run(
-        self_: &Compiled,
-        exec: &mut ::mcpgraph::__private::Execution,
-    ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
+        compiled: &Compiled,
+        exec: &mut rt::Execution,
+    ) -> rt::Result<(), rt::NodeError> {
         let mut node = Node::EntrySum;
         loop {
             exec.enter(node.id(), node.kind()).await?;
@@ -172,24 +174,25 @@ pub mod sum_to_n {
                     Node::IncrementNode
                 }
                 Node::IncrementNode => {
-                    exec.transform(&self_.increment_node)?;
+                    exec.transform(&compiled.increment_node)?;
                     Node::CheckCondition
                 }
                 Node::CheckCondition => {
-                    let next = match exec.switch(&self_.check_condition)? {
-                        ::core::option::Option::Some(0usize) => Node::IncrementNode,
+                    let next = match exec.switch(&compiled.check_condition)? {
+                        // {"<": [{"var": "$.increment_node.counter"}, {"var": "$.increment_node.target"}]}
+                        rt::Some(0) => Node::IncrementNode,
                         _ => Node::ExitSum,
                     };
                     exec.switched(next.id())?;
                     next
                 }
                 Node::ExitSum => {
-                    exec.transform(&self_.exit_sum)?;
+                    exec.transform(&compiled.exit_sum)?;
                     Node::ExitSumFinal
                 }
                 Node::ExitSumFinal => {
                     exec.exit();
-                    return ::core::result::Result::Ok(());
+                    return rt::Ok(());
                 }
             };
         }

@@ -20,74 +20,60 @@ impl Server {
 pub struct __McpgraphCompiled {
     test_switch: test_switch::Compiled,
 }
-impl ::mcpgraph::__private::Graph for Server {
-    type Compiled = __McpgraphCompiled;
-    const SERVER: ::mcpgraph::__private::ServerMeta = ::mcpgraph::__private::ServerMeta {
-        name: "switchExample",
-        version: "1.0.0",
-        title: "Switch Node Example",
-        instructions: ::core::option::Option::Some(
-            "This example demonstrates conditional routing using switch nodes with JSON Logic.",
-        ),
-    };
-    const TOOLS: &'static [::mcpgraph::__private::ToolMeta] = &[
-        ::mcpgraph::__private::ToolMeta {
-            name: "test_switch",
-            description: "Test switch node with conditional routing",
-            input_schema: "{\"type\":\"object\",\"properties\":{\"value\":{\"type\":\"number\",\"description\":\"A numeric value to route based on\"}},\"required\":[\"value\"]}",
-            output_schema: ::core::option::Option::Some(
-                "{\"type\":\"object\",\"properties\":{\"result\":{\"type\":\"string\",\"description\":\"The routing result\"}}}",
+const _: () = {
+    use ::mcpgraph::__private as rt;
+    impl rt::Graph for Server {
+        type Compiled = __McpgraphCompiled;
+        const SERVER: rt::ServerMeta = rt::ServerMeta {
+            name: "switchExample",
+            version: "1.0.0",
+            title: "Switch Node Example",
+            instructions: rt::Some(
+                "This example demonstrates conditional routing using switch nodes with JSON Logic.",
             ),
-        },
-    ];
-    const SERVERS: &'static [::mcpgraph::__private::ServerDef] = &[];
-    const LIMITS: ::mcpgraph::__private::Limits = ::mcpgraph::__private::Limits {
-        max_node_executions: 1000u64,
-        max_execution_time_ms: 300000u64,
-        max_expression_depth: 500u64,
-        max_expression_time_ms: 1000u64,
-        max_value_bytes: 67108864u64,
-        max_history_bytes: 268435456u64,
-        max_value_depth: 128u64,
-    };
-    fn compile() -> ::core::result::Result<
-        Self::Compiled,
-        ::mcpgraph::__private::StartupError,
-    > {
-        ::core::result::Result::Ok(__McpgraphCompiled {
-            test_switch: test_switch::Compiled::new()?,
-        })
-    }
-    fn run<'a>(
-        compiled: &'a Self::Compiled,
-        tool: usize,
-        exec: &'a mut ::mcpgraph::__private::Execution,
-    ) -> ::mcpgraph::__private::RunFuture<'a> {
-        match tool {
-            0usize => {
-                ::std::boxed::Box::pin(test_switch::run(&compiled.test_switch, exec))
-            }
-            _ => {
-                ::std::boxed::Box::pin(async move {
-                    ::core::result::Result::Err(
-                        ::mcpgraph::__private::NodeError::call("no such tool"),
-                    )
-                })
+        };
+        const TOOLS: &'static [rt::ToolMeta] = &[
+            rt::ToolMeta {
+                name: "test_switch",
+                description: "Test switch node with conditional routing",
+                input_schema: r#"{"type":"object","properties":{"value":{"type":"number","description":"A numeric value to route based on"}},"required":["value"]}"#,
+                output_schema: rt::Some(
+                    r#"{"type":"object","properties":{"result":{"type":"string","description":"The routing result"}}}"#,
+                ),
+            },
+        ];
+        const SERVERS: &'static [rt::ServerDef] = &[];
+        const LIMITS: rt::Limits = rt::Limits {
+            max_node_executions: 1000,
+            max_execution_time_ms: 300000,
+            max_expression_depth: 500,
+            max_expression_time_ms: 1000,
+            max_value_bytes: 67108864,
+            max_history_bytes: 268435456,
+            max_value_depth: 128,
+        };
+        fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
+            rt::Ok(__McpgraphCompiled {
+                test_switch: test_switch::Compiled::new()?,
+            })
+        }
+        fn run<'a>(
+            compiled: &'a Self::Compiled,
+            tool: usize,
+            exec: &'a mut rt::Execution,
+        ) -> rt::RunFuture<'a> {
+            match tool {
+                0 => rt::Box::pin(test_switch::run(&compiled.test_switch, exec)),
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }
-}
+};
 /// The tool `test_switch`: its nodes and its state machine.
 pub mod test_switch {
+    use ::mcpgraph::__private as rt;
     /// One variant per node of the tool's graph.
-    #[derive(
-        ::core::clone::Clone,
-        ::core::marker::Copy,
-        ::core::fmt::Debug,
-        ::core::cmp::PartialEq,
-        ::core::cmp::Eq,
-        ::core::hash::Hash
-    )]
+    #[derive(rt::Clone, rt::Copy, rt::Debug, rt::PartialEq, rt::Eq, rt::Hash)]
     #[allow(clippy::enum_variant_names)]
     pub enum Node {
         Entry,
@@ -99,7 +85,7 @@ pub mod test_switch {
     }
     impl Node {
         /// Every node, in file order.
-        pub const ALL: [Node; 6usize] = [
+        pub const ALL: [Node; 6] = [
             Node::Entry,
             Node::SwitchNode,
             Node::HighPath,
@@ -119,60 +105,53 @@ pub mod test_switch {
             }
         }
         /// The node's type.
-        pub const fn kind(self) -> ::mcpgraph::__private::NodeType {
+        pub const fn kind(self) -> rt::NodeType {
             match self {
-                Node::Entry => ::mcpgraph::__private::NodeType::Entry,
-                Node::SwitchNode => ::mcpgraph::__private::NodeType::Switch,
-                Node::HighPath => ::mcpgraph::__private::NodeType::Transform,
-                Node::LowPath => ::mcpgraph::__private::NodeType::Transform,
-                Node::ZeroPath => ::mcpgraph::__private::NodeType::Transform,
-                Node::Exit => ::mcpgraph::__private::NodeType::Exit,
+                Node::Entry => rt::NodeType::Entry,
+                Node::SwitchNode => rt::NodeType::Switch,
+                Node::HighPath => rt::NodeType::Transform,
+                Node::LowPath => rt::NodeType::Transform,
+                Node::ZeroPath => rt::NodeType::Transform,
+                Node::Exit => rt::NodeType::Exit,
             }
         }
     }
     /// The tool's expressions, parsed once at start-up.
     pub struct Compiled {
-        switch_node: ::mcpgraph::__private::Switch,
-        high_path: ::mcpgraph::__private::Expr,
-        low_path: ::mcpgraph::__private::Expr,
-        zero_path: ::mcpgraph::__private::Expr,
+        switch_node: rt::Switch,
+        high_path: rt::Expr,
+        low_path: rt::Expr,
+        zero_path: rt::Expr,
     }
     impl Compiled {
         /// Parses every expression of the tool.
-        pub fn new() -> ::core::result::Result<
-            Self,
-            ::mcpgraph::__private::StartupError,
-        > {
-            ::core::result::Result::Ok(Self {
-                switch_node: ::mcpgraph::__private::Switch::new(
+        pub fn new() -> rt::Result<Self, rt::StartupError> {
+            rt::Ok(Self {
+                switch_node: rt::Switch::new(
                     &[
-                        ::mcpgraph::__private::Rule {
-                            json: "{\">\":[{\"val\":[\"\\u0000\",\"0\"]},10]}",
+                        rt::Rule {
+                            json: r#"{">":[{"val":["\u0000","0"]},10]}"#,
                             vars: &["entry.value"],
                             needs_context: false,
                         },
-                        ::mcpgraph::__private::Rule {
-                            json: "{\">\":[{\"val\":[\"\\u0000\",\"0\"]},0]}",
+                        rt::Rule {
+                            json: r#"{">":[{"val":["\u0000","0"]},0]}"#,
                             vars: &["entry.value"],
                             needs_context: false,
                         },
                     ],
                 )?,
-                high_path: ::mcpgraph::__private::Expr::parse(
-                    "{ \"result\": \"high\" }",
-                )?,
-                low_path: ::mcpgraph::__private::Expr::parse("{ \"result\": \"low\" }")?,
-                zero_path: ::mcpgraph::__private::Expr::parse(
-                    "{ \"result\": \"zero_or_negative\" }",
-                )?,
+                high_path: rt::Expr::parse(r#"{ "result": "high" }"#)?,
+                low_path: rt::Expr::parse(r#"{ "result": "low" }"#)?,
+                zero_path: rt::Expr::parse(r#"{ "result": "zero_or_negative" }"#)?,
             })
         }
     }
     /// Runs the tool's graph from its entry to its exit.
     pub async fn run(
-        self_: &Compiled,
-        exec: &mut ::mcpgraph::__private::Execution,
-    ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
+        compiled: &Compiled,
+        exec: &mut rt::Execution,
+    ) -> rt::Result<(), rt::NodeError> {
         let mut node = Node::Entry;
         loop {
             exec.enter(node.id(), node.kind()).await?;
@@ -182,29 +161,31 @@ pub mod test_switch {
                     Node::SwitchNode
                 }
                 Node::SwitchNode => {
-                    let next = match exec.switch(&self_.switch_node)? {
-                        ::core::option::Option::Some(0usize) => Node::HighPath,
-                        ::core::option::Option::Some(1usize) => Node::LowPath,
+                    let next = match exec.switch(&compiled.switch_node)? {
+                        // {">": [{"var": "entry.value"}, 10]}
+                        rt::Some(0) => Node::HighPath,
+                        // {">": [{"var": "entry.value"}, 0]}
+                        rt::Some(1) => Node::LowPath,
                         _ => Node::ZeroPath,
                     };
                     exec.switched(next.id())?;
                     next
                 }
                 Node::HighPath => {
-                    exec.transform(&self_.high_path)?;
+                    exec.transform(&compiled.high_path)?;
                     Node::Exit
                 }
                 Node::LowPath => {
-                    exec.transform(&self_.low_path)?;
+                    exec.transform(&compiled.low_path)?;
                     Node::Exit
                 }
                 Node::ZeroPath => {
-                    exec.transform(&self_.zero_path)?;
+                    exec.transform(&compiled.zero_path)?;
                     Node::Exit
                 }
                 Node::Exit => {
                     exec.exit();
-                    return ::core::result::Result::Ok(());
+                    return rt::Ok(());
                 }
             };
         }

@@ -20,68 +20,56 @@ impl Server {
 pub struct __McpgraphCompiled {
     test_tool: test_tool::Compiled,
 }
-impl ::mcpgraph::__private::Graph for Server {
-    type Compiled = __McpgraphCompiled;
-    const SERVER: ::mcpgraph::__private::ServerMeta = ::mcpgraph::__private::ServerMeta {
-        name: "testMinimal",
-        version: "1.0.0",
-        title: "testMinimal",
-        instructions: ::core::option::Option::None,
-    };
-    const TOOLS: &'static [::mcpgraph::__private::ToolMeta] = &[
-        ::mcpgraph::__private::ToolMeta {
-            name: "test_tool",
-            description: "Test tool",
-            input_schema: "{\"type\":\"object\"}",
-            output_schema: ::core::option::Option::Some("{\"type\":\"object\"}"),
-        },
-    ];
-    const SERVERS: &'static [::mcpgraph::__private::ServerDef] = &[];
-    const LIMITS: ::mcpgraph::__private::Limits = ::mcpgraph::__private::Limits {
-        max_node_executions: 1000u64,
-        max_execution_time_ms: 300000u64,
-        max_expression_depth: 500u64,
-        max_expression_time_ms: 1000u64,
-        max_value_bytes: 67108864u64,
-        max_history_bytes: 268435456u64,
-        max_value_depth: 128u64,
-    };
-    fn compile() -> ::core::result::Result<
-        Self::Compiled,
-        ::mcpgraph::__private::StartupError,
-    > {
-        ::core::result::Result::Ok(__McpgraphCompiled {
-            test_tool: test_tool::Compiled::new()?,
-        })
-    }
-    fn run<'a>(
-        compiled: &'a Self::Compiled,
-        tool: usize,
-        exec: &'a mut ::mcpgraph::__private::Execution,
-    ) -> ::mcpgraph::__private::RunFuture<'a> {
-        match tool {
-            0usize => ::std::boxed::Box::pin(test_tool::run(&compiled.test_tool, exec)),
-            _ => {
-                ::std::boxed::Box::pin(async move {
-                    ::core::result::Result::Err(
-                        ::mcpgraph::__private::NodeError::call("no such tool"),
-                    )
-                })
+const _: () = {
+    use ::mcpgraph::__private as rt;
+    impl rt::Graph for Server {
+        type Compiled = __McpgraphCompiled;
+        const SERVER: rt::ServerMeta = rt::ServerMeta {
+            name: "testMinimal",
+            version: "1.0.0",
+            title: "testMinimal",
+            instructions: rt::None,
+        };
+        const TOOLS: &'static [rt::ToolMeta] = &[
+            rt::ToolMeta {
+                name: "test_tool",
+                description: "Test tool",
+                input_schema: r#"{"type":"object"}"#,
+                output_schema: rt::Some(r#"{"type":"object"}"#),
+            },
+        ];
+        const SERVERS: &'static [rt::ServerDef] = &[];
+        const LIMITS: rt::Limits = rt::Limits {
+            max_node_executions: 1000,
+            max_execution_time_ms: 300000,
+            max_expression_depth: 500,
+            max_expression_time_ms: 1000,
+            max_value_bytes: 67108864,
+            max_history_bytes: 268435456,
+            max_value_depth: 128,
+        };
+        fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
+            rt::Ok(__McpgraphCompiled {
+                test_tool: test_tool::Compiled::new()?,
+            })
+        }
+        fn run<'a>(
+            compiled: &'a Self::Compiled,
+            tool: usize,
+            exec: &'a mut rt::Execution,
+        ) -> rt::RunFuture<'a> {
+            match tool {
+                0 => rt::Box::pin(test_tool::run(&compiled.test_tool, exec)),
+                _ => rt::Box::pin(async { rt::Err(rt::NodeError::call("no such tool")) }),
             }
         }
     }
-}
+};
 /// The tool `test_tool`: its nodes and its state machine.
 pub mod test_tool {
+    use ::mcpgraph::__private as rt;
     /// One variant per node of the tool's graph.
-    #[derive(
-        ::core::clone::Clone,
-        ::core::marker::Copy,
-        ::core::fmt::Debug,
-        ::core::cmp::PartialEq,
-        ::core::cmp::Eq,
-        ::core::hash::Hash
-    )]
+    #[derive(rt::Clone, rt::Copy, rt::Debug, rt::PartialEq, rt::Eq, rt::Hash)]
     #[allow(clippy::enum_variant_names)]
     pub enum Node {
         Entry,
@@ -89,7 +77,7 @@ pub mod test_tool {
     }
     impl Node {
         /// Every node, in file order.
-        pub const ALL: [Node; 2usize] = [Node::Entry, Node::Exit];
+        pub const ALL: [Node; 2] = [Node::Entry, Node::Exit];
         /// The node's id in the graph file.
         pub const fn id(self) -> &'static str {
             match self {
@@ -98,10 +86,10 @@ pub mod test_tool {
             }
         }
         /// The node's type.
-        pub const fn kind(self) -> ::mcpgraph::__private::NodeType {
+        pub const fn kind(self) -> rt::NodeType {
             match self {
-                Node::Entry => ::mcpgraph::__private::NodeType::Entry,
-                Node::Exit => ::mcpgraph::__private::NodeType::Exit,
+                Node::Entry => rt::NodeType::Entry,
+                Node::Exit => rt::NodeType::Exit,
             }
         }
     }
@@ -109,18 +97,15 @@ pub mod test_tool {
     pub struct Compiled {}
     impl Compiled {
         /// Parses every expression of the tool.
-        pub fn new() -> ::core::result::Result<
-            Self,
-            ::mcpgraph::__private::StartupError,
-        > {
-            ::core::result::Result::Ok(Self {})
+        pub fn new() -> rt::Result<Self, rt::StartupError> {
+            rt::Ok(Self {})
         }
     }
     /// Runs the tool's graph from its entry to its exit.
     pub async fn run(
         _: &Compiled,
-        exec: &mut ::mcpgraph::__private::Execution,
-    ) -> ::core::result::Result<(), ::mcpgraph::__private::NodeError> {
+        exec: &mut rt::Execution,
+    ) -> rt::Result<(), rt::NodeError> {
         let mut node = Node::Entry;
         loop {
             exec.enter(node.id(), node.kind()).await?;
@@ -131,7 +116,7 @@ pub mod test_tool {
                 }
                 Node::Exit => {
                     exec.exit();
-                    return ::core::result::Result::Ok(());
+                    return rt::Ok(());
                 }
             };
         }

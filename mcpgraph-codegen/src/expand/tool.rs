@@ -1,0 +1,220 @@
+//! One tool's module: `enum Node` (one variant per node, in file order),
+//! `struct Compiled` (the tool's expressions, parsed once at start-up) and
+//! `async fn run`, a loop over `Node` that calls one runtime operation per
+//! node, so that a reader follows the state machine top to bottom.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Ident;
+
+use super::{lit, rule};
+use crate::ident::{camel, snake, unique};
+use crate::model::{Arg, NodeKind, Tool};
+
+/// The module of `tool`, named `module`.
+pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> TokenStream {
+    let ids: Vec<&str> = tool.nodes.iter().map(|n| n.id.value.as_str()).collect();
+    let variants = unique(&ids, camel, &[]);
+    let fields = unique(&ids, snake, &[]);
+    let variant_of = |id: &str| -> &Ident {
+        let index = ids.iter().position(|i| *i == id).unwrap_or(0);
+        &variants[index]
+    };
+    let entry = tool
+        .nodes
+        .iter()
+        .position(|n| matches!(n.kind, NodeKind::Entry { .. }))
+        .map_or_else(|| variants[0].clone(), |i| variants[i].clone());
+
+    let mut field_decls = Vec::new();
+    let mut field_inits = Vec::new();
+    let mut arms = Vec::new();
+    for ((node, variant), field) in tool.nodes.iter().zip(&variants).zip(&fields) {
+        let arm = match &node.kind {
+            NodeKind::Entry { next } => {
+                let next = variant_of(&next.value);
+                quote!(Node::#variant => { exec.entry()?; Node::#next })
+            }
+            NodeKind::Exit => {
+                quote!(Node::#variant => { exec.exit(); return rt::Ok(()); })
+            }
+            NodeKind::Transform { expr, next } => {
+                let source = lit::string(&expr.source);
+                field_decls.push(quote!(#field: rt::Expr));
+                field_inits.push(quote!(#field: rt::Expr::parse(#source)?));
+                let next = variant_of(&next.value);
+                quote!(Node::#variant => { exec.transform(&compiled.#field)?; Node::#next })
+            }
+            NodeKind::Mcp {
+                server,
+                tool: remote,
+                args,
+                next,
+            } => {
+                let (server, remote) = (lit::string(&server.value), lit::string(&remote.value));
+                let args = expand_args(args);
+                field_decls.push(quote!(#field: rt::Args));
+                field_inits.push(quote!(#field: #args));
+                let next = variant_of(&next.value);
+                quote!(Node::#variant => { exec.mcp(#server, #remote, &compiled.#field).await?; Node::#next })
+            }
+            NodeKind::Switch { conditions, next } => {
+                let rules = conditions.iter().map(|c| {
+                    let rule::RewrittenRule {
+                        json,
+                        vars,
+                        needs_context,
+                    } = rule::rewrite_rule(&c.rule);
+                    let json = lit::string(&json);
+                    let vars = vars.iter().map(|v| lit::string(v));
+                    quote!(rt::Rule { json: #json, vars: &[#(#vars),*], needs_context: #needs_context })
+                });
+                field_decls.push(quote!(#field: rt::Switch));
+                field_inits.push(quote!(#field: rt::Switch::new(&[#(#rules),*])?));
+                // The doc attribute carries the rule as written to `pretty`,
+                // which prints it as a `//` comment above the branch.
+                let branches = conditions.iter().enumerate().map(|(i, c)| {
+                    let target = variant_of(&c.next.value);
+                    let written = format!(" {}", rule::written(&c.rule));
+                    let i = lit::index(i);
+                    quote!(#[doc = #written] rt::Some(#i) => Node::#target)
+                });
+                let default = variant_of(&next.value);
+                quote! {
+                    Node::#variant => {
+                        let next = match exec.switch(&compiled.#field)? {
+                            #(#branches,)*
+                            _ => Node::#default,
+                        };
+                        exec.switched(next.id())?;
+                        next
+                    }
+                }
+            }
+        };
+        arms.push(arm);
+    }
+
+    let node_enum = node_enum(tool, &variants);
+    // A tool without expressions has nothing to read from `Compiled`.
+    let compiled_param = if field_decls.is_empty() {
+        quote!(_: &Compiled)
+    } else {
+        quote!(compiled: &Compiled)
+    };
+    let doc = format!(
+        " The tool `{}`: its nodes and its state machine.",
+        tool.name.value
+    );
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            use #krate::__private as rt;
+
+            #node_enum
+
+            /// The tool's expressions, parsed once at start-up.
+            pub struct Compiled {
+                #(#field_decls,)*
+            }
+
+            impl Compiled {
+                /// Parses every expression of the tool.
+                pub fn new() -> rt::Result<Self, rt::StartupError> {
+                    rt::Ok(Self {
+                        #(#field_inits,)*
+                    })
+                }
+            }
+
+            /// Runs the tool's graph from its entry to its exit.
+            pub async fn run(
+                #compiled_param,
+                exec: &mut rt::Execution,
+            ) -> rt::Result<(), rt::NodeError> {
+                let mut node = Node::#entry;
+                loop {
+                    exec.enter(node.id(), node.kind()).await?;
+                    node = match node {
+                        #(#arms)*
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// `enum Node` of a tool (one variant per node, in file order) with its
+/// `ALL`, `id()` and `kind()`; shared with the skeleton emitted on error.
+/// Expects `rt` in scope.
+pub(super) fn node_enum(tool: &Tool, variants: &[Ident]) -> TokenStream {
+    let ids = tool.nodes.iter().map(|n| n.id.value.as_str());
+    let id_arms = variants.iter().zip(ids).map(|(v, id)| {
+        let id = lit::string(id);
+        quote!(Node::#v => #id)
+    });
+    let kind_arms = variants.iter().zip(&tool.nodes).map(|(v, node)| {
+        let kind = match node.kind {
+            NodeKind::Entry { .. } => quote!(Entry),
+            NodeKind::Exit => quote!(Exit),
+            NodeKind::Mcp { .. } => quote!(Mcp),
+            NodeKind::Transform { .. } => quote!(Transform),
+            NodeKind::Switch { .. } => quote!(Switch),
+        };
+        quote!(Node::#v => rt::NodeType::#kind)
+    });
+    let count = lit::index(variants.len());
+    quote! {
+        /// One variant per node of the tool's graph.
+        #[derive(rt::Clone, rt::Copy, rt::Debug, rt::PartialEq, rt::Eq, rt::Hash)]
+        #[allow(clippy::enum_variant_names)]
+        pub enum Node {
+            #(#variants,)*
+        }
+
+        impl Node {
+            /// Every node, in file order.
+            pub const ALL: [Node; #count] = [#(Node::#variants),*];
+
+            /// The node's id in the graph file.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    #(#id_arms,)*
+                }
+            }
+
+            /// The node's type.
+            pub const fn kind(self) -> rt::NodeType {
+                match self {
+                    #(#kind_arms,)*
+                }
+            }
+        }
+    }
+}
+
+/// The arguments of an `mcp` node: `rt::Args` built from arrays
+/// (`rt::Vec::from([..])`, which prettyplease formats, unlike `vec![..]`).
+fn expand_args(arg: &Arg) -> TokenStream {
+    match arg {
+        Arg::Expr(expr) => {
+            let source = lit::string(&expr.source);
+            quote!(rt::Args::expr(#source)?)
+        }
+        Arg::Object(fields) => {
+            let fields = fields.iter().map(|(key, value)| {
+                let (key, value) = (lit::string(key), expand_args(value));
+                quote!((#key, #value))
+            });
+            quote!(rt::Args::Object(rt::Vec::from([#(#fields),*])))
+        }
+        Arg::Array(items) => {
+            let items = items.iter().map(expand_args);
+            quote!(rt::Args::Array(rt::Vec::from([#(#items),*])))
+        }
+        Arg::Literal(value) => {
+            let json = lit::string(&value.to_string());
+            quote!(rt::Args::literal(#json)?)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! The contract between generated code and the runtime: exactly the names
+//! the generator emits, and nothing else (tonic's `codegen` module is the
+//! model). Generated code reaches it as `<crate>::__private`, imported once
+//! per module as `rt`, so it compiles after a rename of the facade
+//! dependency and under `#![no_implicit_prelude]`. Not a public API: it
+//! changes with the generator, without notice.
+//!
+//! The standard names are here too (`rt::Ok`, `rt::Box`,
+//! `#[derive(rt::Clone)]`), so generated code never spells
+//! `::core::result::Result::Ok`.
+
+pub use crate::{
+    Args, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture, ServerDef,
+    ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli,
+};
+pub use ::std::boxed::Box;
+pub use ::std::clone::Clone;
+pub use ::std::cmp::{Eq, PartialEq};
+pub use ::std::fmt::Debug;
+pub use ::std::hash::Hash;
+pub use ::std::marker::Copy;
+pub use ::std::option::Option::{None, Some};
+pub use ::std::result::Result::{self, Err, Ok};
+pub use ::std::vec::Vec;
+
+/// The key of a switch rule's data under which the runtime puts the values
+/// of the rule's `var`s (slots). The generator rewrites every `var` into a
+/// read under this key; it keeps a copy of its own, since codegen and the
+/// runtime never depend on each other, and `mcpgraph/tests/expand.rs` pins
+/// the two together. A NUL character cannot clash with a node id anyone
+/// writes.
+pub const SLOT_KEY: &str = "\u{0}";
