@@ -16,15 +16,10 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
     let ids: Vec<&str> = tool.nodes.iter().map(|n| n.id.value.as_str()).collect();
     let variants = unique(&ids, camel, &[]);
     let fields = unique(&ids, snake, &[]);
-    let variant_of = |id: &str| -> &Ident {
-        let index = ids.iter().position(|i| *i == id).unwrap_or(0);
-        &variants[index]
-    };
-    let entry = tool
-        .nodes
-        .iter()
-        .position(|n| matches!(n.kind, NodeKind::Entry { .. }))
-        .map_or_else(|| variants[0].clone(), |i| variants[i].clone());
+    // Validation guarantees every target and the entry exist; the skeleton
+    // after errors falls back to the first node.
+    let variant_of = |id: &str| -> &Ident { &variants[tool.position(id).unwrap_or(0)] };
+    let entry = variants[tool.entry().unwrap_or(0)].clone();
 
     let mut field_decls = Vec::new();
     let mut field_inits = Vec::new();

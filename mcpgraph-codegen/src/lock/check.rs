@@ -203,11 +203,7 @@ fn check_arg_type(
     let [node, field] = path.as_slice() else {
         return;
     };
-    let entry_is = tool
-        .nodes
-        .iter()
-        .any(|n| n.id.value == *node && matches!(n.kind, NodeKind::Entry { .. }));
-    if !entry_is {
+    if tool.entry().is_none_or(|i| tool.nodes[i].id.value != *node) {
         return;
     }
     let Some(ours) = tool
