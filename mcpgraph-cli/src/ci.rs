@@ -19,9 +19,13 @@ pub fn github(d: &Diagnostics) -> String {
             "title={}",
             escape_property(&format!("mcpgraph: {}", rule_id(item)))
         ));
+        // GitHub's commands are error, warning and notice.
+        let command = match item.severity {
+            Severity::Note => "notice",
+            severity => severity.as_str(),
+        };
         out.push_str(&format!(
-            "::{} {}::{}\n",
-            item.severity,
+            "::{command} {}::{}\n",
             properties.join(","),
             escape_data(&full_message(item))
         ));
@@ -57,9 +61,12 @@ fn escape_property(text: &str) -> String {
 }
 
 /// The rule a diagnostic belongs to: its lint, or `error` for the problems
-/// that are always errors.
+/// that are always errors (`note` for notes).
 fn rule_id(item: &Diagnostic) -> &'static str {
-    item.lint.unwrap_or("error")
+    item.lint.unwrap_or(match item.severity {
+        Severity::Note => "note",
+        Severity::Error | Severity::Warning => "error",
+    })
 }
 
 /// A SARIF 2.1.0 log of every diagnostic of `files`, as one run of
@@ -90,6 +97,7 @@ pub fn sarif(files: &[Diagnostics]) -> Value {
                 "level": match item.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
+                    Severity::Note => "note",
                 },
                 "message": { "text": full_message(item) },
                 "locations": [{ "physicalLocation": location }],
@@ -123,6 +131,7 @@ pub fn sarif(files: &[Diagnostics]) -> Value {
 fn rule_description(id: &str) -> String {
     match id {
         "error" => "A graph file that does not build".to_owned(),
+        "note" => "A fact about the graph, such as a call that cannot be checked".to_owned(),
         lint => format!("The check `{lint}` (may be allowed with `allow({lint})`)"),
     }
 }

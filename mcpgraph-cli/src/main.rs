@@ -226,7 +226,7 @@ fn expand(file: &Path, krate: &str) -> Result<ExitCode, String> {
         &file.display().to_string(),
         &ExpandOptions {
             krate,
-            track_path: None,
+            ..ExpandOptions::default()
         },
     );
     if !output.is_ok() {

@@ -245,11 +245,11 @@ fn check_annotates_for_github() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), items.len(), "{stdout}");
     for (line, item) in lines.iter().zip(&items) {
-        let mut want = format!(
-            "::{} file={}",
-            item["severity"].as_str().unwrap(),
-            item["file"].as_str().unwrap()
-        );
+        let command = match item["severity"].as_str().unwrap() {
+            "note" => "notice",
+            severity => severity,
+        };
+        let mut want = format!("::{command} file={}", item["file"].as_str().unwrap());
         if item["line"] != 0 {
             want += &format!(",line={},col={}", item["line"], item["column"]);
         }

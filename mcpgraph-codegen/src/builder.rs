@@ -32,6 +32,7 @@ pub struct Builder {
     krate: Option<String>,
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
+    require_lock: bool,
 }
 
 impl Builder {
@@ -45,6 +46,14 @@ impl Builder {
     /// dependency is renamed (e.g. `"::my_mcpgraph"`).
     pub fn crate_path(mut self, path: impl Into<String>) -> Self {
         self.krate = Some(path.into());
+        self
+    }
+
+    /// Fail the build when the graph's lock (`<graph>.lock.json`, written
+    /// by `mcpgraph lock`) is missing, so that CI never builds a graph
+    /// unchecked against its servers. A lock that exists is always used.
+    pub fn require_lock(mut self, require: bool) -> Self {
+        self.require_lock = require;
         self
     }
 
@@ -119,9 +128,14 @@ impl Builder {
             &display_path(path),
             &ExpandOptions {
                 krate,
-                track_path: None,
+                require_lock: self.require_lock,
+                ..ExpandOptions::default()
             },
         );
+        let lock = crate::lock::lock_path(path);
+        if lock.is_file() {
+            writeln!(out, "cargo::rerun-if-changed={}", lock.display())?;
+        }
         report(&output.diagnostics, out)?;
         let code = match pretty(&output.tokens) {
             Ok(code) => code,
@@ -154,6 +168,8 @@ fn report(diagnostics: &Diagnostics, out: &mut impl std::io::Write) -> std::io::
         let directive = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            // Cargo has no directive for notes; `mcpgraph check` shows them.
+            Severity::Note => continue,
         };
         for line in diagnostics.render_body(d).lines() {
             writeln!(out, "cargo::{directive}={line}")?;

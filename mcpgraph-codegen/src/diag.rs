@@ -16,6 +16,9 @@ pub enum Severity {
     Error,
     /// The file is accepted; the user should still look.
     Warning,
+    /// A fact worth knowing (what could not be checked, say). The macro
+    /// cannot show notes; `mcpgraph check` does.
+    Note,
 }
 
 impl Severity {
@@ -24,6 +27,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -145,6 +149,11 @@ impl Diagnostics {
     /// Adds a warning.
     pub fn warning(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
         self.push(Severity::Warning, pos, message)
+    }
+
+    /// Adds a note.
+    pub fn note(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+        self.push(Severity::Note, pos, message)
     }
 
     /// How many errors there are.

@@ -37,6 +37,13 @@ pub struct ExpandOptions {
     /// cargo rebuilds when it changes. `None` for front ends that track it
     /// themselves (build.rs).
     pub track_path: Option<String>,
+    /// Fail when the graph's lock (`<graph>.lock.json`) is missing (the
+    /// macro's `require_lock`, `Builder::require_lock`).
+    pub require_lock: bool,
+    /// Absolute path of the graph's lock, embedded like `track_path`. Set
+    /// by [`generate_file`](crate::generate_file) when the lock exists and
+    /// `track_path` is set.
+    pub track_lock: Option<String>,
 }
 
 impl Default for ExpandOptions {
@@ -44,6 +51,8 @@ impl Default for ExpandOptions {
         Self {
             krate: syn::parse_quote!(::mcpgraph),
             track_path: None,
+            require_lock: false,
+            track_lock: None,
         }
     }
 }
@@ -56,13 +65,10 @@ fn tool_modules(tools: &[&Tool]) -> Vec<Ident> {
 }
 
 /// `const _: &[u8] = include_bytes!(path);`, so cargo rebuilds when the
-/// graph file changes.
-fn track(options: &ExpandOptions) -> Option<TokenStream> {
-    options.track_path.as_ref().map(|path| {
-        quote!(
-            const _: &[u8] = ::core::include_bytes!(#path);
-        )
-    })
+/// graph file (or its lock) changes.
+fn track(options: &ExpandOptions) -> TokenStream {
+    let paths = options.track_path.iter().chain(&options.track_lock);
+    quote!(#(const _: &[u8] = ::core::include_bytes!(#paths);)*)
 }
 
 /// Generates the code for `graph`.

@@ -12,6 +12,7 @@ use proc_macro2::TokenStream;
 
 use crate::diag::Diagnostics;
 use crate::expand::{ExpandOptions, expand, skeleton_of};
+use crate::lock::Lock;
 use crate::model::{Pos, Tool};
 use crate::yaml::LineIndex;
 
@@ -42,7 +43,76 @@ impl Output {
 /// assert!(out.tokens.to_string().contains("struct Server"));
 /// ```
 pub fn generate_str(source: &str, display_path: &str, options: &ExpandOptions) -> Output {
-    let (lowered, diagnostics) = crate::load_lowered(source, display_path);
+    generate(source, display_path, options, LockState::None)
+}
+
+/// The graph's lock, as [`generate_file`] found it.
+enum LockState {
+    /// No lock (or no file to look beside).
+    None,
+    /// Read: the calls are checked against it.
+    Found(Lock, String),
+    /// Missing though required, or unreadable: an error for the graph.
+    Problem(String, &'static str),
+}
+
+/// Looks for `<graph>.lock.json` beside `path`.
+fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>) {
+    let lock_path = crate::lock::lock_path(path);
+    let name = display_path(&lock_path);
+    match std::fs::read_to_string(&lock_path) {
+        Ok(text) => match Lock::from_json(&text) {
+            Ok(lock) => {
+                let tracked = options.track_path.as_ref().and(
+                    std::fs::canonicalize(&lock_path)
+                        .ok()
+                        .map(|p| p.to_string_lossy().into_owned()),
+                );
+                (LockState::Found(lock, name), tracked)
+            }
+            Err(e) => (
+                LockState::Problem(
+                    format!("the lock `{name}` cannot be read: {e}"),
+                    "re-run `mcpgraph lock` to write it again",
+                ),
+                None,
+            ),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !options.require_lock => {
+            (LockState::None, None)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (
+            LockState::Problem(
+                format!("no lock `{name}` beside the graph, and one is required"),
+                "run `mcpgraph lock` on the graph and commit the lock it writes",
+            ),
+            None,
+        ),
+        Err(e) => (
+            LockState::Problem(
+                format!("the lock `{name}` cannot be read: {e}"),
+                "check the file's permissions, or re-run `mcpgraph lock`",
+            ),
+            None,
+        ),
+    }
+}
+
+fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: LockState) -> Output {
+    let (lowered, mut diagnostics) = crate::load_lowered(source, display_path);
+    match (&lowered, lock) {
+        (_, LockState::None) => {}
+        (_, LockState::Problem(message, help)) => {
+            diagnostics.error(Pos::default(), message).help(help);
+            diagnostics.sort();
+        }
+        // Checked only against a graph without errors of its own.
+        (Some(lowered), LockState::Found(lock, name)) if diagnostics.error_count() == 0 => {
+            crate::lock::check::check(&lowered.file, &lock, &name, &mut diagnostics);
+            diagnostics.sort();
+        }
+        (_, LockState::Found(..)) => {}
+    }
     match lowered {
         Some(lowered) if diagnostics.error_count() == 0 => Output {
             tokens: expand(&lowered.file, options),
@@ -95,7 +165,14 @@ pub fn generate_file(path: &Path, display_path: &str, options: &ExpandOptions) -
         }
     };
     match String::from_utf8(bytes) {
-        Ok(text) => generate_str(&text, display_path, options),
+        Ok(text) => {
+            let (lock, track_lock) = find_lock(path, options);
+            let options = ExpandOptions {
+                track_lock,
+                ..options.clone()
+            };
+            generate(&text, display_path, &options, lock)
+        }
         Err(e) => {
             let valid = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();

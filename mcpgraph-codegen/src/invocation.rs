@@ -17,7 +17,13 @@ use crate::generate::{display_path, generate_file};
 
 /// The checks that are warnings in the builder and the CLI, and errors here
 /// unless named in `allow(...)`.
-const ALLOWABLE: &[&str] = &[REFERENCE_BEFORE_RUN];
+const ALLOWABLE: &[&str] = &[
+    REFERENCE_BEFORE_RUN,
+    crate::lock::check::LOCK_COVERAGE,
+    crate::lock::check::UNKNOWN_ARGUMENT,
+    crate::lock::check::ARGUMENT_TYPE,
+    crate::lock::check::UNKNOWN_OUTPUT_FIELD,
+];
 
 /// `mcpgraph!("graph.yaml")`, optionally followed by `crate = path` and
 /// `allow(check, ...)`, comma-separated, in any order.
@@ -25,6 +31,7 @@ struct Input {
     path: LitStr,
     krate: Option<syn::Path>,
     allow: Vec<syn::Ident>,
+    require_lock: bool,
 }
 
 impl Parse for Input {
@@ -33,6 +40,7 @@ impl Parse for Input {
             path: input.parse()?,
             krate: None,
             allow: Vec::new(),
+            require_lock: false,
         };
         while input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
             if input.peek(Token![crate]) {
@@ -46,10 +54,16 @@ impl Parse for Input {
                 continue;
             }
             let word: syn::Ident = input.parse()?;
+            if word == "require_lock" {
+                out.require_lock = true;
+                continue;
+            }
             if word != "allow" {
                 return Err(syn::Error::new(
                     word.span(),
-                    format!("unknown option `{word}`: expected `crate = path` or `allow(...)`"),
+                    format!(
+                        "unknown option `{word}`: expected `crate = path`, `allow(...)` or `require_lock`"
+                    ),
                 ));
             }
             let content;
@@ -71,7 +85,7 @@ impl Parse for Input {
         }
         if !input.is_empty() {
             return Err(input.error(
-                "expected `\"graph.yaml\"`, optionally followed by `, crate = path` and `, allow(...)`",
+                "expected `\"graph.yaml\"`, optionally followed by `, crate = path`, `, allow(...)` and `, require_lock`",
             ));
         }
         Ok(out)
@@ -103,6 +117,8 @@ pub fn expand_invocation(input: TokenStream) -> TokenStream {
     let options = ExpandOptions {
         krate: input.krate(),
         track_path,
+        require_lock: input.require_lock,
+        ..ExpandOptions::default()
     };
     let output = generate_file(&path, &display_path(&path), &options);
     let span = input.path.span();
@@ -113,7 +129,7 @@ pub fn expand_invocation(input: TokenStream) -> TokenStream {
             (Severity::Warning, Some(lint)) if !input.allow.iter().any(|a| a == lint) => {
                 diagnostics.render_body(&promoted(d, lint, &input.path.value()))
             }
-            (Severity::Warning, _) => return None,
+            (Severity::Warning | Severity::Note, _) => return None,
         };
         Some(syn::Error::new(span, message).to_compile_error())
     });

@@ -274,7 +274,7 @@ pub enum Arg {
     /// `{ expr: "..." }`: replaced by the expression's value.
     Expr(Expr),
     /// Any other object: its keys in file order.
-    Object(Vec<(String, Arg)>),
+    Object(Vec<(Sp<String>, Arg)>),
     /// An array.
     Array(Vec<Arg>),
     /// A scalar passed as it is (strings starting with `$` included).

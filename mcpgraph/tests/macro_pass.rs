@@ -32,6 +32,11 @@ mod allowed {
         allow(reference_before_run)
     );
 }
+/// A graph checked against its lock (`tests/locked/graph.lock.json`) with
+/// a warning the macro would report as an error, allowed.
+mod locked {
+    mcpgraph::mcpgraph!("tests/locked/graph.yaml", allow(unknown_argument));
+}
 /// The generated code reaches the runtime only through the path it is
 /// given, so it compiles after a rename of the dependency and without the
 /// prelude.

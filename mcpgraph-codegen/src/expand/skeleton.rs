@@ -18,7 +18,7 @@ pub fn skeleton(krate: &syn::Path) -> TokenStream {
         &[],
         &ExpandOptions {
             krate: krate.clone(),
-            track_path: None,
+            ..ExpandOptions::default()
         },
     )
 }

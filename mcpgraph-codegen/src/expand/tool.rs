@@ -198,7 +198,7 @@ fn expand_args(arg: &Arg) -> TokenStream {
         }
         Arg::Object(fields) => {
             let fields = fields.iter().map(|(key, value)| {
-                let (key, value) = (lit::string(key), expand_args(value));
+                let (key, value) = (lit::string(&key.value), expand_args(value));
                 quote!((#key, #value))
             });
             quote!(rt::Args::Object(rt::Vec::from([#(#fields),*])))

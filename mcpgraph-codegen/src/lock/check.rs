@@ -37,7 +37,6 @@ pub const LINTS: [&str; 4] = [
 
 /// Checks `file` against `lock` (read from the file shown as `lock_name`).
 pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnostics) {
-    let mut called = BTreeSet::new();
     for server in &file.mcp_servers {
         if !lock.servers.contains_key(&server.name.value) {
             let d = diags.warning(
@@ -62,7 +61,6 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
             else {
                 continue;
             };
-            called.insert(server.value.as_str());
             let Some(locked) = lock.servers.get(&server.value) else {
                 continue;
             };
@@ -82,11 +80,14 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
         }
         check_output_paths(tool, lock, diags);
     }
+    // A declared server that no node calls has its own warning already.
     for server in lock.servers.keys() {
-        if !called.contains(server.as_str()) {
+        if !file.mcp_servers.iter().any(|s| s.name.value == *server) {
             let d = diags.warning(
                 Pos::default(),
-                format!("the lock `{lock_name}` has server `{server}`, which no `mcp` node calls"),
+                format!(
+                    "the lock `{lock_name}` has server `{server}`, which the graph does not declare"
+                ),
             );
             d.help("re-run `mcpgraph lock` to drop it");
             d.lint = Some(LOCK_COVERAGE);
@@ -110,14 +111,23 @@ fn check_args(
     let schema = &target.input_schema;
     let fields = match args {
         Arg::Object(fields) => fields,
-        Arg::Expr(_) => return,
+        Arg::Expr(expr) => {
+            diags
+                .note(
+                    expr.pos,
+                    format!("the call to `{name}` cannot be checked against the lock"),
+                )
+                .note("its whole `args` is one expression, whose keys are known only when it runs");
+            return;
+        }
+        // Not an object: lowering has reported it.
         Arg::Array(_) | Arg::Literal(_) => return,
     };
     let properties = schema.get("properties").and_then(Value::as_object);
     let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
     let required = schema.get("required").and_then(Value::as_array);
     for key in required.into_iter().flatten().filter_map(Value::as_str) {
-        if !fields.iter().any(|(k, _)| k == key) {
+        if !fields.iter().any(|(k, _)| k.value == key) {
             diags
                 .error(
                     pos,
@@ -127,6 +137,7 @@ fn check_args(
         }
     }
     for (key, arg) in fields {
+        let (pos, key) = (key.pos, key.value.as_str());
         let Some(property) = properties.and_then(|p| p.get(key)) else {
             if properties.is_none() && !closed {
                 continue;
@@ -181,7 +192,7 @@ fn literal(arg: &Arg) -> Option<Value> {
             .map(Value::Array),
         Arg::Object(fields) => fields
             .iter()
-            .map(|(k, v)| Some((k.clone(), literal(v)?)))
+            .map(|(k, v)| Some((k.value.clone(), literal(v)?)))
             .collect::<Option<serde_json::Map<_, _>>>()
             .map(Value::Object),
     }

@@ -47,7 +47,7 @@ pub fn uses(file: &GraphFile) -> Vec<Use> {
                     tool: tool.value.clone(),
                     arg_keys: match args {
                         Arg::Object(fields) => {
-                            Some(fields.iter().map(|(k, _)| k.clone()).collect())
+                            Some(fields.iter().map(|(k, _)| k.value.clone()).collect())
                         }
                         Arg::Expr(_) => None,
                         Arg::Array(_) | Arg::Literal(_) => Some(Vec::new()),

@@ -2,7 +2,7 @@
 //! and `{expr: ...}` objects as expressions.
 
 use super::Cx;
-use crate::model::Arg;
+use crate::model::{Arg, Sp};
 use crate::yaml::{self, Value};
 
 /// Stands for a part of `args` that was reported as wrong. It never reaches
@@ -55,7 +55,7 @@ impl Cx<'_, '_> {
                 Arg::Object(
                     entries
                         .into_iter()
-                        .map(|(k, v)| (k.key_text(), self.arg(v)))
+                        .map(|(k, v)| (Sp::new(k.key_text(), k.pos), self.arg(v)))
                         .collect(),
                 )
             }
@@ -82,17 +82,19 @@ mod tests {
         };
         let Arg::Object(entries) = args else { panic!() };
         assert!(
-            matches!(&entries[0], (k, Arg::Expr(e)) if k == "path" && e.source == "$.entry.dir")
+            matches!(&entries[0], (k, Arg::Expr(e)) if k.value == "path" && e.source == "$.entry.dir")
         );
-        assert_eq!(entries[1], ("lit".into(), Arg::Literal("$.entry".into())));
+        assert_eq!(entries[1].0.value, "lit");
+        assert_eq!(entries[1].1, Arg::Literal("$.entry".into()));
         let Arg::Array(items) = &entries[2].1 else {
             panic!()
         };
         assert!(matches!(items[1], Arg::Expr(_)));
-        assert_eq!(
-            items[2],
-            Arg::Object(vec![("a".into(), Arg::Literal(serde_json::Value::Null))])
-        );
+        let Arg::Object(inner) = &items[2] else {
+            panic!()
+        };
+        assert_eq!(inner[0].0.value, "a");
+        assert_eq!(inner[0].1, Arg::Literal(serde_json::Value::Null));
 
         let src =
             a_node("        type: mcp\n        server: fs\n        tool: x\n        next: exit\n");
