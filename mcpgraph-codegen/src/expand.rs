@@ -44,6 +44,10 @@ pub struct ExpandOptions {
     /// by [`generate_file`](crate::generate_file) when the lock exists and
     /// `track_path` is set.
     pub track_lock: Option<String>,
+    /// The lock entries of the tools the graph calls, as JSON text,
+    /// embedded as `Graph::LOCK` for the run-time drift check. Set by
+    /// [`generate_file`](crate::generate_file) when the lock exists.
+    pub embed_lock: Option<String>,
 }
 
 impl Default for ExpandOptions {
@@ -53,6 +57,7 @@ impl Default for ExpandOptions {
             track_path: None,
             require_lock: false,
             track_lock: None,
+            embed_lock: None,
         }
     }
 }
@@ -81,7 +86,7 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
         .zip(&modules)
         .map(|(tool, module)| tool::expand_tool(tool, module, krate));
     let compiled_fields = modules.iter().map(|m| quote!(#m: #m::Compiled));
-    let graph_impl = graph_impl(graph, &modules);
+    let graph_impl = graph_impl(graph, &modules, options.embed_lock.as_deref());
     let track = track(options);
     let meta = &graph.server;
     let doc = format!(
@@ -121,7 +126,11 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
 
 /// `impl rt::Graph for Server`: the metadata, start-up and the dispatch of
 /// a call to its tool's `run`.
-fn graph_impl(graph: &GraphFile, modules: &[Ident]) -> TokenStream {
+fn graph_impl(graph: &GraphFile, modules: &[Ident], lock: Option<&str>) -> TokenStream {
+    let lock = lock.map(|text| {
+        let text = lit::string(text);
+        quote!(const LOCK: rt::Option<&'static str> = rt::Some(#text);)
+    });
     let tool_metas = graph.tools.iter().map(tool_meta);
     let server_defs = graph.mcp_servers.iter().map(server_def);
     let compiled_inits = modules.iter().map(|m| quote!(#m: #m::Compiled::new()?));
@@ -165,6 +174,7 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident]) -> TokenStream {
             const LIMITS: rt::Limits = rt::Limits {
                 #(#limits,)*
             };
+            #lock
 
             fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
                 rt::Ok(__McpgraphCompiled {

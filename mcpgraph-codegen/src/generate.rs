@@ -100,6 +100,7 @@ fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>
 
 fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: LockState) -> Output {
     let (lowered, mut diagnostics) = crate::load_lowered(source, display_path);
+    let mut options = options.clone();
     match (&lowered, lock) {
         (_, LockState::None) => {}
         (_, LockState::Problem(message, help)) => {
@@ -110,12 +111,13 @@ fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: Loc
         (Some(lowered), LockState::Found(lock, name)) if diagnostics.error_count() == 0 => {
             crate::lock::check::check(&lowered.file, &lock, &name, &mut diagnostics);
             diagnostics.sort();
+            options.embed_lock = Some(lock.called_by(&lowered.file).to_json());
         }
         (_, LockState::Found(..)) => {}
     }
     match lowered {
         Some(lowered) if diagnostics.error_count() == 0 => Output {
-            tokens: expand(&lowered.file, options),
+            tokens: expand(&lowered.file, &options),
             diagnostics,
         },
         lowered => {
@@ -129,7 +131,7 @@ fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: Loc
                     .collect()
             });
             Output {
-                tokens: skeleton_of(&tools, options),
+                tokens: skeleton_of(&tools, &options),
                 diagnostics,
             }
         }

@@ -99,6 +99,30 @@ impl ToolLock {
 }
 
 impl Lock {
+    /// Only the servers and tools `file`'s `mcp` nodes call: what a
+    /// compiled server checks its downstream servers against.
+    pub fn called_by(&self, file: &crate::model::GraphFile) -> Lock {
+        let mut out = Lock::default();
+        for call in drift::uses(file) {
+            let Some(server) = self.servers.get(&call.server) else {
+                continue;
+            };
+            let Some(tool) = server.tools.get(&call.tool) else {
+                continue;
+            };
+            let entry = out
+                .servers
+                .entry(call.server)
+                .or_insert_with(|| ServerLock {
+                    server_info: server.server_info.clone(),
+                    protocol_version: server.protocol_version.clone(),
+                    tools: BTreeMap::new(),
+                });
+            entry.tools.insert(call.tool, tool.clone());
+        }
+        out
+    }
+
     /// The file's text: canonical JSON (see the module docs).
     pub fn to_json(&self) -> String {
         let servers: Map<String, Value> = self

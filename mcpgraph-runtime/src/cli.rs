@@ -70,7 +70,7 @@ async fn run<G: Graph>(cli: Cli) -> ExitCode {
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
     let engine = match Engine::<G>::start(overrides, workers) {
-        Ok(engine) => engine,
+        Ok(engine) => engine.with_strict_lock(cli.strict_lock),
         Err(e) => return fail(e.to_string()),
     };
     let code = match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {

@@ -43,6 +43,7 @@ use tokio::sync::Mutex;
 
 mod connect;
 mod connection;
+mod drift;
 mod http_client;
 mod lifecycle;
 mod listing;
@@ -98,6 +99,10 @@ pub struct ClientManager {
     retiring: StdMutex<Vec<tokio::task::JoinHandle<()>>>,
     /// Cancelled by `shutdown`: retiring connections close at once.
     closing: tokio_util::sync::CancellationToken,
+    /// The lock the graph was built against, if any (`Graph::LOCK`).
+    lock: Option<drift::LockedTools>,
+    /// `--strict-lock`: calls to a tool that changed since the lock fail.
+    strict_lock: std::sync::atomic::AtomicBool,
 }
 
 impl ClientManager {
@@ -121,7 +126,25 @@ impl ClientManager {
             runtime,
             retiring: StdMutex::new(Vec::new()),
             closing: tokio_util::sync::CancellationToken::new(),
+            lock: None,
+            strict_lock: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Compares each server's tools with `lock` (the JSON `Graph::LOCK`
+    /// holds) on the first call of each connection, and warns of drift.
+    pub fn with_lock(mut self, lock: &str) -> Result<Self, crate::StartupError> {
+        let lock = drift::LockedTools::parse(lock)
+            .map_err(|e| crate::StartupError(format!("the embedded lock does not parse: {e}")))?;
+        self.lock = Some(lock);
+        Ok(self)
+    }
+
+    /// With `strict`, a call to a tool that changed since the lock fails
+    /// instead of reaching the server.
+    pub fn set_strict_lock(&self, strict: bool) {
+        self.strict_lock
+            .store(strict, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Calls `tool` on `server`, connecting first if needed. The error
@@ -137,6 +160,20 @@ impl ClientManager {
         };
         let timeout = downstream.spec.timeout();
         let connection = self.connection(downstream).await?;
+        if let Some(locked) = self.lock.as_ref().and_then(|l| l.server(server)) {
+            let changed = connection
+                .drift
+                .get_or_init(|| drift::changed_tools(server, &connection, locked, timeout))
+                .await;
+            if let Some(why) = changed.get(tool)
+                && self.strict_lock.load(std::sync::atomic::Ordering::SeqCst)
+            {
+                return Err(format!(
+                    "downstream server `{server}` tool `{tool}` changed since the graph's lock ({why}); \
+                     refused under --strict-lock: re-run `mcpgraph lock` and rebuild"
+                ));
+            }
+        }
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         let what = format!("downstream server `{server}` tool `{tool}`");
         // Dropping this future (the graph's time limit, a cancelled call,

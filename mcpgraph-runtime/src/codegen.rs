@@ -19,7 +19,7 @@ pub use ::std::cmp::{Eq, PartialEq};
 pub use ::std::fmt::Debug;
 pub use ::std::hash::Hash;
 pub use ::std::marker::Copy;
-pub use ::std::option::Option::{None, Some};
+pub use ::std::option::Option::{self, None, Some};
 pub use ::std::result::Result::{self, Err, Ok};
 pub use ::std::vec::Vec;
 

@@ -30,6 +30,10 @@ pub trait Graph: Send + Sync + Sized + 'static {
     const SERVERS: &'static [ServerDef];
     /// Execution limits.
     const LIMITS: Limits;
+    /// The graph's schema lock (`<graph>.lock.json`), reduced to the tools
+    /// it calls, when it was built with one: each server's tools are
+    /// compared with it at run time.
+    const LOCK: Option<&'static str> = None;
 
     /// Parses every expression and rule. The generator already checked them,
     /// so an error here means a mismatch between generator and runtime.

@@ -148,7 +148,11 @@ impl<G: Graph> Engine<G> {
             .map(compile_tool)
             .collect::<Result<Vec<_>, _>>()?;
         let specs = effective_specs(G::SERVERS, overrides);
-        let clients = Arc::new(ClientManager::new(specs, tokio::runtime::Handle::current()));
+        let mut clients = ClientManager::new(specs, tokio::runtime::Handle::current());
+        if let Some(lock) = G::LOCK {
+            clients = clients.with_lock(lock)?;
+        }
+        let clients = Arc::new(clients);
         let workers = (0..workers.max(1))
             .map(spawn_worker)
             .collect::<Result<Vec<_>, _>>()?;
@@ -164,6 +168,13 @@ impl<G: Graph> Engine<G> {
             observer: None,
             stop: CancellationToken::new(),
         })
+    }
+
+    /// `--strict-lock`: a call to a downstream tool that changed since the
+    /// graph's lock fails instead of reaching the server.
+    pub fn with_strict_lock(self, strict: bool) -> Self {
+        self.shared.clients.set_strict_lock(strict);
+        self
     }
 
     /// Calls `observer`'s hooks for every node of every call.

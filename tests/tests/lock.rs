@@ -190,3 +190,44 @@ fn drift_fails_the_check_and_names_the_broken_calls() {
         lock
     );
 }
+
+mod drift {
+    mcpgraph::mcpgraph!("graphs/drift.yaml");
+}
+
+/// A binary built against a lock (`graphs/drift.lock.json`, written by
+/// `mcpgraph lock` from the test server) compares its server's tools on
+/// the first call: against a server whose `text` tool changed, calls still
+/// go through by default, and under `--strict-lock` the calls to `text`
+/// fail with the reason while those to unchanged tools go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runtime_drift_and_strict_lock() {
+    use mcpgraph::runtime::Engine;
+    use mcpgraph_tests::{engine_call, test_server_spec};
+    use serde_json::json;
+
+    let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    assert!(<drift::Server as mcpgraph::runtime::Graph>::LOCK.is_some());
+    for (args, strict, say_ok) in [
+        (&[][..], true, true),
+        (&["--drift"][..], false, true),
+        (&["--drift"][..], true, false),
+    ] {
+        let engine = Engine::<drift::Server>::start(test_server_spec(server, 10_000, args), 1)
+            .expect("engine starts")
+            .with_strict_lock(strict);
+        let said = engine_call(&engine, "say", json!({})).await;
+        if say_ok {
+            assert!(said.is_ok(), "{args:?} strict={strict}: {said:?}");
+        } else {
+            assert_eq!(
+                said.unwrap_err(),
+                "node `text`: downstream server `test` tool `text` changed since the graph's lock \
+                 (its input schema changed); refused under --strict-lock: re-run `mcpgraph lock` and rebuild"
+            );
+        }
+        let echoed = engine_call(&engine, "echo", json!({})).await;
+        assert_eq!(echoed, Ok(json!(7)), "{args:?} strict={strict}");
+        engine.shutdown().await;
+    }
+}

@@ -27,6 +27,12 @@ pub(super) struct Cli {
     #[arg(long, global = true)]
     pub(super) workers: Option<usize>,
 
+    /// When the binary was built against a schema lock: fail the calls to
+    /// a downstream tool that changed since (instead of only logging a
+    /// warning on the first call to its server).
+    #[arg(long, global = true)]
+    pub(super) strict_lock: bool,
+
     #[command(subcommand)]
     pub(super) command: Option<Command>,
 }

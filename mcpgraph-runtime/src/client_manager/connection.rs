@@ -24,6 +24,9 @@ pub(super) struct Connection {
     /// is being probed, and the next call pings it unless the probe cleared
     /// it) or [`FAILED`] (the probe got no answer: replace it at once).
     pub(super) health: AtomicU8,
+    /// The locked tools its server changed (see `drift`), compared on the
+    /// first call that needs it.
+    pub(super) drift: tokio::sync::OnceCell<std::collections::BTreeMap<String, String>>,
 }
 
 pub(super) const HEALTHY: u8 = 0;

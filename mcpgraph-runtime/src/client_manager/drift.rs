@@ -1,0 +1,196 @@
+//! The run-time side of the schema lock: a compiled graph carries the lock
+//! entries of the tools it calls (`Graph::LOCK`), and the first call on
+//! each connection compares them with what the server lists now. A tool
+//! that is gone, or whose input or output schema changed in more than its
+//! descriptive text, is logged as drift; under `--strict-lock` the calls
+//! that use it fail instead of sending a request the server may reject.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::connection::Connection;
+
+/// Per server, per tool: the locked `inputSchema` and `outputSchema`.
+#[derive(Debug, Default)]
+pub(crate) struct LockedTools(HashMap<String, HashMap<String, Value>>);
+
+impl LockedTools {
+    /// Reads the JSON the generator embeds (the lock file's shape).
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
+        let root: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let servers = root
+            .get("servers")
+            .and_then(Value::as_object)
+            .ok_or("no `servers` object")?;
+        let servers = servers
+            .iter()
+            .map(|(name, server)| {
+                let tools = server
+                    .get("tools")
+                    .and_then(Value::as_object)
+                    .map(|tools| tools.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                    .unwrap_or_default();
+                (name.clone(), tools)
+            })
+            .collect();
+        Ok(Self(servers))
+    }
+
+    /// The locked tools of `server`, if the lock has it.
+    pub(crate) fn server(&self, server: &str) -> Option<&HashMap<String, Value>> {
+        self.0.get(server)
+    }
+}
+
+/// The tools of `locked` that changed on `connection`'s server, with why.
+/// A server that cannot be listed counts as unchanged (the calls will say
+/// what is wrong).
+pub(super) async fn changed_tools(
+    server: &str,
+    connection: &Connection,
+    locked: &HashMap<String, Value>,
+    timeout: Duration,
+) -> BTreeMap<String, String> {
+    let listed =
+        match tokio::time::timeout(timeout, connection.service.peer().list_all_tools()).await {
+            Ok(Ok(tools)) => tools,
+            Ok(Err(e)) => {
+                tracing::warn!(
+                    server,
+                    "cannot list the tools of `{server}` to compare them with the lock: {e}"
+                );
+                return BTreeMap::new();
+            }
+            Err(_) => {
+                tracing::warn!(
+                    server,
+                    "`{server}` did not list its tools within {} ms; not compared with the lock",
+                    timeout.as_millis()
+                );
+                return BTreeMap::new();
+            }
+        };
+    let listed: HashMap<String, Value> = listed
+        .iter()
+        .filter_map(|tool| Some((tool.name.to_string(), serde_json::to_value(tool).ok()?)))
+        .collect();
+    let changed = compare(locked, &listed);
+    if !changed.is_empty() {
+        let list: Vec<String> = changed
+            .iter()
+            .map(|(tool, why)| format!("`{tool}` ({why})"))
+            .collect();
+        tracing::warn!(
+            server,
+            "downstream server `{server}` changed since the graph's lock: {}; re-run `mcpgraph lock` and rebuild",
+            list.join(", ")
+        );
+    }
+    changed
+}
+
+/// The locked tools that `listed` lacks or describes differently.
+fn compare(
+    locked: &HashMap<String, Value>,
+    listed: &HashMap<String, Value>,
+) -> BTreeMap<String, String> {
+    let mut changed = BTreeMap::new();
+    for (name, entry) in locked {
+        let Some(now) = listed.get(name) else {
+            changed.insert(name.clone(), "no longer listed".to_owned());
+            continue;
+        };
+        for (key, what) in [
+            ("inputSchema", "input schema"),
+            ("outputSchema", "output schema"),
+        ] {
+            let before = entry.get(key).map(essential);
+            let after = now.get(key).filter(|v| !v.is_null()).map(essential);
+            if before != after {
+                changed.insert(name.clone(), format!("its {what} changed"));
+                break;
+            }
+        }
+    }
+    changed
+}
+
+/// `schema` without the keywords that only describe (`description`,
+/// `title`, `examples`, `$comment`), at every depth: servers reword those
+/// freely. The names in `properties` (and the like) are not keywords: a
+/// property named `title` stays.
+fn essential(schema: &Value) -> Value {
+    const NAMED: [&str; 4] = ["properties", "patternProperties", "$defs", "definitions"];
+    let mut out = schema.clone();
+    let mut stack = vec![&mut out];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for key in ["description", "title", "examples", "$comment"] {
+                    map.remove(key);
+                }
+                for (key, child) in map.iter_mut() {
+                    if NAMED.contains(&key.as_str())
+                        && let Value::Object(named) = child
+                    {
+                        stack.extend(named.values_mut());
+                    } else {
+                        stack.push(child);
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tools(entries: Value) -> HashMap<String, Value> {
+        entries
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn only_essential_changes_count() {
+        let locked = tools(json!({
+            "read": {"inputSchema": {"type": "object", "description": "old words",
+                "properties": {"path": {"type": "string", "description": "where"},
+                               "title": {"type": "string"}}}},
+            "gone": {"inputSchema": {"type": "object"}},
+            "typed": {"inputSchema": {"type": "object", "properties": {"n": {"type": "number"}}}},
+        }));
+        let listed = tools(json!({
+            "read": {"inputSchema": {"type": "object", "description": "new words",
+                "properties": {"path": {"type": "string", "description": "where to read"},
+                               "title": {"type": "string"}}}},
+            "typed": {"inputSchema": {"type": "object", "properties": {"n": {"type": "string"}}}},
+        }));
+        let changed = compare(&locked, &listed);
+        assert_eq!(
+            changed,
+            BTreeMap::from([
+                ("gone".to_owned(), "no longer listed".to_owned()),
+                ("typed".to_owned(), "its input schema changed".to_owned()),
+            ])
+        );
+        // A property named `title` is not a keyword: removing it counts.
+        let mut fewer = listed.clone();
+        fewer.get_mut("read").unwrap()["inputSchema"]["properties"]
+            .as_object_mut()
+            .unwrap()
+            .remove("title");
+        assert!(compare(&locked, &fewer).contains_key("read"));
+    }
+}
