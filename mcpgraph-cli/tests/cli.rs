@@ -222,24 +222,25 @@ fn error_files() -> Vec<String> {
     files
 }
 
-/// Every diagnostic of `files`, as `check --format json` gives them.
-fn json_items(files: &[String]) -> Vec<serde_json::Value> {
-    let args: Vec<&str> = ["check", "--format", "json"]
+/// `mcpgraph check --format FORMAT FILES...`.
+fn check_as(format: &str, files: &[String]) -> Output {
+    let args: Vec<&str> = ["check", "--format", format]
         .into_iter()
         .chain(files.iter().map(String::as_str))
         .collect();
-    serde_json::from_slice::<Vec<serde_json::Value>>(&run(&args).stdout).expect("a JSON array")
+    run(&args)
+}
+
+/// Every diagnostic of `files`, as `check --format json` gives them.
+fn json_items(files: &[String]) -> Vec<serde_json::Value> {
+    serde_json::from_slice(&check_as("json", files).stdout).expect("a JSON array")
 }
 
 #[test]
 fn check_annotates_for_github() {
     let files = error_files();
     let items = json_items(&files);
-    let args: Vec<&str> = ["check", "--format", "github"]
-        .into_iter()
-        .chain(files.iter().map(String::as_str))
-        .collect();
-    let out = run(&args);
+    let out = check_as("github", &files);
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -265,11 +266,7 @@ fn check_annotates_for_github() {
 fn check_writes_valid_sarif() {
     let files = error_files();
     let items = json_items(&files);
-    let args: Vec<&str> = ["check", "--format", "sarif"]
-        .into_iter()
-        .chain(files.iter().map(String::as_str))
-        .collect();
-    let out = run(&args);
+    let out = check_as("sarif", &files);
     assert_eq!(out.status.code(), Some(1));
     let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let mut schema: serde_json::Value = serde_json::from_str(

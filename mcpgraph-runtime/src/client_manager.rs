@@ -46,7 +46,7 @@ mod connection;
 mod drift;
 mod http_client;
 mod lifecycle;
-mod listing;
+pub mod listing;
 mod spec;
 mod sse;
 pub(crate) mod stderr;
@@ -59,7 +59,6 @@ mod wire;
 pub use connect::withhold_from_children;
 #[cfg_attr(not(feature = "otel"), allow(unused_imports))]
 pub use http_client::install_crypto_provider;
-pub use listing::ServerListing;
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
 use connection::{Connection, InFlight, crash_report, process_gone};
