@@ -231,3 +231,31 @@ async fn runtime_drift_and_strict_lock() {
         engine.shutdown().await;
     }
 }
+
+/// A server over streamable HTTP locks like a stdio one (the same client
+/// manager reaches it), and the lock records the same tools.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamable_http_server_locks_too() {
+    let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    let port = mcpgraph_tests::free_port();
+    let _child = mcpgraph_tests::test_server_http(server, port).await;
+    let dir = TempDir::new("lock-http");
+    let servers =
+        format!("  test: {{ type: streamableHttp, url: \"http://127.0.0.1:{port}/mcp\" }}");
+    let nodes =
+        "      - { id: n0, type: mcp, server: test, tool: text, args: { text: hi }, next: exit }";
+    write_graph(dir.path(), &servers, nodes);
+    let dir_path = dir.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || mcpgraph(&dir_path, &["lock", "graph.yaml"]))
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("graph.lock.json")).unwrap())
+            .unwrap();
+    let tools = lock["servers"]["test"]["tools"].as_object().expect("tools");
+    assert!(
+        tools.contains_key("text") && tools.contains_key("hang"),
+        "{lock:#}"
+    );
+}
