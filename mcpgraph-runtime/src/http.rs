@@ -1,11 +1,19 @@
-//! Serving MCP over streamable HTTP.
+//! Serving MCP over streamable HTTP (HTTP/1.1 only: every bound below
+//! holds for it, and MCP clients need nothing else).
 //!
 //! rmcp's `StreamableHttpService` speaks the protocol (sessions, SSE,
 //! `Host`/`Origin` validation); this module owns the socket side: binding,
 //! `TCP_NODELAY` on every accepted connection, the `/mcp` path, optional
-//! bearer-token auth, a bound on the time to send request headers, a
-//! `/health` probe, and a graceful shutdown that lets in-flight requests
-//! finish within a bound.
+//! bearer-token auth, the front door's bounds (`front_door`: connections,
+//! sessions, header and body deadlines), a `/health` probe, `/metrics`, and
+//! a graceful shutdown that lets in-flight requests finish within a bound.
+
+mod front_door;
+
+pub use front_door::{
+    DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE_SECS,
+};
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -39,6 +47,10 @@ pub const MCP_PATH: &str = "/mcp";
 /// `Host` (probes come by IP), and tells nothing but that.
 pub const HEALTH_PATH: &str = "/health";
 
+/// Counters and gauges in the Prometheus text format, behind the same
+/// token as `/mcp`.
+pub const METRICS_PATH: &str = "/metrics";
+
 /// Settings of the HTTP server.
 #[derive(Clone, Debug)]
 pub struct HttpOptions {
@@ -59,6 +71,14 @@ pub struct HttpOptions {
     /// How long a client may take to send a request's headers; a slower
     /// one (or a slowloris) has its connection closed.
     pub header_read_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// Open connections at most; one more gets a 503 and is closed.
+    pub max_connections: usize,
+    /// Sessions at most; a new one beyond gets a 503.
+    pub max_sessions: usize,
+    /// A session idle this long is closed.
+    pub session_idle: Duration,
 }
 
 type Body = BoxBody<Bytes, Infallible>;
@@ -110,15 +130,36 @@ pub async fn serve_http<G: Graph>(
         .with_json_response(options.stateless)
         .with_cancellation_token(sessions.clone());
     let engine = handler.engine().clone();
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(options.session_idle);
+    let manager = Arc::new(manager);
+    let caps = handler.clone();
     let mcp = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
+        move || Ok(handler.for_session()),
+        Arc::clone(&manager),
         config,
+    );
+    let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections));
+    let open_connections = {
+        let connections = Arc::clone(&connections);
+        let max = options.max_connections;
+        move || max - connections.available_permits()
+    };
+    let (max_sessions, body_timeout, stateless) = (
+        options.max_sessions,
+        options.body_timeout,
+        options.stateless,
     );
     let auth = options.auth_token.map(|t| format!("Bearer {t}"));
     let stopping = shutdown.clone();
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let mut mcp = mcp.clone();
+        let (manager, caps, open_connections) =
+            (Arc::clone(&manager), caps.clone(), open_connections.clone());
+        let scrape = request.uri().path() == METRICS_PATH;
+        let new_session = !stateless
+            && request.method() == hyper::Method::POST
+            && !request.headers().contains_key("mcp-session-id");
         let health = (request.uri().path() == HEALTH_PATH).then(|| match *request.method() {
             hyper::Method::GET | hyper::Method::HEAD if stopping.is_cancelled() => {
                 plain(StatusCode::SERVICE_UNAVAILABLE, "shutting down\n")
@@ -134,11 +175,25 @@ pub async fn serve_http<G: Graph>(
         });
         let on_path = request.uri().path() == MCP_PATH;
         let is_delete = request.method() == hyper::Method::DELETE;
+        let expired = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let request = request
+            .map(|body| front_door::TimedBody::new(body, body_timeout, Arc::clone(&expired)));
         async move {
             if let Some(response) = health {
                 return Ok(response);
             }
-            if !on_path {
+            if scrape && authorized {
+                let sessions = manager.sessions.read().await.len();
+                let text =
+                    crate::metrics::render(sessions, caps.caps().running(), open_connections());
+                let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+                response.headers_mut().insert(
+                    hyper::header::CONTENT_TYPE,
+                    hyper::header::HeaderValue::from_static("text/plain; version=0.0.4"),
+                );
+                return Ok(response);
+            }
+            if !on_path && !scrape {
                 return Ok::<_, Infallible>(plain(
                     StatusCode::NOT_FOUND,
                     "not found: MCP is served on /mcp\n",
@@ -152,7 +207,22 @@ pub async fn serve_http<G: Graph>(
                 );
                 return Ok(response);
             }
+            if new_session && manager.sessions.read().await.len() >= max_sessions {
+                crate::metrics::refused("sessions");
+                let mut response = plain(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "server busy: too many sessions (--max-sessions); retry later\n",
+                );
+                response.headers_mut().insert(
+                    hyper::header::RETRY_AFTER,
+                    hyper::header::HeaderValue::from_static("1"),
+                );
+                return Ok(response);
+            }
             let mut response = tower_call(&mut mcp, request).await?;
+            if expired.load(std::sync::atomic::Ordering::SeqCst) {
+                return Ok(front_door::body_timeout_response(body_timeout));
+            }
             // rmcp answers a session DELETE with 202; clients (the Python
             // SDK among them) expect 200 or 204 for a completed deletion.
             if is_delete && response.status() == StatusCode::ACCEPTED {
@@ -163,21 +233,28 @@ pub async fn serve_http<G: Graph>(
     });
 
     let graceful = GracefulShutdown::new();
-    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    let mut builder =
+        hyper_util::server::conn::auto::Builder::new(TokioExecutor::new()).http1_only();
     // hyper enforces the header timeout only with a timer.
     builder
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(options.header_read_timeout);
+    let mut backoff = front_door::AcceptBackoff::default();
     loop {
         tokio::select! {
             accepted = listener.accept() => {
                 let (stream, peer) = match accepted {
                     Ok(pair) => pair,
                     Err(e) => {
-                        tracing::warn!(error = %e, "accept failed");
+                        backoff.failed(&e).await;
                         continue;
                     }
+                };
+                backoff.succeeded();
+                let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+                    front_door::refuse_connection(stream);
+                    continue;
                 };
                 // Without it, small JSON-RPC replies wait for Nagle's timer:
                 // about 25 ms per call instead of 2.
@@ -185,6 +262,7 @@ pub async fn serve_http<G: Graph>(
                 let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service.clone());
                 let connection = graceful.watch(connection.into_owned());
                 tokio::spawn(async move {
+                    let _permit = permit;
                     if let Err(e) = connection.await {
                         tracing::debug!(%peer, error = %e, "connection ended with an error");
                     }
@@ -211,12 +289,12 @@ pub async fn serve_http<G: Graph>(
     Ok(())
 }
 
-async fn tower_call<S>(
+async fn tower_call<S, B>(
     service: &mut S,
-    request: Request<Incoming>,
+    request: Request<B>,
 ) -> Result<Response<Body>, Infallible>
 where
-    S: tower_service::Service<Request<Incoming>, Response = Response<Body>, Error = Infallible>,
+    S: tower_service::Service<Request<B>, Response = Response<Body>, Error = Infallible>,
 {
     std::future::poll_fn(|cx| service.poll_ready(cx)).await?;
     service.call(request).await

@@ -22,6 +22,7 @@ mod graph;
 pub mod http;
 mod logic;
 mod meta;
+mod metrics;
 mod observe;
 mod pool;
 pub mod reaper;

@@ -5,6 +5,7 @@
 //! today; streamable HTTP plugs in the same way).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -23,6 +24,51 @@ use crate::pool::{CallError, CallOptions, Engine};
 pub struct Handler<G: Graph> {
     engine: Engine<G>,
     tools: Arc<Vec<Tool>>,
+    /// The caps on calls in flight, shared by every session.
+    caps: Arc<CallCaps>,
+    /// This session's calls in flight.
+    session: Arc<AtomicUsize>,
+}
+
+/// Caps on calls in flight: for the whole server and for one session
+/// (`serve --max-in-flight`, `--max-in-flight-per-session`). A call over
+/// either is refused at once with a JSON-RPC error; the others go on.
+#[derive(Debug)]
+pub struct CallCaps {
+    per_server: usize,
+    per_session: usize,
+    running: AtomicUsize,
+}
+
+/// Default of `--max-in-flight`.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 256;
+/// Default of `--max-in-flight-per-session`.
+pub const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
+
+impl CallCaps {
+    /// Caps of `per_server` and `per_session` calls.
+    pub fn new(per_server: usize, per_session: usize) -> Self {
+        Self {
+            per_server: per_server.max(1),
+            per_session: per_session.max(1),
+            running: AtomicUsize::new(0),
+        }
+    }
+
+    /// The calls running in the whole server.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+}
+
+/// One admitted call: releases its places when dropped.
+struct Admitted(Arc<CallCaps>, Arc<AtomicUsize>);
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+        self.1.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl<G: Graph> Clone for Handler<G> {
@@ -30,6 +76,8 @@ impl<G: Graph> Clone for Handler<G> {
         Self {
             engine: self.engine.clone(),
             tools: Arc::clone(&self.tools),
+            caps: Arc::clone(&self.caps),
+            session: Arc::clone(&self.session),
         }
     }
 }
@@ -52,7 +100,64 @@ impl<G: Graph> Handler<G> {
         Self {
             engine,
             tools: Arc::new(tools),
+            caps: Arc::new(CallCaps::new(
+                DEFAULT_MAX_IN_FLIGHT,
+                DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
+            )),
+            session: Arc::default(),
         }
+    }
+
+    /// The same handler with these caps on calls in flight.
+    pub fn with_caps(mut self, caps: CallCaps) -> Self {
+        self.caps = Arc::new(caps);
+        self
+    }
+
+    /// A handler for a new session: the same engine and caps, its own
+    /// count of calls in flight.
+    pub fn for_session(&self) -> Self {
+        Self {
+            session: Arc::default(),
+            ..self.clone()
+        }
+    }
+
+    /// The caps on calls in flight.
+    pub fn caps(&self) -> &CallCaps {
+        &self.caps
+    }
+
+    /// A place for one more call, or the cap that refuses it.
+    fn admit(&self) -> Result<Admitted, McpError> {
+        let caps = &self.caps;
+        let server = caps.running.fetch_add(1, Ordering::SeqCst) + 1;
+        let session = self.session.fetch_add(1, Ordering::SeqCst) + 1;
+        let admitted = Admitted(Arc::clone(caps), Arc::clone(&self.session));
+        let (cap, limit, flag) = if server > caps.per_server {
+            ("in_flight", caps.per_server, "--max-in-flight")
+        } else if session > caps.per_session {
+            (
+                "in_flight_per_session",
+                caps.per_session,
+                "--max-in-flight-per-session",
+            )
+        } else {
+            return Ok(admitted);
+        };
+        crate::metrics::refused(cap);
+        Err(McpError::new(
+            rmcp::model::ErrorCode(-32000),
+            format!(
+                "server busy: {limit} calls already in flight{} ({flag}); retry later",
+                if cap == "in_flight" {
+                    ""
+                } else {
+                    " in this session"
+                }
+            ),
+            None,
+        ))
     }
 }
 
@@ -98,6 +203,9 @@ impl<G: Graph> ServerHandler for Handler<G> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        let _admitted = self.admit().inspect_err(|_| {
+            crate::metrics::call(&request.name, "refused");
+        })?;
         let mut options = CallOptions {
             cancel: context.ct.clone(),
             ..CallOptions::default()
@@ -126,12 +234,20 @@ impl<G: Graph> ServerHandler for Handler<G> {
             let _ = forwarder.await;
         }
         match outcome.result {
-            Ok(value) => Ok(success_result(value).into()),
-            Err(CallError::UnknownTool(name)) => Err(McpError::invalid_params(
-                format!("unknown tool `{name}`"),
-                None,
-            )),
+            Ok(value) => {
+                crate::metrics::call(&request.name, "ok");
+                Ok(success_result(value).into())
+            }
+            Err(CallError::UnknownTool(name)) => {
+                crate::metrics::call(&request.name, "unknown_tool");
+                Err(McpError::invalid_params(
+                    format!("unknown tool `{name}`"),
+                    None,
+                ))
+            }
             Err(CallError::Failed(e)) => {
+                crate::metrics::call(&request.name, "error");
+                crate::metrics::node_error(&e.to_string());
                 tracing::warn!(tool = %request.name, error = %e, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into())
             }

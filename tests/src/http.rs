@@ -59,7 +59,9 @@ impl HttpServer {
         Self::spawn(name, cmd, extra).await
     }
 
-    async fn spawn(name: &str, mut cmd: tokio::process::Command, extra: &[&str]) -> HttpServer {
+    /// Starts `cmd`, which must run the binary `name` serving HTTP, and
+    /// waits for its address line.
+    pub async fn spawn(name: &str, mut cmd: tokio::process::Command, extra: &[&str]) -> HttpServer {
         use tokio::io::AsyncBufReadExt;
         cmd.stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 use crate::graph::Graph;
+use crate::{http, server};
 
 #[derive(Parser, Debug)]
 #[command(about = "An MCP server compiled from a graph file by mcpgraph")]
@@ -102,6 +103,41 @@ pub(super) struct ServeArgs {
     /// connection is closed (against slowloris). HTTP only.
     #[arg(long, default_value_t = DEFAULT_HEADER_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
     pub(super) header_timeout_secs: u64,
+
+    /// Seconds a client may take to send a request's body. HTTP only.
+    #[arg(long, default_value_t = http::DEFAULT_BODY_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    pub(super) body_timeout_secs: u64,
+
+    /// Open connections at most; one more gets HTTP 503 and is closed.
+    /// HTTP only.
+    #[arg(long, default_value_t = http::DEFAULT_MAX_CONNECTIONS, value_parser = at_least_one, requires = "http")]
+    pub(super) max_connections: usize,
+
+    /// MCP sessions at most; a client opening one more gets HTTP 503.
+    /// HTTP only.
+    #[arg(long, default_value_t = http::DEFAULT_MAX_SESSIONS, value_parser = at_least_one, requires = "http")]
+    pub(super) max_sessions: usize,
+
+    /// Seconds after which an idle session is closed. HTTP only.
+    #[arg(long, default_value_t = http::DEFAULT_SESSION_IDLE_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    pub(super) session_idle_secs: u64,
+
+    /// Tool calls running at once in the whole server; one more is refused
+    /// with a JSON-RPC error at once.
+    #[arg(long, default_value_t = server::DEFAULT_MAX_IN_FLIGHT, value_parser = at_least_one)]
+    pub(super) max_in_flight: usize,
+
+    /// Tool calls running at once in one session (over stdio: the client);
+    /// one more is refused with a JSON-RPC error at once.
+    #[arg(long, default_value_t = server::DEFAULT_MAX_IN_FLIGHT_PER_SESSION, value_parser = at_least_one)]
+    pub(super) max_in_flight_per_session: usize,
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{text}` is not a whole number of at least 1")),
+    }
 }
 
 const DEFAULT_DRAIN_SECS: u64 = 10;
@@ -142,6 +178,12 @@ impl Default for ServeArgs {
             auth_token_env: None,
             drain_secs: DEFAULT_DRAIN_SECS,
             header_timeout_secs: DEFAULT_HEADER_TIMEOUT_SECS,
+            body_timeout_secs: http::DEFAULT_BODY_TIMEOUT_SECS,
+            max_connections: http::DEFAULT_MAX_CONNECTIONS,
+            max_sessions: http::DEFAULT_MAX_SESSIONS,
+            session_idle_secs: http::DEFAULT_SESSION_IDLE_SECS,
+            max_in_flight: server::DEFAULT_MAX_IN_FLIGHT,
+            max_in_flight_per_session: server::DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
         }
     }
 }

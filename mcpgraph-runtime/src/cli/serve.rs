@@ -9,7 +9,7 @@ use super::args::ServeArgs;
 use crate::graph::Graph;
 use crate::http::{HttpOptions, MCP_PATH, serve_http};
 use crate::pool::Engine;
-use crate::server::{Handler, serve};
+use crate::server::{CallCaps, Handler, serve};
 
 pub(super) async fn serve_command<G: Graph>(
     engine: &Engine<G>,
@@ -18,7 +18,10 @@ pub(super) async fn serve_command<G: Graph>(
     let shutdown = CancellationToken::new();
     tokio::spawn(cancel_on_signal(shutdown.clone()));
     let drain = Duration::from_secs(args.drain_secs);
-    let handler = Handler::new(engine.clone());
+    let handler = Handler::new(engine.clone()).with_caps(CallCaps::new(
+        args.max_in_flight,
+        args.max_in_flight_per_session,
+    ));
     match args.http {
         None => {
             // stdio: the session ends at EOF; a signal ends it early, once
@@ -60,6 +63,10 @@ pub(super) async fn serve_command<G: Graph>(
                 stateless: args.stateless,
                 drain,
                 header_read_timeout: Duration::from_secs(args.header_timeout_secs),
+                body_timeout: Duration::from_secs(args.body_timeout_secs),
+                max_connections: args.max_connections,
+                max_sessions: args.max_sessions,
+                session_idle: Duration::from_secs(args.session_idle_secs),
             };
             serve_http(handler, options, shutdown, |bound| {
                 // On stderr, so scripts (and tests binding port 0) learn it.

@@ -1,0 +1,158 @@
+//! The bounds of the HTTP front door, so that a flood of clients costs at
+//! most their own requests: a cap on open connections (a connection over
+//! it gets a 503 and is closed), a backoff when `accept` fails (file
+//! descriptors run out: no hot loop, no flood of log lines), a cap on
+//! sessions, and request bodies that must arrive within a deadline. The
+//! header deadline is hyper's; calls in flight are capped by the handler
+//! (`server::CallCaps`).
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use hyper::body::{Body, Frame, Incoming, SizeHint};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::time::Sleep;
+
+/// Default of `serve --max-connections`.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+/// Default of `serve --max-sessions`.
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+/// Default of `serve --session-idle-secs`.
+pub const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
+/// Default of `serve --body-timeout-secs`.
+pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+
+/// The first wait after a failed `accept`, and the longest.
+const BACKOFF_START: Duration = Duration::from_millis(10);
+const BACKOFF_MAX: Duration = Duration::from_secs(1);
+
+/// What a connection over the cap is told before it is closed.
+const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
+retry-after: 1\r\nconnection: close\r\ncontent-length: 38\r\n\r\nserver busy: too many open connections\n";
+
+/// Waits after failed accepts, doubling up to [`BACKOFF_MAX`], and logs a
+/// line at the first failure, at each power of two, and on recovery.
+#[derive(Debug, Default)]
+pub(super) struct AcceptBackoff {
+    failures: u64,
+}
+
+impl AcceptBackoff {
+    pub(super) async fn failed(&mut self, error: &std::io::Error) {
+        self.failures += 1;
+        let n = self.failures;
+        if n.is_power_of_two() {
+            tracing::warn!(%error, failures = n, "accept failed; backing off");
+        }
+        let doubled = BACKOFF_START.saturating_mul(1 << (n - 1).min(16) as u32);
+        tokio::time::sleep(doubled.min(BACKOFF_MAX)).await;
+    }
+
+    pub(super) fn succeeded(&mut self) {
+        if self.failures > 0 {
+            tracing::warn!(failures = self.failures, "accept works again");
+            self.failures = 0;
+        }
+    }
+}
+
+/// Answers a connection over the cap with a 503 and closes it, in the
+/// background and within a second, whatever the client does.
+pub(super) fn refuse_connection(mut stream: TcpStream) {
+    crate::metrics::refused("connections");
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            let _ = stream.write_all(BUSY).await;
+            let _ = stream.shutdown().await;
+            // Read what the client sent until it closes: closing with
+            // unread data would reset the connection before it reads the
+            // 503.
+            let mut sink = [0u8; 1024];
+            while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+        })
+        .await;
+    });
+}
+
+/// Why a request body was not read.
+#[derive(Debug)]
+pub(super) struct BodyError(String);
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BodyError {}
+
+/// A request body that fails once its deadline passes before its end.
+pub(super) struct TimedBody {
+    inner: Incoming,
+    deadline: Pin<Box<Sleep>>,
+    limit: Duration,
+    /// Set when the deadline cut the body off, so that the response can
+    /// say so (rmcp answers any body error with a 500).
+    expired: Arc<AtomicBool>,
+}
+
+impl TimedBody {
+    pub(super) fn new(inner: Incoming, limit: Duration, expired: Arc<AtomicBool>) -> Self {
+        Self {
+            inner,
+            deadline: Box::pin(tokio::time::sleep(limit)),
+            limit,
+            expired,
+        }
+    }
+}
+
+/// The answer to a request whose body missed its deadline.
+pub(super) fn body_timeout_response(limit: Duration) -> hyper::Response<super::Body> {
+    let mut response = super::plain(
+        hyper::StatusCode::REQUEST_TIMEOUT,
+        "request body not received in time (--body-timeout-secs)\n",
+    );
+    response.headers_mut().insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
+    );
+    tracing::debug!(limit = ?limit, "a request body missed its deadline");
+    response
+}
+
+impl Body for TimedBody {
+    type Data = Bytes;
+    type Error = BodyError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
+        let this = self.get_mut();
+        if this.deadline.as_mut().poll(cx).is_ready() {
+            crate::metrics::refused("body_timeout");
+            this.expired.store(true, Ordering::SeqCst);
+            return Poll::Ready(Some(Err(BodyError(format!(
+                "the request body did not arrive within {} s",
+                this.limit.as_secs()
+            )))));
+        }
+        Pin::new(&mut this.inner)
+            .poll_frame(cx)
+            .map(|frame| frame.map(|f| f.map_err(|e| BodyError(e.to_string()))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}

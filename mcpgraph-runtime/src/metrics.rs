@@ -1,0 +1,153 @@
+//! Counters for `/metrics`, in the Prometheus text format: calls by tool
+//! and outcome, node errors by kind, downstream restarts, refusals by the
+//! front door's caps, and the gauges (sessions, calls in flight) the HTTP
+//! server reads when it is scraped.
+//!
+//! Process-wide: one binary serves one graph. Counting is an atomic add or
+//! a short lock on a small map, off the hot path's allocations.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Calls by (tool, outcome): `ok`, `error` (a tool error: a node failed or
+/// the arguments were invalid), `unknown_tool`, `refused` (a cap).
+static CALLS: Mutex<BTreeMap<(String, &'static str), u64>> = Mutex::new(BTreeMap::new());
+/// Node errors by kind (the first words of the message: `JSONata error`,
+/// `Value limit exceeded`, `Execution limit exceeded`, ...).
+static NODE_ERRORS: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
+/// Refusals by cap.
+static REFUSALS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
+/// Downstream connections replaced after a crash, a close or a failed probe.
+static RESTARTS: AtomicU64 = AtomicU64::new(0);
+
+fn bump<K: Ord>(map: &Mutex<BTreeMap<K, u64>>, key: K) {
+    *map.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_default() += 1;
+}
+
+/// Counts one finished call.
+pub(crate) fn call(tool: &str, outcome: &'static str) {
+    bump(&CALLS, (tool.to_owned(), outcome));
+}
+
+/// Counts one failed node, by the kind its message starts with.
+pub(crate) fn node_error(message: &str) {
+    // `node `x`: Kind: detail` -> `Kind`.
+    let rest = message.split_once("`: ").map_or(message, |(_, rest)| rest);
+    let kind = rest.split(':').next().unwrap_or(rest).trim();
+    let kind: String = kind.chars().take(60).collect();
+    bump(&NODE_ERRORS, kind);
+}
+
+/// Counts one refusal by the cap `cap`.
+pub(crate) fn refused(cap: &'static str) {
+    bump(&REFUSALS, cap);
+}
+
+/// Counts one downstream reconnection.
+pub(crate) fn restart() {
+    RESTARTS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The entries of `map`, copied out of its lock.
+fn entries<K: Ord + Clone>(map: &Mutex<BTreeMap<K, u64>>) -> Vec<(K, u64)> {
+    let map = map.lock().unwrap_or_else(|e| e.into_inner());
+    map.iter().map(|(k, n)| (k.clone(), *n)).collect()
+}
+
+/// The text of a scrape, with the gauges read by the caller.
+pub(crate) fn render(sessions: usize, in_flight: usize, connections: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# HELP mcpgraph_calls_total Tool calls by tool and outcome."
+    );
+    let _ = writeln!(out, "# TYPE mcpgraph_calls_total counter");
+    for ((tool, outcome), n) in entries(&CALLS) {
+        let tool = escape(&tool);
+        let _ = writeln!(
+            out,
+            "mcpgraph_calls_total{{tool=\"{tool}\",outcome=\"{outcome}\"}} {n}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP mcpgraph_node_errors_total Failed nodes by kind."
+    );
+    let _ = writeln!(out, "# TYPE mcpgraph_node_errors_total counter");
+    for (kind, n) in entries(&NODE_ERRORS) {
+        let _ = writeln!(
+            out,
+            "mcpgraph_node_errors_total{{kind=\"{}\"}} {n}",
+            escape(&kind)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP mcpgraph_refusals_total Requests refused by a cap."
+    );
+    let _ = writeln!(out, "# TYPE mcpgraph_refusals_total counter");
+    for (cap, n) in entries(&REFUSALS) {
+        let _ = writeln!(out, "mcpgraph_refusals_total{{cap=\"{cap}\"}} {n}");
+    }
+    for (name, help, kind, value) in [
+        (
+            "mcpgraph_downstream_restarts_total",
+            "Downstream connections replaced (crash, close, failed probe).",
+            "counter",
+            RESTARTS.load(Ordering::Relaxed) as usize,
+        ),
+        ("mcpgraph_sessions", "Open MCP sessions.", "gauge", sessions),
+        (
+            "mcpgraph_calls_in_flight",
+            "Tool calls running.",
+            "gauge",
+            in_flight,
+        ),
+        (
+            "mcpgraph_connections",
+            "Open HTTP connections.",
+            "gauge",
+            connections,
+        ),
+    ] {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    }
+    out
+}
+
+/// A label value: backslash, quote and newline escaped.
+fn escape(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_labels() {
+        node_error("node `sum`: JSONata error: T2001: bad");
+        call("we\"ird", "ok");
+        let text = render(2, 1, 3);
+        assert!(
+            text.contains("mcpgraph_node_errors_total{kind=\"JSONata error\"}"),
+            "{text}"
+        );
+        assert!(
+            text.contains("mcpgraph_calls_total{tool=\"we\\\"ird\",outcome=\"ok\"} 1"),
+            "{text}"
+        );
+        assert!(text.contains("mcpgraph_sessions 2\n"), "{text}");
+    }
+}
