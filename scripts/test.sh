@@ -27,6 +27,8 @@ stage() {
 stage peers scripts/install-peers.sh
 stage build cargo build --workspace --all-targets
 stage test cargo test --workspace
+# The official MCP conformance suite, server and client mode.
+stage conformance scripts/conformance.sh
 # `mcpgraph new`'s starter crate builds against this checkout and answers.
 stage starter scripts/starter-check.sh
 # The OTLP exporter is behind a cargo feature: its test builds the facade

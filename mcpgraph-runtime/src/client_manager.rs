@@ -48,13 +48,13 @@ mod http_client;
 mod lifecycle;
 pub mod listing;
 mod spec;
-mod sse;
+pub(crate) mod sse;
 pub(crate) mod stderr;
 mod stdio;
 mod streamable;
 #[cfg(test)]
 mod test_rng;
-mod wire;
+pub(crate) mod wire;
 
 pub use connect::withhold_from_children;
 #[cfg_attr(not(feature = "otel"), allow(unused_imports))]

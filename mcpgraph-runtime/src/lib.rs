@@ -15,6 +15,8 @@ pub mod client_manager;
 pub mod codegen;
 pub mod convert;
 pub mod env_expand;
+#[doc(hidden)]
+pub mod fuzzing;
 mod error;
 mod exec;
 mod expr;

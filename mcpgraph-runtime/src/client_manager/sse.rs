@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use super::http_client::{error_chain, http_client};
 use super::wire::{decode, oversized};
 
-mod parser;
+pub(crate) mod parser;
 
 use parser::{Event, SseParser};
 

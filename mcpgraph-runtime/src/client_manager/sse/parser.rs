@@ -5,7 +5,7 @@
 use super::super::wire::{IdScanner, MAX_REPLY_BYTES};
 
 /// One dispatched server-sent event.
-pub(super) enum Event {
+pub(crate) enum Event {
     /// An event with its type (`""` when none was given) and data.
     Message { kind: String, data: Vec<u8> },
     /// An event larger than [`MAX_REPLY_BYTES`], discarded.
@@ -15,7 +15,7 @@ pub(super) enum Event {
 /// An incremental `text/event-stream` parser that never holds more than
 /// [`MAX_REPLY_BYTES`] of one event.
 #[derive(Default)]
-pub(super) struct SseParser {
+pub(crate) struct SseParser {
     line: Vec<u8>,
     kind: String,
     data: Vec<u8>,
@@ -25,7 +25,7 @@ pub(super) struct SseParser {
 }
 
 impl SseParser {
-    pub(super) fn feed(&mut self, mut chunk: &[u8], out: &mut Vec<Event>) {
+    pub(crate) fn feed(&mut self, mut chunk: &[u8], out: &mut Vec<Event>) {
         while !chunk.is_empty() {
             if let Some((scanner, at_line_start)) = self.discarding.as_mut() {
                 // Skip to the blank line that ends the event; the raw bytes

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every fuzz target (fuzz/fuzz_targets) for SECONDS each (default 600),
+# on the nightly toolchain with cargo-fuzz 0.13.2 (installed when missing).
+# Not part of CI: the nightly build of the dependencies alone would take
+# much of its budget. Seeds come from the repository (examples, test
+# graphs, UI cases, expressions); the corpus grows in fuzz/corpus/ (not
+# committed). A crash leaves its input in fuzz/artifacts/TARGET/: turn it
+# into a regression test in the normal suite.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+seconds="${1:-600}"
+shift || true
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(graph wire expr request)
+
+if ! cargo fuzz --version 2>/dev/null | grep -q '0.13.2'; then
+    cargo install cargo-fuzz --version 0.13.2 --locked
+fi
+
+seed() { # seed TARGET NAME CONTENT
+    mkdir -p "fuzz/corpus/$1"
+    printf '%s' "$3" > "fuzz/corpus/$1/seed-$2"
+}
+n=0
+for f in examples/*/*.yaml tests/graphs/*.yaml mcpgraph/tests/ui/*.yaml; do
+    n=$((n + 1)); seed graph "$n" "$(cat "$f")"
+done
+seed wire 1 $'{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}\n{"jsonrpc":"2.0","id":4,"error":{"code":-1,"message":"no"}}\nnot json\n'
+seed wire 2 $'\x05event: message\ndata: {"jsonrpc":"2.0","id":"a","result":{}}\n\n: comment\ndata: {"jsonrpc":\ndata: "2.0","id":7}\n\n'
+seed wire 3 $'\x10{"id": {"nested": [1, "x"]}, "jsonrpc": "2.0", "result": "\\u0000'
+n=0
+grep -rhoE "expr: '[^']+'" examples tests/graphs | sed -E "s/^expr: '//; s/'$//" | sort -u | while IFS= read -r e; do
+    n=$((n + 1)); seed expr "j$n" "$(printf '\x00%s' "$e")"
+done
+seed expr l1 $'\x01{"and": [{">": [{"var": "entry.n"}, 1]}, {"in": ["b", {"var": "entry.s"}]}]}'
+seed expr l2 $'\x01{"map": [{"var": "entry.list"}, {"*": [{"var": ""}, 2]}]}'
+seed request 1 '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+seed request 2 '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sum_to_n","arguments":{"n":5}}}'
+seed request 3 '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sum_to_n","arguments":{"n":"x"}}}'
+seed request 4 '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}'
+
+for target in "${targets[@]}"; do
+    echo "==> fuzz $target for ${seconds}s"
+    (cd fuzz && cargo +nightly fuzz run "$target" "corpus/$target" -- \
+        -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1) \
+        2>&1 | tee "fuzz/last-$target.log" | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY)' || true
+    grep -q 'SUMMARY\|panicked' "fuzz/last-$target.log" && { echo "fuzz: $target found a crash (fuzz/artifacts/$target)"; exit 1; }
+done
