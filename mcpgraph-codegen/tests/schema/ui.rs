@@ -86,6 +86,10 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("unknown_next.yaml", Blind::Semantic),
     ("unknown_switch_target.yaml", Blind::Semantic),
     ("unreachable_node.yaml", Blind::Semantic),
+    // Errors against the graph's lock file, which the schema does not see.
+    ("lock_checks.yaml", Blind::Semantic),
+    ("lock_required.yaml", Blind::Semantic),
+    ("lock_unreadable.yaml", Blind::Semantic),
     ("not_utf8.yaml", Blind::Yaml),
     ("yaml_syntax.yaml", Blind::Yaml),
     // Its `properties` is also a sequence, which the schema would refuse;
