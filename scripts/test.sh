@@ -29,6 +29,8 @@ stage build cargo build --workspace --all-targets
 stage test cargo test --workspace
 # The official MCP conformance suite, server and client mode.
 stage conformance scripts/conformance.sh
+# One minute of mixed calls with faults; memory, descriptors and children stay flat.
+stage soak scripts/soak.sh --seconds 60
 # `mcpgraph new`'s starter crate builds against this checkout and answers.
 stage starter scripts/starter-check.sh
 # The OTLP exporter is behind a cargo feature: its test builds the facade

@@ -12,7 +12,9 @@ pub fn wire(bytes: &[u8]) {
     for line in bytes.split_inclusive(|b| *b == b'\n') {
         let _ = decode("fuzz", line);
     }
-    let split = bytes.first().map_or(0, |b| usize::from(*b) % (bytes.len() + 1));
+    let split = bytes
+        .first()
+        .map_or(0, |b| usize::from(*b) % (bytes.len() + 1));
     let (head, tail) = bytes.split_at(split);
     let mut scanner = IdScanner::default();
     scanner.feed(head);

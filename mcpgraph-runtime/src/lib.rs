@@ -15,11 +15,11 @@ pub mod client_manager;
 pub mod codegen;
 pub mod convert;
 pub mod env_expand;
-#[doc(hidden)]
-pub mod fuzzing;
 mod error;
 mod exec;
 mod expr;
+#[doc(hidden)]
+pub mod fuzzing;
 mod graph;
 pub mod http;
 mod logic;
