@@ -101,9 +101,10 @@ fn new_evaluator(
 }
 
 /// Evaluates `expr` against `data` in the evaluator a transform node uses
-/// (history functions registered, with an empty history), with `bindings`
-/// as variables and optional time and depth limits. For the conformance
-/// runner; not part of the generated-code interface.
+/// (history functions registered, with an empty history; `$pad` and
+/// `$join` bounded by the default `maxValueBytes`), with `bindings` as
+/// variables and optional time and depth limits. For the conformance
+/// runner and the fuzz targets; not part of the generated-code interface.
 #[doc(hidden)]
 pub fn evaluate_standalone(
     expr: &Expr,
@@ -123,11 +124,29 @@ pub fn evaluate_standalone(
     }
     let history = Rc::new(RefCell::new(History::default()));
     let mut timer = ExpressionTimer::new(timeout_ms);
-    let mut evaluator = new_evaluator(context, timer.token(), depth, None, &history);
+    let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
+    let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, &history);
     timer.arm();
     let result = evaluator.evaluate(&expr.ast, data);
     match timer.disarm() {
         Some(limit) => Err(timeout_error(limit)),
         None => result,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `expr` fuzz target (a 20 s timeout): without a budget,
+    /// `$pad` to four billion four-byte characters allocates 16 GB.
+    #[test]
+    fn a_huge_pad_fails_at_once() {
+        let expr = Expr::parse(r#"$length($pad("", 4e9, "💩"))"#).unwrap();
+        let started = std::time::Instant::now();
+        let err = evaluate_standalone(&expr, &JValue::Null, &Default::default(), Some(200), None)
+            .unwrap_err();
+        assert!(err.to_string().contains("Value limit exceeded: `$pad`"), "{err}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
     }
 }
