@@ -33,7 +33,7 @@ seed wire 2 $'\x05event: message\ndata: {"jsonrpc":"2.0","id":"a","result":{}}\n
 seed wire 3 $'\x10{"id": {"nested": [1, "x"]}, "jsonrpc": "2.0", "result": "\\u0000'
 n=0
 grep -rhoE "expr: '[^']+'" examples tests/graphs | sed -E "s/^expr: '//; s/'$//" | sort -u | while IFS= read -r e; do
-    n=$((n + 1)); seed expr "j$n" "$(printf '\x00%s' "$e")"
+    n=$((n + 1)); seed expr "j$n" "$(printf '\x02%s' "$e")"
 done
 seed expr l1 $'\x01{"and": [{">": [{"var": "entry.n"}, 1]}, {"in": ["b", {"var": "entry.s"}]}]}'
 seed expr l2 $'\x01{"map": [{"var": "entry.list"}, {"*": [{"var": ""}, 2]}]}'
@@ -47,5 +47,9 @@ for target in "${targets[@]}"; do
     (cd fuzz && cargo +nightly fuzz run "$target" "corpus/$target" -- \
         -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1) \
         2>&1 | tee "fuzz/last-$target.log" | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY)' || true
-    grep -q 'SUMMARY\|panicked' "fuzz/last-$target.log" && { echo "fuzz: $target found a crash (fuzz/artifacts/$target)"; exit 1; }
+    if grep -q 'SUMMARY\|panicked' "fuzz/last-$target.log"; then
+        echo "fuzz: $target found a crash (fuzz/artifacts/$target)"
+        exit 1
+    fi
 done
+echo "fuzz: no crash in ${targets[*]}"
