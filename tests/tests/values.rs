@@ -53,5 +53,14 @@ async fn values_over_budget_fail_the_call_only() {
         let ok = mcpgraph_tests::engine_call(&engine, "ok", json!({"after": tool})).await;
         assert_eq!(ok, Ok(json!({"after": tool})));
     }
+    // Found by the `expr` fuzz target: the range's size overflows inside
+    // jsonata-core (a panic where overflow checks are on, as in this debug
+    // build). The call fails naming its node; the worker goes on.
+    let err = mcpgraph_tests::engine_call(&engine, "range", json!({"n": 1e30}))
+        .await
+        .unwrap_err();
+    assert!(err.starts_with("node `count`: "), "{err}");
+    let ok = mcpgraph_tests::engine_call(&engine, "range", json!({"n": 9})).await;
+    assert_eq!(ok, Ok(json!(10)));
     engine.shutdown().await;
 }

@@ -50,7 +50,15 @@ impl CallEvaluator {
             return Ok(value);
         }
         self.timer.arm();
-        let mut result = self.evaluator.evaluate(&expr.ast, context);
+        let evaluated = contained(|| self.evaluator.evaluate(&expr.ast, context));
+        let Ok(mut result) = evaluated else {
+            // A panic inside jsonata-core (an arithmetic overflow in a
+            // debug build, say) fails this call only; the evaluator may be
+            // in any state, so it is replaced.
+            self.timer.disarm();
+            *self = Self::new(self.limits, &self.history);
+            return Err(evaluated.err().unwrap_or_default());
+        };
         if let Some(limit) = self.timer.disarm() {
             // The watchdog fired: its token is spent for this evaluator.
             *self = Self::new(self.limits, &self.history);
@@ -127,16 +135,43 @@ pub fn evaluate_standalone(
     let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
     let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, &history);
     timer.arm();
-    let result = evaluator.evaluate(&expr.ast, data);
-    match timer.disarm() {
-        Some(limit) => Err(timeout_error(limit)),
-        None => result,
+    let result = contained(|| evaluator.evaluate(&expr.ast, data));
+    match (timer.disarm(), result) {
+        (Some(limit), _) => Err(timeout_error(limit)),
+        (None, Ok(result)) => result,
+        (None, Err(message)) => Err(EvaluatorError::EvaluationError(message)),
     }
+}
+
+/// Runs `f`, turning a panic into an error message: a bug in an
+/// evaluator must cost the call it hit, never the worker or the process.
+pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".to_owned());
+        format!("internal error in the expression evaluator: {what}")
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `expr` fuzz target: jsonata-core's range size overflows
+    /// (a panic where overflow checks are on, as in debug builds).
+    #[test]
+    fn a_panic_in_the_evaluator_is_an_error() {
+        let expr = Expr::parse(format!("[0..1{}]", "8".repeat(78))).unwrap();
+        let err =
+            evaluate_standalone(&expr, &JValue::Null, &Default::default(), None, None).unwrap_err();
+        assert!(
+            err.to_string().contains("D2014") || err.to_string().contains("internal error"),
+            "{err}"
+        );
+    }
 
     /// Found by the `expr` fuzz target (a 20 s timeout): without a budget,
     /// `$pad` to four billion four-byte characters allocates 16 GB.
@@ -146,7 +181,10 @@ mod tests {
         let started = std::time::Instant::now();
         let err = evaluate_standalone(&expr, &JValue::Null, &Default::default(), Some(200), None)
             .unwrap_err();
-        assert!(err.to_string().contains("Value limit exceeded: `$pad`"), "{err}");
+        assert!(
+            err.to_string().contains("Value limit exceeded: `$pad`"),
+            "{err}"
+        );
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
     }
 }

@@ -48,8 +48,8 @@ impl Execution {
             fields.extend(context.iter().filter(|(k, _)| *k != SLOT_KEY).cloned());
             fields.push((SLOT_KEY, slots));
             let data = DataValue::Object(fields.into_bump_slice());
-            let value = engine
-                .evaluate(&rule.logic, data, arena)
+            let value = super::evaluator::contained(|| engine.evaluate(&rule.logic, data, arena))
+                .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")))?
                 .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")));
             let truthy = value.map(js_truthy);
             match truthy {
