@@ -24,7 +24,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -233,11 +233,11 @@ pub async fn serve_http<G: Graph>(
     });
 
     let graceful = GracefulShutdown::new();
-    let mut builder =
-        hyper_util::server::conn::auto::Builder::new(TokioExecutor::new()).http1_only();
-    // hyper enforces the header timeout only with a timer.
+    // HTTP/1.1 only: the deadlines and caps here are HTTP/1's, and MCP
+    // clients need nothing else. hyper enforces the header timeout only
+    // with a timer.
+    let mut builder = hyper::server::conn::http1::Builder::new();
     builder
-        .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(options.header_read_timeout);
     let mut backoff = front_door::AcceptBackoff::default();
@@ -259,8 +259,8 @@ pub async fn serve_http<G: Graph>(
                 // Without it, small JSON-RPC replies wait for Nagle's timer:
                 // about 25 ms per call instead of 2.
                 let _ = stream.set_nodelay(true);
-                let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service.clone());
-                let connection = graceful.watch(connection.into_owned());
+                let connection = builder.serve_connection(TokioIo::new(stream), service.clone());
+                let connection = graceful.watch(connection);
                 tokio::spawn(async move {
                     let _permit = permit;
                     if let Err(e) = connection.await {

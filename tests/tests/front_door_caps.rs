@@ -240,3 +240,25 @@ async fn running_out_of_file_descriptors() {
         .expect("a call after the descriptors came back");
     assert_eq!(ok.is_error, Some(false), "{ok:?}");
 }
+
+/// HTTP/2 is not served (the caps and deadlines are HTTP/1.1's): a client
+/// speaking h2c with prior knowledge gets no HTTP/2 settings frame back,
+/// only an HTTP/1.1 refusal or a closed connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http2_is_not_served() {
+    let mcp = test_server_override(SERVER, 3000, "caps-h2");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    // An HTTP/2 server's first frame is SETTINGS: type 0x04 at byte 3.
+    assert!(
+        answer.is_empty() || answer.starts_with(b"HTTP/1.1 "),
+        "{:?}",
+        String::from_utf8_lossy(&answer)
+    );
+}
