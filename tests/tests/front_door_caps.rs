@@ -27,6 +27,19 @@ fn hanging(client: &mcpgraph_tests::Client) -> impl std::future::Future<Output =
     }
 }
 
+/// Waits up to `limit` for `GET /health` to answer 200.
+async fn until_healthy(server: &HttpServer, limit: Duration, what: &str) {
+    let deadline = Instant::now() + limit;
+    loop {
+        let r = http_request(server.addr, "GET", "/health", &[], None).await;
+        if r.status == 200 {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what}: {r:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 async fn scrape(server: &HttpServer) -> String {
     let r = http_request(server.addr, "GET", "/metrics", &[], None).await;
     assert_eq!(r.status, 200, "{r:?}");
@@ -150,15 +163,7 @@ async fn connections_are_capped() {
     );
     assert!(started.elapsed() < Duration::from_secs(1));
     drop(first);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let r = http_request(server.addr, "GET", "/health", &[], None).await;
-        if r.status == 200 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no place freed: {r:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until_healthy(&server, Duration::from_secs(5), "no place freed").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -224,15 +229,7 @@ async fn running_out_of_file_descriptors() {
         "{lines} accept-failure lines:\n{stderr}"
     );
     drop(held);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let r = http_request(server.addr, "GET", "/health", &[], None).await;
-        if r.status == 200 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "not serving again: {r:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until_healthy(&server, Duration::from_secs(10), "not serving again").await;
     let client = server.rmcp_client(1).await;
     let ok = client
         .call_tool(call_params("count_files", json!({"directory": "x"})))
