@@ -117,6 +117,26 @@ pub(super) fn check_expr(
             )
             .help("assign to a variable, e.g. `$x := 1`");
     }
+    for (pattern, flags) in &found.regexes {
+        // The runtime builds regexes with exactly this function: one it
+        // cannot build fails every call that reaches it.
+        if let Err(e) = jsonata_core::functions::string::build_regex(pattern, flags) {
+            let literal = format!("/{pattern}/");
+            let offset = expr.source.find(&literal).unwrap_or(0);
+            let reason = e.to_string();
+            let reason = reason.lines().last().unwrap_or(&reason).trim();
+            let reason = reason.strip_prefix("error: ").unwrap_or(reason);
+            diags
+                .error(
+                    expr_pos(expr, offset),
+                    format!("the regex `{literal}{flags}` cannot run: {reason}"),
+                )
+                .help(
+                    "the runtime's regex engine (Rust's `regex` crate) has no backreferences or \
+                     lookaround; rewrite the pattern without them",
+                );
+        }
+    }
     let mut reported = HashSet::new();
     for (name, kind) in found.refs {
         if !reported.insert((name.clone(), kind)) {
@@ -156,6 +176,8 @@ pub(super) enum RefKind {
 struct Found {
     refs: Vec<(String, RefKind)>,
     bad_assignment: bool,
+    /// Regex literals: pattern and flags.
+    regexes: Vec<(String, String)>,
 }
 
 /// Collects node references and S0212 violations. `at_context`: the node is
@@ -163,6 +185,7 @@ struct Found {
 /// against an item inside a path.
 fn walk(node: &AstNode, at_context: bool, found: &mut Found) {
     match node {
+        AstNode::Regex { pattern, flags } => found.regexes.push((pattern.clone(), flags.clone())),
         AstNode::Name(n) => {
             if at_context {
                 found.refs.push((n.clone(), RefKind::Path));
@@ -278,7 +301,6 @@ fn walk(node: &AstNode, at_context: bool, found: &mut Found) {
         | AstNode::Null
         | AstNode::Undefined
         | AstNode::Placeholder
-        | AstNode::Regex { .. }
         | AstNode::Variable(_)
         | AstNode::ParentVariable(_)
         | AstNode::Wildcard

@@ -90,6 +90,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("lock_checks.yaml", Blind::Semantic),
     ("lock_required.yaml", Blind::Semantic),
     ("lock_unreadable.yaml", Blind::Semantic),
+    ("regex_unsupported.yaml", Blind::Semantic),
     ("not_utf8.yaml", Blind::Yaml),
     ("yaml_syntax.yaml", Blind::Yaml),
     // Its `properties` is also a sequence, which the schema would refuse;
