@@ -63,11 +63,12 @@ fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>
     match std::fs::read_to_string(&lock_path) {
         Ok(text) => match Lock::from_json(&text) {
             Ok(lock) => {
-                let tracked = options.track_path.as_ref().and(
+                // Tracked only where the graph is (the macro).
+                let tracked = options.track_path.as_ref().and_then(|_| {
                     std::fs::canonicalize(&lock_path)
                         .ok()
-                        .map(|p| p.to_string_lossy().into_owned()),
-                );
+                        .map(|p| p.to_string_lossy().into_owned())
+                });
                 (LockState::Found(lock, name), tracked)
             }
             Err(e) => (

@@ -154,9 +154,10 @@ pub async fn serve_http<G: Graph>(
     let stopping = shutdown.clone();
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let mut mcp = mcp.clone();
-        let (manager, caps, open_connections) =
-            (Arc::clone(&manager), caps.clone(), open_connections.clone());
+        let manager = Arc::clone(&manager);
         let scrape = request.uri().path() == METRICS_PATH;
+        // The gauges' sources, taken only for a scrape.
+        let gauges = scrape.then(|| (caps.clone(), open_connections.clone()));
         let new_session = !stateless
             && request.method() == hyper::Method::POST
             && !request.headers().contains_key("mcp-session-id");
@@ -182,7 +183,7 @@ pub async fn serve_http<G: Graph>(
             if let Some(response) = health {
                 return Ok(response);
             }
-            if scrape && authorized {
+            if let Some((caps, open_connections)) = gauges.filter(|_| authorized) {
                 let sessions = manager.sessions.read().await.len();
                 let text =
                     crate::metrics::render(sessions, caps.caps().running(), open_connections());

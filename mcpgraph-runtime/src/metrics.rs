@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Calls by (tool, outcome): `ok`, `error` (a tool error: a node failed or
 /// the arguments were invalid), `unknown_tool`, `refused` (a cap).
-static CALLS: Mutex<BTreeMap<(String, &'static str), u64>> = Mutex::new(BTreeMap::new());
+/// Keyed by tool first, so that counting a call of a known tool (every
+/// call but the first of each tool) allocates nothing.
+static CALLS: Mutex<BTreeMap<String, BTreeMap<&'static str, u64>>> = Mutex::new(BTreeMap::new());
 /// Node errors by kind (the first words of the message: `JSONata error`,
 /// `Value limit exceeded`, `Execution limit exceeded`, ...).
 static NODE_ERRORS: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
@@ -31,7 +33,12 @@ fn bump<K: Ord>(map: &Mutex<BTreeMap<K, u64>>, key: K) {
 
 /// Counts one finished call.
 pub(crate) fn call(tool: &str, outcome: &'static str) {
-    bump(&CALLS, (tool.to_owned(), outcome));
+    let mut calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
+    let outcomes = match calls.get_mut(tool) {
+        Some(outcomes) => outcomes,
+        None => calls.entry(tool.to_owned()).or_default(),
+    };
+    *outcomes.entry(outcome).or_default() += 1;
 }
 
 /// Counts one failed node, by the kind its message starts with.
@@ -67,7 +74,14 @@ pub(crate) fn render(sessions: usize, in_flight: usize, connections: usize) -> S
         "# HELP mcpgraph_calls_total Tool calls by tool and outcome."
     );
     let _ = writeln!(out, "# TYPE mcpgraph_calls_total counter");
-    for ((tool, outcome), n) in entries(&CALLS) {
+    let calls: Vec<((String, &'static str), u64)> = {
+        let calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
+        calls
+            .iter()
+            .flat_map(|(tool, outcomes)| outcomes.iter().map(|(o, n)| ((tool.clone(), *o), *n)))
+            .collect()
+    };
+    for ((tool, outcome), n) in calls {
         let tool = escape(&tool);
         let _ = writeln!(
             out,
