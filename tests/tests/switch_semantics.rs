@@ -278,3 +278,110 @@ async fn every_operator_of_the_set_works_in_a_rule() {
     assert!(failing.is_empty(), "checks that did not hold: {failing:?}");
     assert_eq!(out.as_object().unwrap().len(), 36);
 }
+
+/// Rules where the runtime once differed from mcpGraph, each row checked
+/// against mcpGraph 0.1.23 itself: its `evaluateJsonLogic` (JSONata per
+/// `var`, json-logic-js 2.0.5), run in node 20 with
+///
+/// ```text
+/// node --input-type=module -e '
+///   import { evaluateJsonLogic } from "./bench/node_modules/mcpgraph/dist/expressions/json-logic.js";
+///   console.log(await evaluateJsonLogic(RULE, {entry: ARGS}, [], 0))'
+/// ```
+///
+/// (`true` is "yes", `false` is "no"). Items of the callback tables have
+/// two keys: mcpGraph would run a one-key object of the data as a rule
+/// (docs/MIGRATING.md).
+#[tokio::test(flavor = "multi_thread")]
+async fn rules_decide_as_mcpgraph_does() {
+    let e = engine();
+    let cases: &[(&str, &[(Value, &str)])] = &[
+        // Was "Invalid arguments: NaN (in operator: ==)".
+        (
+            "ref_tags",
+            &[
+                (json!({"tags": ["a"]}), "yes"),
+                (json!({"tags": ["a", "b"]}), "no"),
+                (json!({"tags": []}), "no"),
+                (json!({"tags": "a"}), "yes"),
+            ],
+        ),
+        // Was "Thrown: NaN".
+        (
+            "ref_divide_by_zero",
+            &[
+                (json!({"a": 5}), "yes"),
+                (json!({"a": -5}), "no"),
+                (json!({"a": 0}), "no"),
+                (json!({"a": "x"}), "no"),
+            ],
+        ),
+        (
+            "ref_missing_in_callback",
+            &[
+                (json!({"items": [{"name": "", "id": 1}]}), "yes"),
+                (json!({"items": [{"name": null, "id": 1}]}), "yes"),
+                (json!({"items": [{"name": "x", "id": 1}]}), "no"),
+                (json!({"items": [{}]}), "yes"),
+                (json!({"items": [{"name": 0, "id": 1}]}), "no"),
+            ],
+        ),
+        (
+            "ref_missing_some_in_callback",
+            &[
+                (json!({"items": [{"name": "", "id": 1}]}), "yes"),
+                (json!({"items": [{"name": "", "id": ""}]}), "no"),
+                (json!({"items": [{"id": null, "name": null}]}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_strict",
+            &[(json!({}), "no"), (json!({"x": null}), "yes")],
+        ),
+        (
+            "ref_undefined_loose",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": null}), "yes"),
+                (json!({"x": 0}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_not",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": []}), "yes"),
+                (json!({"x": [0]}), "yes"),
+                (json!({"x": [1]}), "no"),
+                (json!({"x": 1}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_cat",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": null}), "yes"),
+                (json!({"x": [1, 2]}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_in",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": "fin"}), "yes"),
+                (json!({"x": 1}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_minus",
+            &[(json!({}), "yes"), (json!({"x": 1}), "no")],
+        ),
+    ];
+    for (tool, rows) in cases {
+        let rows: Vec<(Value, Value)> = rows
+            .iter()
+            .map(|(args, route)| (args.clone(), json!(route)))
+            .collect();
+        table(&e, tool, &rows).await;
+    }
+}
