@@ -55,7 +55,7 @@ impl Logic {
     /// `missing` and `missing_some` read.
     pub(crate) fn decide(&self, slots: &[JValue], context: &JValue) -> Result<bool, String> {
         debug_assert!(slots.len() >= self.slots, "a slot value per `var`");
-        self.with_value(slots, context, |v| js_truthy(v))
+        self.with_value(slots, context, js_truthy)
     }
 
     fn with_value<R>(
