@@ -60,8 +60,6 @@ pub struct Execution {
     started: Instant,
     pending: Option<Pending>,
     watch: Watch,
-    /// Reused by every switch rule of the call: its data and result.
-    arena: datalogic_rs::bumpalo::Bump,
     /// Reused buffer for a rule's slot values.
     slot_values: Vec<JValue>,
 }
@@ -86,7 +84,6 @@ impl Execution {
             started: Instant::now(),
             pending: None,
             watch: Watch::default(),
-            arena: datalogic_rs::bumpalo::Bump::new(),
             slot_values: Vec::new(),
         }
     }

@@ -13,7 +13,7 @@ use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
 
 use crate::error::StartupError;
-use crate::logic::{logic_engine, use_json_logic_js_missing};
+use crate::logic::Logic;
 
 /// A parsed JSONata expression.
 #[derive(Debug)]
@@ -152,7 +152,7 @@ pub struct Rule {
 /// A compiled [`Rule`].
 #[derive(Debug)]
 pub(crate) struct CompiledRule {
-    pub(crate) logic: Arc<datalogic_rs::Logic>,
+    pub(crate) logic: Arc<Logic>,
     pub(crate) vars: Vec<Expr>,
     pub(crate) needs_context: bool,
 }
@@ -160,7 +160,6 @@ pub(crate) struct CompiledRule {
 impl Switch {
     /// Compiles a switch's conditions, in order.
     pub fn new(conditions: &[Rule]) -> Result<Self, StartupError> {
-        let engine = logic_engine();
         let conditions = conditions
             .iter()
             .map(|rule| {
@@ -169,11 +168,9 @@ impl Switch {
                     vars,
                     needs_context,
                 } = *rule;
-                let mut json: serde_json::Value = serde_json::from_str(rule)
+                let json: serde_json::Value = serde_json::from_str(rule)
                     .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
-                use_json_logic_js_missing(&mut json);
-                let logic = engine
-                    .compile(&json)
+                let logic = Logic::compile(&json)
                     .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
                 let vars = vars
                     .iter()

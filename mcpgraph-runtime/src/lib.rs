@@ -39,7 +39,7 @@ pub use exec::{Execution, evaluate_standalone};
 pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{Graph, RunFuture};
 pub use jsonata_core;
-pub use logic::evaluate_logic;
+pub use logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
 pub use meta::{Limits, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use pool::{CallError, CallOptions, CallOutcome, Engine};

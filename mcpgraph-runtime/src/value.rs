@@ -120,50 +120,6 @@ pub fn to_json(value: &JValue) -> Option<Value> {
     })
 }
 
-/// Converts a JSONata value into JSON Logic's arena form, as [`to_json`]
-/// followed by datalogic-rs's own JSON conversion would, without the JSON
-/// in between. `None` for `undefined`.
-pub(crate) fn to_data<'a>(
-    value: &JValue,
-    arena: &'a datalogic_rs::bumpalo::Bump,
-) -> Option<datalogic_rs::DataValue<'a>> {
-    use datalogic_rs::DataValue;
-    use datalogic_rs::bumpalo::collections::Vec as BumpVec;
-    use datalogic_rs::datavalue::NumberValue;
-    Some(match value {
-        JValue::Undefined => return None,
-        JValue::Null => DataValue::Null,
-        JValue::Bool(b) => DataValue::Bool(*b),
-        JValue::Number(n) => match number(*n) {
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => DataValue::Number(NumberValue::Integer(i)),
-                None => DataValue::Number(NumberValue::Float(n.as_f64().unwrap_or(f64::NAN))),
-            },
-            _ => DataValue::Null,
-        },
-        JValue::String(s) => DataValue::String(arena.alloc_str(s)),
-        JValue::Array(items) => {
-            let mut out = BumpVec::with_capacity_in(items.len(), arena);
-            for item in items.iter() {
-                if !matches!(item, JValue::Undefined) {
-                    out.push(to_data(item, arena).unwrap_or(DataValue::Null));
-                }
-            }
-            DataValue::Array(out.into_bump_slice())
-        }
-        JValue::Object(map) => {
-            let mut out = BumpVec::with_capacity_in(map.len(), arena);
-            for (k, v) in map.iter() {
-                if let Some(v) = to_data(v, arena) {
-                    out.push((&*arena.alloc_str(k), v));
-                }
-            }
-            DataValue::Object(out.into_bump_slice())
-        }
-        _ => DataValue::Null,
-    })
-}
-
 /// JSONata numbers are `f64`; integral ones are written without a fraction,
 /// as JavaScript writes them (`7`, not `7.0`).
 #[cfg(test)]
@@ -207,16 +163,6 @@ fn number(n: f64) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn arena_form_matches_the_json_route() {
-        let v = json!({"a": [1, 2.5, "x", null, true, {"k": -3}], "b": {"c": 7e300}, "d": 1e20});
-        let arena = datalogic_rs::bumpalo::Bump::new();
-        let direct = to_data(&from_json(&v), &arena).unwrap();
-        let via_json = datalogic_rs::DataValue::from_serde_value_in(&v, &arena);
-        assert_eq!(format!("{direct:?}"), format!("{via_json:?}"));
-        assert!(to_data(&JValue::Undefined, &arena).is_none());
-    }
 
     #[test]
     fn round_trips_and_writes_integers_plainly() {

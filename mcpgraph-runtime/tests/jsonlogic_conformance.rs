@@ -1,10 +1,14 @@
 //! The JSON Logic compatibility suites (`testdata/jsonlogic`, all
-//! suites in `index.json`), run against the engine as the runtime configures
-//! it for switch rules (`evaluate_logic`).
+//! suites in `index.json`), run through the evaluator of switch rules
+//! (`evaluate_logic`).
 //!
-//! Every case that does not pass must be listed, with its reason, in
-//! `jsonlogic_known_failures.txt`; the test fails when an unlisted case
-//! fails or a listed one passes.
+//! The reference is json-logic-js 2.0.5, the engine mcpGraph runs: every
+//! case must give what it gives (`jsonlogic_reference.json`, recorded by
+//! `scripts/jsonlogic_reference.js`): the same value, or an error where it
+//! throws. The suites are newer than json-logic-js 2.0 and disagree with
+//! it in places; every case that does not pass its suite must be listed,
+//! with the reason, in `jsonlogic_known_failures.txt`; the test fails when
+//! an unlisted case fails or a listed one passes.
 
 mod common;
 
@@ -17,10 +21,37 @@ use serde_json::Value;
 
 use common::{check_against_known_failures, conformance_dir, json_equal};
 
-fn run(case: &serde_json::Map<String, Value>) -> Result<(), String> {
-    let rule = case.get("rule").ok_or("case has no rule")?;
+/// The case's outcome against its suite, and against json-logic-js.
+fn run(
+    case: &serde_json::Map<String, Value>,
+    reference: &Value,
+) -> (Result<(), String>, Result<(), String>) {
+    let Some(rule) = case.get("rule") else {
+        return (
+            Err("case has no rule".into()),
+            Err("case has no rule".into()),
+        );
+    };
     let data = case.get("data").unwrap_or(&Value::Null);
     let outcome = evaluate_logic(rule, data);
+    let as_reference = match (reference.get("result"), reference.get("error"), &outcome) {
+        (Some(want), _, Ok(got)) if json_equal(got, want) => Ok(()),
+        (None, Some(_), Err(_)) => Ok(()),
+        (want, thrown, got) => Err(format!(
+            "json-logic-js 2.0.5 gives {}, we give {got:?}",
+            want.map_or_else(
+                || format!("error {}", thrown.unwrap_or(&Value::Null)),
+                Value::to_string
+            )
+        )),
+    };
+    (against_suite(case, outcome), as_reference)
+}
+
+fn against_suite(
+    case: &serde_json::Map<String, Value>,
+    outcome: Result<Value, String>,
+) -> Result<(), String> {
     match (case.get("result"), case.get("error"), outcome) {
         (Some(want), _, Ok(got)) if json_equal(&got, want) => Ok(()),
         (Some(want), _, Ok(got)) => Err(format!("expected {want}, got {got}")),
@@ -41,6 +72,14 @@ fn run(case: &serde_json::Map<String, Value>) -> Result<(), String> {
 #[test]
 fn jsonlogic_suites_through_the_switch_engine() {
     let root = conformance_dir().join("jsonlogic");
+    let reference: BTreeMap<String, Value> = serde_json::from_str(
+        &fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jsonlogic_reference.json"),
+        )
+        .expect("the recorded json-logic-js outcomes read"),
+    )
+    .expect("jsonlogic_reference.json is an object");
+    let mut unlike_reference = Vec::new();
     let index: Vec<String> = serde_json::from_str(
         &fs::read_to_string(root.join("index.json"))
             .expect("the JSON Logic suites are at testdata/jsonlogic"),
@@ -58,14 +97,33 @@ fn jsonlogic_suites_through_the_switch_engine() {
                 .get("description")
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            let outcome = run(case).map_err(|e| format!("{description}: {e}"));
-            results.insert(format!("{suite}#{:03}", n + 1), outcome);
+            let id = format!("{suite}#{:03}", n + 1);
+            let recorded = reference.get(&id).unwrap_or(&Value::Null);
+            let (outcome, as_reference) = run(case, recorded);
+            if let Err(e) = as_reference {
+                unlike_reference.push(format!(
+                    "{id}: {}: {e}",
+                    case.get("rule").unwrap_or(&Value::Null)
+                ));
+            }
+            results.insert(id, outcome.map_err(|e| format!("{description}: {e}")));
         }
     }
 
     let passed = results.values().filter(|r| r.is_ok()).count();
     println!("JSON Logic conformance: {passed}/{} passed", results.len());
     assert_eq!(results.len(), 1138, "the suites hold 1138 cases");
+    assert_eq!(
+        reference.len(),
+        results.len(),
+        "a recorded outcome per case"
+    );
+    assert!(
+        unlike_reference.is_empty(),
+        "{} case(s) unlike json-logic-js 2.0.5:\n{}",
+        unlike_reference.len(),
+        unlike_reference.join("\n")
+    );
     check_against_known_failures(
         &results,
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jsonlogic_known_failures.txt"),

@@ -217,8 +217,8 @@ async fn comparisons_are_loose_as_in_json_logic_js() {
     let e = engine();
     let checks = ["eq", "strict_eq", "ne", "strict_ne", "lt", "le", "gt", "ge"];
     // Expected values as JavaScript computes `a OP b` (json-logic-js 2.0),
-    // except where the JSON Logic suite (testdata/jsonlogic),
-    // which the engine passes, defines otherwise: `null == 0` is true there.
+    // e.g. `node -e 'console.log(null == 0, null <= 0, null >= 0)'` prints
+    // `false true true` (the newer JSON Logic suite says `null == 0`).
     let js =
         |a: Value, b: Value, holds: &[&str]| (json!({"a": a, "b": b}), holding(&checks, holds));
     let equal_loosely = ["eq", "strict_ne", "le", "ge"];
@@ -229,7 +229,7 @@ async fn comparisons_are_loose_as_in_json_logic_js() {
         js(json!(0), json!(false), &equal_loosely),
         js(json!(2.5), json!("2.5"), &equal_loosely),
         js(json!("1e1"), json!(10), &equal_loosely),
-        js(json!(null), json!(0), &equal_loosely),
+        js(json!(null), json!(0), &["ne", "strict_ne", "le", "ge"]),
         js(json!(5), json!(5), &["eq", "strict_eq", "le", "ge"]),
         js(json!(null), json!(null), &["eq", "strict_eq", "le", "ge"]),
         js(json!(null), json!(1), &["ne", "strict_ne", "lt", "le"]),
@@ -240,20 +240,16 @@ async fn comparisons_are_loose_as_in_json_logic_js() {
         js(json!("a"), json!("A"), &["ne", "strict_ne", "gt", "ge"]),
     ];
     table(&e, "compare", &rows).await;
-    // A missing value is null.
+    // A missing value is `undefined`, as in mcpGraph: `== null` only, and
+    // no order (`let a; [null, 0, 1].map(b => [a == b, a === b, a != b,
+    // a !== b, a < b, a <= b, a > b, a >= b])` in node).
     table(
         &e,
         "compare",
         &[
-            (
-                json!({"b": null}),
-                holding(&checks, &["eq", "strict_eq", "le", "ge"]),
-            ),
-            (json!({"b": 0}), holding(&checks, &equal_loosely)),
-            (
-                json!({"b": 1}),
-                holding(&checks, &["ne", "strict_ne", "lt", "le"]),
-            ),
+            (json!({"b": null}), holding(&checks, &["eq", "strict_ne"])),
+            (json!({"b": 0}), holding(&checks, &["ne", "strict_ne"])),
+            (json!({"b": 1}), holding(&checks, &["ne", "strict_ne"])),
         ],
     )
     .await;
@@ -277,4 +273,111 @@ async fn every_operator_of_the_set_works_in_a_rule() {
         .collect();
     assert!(failing.is_empty(), "checks that did not hold: {failing:?}");
     assert_eq!(out.as_object().unwrap().len(), 36);
+}
+
+/// Rules where the runtime once differed from mcpGraph, each row checked
+/// against mcpGraph 0.1.23 itself: its `evaluateJsonLogic` (JSONata per
+/// `var`, json-logic-js 2.0.5), run in node 20 with
+///
+/// ```text
+/// node --input-type=module -e '
+///   import { evaluateJsonLogic } from "./bench/node_modules/mcpgraph/dist/expressions/json-logic.js";
+///   console.log(await evaluateJsonLogic(RULE, {entry: ARGS}, [], 0))'
+/// ```
+///
+/// (`true` is "yes", `false` is "no"). Items of the callback tables have
+/// two keys: mcpGraph would run a one-key object of the data as a rule
+/// (docs/MIGRATING.md).
+#[tokio::test(flavor = "multi_thread")]
+async fn rules_decide_as_mcpgraph_does() {
+    let e = engine();
+    let cases: &[(&str, &[(Value, &str)])] = &[
+        // Was "Invalid arguments: NaN (in operator: ==)".
+        (
+            "ref_tags",
+            &[
+                (json!({"tags": ["a"]}), "yes"),
+                (json!({"tags": ["a", "b"]}), "no"),
+                (json!({"tags": []}), "no"),
+                (json!({"tags": "a"}), "yes"),
+            ],
+        ),
+        // Was "Thrown: NaN".
+        (
+            "ref_divide_by_zero",
+            &[
+                (json!({"a": 5}), "yes"),
+                (json!({"a": -5}), "no"),
+                (json!({"a": 0}), "no"),
+                (json!({"a": "x"}), "no"),
+            ],
+        ),
+        (
+            "ref_missing_in_callback",
+            &[
+                (json!({"items": [{"name": "", "id": 1}]}), "yes"),
+                (json!({"items": [{"name": null, "id": 1}]}), "yes"),
+                (json!({"items": [{"name": "x", "id": 1}]}), "no"),
+                (json!({"items": [{}]}), "yes"),
+                (json!({"items": [{"name": 0, "id": 1}]}), "no"),
+            ],
+        ),
+        (
+            "ref_missing_some_in_callback",
+            &[
+                (json!({"items": [{"name": "", "id": 1}]}), "yes"),
+                (json!({"items": [{"name": "", "id": ""}]}), "no"),
+                (json!({"items": [{"id": null, "name": null}]}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_strict",
+            &[(json!({}), "no"), (json!({"x": null}), "yes")],
+        ),
+        (
+            "ref_undefined_loose",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": null}), "yes"),
+                (json!({"x": 0}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_not",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": []}), "yes"),
+                (json!({"x": [0]}), "yes"),
+                (json!({"x": [1]}), "no"),
+                (json!({"x": 1}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_cat",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": null}), "yes"),
+                (json!({"x": [1, 2]}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_in",
+            &[
+                (json!({}), "yes"),
+                (json!({"x": "fin"}), "yes"),
+                (json!({"x": 1}), "no"),
+            ],
+        ),
+        (
+            "ref_undefined_minus",
+            &[(json!({}), "yes"), (json!({"x": 1}), "no")],
+        ),
+    ];
+    for (tool, rows) in cases {
+        let rows: Vec<(Value, Value)> = rows
+            .iter()
+            .map(|(args, route)| (args.clone(), json!(route)))
+            .collect();
+        table(&e, tool, &rows).await;
+    }
 }

@@ -1,95 +1,62 @@
-//! A switch node: each rule's `var` slots evaluated, its data built in the
-//! call's arena, and the rule applied with the JSON Logic engine.
+//! A switch node: each rule's `var` slots evaluated with JSONata, and the
+//! rule applied to them (and to the context, which `missing` reads) by the
+//! JSON Logic evaluator of `logic`.
+
+use jsonata_core::value::JValue;
 
 use super::Execution;
 use crate::error::NodeError;
-use crate::expr::{SLOT_KEY, Switch};
-use crate::logic::logic_engine;
-use crate::value::{measure, to_data};
+use crate::expr::Switch;
+use crate::value::measure;
 
 impl Execution {
     /// Runs a switch node's rules; `Some(i)` is the first condition whose
-    /// rule is truthy, `None` means the default `next`. The caller records
-    /// the chosen target with [`Execution::switched`].
+    /// rule holds (JavaScript truthiness of its value), `None` means the
+    /// default `next`. The caller records the chosen target with
+    /// [`Execution::switched`].
     pub fn switch(&mut self, switch: &Switch) -> Result<Option<usize>, NodeError> {
-        use datalogic_rs::DataValue;
-        use datalogic_rs::bumpalo::collections::Vec as BumpVec;
-        let engine = logic_engine();
         let mut values = std::mem::take(&mut self.slot_values);
+        let mut chosen = Ok(None);
         for (index, rule) in switch.conditions.iter().enumerate() {
             values.clear();
             for var in &rule.vars {
-                let value = self.eval(var)?;
-                // Checked before the conversion into the rule's data, which
-                // recurses.
+                let value = match self.eval(var) {
+                    Ok(value) => value,
+                    Err(e) => {
+                        self.slot_values = values;
+                        return Err(e);
+                    }
+                };
+                // Operators walk values recursively (`cat` of nested
+                // arrays, `missing` paths): bounded first.
                 let limits = &self.limits;
                 if let Err(over) = measure(&value, limits.max_value_depth, limits.max_value_bytes) {
+                    self.slot_values = values;
                     return Err(self.oversize("a `var` value", &over));
                 }
                 values.push(value);
             }
-            // The rule's data, built straight into the arena: its slots
-            // (`{SLOT_KEY: {"0": .., "1": ..}}`), and, only for rules that
-            // read the data by path (`missing`), the context's fields.
-            self.arena.reset();
-            let arena = &self.arena;
-            let mut slots = BumpVec::with_capacity_in(values.len(), arena);
-            for (slot, value) in values.iter().enumerate() {
-                if let Some(value) = to_data(value, arena) {
-                    slots.push((slot_name(slot, arena), value));
-                }
-            }
-            let slots = DataValue::Object(slots.into_bump_slice());
-            let context = match rule.needs_context.then(|| to_data(&self.context, arena)) {
-                Some(Some(DataValue::Object(fields))) => fields,
-                _ => &[],
+            // Only `missing` and `missing_some` read the context.
+            let context = if rule.needs_context {
+                &self.context
+            } else {
+                &JValue::Null
             };
-            let mut fields = BumpVec::with_capacity_in(context.len() + 1, arena);
-            fields.extend(context.iter().filter(|(k, _)| *k != SLOT_KEY).cloned());
-            fields.push((SLOT_KEY, slots));
-            let data = DataValue::Object(fields.into_bump_slice());
-            let value = super::evaluator::contained(|| engine.evaluate(&rule.logic, data, arena))
-                .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")))?
-                .map_err(|e| self.error(format!("JSON Logic rule {index} failed: {e}")));
-            let truthy = value.map(js_truthy);
-            match truthy {
-                Ok(true) => {
-                    self.slot_values = values;
-                    return Ok(Some(index));
+            let logic = &rule.logic;
+            let decided = super::evaluator::contained(|| logic.decide(&values, context));
+            match decided {
+                Ok(Ok(true)) => {
+                    chosen = Ok(Some(index));
+                    break;
                 }
-                Ok(false) => {}
-                Err(e) => return Err(e),
+                Ok(Ok(false)) => {}
+                Ok(Err(e)) | Err(e) => {
+                    chosen = Err(self.error(format!("JSON Logic rule {index} failed: {e}")));
+                    break;
+                }
             }
         }
         self.slot_values = values;
-        Ok(None)
-    }
-}
-
-/// The key of slot `i` in a rule's data (`"0"`, `"1"`, ...).
-fn slot_name(i: usize, arena: &datalogic_rs::bumpalo::Bump) -> &str {
-    const NAMES: [&str; 16] = [
-        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
-    ];
-    match NAMES.get(i) {
-        Some(name) => name,
-        None => arena.alloc_str(&i.to_string()),
-    }
-}
-
-/// JavaScript truthiness, which FORMAT.md prescribes for a rule's value:
-/// everything but `false`, `0`, `""`, `null` and `NaN` is true, so `[]` and
-/// `{}` are (JSON Logic's own `truthy` says otherwise for `[]`).
-fn js_truthy(value: &datalogic_rs::DataValue<'_>) -> bool {
-    if value.is_null() {
-        false
-    } else if let Some(b) = value.as_bool() {
-        b
-    } else if let Some(n) = value.as_f64() {
-        n != 0.0 && !n.is_nan()
-    } else if let Some(s) = value.as_str() {
-        !s.is_empty()
-    } else {
-        true
+        chosen
     }
 }

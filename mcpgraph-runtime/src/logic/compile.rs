@@ -1,0 +1,187 @@
+//! A rule compiled into a tree, once, at start-up: operators resolved to
+//! [`Op`], constant parts kept as JSON, and the generator's slot reads
+//! (`{"val": [SLOT_KEY, "i"]}`, see `expr::Rule`) turned into [`Node::Slot`].
+
+use serde_json::Value as Json;
+
+use crate::expr::SLOT_KEY;
+
+/// The operators of json-logic-js 2.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    Eq,
+    StrictEq,
+    Ne,
+    StrictNe,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    Not,
+    NotNot,
+    Or,
+    And,
+    If,
+    In,
+    Cat,
+    Substr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Max,
+    Min,
+    Merge,
+    Var,
+    Missing,
+    MissingSome,
+    All,
+    Some,
+    None,
+    Map,
+    Filter,
+    Reduce,
+    Log,
+}
+
+impl Op {
+    fn named(name: &str) -> Option<Op> {
+        use Op::*;
+        Option::Some(match name {
+            "==" => Eq,
+            "===" => StrictEq,
+            "!=" => Ne,
+            "!==" => StrictNe,
+            ">" => Gt,
+            ">=" => Ge,
+            "<" => Lt,
+            "<=" => Le,
+            "!" => Not,
+            "!!" => NotNot,
+            "or" => Or,
+            "and" => And,
+            "if" | "?:" => If,
+            "in" => In,
+            "cat" => Cat,
+            "substr" => Substr,
+            "+" => Add,
+            "-" => Sub,
+            "*" => Mul,
+            "/" => Div,
+            "%" => Mod,
+            "max" => Max,
+            "min" => Min,
+            "merge" => Merge,
+            "var" => Var,
+            "missing" => Missing,
+            "missing_some" => MissingSome,
+            "all" => All,
+            "some" => Some,
+            "none" => None,
+            "map" => Map,
+            "filter" => Filter,
+            "reduce" => Reduce,
+            "log" => Log,
+            _ => return Option::None,
+        })
+    }
+}
+
+/// A compiled rule or part of one.
+#[derive(Debug)]
+pub(crate) enum Node {
+    /// A constant: a scalar, an array without operations inside, or an
+    /// object that is not an operation (not exactly one key).
+    Lit(Json),
+    /// An array with operations inside: evaluated item by item.
+    Array(Box<[Node]>),
+    /// The value of slot `i` (a `var` the generator lifted out).
+    Slot(usize),
+    Apply(Op, Args),
+    /// An operator json-logic-js does not know: an error if evaluated.
+    Unknown(Box<str>),
+}
+
+/// An operation's arguments.
+#[derive(Debug)]
+pub(crate) enum Args {
+    List(Box<[Node]>),
+    /// A slot standing for the whole argument list (`{"!": {"var": ..}}`).
+    /// mcpGraph substitutes the value before json-logic-js looks at the
+    /// arguments, so an array value is the argument list.
+    Spread(usize),
+}
+
+/// Compiles a rule.
+pub(crate) fn compile(rule: &Json) -> Node {
+    match rule {
+        Json::Array(items) => {
+            let nodes: Vec<Node> = items.iter().map(compile).collect();
+            if nodes.iter().all(|n| matches!(n, Node::Lit(_))) {
+                Node::Lit(rule.clone())
+            } else {
+                Node::Array(nodes.into())
+            }
+        }
+        Json::Object(map) if map.len() == 1 => {
+            let Some((name, args)) = map.iter().next() else {
+                return Node::Lit(rule.clone());
+            };
+            if let Some(slot) = slot_read(name, args) {
+                return Node::Slot(slot);
+            }
+            let Some(op) = Op::named(name) else {
+                return Node::Unknown(name.as_str().into());
+            };
+            let args = match args {
+                Json::Array(items) => Args::List(items.iter().map(compile).collect()),
+                other => match compile(other) {
+                    Node::Slot(slot) => Args::Spread(slot),
+                    node => Args::List(Box::new([node])),
+                },
+            };
+            Node::Apply(op, args)
+        }
+        _ => Node::Lit(rule.clone()),
+    }
+}
+
+/// The slot a generated `{"val": [[depth]?, SLOT_KEY, "i"]}` reads.
+fn slot_read(name: &str, args: &Json) -> Option<usize> {
+    if name != "val" {
+        return None;
+    }
+    let path = match args.as_array()?.as_slice() {
+        [Json::Array(_), key, slot] | [key, slot] => (key, slot),
+        _ => return None,
+    };
+    match path {
+        (Json::String(key), Json::String(slot)) if key == SLOT_KEY => slot.parse().ok(),
+        _ => None,
+    }
+}
+
+impl Node {
+    /// The first operator json-logic-js would not know, if any.
+    pub(crate) fn unknown(&self) -> Option<&str> {
+        match self {
+            Node::Unknown(name) => Some(name),
+            Node::Array(nodes) | Node::Apply(_, Args::List(nodes)) => {
+                nodes.iter().find_map(Node::unknown)
+            }
+            _ => None,
+        }
+    }
+
+    /// The number of slots the rule reads (one more than the highest).
+    pub(crate) fn slots(&self) -> usize {
+        match self {
+            Node::Slot(i) | Node::Apply(_, Args::Spread(i)) => i + 1,
+            Node::Array(nodes) | Node::Apply(_, Args::List(nodes)) => {
+                nodes.iter().map(Node::slots).max().unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+}

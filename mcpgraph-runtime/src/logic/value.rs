@@ -1,0 +1,230 @@
+//! The values a switch rule computes with, as JavaScript sees them when
+//! json-logic-js runs: `undefined`, `NaN` and `±Infinity` included.
+//!
+//! Values borrow from the rule (literals) and from the data (slot values,
+//! the context) wherever they can, so reading and comparing allocates
+//! nothing; only what an operator builds (`cat`, `map`, ...) is owned.
+
+use std::rc::Rc;
+
+use jsonata_core::value::JValue;
+use serde_json::Value as Json;
+
+/// A JavaScript value during a rule's evaluation.
+///
+/// The tag is a whole word, so that every payload is word-aligned: with a
+/// byte tag `Bool` sits at offset 1, and each move of a value loads
+/// across the tag's byte store, which stalls (it made evaluation 2-3
+/// times slower).
+#[derive(Clone, Debug)]
+#[repr(u64)]
+pub(crate) enum Val<'a> {
+    Undefined,
+    Null,
+    Bool(bool),
+    Num(f64),
+    /// A string of the rule or the data.
+    Str(&'a str),
+    /// A string an operator built.
+    Text(Rc<str>),
+    /// An array or object of the data (never a scalar: see [`Val::data`]).
+    Data(&'a JValue),
+    /// An array or object written in the rule (a constant).
+    Lit(&'a Json),
+    /// An array an operator built.
+    List(Rc<[Val<'a>]>),
+    /// The object `reduce` gives its callback: `{current, accumulator}`.
+    Scope(Rc<[Val<'a>; 2]>),
+}
+
+/// The keys of [`Val::Scope`], in order.
+pub(crate) const SCOPE_KEYS: [&str; 2] = ["current", "accumulator"];
+
+/// An array's items, wherever the array lives.
+#[derive(Clone, Copy)]
+pub(crate) enum Items<'v, 'a> {
+    Data(&'a [JValue]),
+    Lit(&'a [Json]),
+    List(&'v [Val<'a>]),
+}
+
+impl<'v, 'a> Items<'v, 'a> {
+    pub(crate) fn len(self) -> usize {
+        match self {
+            Items::Data(items) => items.len(),
+            Items::Lit(items) => items.len(),
+            Items::List(items) => items.len(),
+        }
+    }
+
+    pub(crate) fn get(self, i: usize) -> Option<Val<'a>> {
+        match self {
+            Items::Data(items) => items.get(i).map(Val::data),
+            Items::Lit(items) => items.get(i).map(Val::lit),
+            Items::List(items) => items.get(i).cloned(),
+        }
+    }
+
+    pub(crate) fn iter(self) -> impl Iterator<Item = Val<'a>> + 'v {
+        (0..self.len()).filter_map(move |i| self.get(i))
+    }
+}
+
+impl<'a> Val<'a> {
+    /// A value of the data (a slot's value, the context, an item).
+    pub(crate) fn data(value: &'a JValue) -> Self {
+        match value {
+            JValue::Undefined => Val::Undefined,
+            JValue::Bool(b) => Val::Bool(*b),
+            JValue::Number(n) => Val::Num(*n),
+            JValue::String(s) => Val::Str(s),
+            JValue::Array(_) | JValue::Object(_) => Val::Data(value),
+            // Functions and regexes: what JSON makes of them.
+            _ => Val::Null,
+        }
+    }
+
+    /// A literal of the rule.
+    pub(crate) fn lit(value: &'a Json) -> Self {
+        match value {
+            Json::Null => Val::Null,
+            Json::Bool(b) => Val::Bool(*b),
+            Json::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
+            Json::String(s) => Val::Str(s),
+            Json::Array(_) | Json::Object(_) => Val::Lit(value),
+        }
+    }
+
+    /// A string an operator built.
+    pub(crate) fn text(s: impl Into<Rc<str>>) -> Self {
+        Val::Text(s.into())
+    }
+
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Val::Str(s) => Some(s),
+            Val::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array (`Array.isArray`).
+    pub(crate) fn items(&self) -> Option<Items<'_, 'a>> {
+        match self {
+            Val::Data(JValue::Array(items)) => Some(Items::Data(items)),
+            Val::Lit(Json::Array(items)) => Some(Items::Lit(items)),
+            Val::List(items) => Some(Items::List(items)),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an array or an object.
+    pub(crate) fn is_container(&self) -> bool {
+        matches!(
+            self,
+            Val::Data(_) | Val::Lit(_) | Val::List(_) | Val::Scope(_)
+        )
+    }
+
+    pub(crate) fn is_nullish(&self) -> bool {
+        matches!(self, Val::Undefined | Val::Null)
+    }
+
+    /// JavaScript's `value[key]` for a key that is a string: object fields,
+    /// array and string indices and their `length`. `None` is `undefined`.
+    pub(crate) fn get(&self, key: &str) -> Option<Val<'a>> {
+        if let Some(items) = self.items() {
+            return if key == "length" {
+                Some(Val::Num(items.len() as f64))
+            } else {
+                array_index(key).and_then(|i| items.get(i))
+            };
+        }
+        match self {
+            Val::Data(JValue::Object(map)) => map.get(key).map(Val::data),
+            Val::Lit(Json::Object(map)) => map.get(key).map(Val::lit),
+            Val::Scope(pair) => SCOPE_KEYS
+                .iter()
+                .position(|k| *k == key)
+                .map(|i| pair[i].clone()),
+            Val::Str(_) | Val::Text(_) => {
+                let s = self.as_str().unwrap_or_default();
+                if key == "length" {
+                    return Some(Val::Num(s.encode_utf16().count() as f64));
+                }
+                let unit = s.encode_utf16().nth(array_index(key)?)?;
+                Some(Val::text(String::from_utf16_lossy(&[unit])))
+            }
+            _ => None,
+        }
+    }
+
+    /// What `JSON.stringify` makes of the value: `None` for `undefined`,
+    /// `null` for `NaN` and `±Infinity`.
+    pub(crate) fn to_json(&self) -> Option<Json> {
+        Some(match self {
+            Val::Undefined => return None,
+            Val::Null => Json::Null,
+            Val::Bool(b) => Json::Bool(*b),
+            Val::Num(n) => number_json(*n),
+            Val::Str(s) => Json::String((*s).to_owned()),
+            Val::Text(s) => Json::String(s.to_string()),
+            Val::Data(value) => crate::value::to_json(value)?,
+            Val::Lit(value) => (*value).clone(),
+            Val::List(items) => Json::Array(
+                items
+                    .iter()
+                    .map(|v| v.to_json().unwrap_or(Json::Null))
+                    .collect(),
+            ),
+            Val::Scope(pair) => Json::Object(
+                SCOPE_KEYS
+                    .iter()
+                    .zip(pair.iter())
+                    .filter_map(|(k, v)| Some(((*k).to_owned(), v.to_json()?)))
+                    .collect(),
+            ),
+        })
+    }
+}
+
+/// A number as JSON: `null` when not finite, integral ones without a
+/// fraction (as JavaScript writes them).
+fn number_json(n: f64) -> Json {
+    const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
+    if !n.is_finite() {
+        Json::Null
+    } else if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+        Json::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
+    }
+}
+
+/// The index a property key names on an array (a canonical integer:
+/// `"01"` names no index).
+fn array_index(key: &str) -> Option<usize> {
+    let i: usize = key.parse().ok()?;
+    (key == "0" || !key.starts_with('0')).then_some(i)
+}
+
+/// JavaScript's truthiness (`Boolean(value)`), which decides a switch.
+pub(crate) fn js_truthy(value: &Val<'_>) -> bool {
+    match value {
+        Val::Undefined | Val::Null => false,
+        Val::Bool(b) => *b,
+        Val::Num(n) => *n != 0.0 && !n.is_nan(),
+        Val::Str(s) => !s.is_empty(),
+        Val::Text(s) => !s.is_empty(),
+        _ => true,
+    }
+}
+
+/// `jsonLogic.truthy`: as JavaScript, except that `[]` is false. Used by
+/// `if`, `and`, `or`, `!`, `!!` and the iterating operators.
+pub(crate) fn logic_truthy(value: &Val<'_>) -> bool {
+    match value.items() {
+        Some(items) => items.len() != 0,
+        None => js_truthy(value),
+    }
+}
