@@ -19,6 +19,8 @@ mod error;
 mod exec;
 mod expr;
 #[doc(hidden)]
+pub mod js_text;
+#[doc(hidden)]
 pub mod fuzzing;
 mod graph;
 pub mod http;
