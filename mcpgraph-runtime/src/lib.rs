@@ -18,6 +18,7 @@ pub mod env_expand;
 mod error;
 mod exec;
 mod expr;
+mod js_regex;
 #[doc(hidden)]
 pub mod js_text;
 #[doc(hidden)]

@@ -118,6 +118,9 @@ pub fn to_json(value: &JValue) -> Option<Value> {
         JValue::Object(map) => {
             let mut entries: Vec<(String, Value)> = map
                 .iter()
+                // `JSON.stringify` leaves out function members (a regex
+                // match's `next`).
+                .filter(|(_, v)| !v.is_function())
                 .filter_map(|(k, v)| Some((k.clone(), to_json(v)?)))
                 .collect();
             // jsonata-core keeps insertion order; jsonata-js's objects are
