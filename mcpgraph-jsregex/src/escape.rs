@@ -53,14 +53,19 @@ pub(crate) fn read(
         'f' => char('\u{C}'),
         '0' if !chars.get(*pos).is_some_and(char::is_ascii_digit) => char('\0'),
         '0'..='9' => {
-            let digits: String = chars[*pos - 1..].iter().take_while(|c| c.is_ascii_digit()).collect();
+            let digits: String = chars[*pos - 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
             let n: usize = digits.parse().unwrap_or(usize::MAX);
             if !in_class && n >= 1 && n <= groups {
                 return Ok(Escape::Backreference);
             }
             unsupported(
                 at,
-                format!("`\\{digits}` is a legacy octal or identity escape in JavaScript; write the character as `\\xHH` or `\\uHHHH`"),
+                format!(
+                    "`\\{digits}` is a legacy octal or identity escape in JavaScript; write the character as `\\xHH` or `\\uHHHH`"
+                ),
             )
         }
         'c' => {
@@ -72,7 +77,10 @@ pub(crate) fn read(
                     *pos += 1;
                     char(char::from(l as u8 % 32))
                 }
-                None => unsupported(at, "`\\c` without a control letter (JavaScript reads it as `\\c` literally)"),
+                None => unsupported(
+                    at,
+                    "`\\c` without a control letter (JavaScript reads it as `\\c` literally)",
+                ),
             }
         }
         'x' => match hex(chars, *pos, 2) {
@@ -136,7 +144,8 @@ pub(crate) fn read_class(
         }
         let start_at = *pos;
         let start = class_atom(chars, pos)?;
-        let is_range = chars.get(*pos) == Some(&'-') && chars.get(*pos + 1).is_some_and(|&c| c != ']');
+        let is_range =
+            chars.get(*pos) == Some(&'-') && chars.get(*pos + 1).is_some_and(|&c| c != ']');
         if !is_range {
             add(&mut set, start, start_at)?;
             continue;
@@ -162,7 +171,11 @@ pub(crate) fn read_class(
         }
     }
     // JavaScript applies `i` to the members, then negates.
-    let set = if case_insensitive { crate::case::close(&set) } else { set };
+    let set = if case_insensitive {
+        crate::case::close(&set)
+    } else {
+        set
+    };
     Ok(if negated { set.complement() } else { set })
 }
 
@@ -181,7 +194,9 @@ fn astral_in_class(c: char, at: usize) -> Result<(), Unsupported> {
     if (c as u32) > 0xFFFF {
         return unsupported(
             at,
-            format!("`{c}` in a class: it is outside the Basic Multilingual Plane, two UTF-16 units to JavaScript (no `u` flag), each a member on its own"),
+            format!(
+                "`{c}` in a class: it is outside the Basic Multilingual Plane, two UTF-16 units to JavaScript (no `u` flag), each a member on its own"
+            ),
         );
     }
     Ok(())

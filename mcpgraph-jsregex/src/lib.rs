@@ -84,7 +84,9 @@ impl Translator {
     }
 
     fn starts_with(&self, text: &str) -> bool {
-        text.chars().enumerate().all(|(i, c)| self.peek(i) == Some(c))
+        text.chars()
+            .enumerate()
+            .all(|(i, c)| self.peek(i) == Some(c))
     }
 
     fn run(&mut self) -> Result<(), Unsupported> {
@@ -96,7 +98,8 @@ impl Translator {
                     Escape::Atom(Atom::Set(set)) => self.emit_set(&set),
                     Escape::Atom(Atom::Char(c)) => self.emit_char(c, at)?,
                     Escape::WordBoundary(negated) => {
-                        self.out.push_str(if negated { "(?-u:\\B)" } else { "(?-u:\\b)" })
+                        self.out
+                            .push_str(if negated { "(?-u:\\B)" } else { "(?-u:\\b)" })
                     }
                     Escape::Backreference => {
                         return unsupported(at, "backreferences (`\\1`...) are not supported");
@@ -155,13 +158,19 @@ impl Translator {
                 return Ok(());
             }
         }
-        unsupported(at, "invalid group: JavaScript reads `(?` only as `(?:`, `(?<name>` or lookaround")
+        unsupported(
+            at,
+            "invalid group: JavaScript reads `(?` only as `(?:`, `(?<name>` or lookaround",
+        )
     }
 
     /// A `{n}`, `{n,}` or `{n,m}` quantifier at the cursor (just past the
     /// `{`), consumed; `None` when the brace is a literal (Annex B).
     fn quantifier(&mut self) -> Option<String> {
-        let rest: String = self.chars[self.pos..].iter().take_while(|&&c| c != '}').collect();
+        let rest: String = self.chars[self.pos..]
+            .iter()
+            .take_while(|&&c| c != '}')
+            .collect();
         if self.pos + rest.chars().count() >= self.chars.len() {
             return None;
         }
@@ -209,9 +218,9 @@ impl Translator {
 
     fn emit_exact(&mut self, set: &CharSet) {
         match set.ranges().collect::<Vec<_>>()[..] {
-            [(a, b)] if a == b && char::from_u32(a).is_some() => {
-                self.out.push_str(&escape::literal(char::from_u32(a).unwrap_or('\0')))
-            }
+            [(a, b)] if a == b && char::from_u32(a).is_some() => self
+                .out
+                .push_str(&escape::literal(char::from_u32(a).unwrap_or('\0'))),
             _ => self.out.push_str(&set.to_regex()),
         }
     }
@@ -245,7 +254,9 @@ fn count_groups(chars: &[char]) -> usize {
 }
 
 fn has_named_groups(chars: &[char]) -> bool {
-    chars.windows(4).any(|w| w[0] == '(' && w[1] == '?' && w[2] == '<' && !matches!(w[3], '=' | '!'))
+    chars
+        .windows(4)
+        .any(|w| w[0] == '(' && w[1] == '?' && w[2] == '<' && !matches!(w[3], '=' | '!'))
 }
 
 #[cfg(test)]

@@ -56,8 +56,13 @@ const CASES: &[(&str, &str, &str, Option<&str>)] = &[
 ];
 
 fn first_match(pattern: &str, flags: &str, input: &str) -> Option<String> {
-    let translated = translate(pattern, flags).unwrap_or_else(|e| panic!("/{pattern}/{flags}: {e:?}"));
-    let prefix = if translated.flags.contains('m') { "(?m)" } else { "" };
+    let translated =
+        translate(pattern, flags).unwrap_or_else(|e| panic!("/{pattern}/{flags}: {e:?}"));
+    let prefix = if translated.flags.contains('m') {
+        "(?m)"
+    } else {
+        ""
+    };
     let re = regex::Regex::new(&format!("{prefix}{}", translated.pattern))
         .unwrap_or_else(|e| panic!("/{pattern}/{flags} as {}: {e}", translated.pattern));
     re.find(input).map(|m| m.as_str().to_owned())
@@ -100,7 +105,11 @@ fn what_javascript_reads_differently_is_refused_with_the_reason() {
         ("a\\", "", "end of the pattern"),
     ] {
         let err = translate(pattern, flags).expect_err(pattern);
-        assert!(err.reason.contains(reason), "/{pattern}/{flags}: {}", err.reason);
+        assert!(
+            err.reason.contains(reason),
+            "/{pattern}/{flags}: {}",
+            err.reason
+        );
     }
 }
 

@@ -18,7 +18,10 @@ pub(crate) fn translate(ast: &mut AstNode) -> Result<(), String> {
     while let Some(node) = stack.pop() {
         if let AstNode::Regex { pattern, flags } = node {
             let translated = mcpgraph_jsregex::translate(pattern, flags).map_err(|e| {
-                format!("the regex `/{pattern}/{flags}` cannot run as in JavaScript: {}", e.reason)
+                format!(
+                    "the regex `/{pattern}/{flags}` cannot run as in JavaScript: {}",
+                    e.reason
+                )
             })?;
             *pattern = translated.pattern;
             *flags = translated.flags;

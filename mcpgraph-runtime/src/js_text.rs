@@ -65,7 +65,8 @@ pub fn reorder_keys(value: &mut Value) {
         match value {
             Value::Object(map) => {
                 if !in_js_order(map.keys().map(String::as_str)) {
-                    let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+                    let mut entries: Vec<(String, Value)> =
+                        std::mem::take(map).into_iter().collect();
                     sort_js_order(&mut entries);
                     map.extend(entries);
                 }
@@ -145,7 +146,17 @@ mod tests {
         for key in ["0", "1", "42", "4294967294"] {
             assert!(is_index_key(key).is_some(), "{key}");
         }
-        for key in ["01", "-1", "1.0", "", "4294967295", "99999999999", "a", "+1", " 1"] {
+        for key in [
+            "01",
+            "-1",
+            "1.0",
+            "",
+            "4294967295",
+            "99999999999",
+            "a",
+            "+1",
+            " 1",
+        ] {
             assert!(is_index_key(key).is_none(), "{key}");
         }
     }

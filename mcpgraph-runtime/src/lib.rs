@@ -18,13 +18,13 @@ pub mod env_expand;
 mod error;
 mod exec;
 mod expr;
-mod js_regex;
-#[doc(hidden)]
-pub mod js_text;
 #[doc(hidden)]
 pub mod fuzzing;
 mod graph;
 pub mod http;
+mod js_regex;
+#[doc(hidden)]
+pub mod js_text;
 mod logic;
 mod meta;
 mod metrics;

@@ -75,7 +75,12 @@ mod tests {
             r#"{"1":1,"2":2,"small":0.000001,"big":10000000000000000,"b":[1e+21,0]}"#
         );
         let structured = run.structured.unwrap();
-        let keys: Vec<&str> = structured.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        let keys: Vec<&str> = structured
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
         assert_eq!(keys, ["1", "2", "small", "big", "b"]);
         assert_eq!(run.output, Some(structured));
     }
