@@ -68,7 +68,7 @@ fn call(name: &str, args: Vec<AstNode>) -> AstNode {
     }
 }
 
-fn push_children<'a>(node: &'a mut AstNode, stack: &mut Vec<&'a mut AstNode>) {
+pub(crate) fn push_children<'a>(node: &'a mut AstNode, stack: &mut Vec<&'a mut AstNode>) {
     match node {
         AstNode::Path { steps } => {
             for step in steps {

@@ -25,10 +25,12 @@ use crate::value::{Oversize, from_json, measure, to_json};
 
 mod evaluator;
 mod history;
+mod probe;
 mod switch;
 mod watch;
 
 pub use evaluator::evaluate_standalone;
+pub use probe::{TransformRun, run_transform};
 pub(crate) use watch::Watch;
 
 use evaluator::CallEvaluator;

@@ -33,6 +33,8 @@ impl Expr {
         let mut ast = jsonata_core::parser::parse(&source).map_err(|e| {
             StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
         })?;
+        crate::js_regex::translate(&mut ast)
+            .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
         crate::bounded::guard(&mut ast);
         let path = plain_path(&ast);
         Ok(Self { source, ast, path })

@@ -22,6 +22,9 @@ mod expr;
 pub mod fuzzing;
 mod graph;
 pub mod http;
+mod js_regex;
+#[doc(hidden)]
+pub mod js_text;
 mod logic;
 mod meta;
 mod metrics;
@@ -36,6 +39,8 @@ mod watchdog;
 
 pub use error::{NodeError, StartupError};
 pub use exec::{Execution, evaluate_standalone};
+#[doc(hidden)]
+pub use exec::{TransformRun, run_transform};
 pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{Graph, RunFuture};
 pub use jsonata_core;

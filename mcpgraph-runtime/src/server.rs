@@ -168,10 +168,12 @@ impl<G: Graph> Handler<G> {
     }
 }
 
-/// The tool result for a successful value: JSON text, plus
-/// `structuredContent` when it is an object.
+/// The tool result for a successful value: JSON text as `JSON.stringify`
+/// writes it (JavaScript's number spelling), plus `structuredContent` when
+/// it is an object. Keys are in the value's order, which `to_json` made
+/// JavaScript's.
 pub fn success_result(value: Value) -> CallToolResult {
-    let text = value.to_string();
+    let text = crate::js_text::to_js_string(&value);
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     if value.is_object() {
         result.structured_content = Some(value);

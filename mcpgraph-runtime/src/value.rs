@@ -7,6 +7,8 @@
 use jsonata_core::value::JValue;
 use serde_json::{Map, Number, Value};
 
+use crate::js_text::{in_js_order, sort_js_order};
+
 /// Why a value is over its budget.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Oversize {
@@ -83,7 +85,13 @@ pub fn from_json(value: &Value) -> JValue {
         Value::String(s) => JValue::from(s.as_str()),
         Value::Array(items) => JValue::array(items.iter().map(from_json).collect()),
         Value::Object(map) => {
-            JValue::object(map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect())
+            let mut entries: Vec<(String, JValue)> =
+                map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect();
+            // As `JSON.parse` builds it: jsonata-js sees index keys first.
+            if !in_js_order(map.keys().map(String::as_str)) {
+                sort_js_order(&mut entries);
+            }
+            JValue::object(entries.into_iter().collect())
         }
     }
 }
@@ -108,13 +116,19 @@ pub fn to_json(value: &JValue) -> Option<Value> {
                 .collect(),
         ),
         JValue::Object(map) => {
-            let mut out = Map::with_capacity(map.len());
-            for (k, v) in map.iter() {
-                if let Some(v) = to_json(v) {
-                    out.insert(k.clone(), v);
-                }
+            let mut entries: Vec<(String, Value)> = map
+                .iter()
+                // `JSON.stringify` leaves out function members (a regex
+                // match's `next`).
+                .filter(|(_, v)| !v.is_function())
+                .filter_map(|(k, v)| Some((k.clone(), to_json(v)?)))
+                .collect();
+            // jsonata-core keeps insertion order; jsonata-js's objects are
+            // JavaScript's, index keys first.
+            if !in_js_order(entries.iter().map(|(k, _)| k.as_str())) {
+                sort_js_order(&mut entries);
             }
-            Value::Object(out)
+            Value::Object(entries.into_iter().collect::<Map<_, _>>())
         }
         _ => Value::Null,
     })
@@ -170,6 +184,26 @@ mod tests {
         assert_eq!(to_json(&from_json(&v)), Some(v));
         assert_eq!(to_json(&JValue::Number(7.0)), Some(json!(7)));
         assert_eq!(to_json(&JValue::Number(f64::NAN)), Some(Value::Null));
+    }
+
+    /// node -e 'console.log(JSON.stringify(JSON.parse(`{"b":1,"7":2,"a":{"z":0,"3":1}}`)))'
+    /// gives {"7":2,"b":1,"a":{"3":1,"z":0}}
+    #[test]
+    fn objects_enter_and_leave_in_javascript_key_order() {
+        let v: Value = serde_json::from_str(r#"{"b":1,"7":2,"a":{"z":0,"3":1}}"#).unwrap();
+        let j = from_json(&v);
+        let JValue::Object(map) = &j else { panic!() };
+        assert_eq!(map.keys().collect::<Vec<_>>(), ["7", "b", "a"]);
+        let built = JValue::object(
+            [("z", 0.0), ("10", 1.0), ("2", 2.0)]
+                .into_iter()
+                .map(|(k, n)| (k.to_owned(), JValue::Number(n)))
+                .collect(),
+        );
+        assert_eq!(
+            to_json(&built).unwrap().to_string(),
+            r#"{"2":2,"10":1,"z":0}"#
+        );
     }
 
     #[test]

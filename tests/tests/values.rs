@@ -64,3 +64,39 @@ async fn values_over_budget_fail_the_call_only() {
     assert_eq!(ok, Ok(json!(10)));
     engine.shutdown().await;
 }
+
+/// A result's text is what mcpGraph (jsonata-js 2.2.2) sends: numbers as
+/// `JSON.stringify` spells them, keys in JavaScript's order, regexes with
+/// JavaScript's meaning. From bench/:
+/// node -e 'require("jsonata")(String.raw`<the expr of tool "spelling">`).evaluate({entry:{z:{"b":1e-7,"1":[1e21]}}}).then(r => console.log(JSON.stringify(r)))'
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn result_text_is_what_jsonata_js_gives() {
+    let engine = Engine::<values::Server>::start(Vec::new(), 1).expect("engine starts");
+    let args: serde_json::Value =
+        serde_json::from_str(r#"{"z": {"b": 1e-7, "1": [1e21]}}"#).unwrap();
+    let value = mcpgraph_tests::engine_call(&engine, "spelling", args)
+        .await
+        .unwrap();
+    let result = mcpgraph::runtime::server::success_result(value);
+    let text = &result.content[0].as_text().unwrap().text;
+    assert_eq!(
+        text,
+        r#"{"2":2,"10":1,"small":0.000001,"big":10000000000000000,"z":{"1":[1e+21],"b":1e-7},"digits":"4","nine":"0.3"}"#
+    );
+    let structured = result.structured_content.unwrap();
+    assert_eq!(structured.as_object().unwrap().keys().next().unwrap(), "2");
+    engine.shutdown().await;
+}
+
+/// jsonata-js never finishes this call (its regex engine backtracks
+/// exponentially on `(a+)+$`); here the engine is linear in the input,
+/// so the call returns at once instead of holding a worker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_catastrophic_regex_costs_its_call_nothing() {
+    let engine = Engine::<values::Server>::start(Vec::new(), 1).expect("engine starts");
+    let started = std::time::Instant::now();
+    let count = mcpgraph_tests::engine_call(&engine, "redos", json!({})).await;
+    assert_eq!(count, Ok(json!(0)));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    engine.shutdown().await;
+}

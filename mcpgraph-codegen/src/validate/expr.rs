@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashSet};
 use jsonata_core::ast::{AstNode, BinaryOp, Stage};
 
 use super::lexer::{find_bad_assignment, find_name, find_string};
+use super::regex::check_regex;
 use super::syntax::{error_text, locate_syntax_error};
 use super::unknown_node;
 use crate::diag::Diagnostics;
@@ -118,24 +119,7 @@ pub(super) fn check_expr(
             .help("assign to a variable, e.g. `$x := 1`");
     }
     for (pattern, flags) in &found.regexes {
-        // The runtime builds regexes with exactly this function: one it
-        // cannot build fails every call that reaches it.
-        if let Err(e) = jsonata_core::functions::string::build_regex(pattern, flags) {
-            let literal = format!("/{pattern}/");
-            let offset = expr.source.find(&literal).unwrap_or(0);
-            let reason = e.to_string();
-            let reason = reason.lines().last().unwrap_or(&reason).trim();
-            let reason = reason.strip_prefix("error: ").unwrap_or(reason);
-            diags
-                .error(
-                    expr_pos(expr, offset),
-                    format!("the regex `{literal}{flags}` cannot run: {reason}"),
-                )
-                .help(
-                    "the runtime's regex engine (Rust's `regex` crate) has no backreferences or \
-                     lookaround; rewrite the pattern without them",
-                );
-        }
+        check_regex(expr, pattern, flags, diags);
     }
     let mut reported = HashSet::new();
     for (name, kind) in found.refs {

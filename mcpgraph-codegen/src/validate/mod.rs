@@ -17,6 +17,7 @@ mod before_run;
 mod expr;
 mod graph;
 mod lexer;
+mod regex;
 mod syntax;
 
 use std::collections::{HashMap, HashSet};
