@@ -35,6 +35,10 @@ pub mod value;
 mod watchdog;
 
 pub use error::{NodeError, StartupError};
+/// Transforms and switch rules evaluated as a node would, for the
+/// differential runner. Not an API.
+#[doc(hidden)]
+pub use exec::differential;
 pub use exec::{Execution, evaluate_standalone};
 pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{Graph, RunFuture};
