@@ -19,6 +19,9 @@ pub struct Disagreement {
     pub data: Value,
     pub ours: String,
     pub reference: String,
+    /// A cause the runner recognises itself: `key-order` when both texts
+    /// are the same JSON but for the order of object keys; else empty.
+    pub category: &'static str,
 }
 
 /// What comparing one case found.
@@ -47,6 +50,7 @@ pub fn compare(harness: &Harness, case: &Case, reference: &Value) -> Compared {
                 origin: case.origin.clone(),
                 source: case.source(),
                 data: case.data.clone(),
+                category: category(&ours, &theirs),
                 ours,
                 reference: theirs,
             });
@@ -186,5 +190,14 @@ fn json_equal(a: &Value, b: &Value) -> bool {
                     .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
         }
         _ => a == b,
+    }
+}
+
+/// See [`Disagreement::category`].
+fn category(ours: &str, theirs: &str) -> &'static str {
+    let parse = |s: &str| serde_json::from_str::<Value>(s).ok();
+    match (parse(ours), parse(theirs)) {
+        (Some(a), Some(b)) if json_equal(&a, &b) => "key-order",
+        _ => "",
     }
 }

@@ -37,6 +37,9 @@ pub struct RuleEntry {
     pub corpus: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<String>,
+    /// A category the runner detects (`key-order`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
     /// On the expression, or the rule as one line of JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -84,7 +87,7 @@ pub fn load(path: &Path) -> Result<KnownFile, String> {
 
 struct Compiled<'a> {
     entry: &'a RuleEntry,
-    res: [Option<Regex>; 5],
+    res: [Option<Regex>; 6],
 }
 
 fn compile(rules: &[RuleEntry]) -> Result<Vec<Compiled<'_>>, String> {
@@ -105,6 +108,7 @@ fn compile(rules: &[RuleEntry]) -> Result<Vec<Compiled<'_>>, String> {
                     re(&entry.source)?,
                     re(&entry.ours)?,
                     re(&entry.reference)?,
+                    re(&entry.category)?,
                 ],
             })
         })
@@ -113,7 +117,7 @@ fn compile(rules: &[RuleEntry]) -> Result<Vec<Compiled<'_>>, String> {
 
 impl Compiled<'_> {
     fn matches(&self, d: &Disagreement) -> bool {
-        let fields = [d.corpus, d.check, &d.source, &d.ours, &d.reference];
+        let fields = [d.corpus, d.check, &d.source, &d.ours, &d.reference, d.category];
         self.res
             .iter()
             .zip(fields)
