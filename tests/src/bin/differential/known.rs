@@ -117,7 +117,14 @@ fn compile(rules: &[RuleEntry]) -> Result<Vec<Compiled<'_>>, String> {
 
 impl Compiled<'_> {
     fn matches(&self, d: &Disagreement) -> bool {
-        let fields = [d.corpus, d.check, &d.source, &d.ours, &d.reference, d.category];
+        let fields = [
+            d.corpus,
+            d.check,
+            &d.source,
+            &d.ours,
+            &d.reference,
+            d.category,
+        ];
         self.res
             .iter()
             .zip(fields)
