@@ -2,6 +2,9 @@
 # Installs the pinned test peers:
 #   - peers/node_modules from peers/package-lock.json (npm ci), e.g.
 #     @modelcontextprotocol/server-filesystem 2026.8.31
+#   - bench/node_modules from bench/package-lock.json (npm ci): mcpGraph
+#     and the engines it uses (jsonata, json-logic-js), which the benchmark
+#     and the differential runner (scripts/differential.sh) run
 #   - peers/.venv with the Python packages of peers/requirements.txt, every
 #     dependency pinned by peers/constraints.txt
 #   - nginx and openssl (Debian packages, via apt-get when missing; needs
@@ -32,6 +35,17 @@ else
 fi
 fs_js="$peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 [[ -f "$fs_js" ]] || { echo "install-peers: missing $fs_js after install" >&2; exit 1; }
+
+# The bench peers (same stamp as scripts/bench.sh, which also installs them).
+bench_want="$(stamp_of "$root/bench/package.json" "$root/bench/package-lock.json")"
+bench_stamp="$root/bench/node_modules/.mcpgraph-bench-stamp"
+if [[ -f "$bench_stamp" && "$(cat "$bench_stamp")" == "$bench_want" ]]; then
+    echo "install-peers: bench npm peers up to date"
+else
+    echo "install-peers: npm ci --prefix bench"
+    npm ci --prefix "$root/bench" --no-audit --no-fund --loglevel=error
+    echo "$bench_want" > "$bench_stamp"
+fi
 
 # --- Python peers -----------------------------------------------------------
 py="${PYTHON:-python3}"

@@ -27,6 +27,9 @@ stage() {
 stage peers scripts/install-peers.sh
 stage build cargo build --workspace --all-targets
 stage test cargo test --workspace
+# Our JSONata and JSON Logic evaluation against jsonata-js and json-logic-js
+# (the fixed seed; every disagreement listed with its reason).
+stage differential scripts/differential.sh
 # The official MCP conformance suite, server and client mode.
 stage conformance scripts/conformance.sh
 # One minute of mixed calls with faults; memory, descriptors and children stay flat.

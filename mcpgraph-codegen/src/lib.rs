@@ -68,3 +68,5 @@ pub use builder::Builder;
 pub use expand::{ExpandOptions, RewrittenRule, expand, rewrite_rule, skeleton};
 pub use generate::{Output, display_path, generate_file, generate_str, pretty};
 pub use invocation::{expand_invocation, expansion_after_panic};
+#[doc(hidden)]
+pub use lower::lower_rule;

@@ -23,6 +23,8 @@ use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType};
 use crate::value::{Oversize, from_json, measure, to_json};
 
+#[doc(hidden)]
+pub mod differential;
 mod evaluator;
 mod history;
 mod probe;

@@ -38,6 +38,10 @@ pub mod value;
 mod watchdog;
 
 pub use error::{NodeError, StartupError};
+/// Transforms and switch rules evaluated as a node would, for the
+/// differential runner. Not an API.
+#[doc(hidden)]
+pub use exec::differential;
 pub use exec::{Execution, evaluate_standalone};
 #[doc(hidden)]
 pub use exec::{TransformRun, run_transform};

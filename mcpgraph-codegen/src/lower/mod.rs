@@ -19,8 +19,10 @@ mod logic;
 mod node;
 mod schema;
 mod servers;
+mod standalone;
 
 pub(crate) use fields::expr_pos;
+pub use standalone::lower_rule;
 
 use crate::diag::Diagnostics;
 use crate::model::GraphFile;

@@ -1,0 +1,170 @@
+//! Entry points for the differential runner (`tests/src/bin/differential`):
+//! a transform expression and a switch rule evaluated exactly as a node of
+//! a generated server evaluates them, on a context given as JSON, so the
+//! runner can hold them against jsonata-js and json-logic-js. Not an API.
+
+use std::sync::Arc;
+
+use jsonata_core::value::JValue;
+use serde_json::Value;
+
+use super::Execution;
+use crate::client_manager::ClientManager;
+use crate::expr::{CompiledRule, Expr, Rule, SLOT_KEY, Switch};
+use crate::meta::Limits;
+use crate::value::{from_json, measure, to_data, to_json};
+
+/// What a transform node made of an expression.
+#[derive(Debug)]
+pub struct TransformOutcome {
+    /// The node's output as JSON (`None`: no value), or its error.
+    pub value: Result<Option<Value>, String>,
+    /// The text content of the tool result when this node is the last
+    /// before the exit node; `None` when the node failed.
+    pub text: Option<String>,
+}
+
+/// What a switch node made of a single-condition rule.
+#[derive(Debug)]
+pub struct SwitchOutcome {
+    /// The rule's value (its `var`s evaluated into slots, as the switch
+    /// does), as JSON, or the error.
+    pub value: Result<Value, String>,
+    /// Whether the switch takes the condition (its decision), or the error
+    /// that fails the node.
+    pub decision: Result<bool, String>,
+}
+
+/// Holds what an [`Execution`] needs besides its context (a client manager
+/// with no servers, on a runtime of its own).
+pub struct Harness {
+    clients: Arc<ClientManager>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Default for Harness {
+    fn default() -> Self {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a current-thread runtime");
+        let clients = Arc::new(ClientManager::new(Vec::new(), runtime.handle().clone()));
+        Self {
+            clients,
+            _runtime: runtime,
+        }
+    }
+}
+
+impl Harness {
+    /// A call under the format's default limits whose context is `context`
+    /// (in a server it is `{node id: output}`; here it is whatever the
+    /// case gives).
+    fn execution(&self, context: &Value) -> Execution {
+        let mut exec = Execution::new(
+            &Value::Object(Default::default()),
+            Limits::DEFAULT,
+            Arc::clone(&self.clients),
+        );
+        exec.context = from_json(context);
+        exec.current = "node";
+        exec
+    }
+
+    /// Runs `source` as a transform node followed by the exit node: its
+    /// output (the node's evaluator, limits and output checks) and the text
+    /// the tool result would carry.
+    pub fn transform(&self, source: &str, context: &Value) -> TransformOutcome {
+        let failed = |e: String| TransformOutcome {
+            value: Err(e),
+            text: None,
+        };
+        let expr = match Expr::parse(source.to_owned()) {
+            Ok(expr) => expr,
+            Err(e) => return failed(e.0),
+        };
+        let mut exec = self.execution(context);
+        let output = match exec.eval(&expr) {
+            Ok(output) => output,
+            Err(e) => return failed(e.to_string()),
+        };
+        // The output is recorded into a context of node outputs, which is
+        // always an object, whatever the case evaluated the expression on.
+        exec.context = JValue::object(Default::default());
+        if let Err(e) = exec.record(output.clone()) {
+            return failed(e.to_string());
+        }
+        exec.exit();
+        let text = exec
+            .finish()
+            .map(crate::server::success_result)
+            .and_then(|result| result.content.into_iter().next())
+            .and_then(|content| content.as_text().map(|t| t.text.clone()));
+        TransformOutcome {
+            value: Ok(to_json(&output)),
+            text,
+        }
+    }
+
+    /// Runs a switch node whose only condition is `rule` (as the generator
+    /// emits it) on `context`: the decision through [`Execution::switch`],
+    /// and the rule's value computed the way it computes it.
+    pub fn switch(&self, rule: Rule, context: &Value) -> SwitchOutcome {
+        let switch = match Switch::new(&[rule]) {
+            Ok(switch) => switch,
+            Err(e) => {
+                return SwitchOutcome {
+                    value: Err(e.0.clone()),
+                    decision: Err(e.0),
+                };
+            }
+        };
+        let mut exec = self.execution(context);
+        let decision = exec
+            .switch(&switch)
+            .map(|taken| taken.is_some())
+            .map_err(|e| e.to_string());
+        let mut exec = self.execution(context);
+        let value = rule_value(&mut exec, &switch.conditions[0]);
+        SwitchOutcome { value, decision }
+    }
+}
+
+/// The value of a compiled rule: its slots evaluated with the call's
+/// evaluator, its data built as `Execution::switch` builds it, and the
+/// rule applied with the switch engine.
+fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, String> {
+    use datalogic_rs::DataValue;
+    let mut values = Vec::with_capacity(rule.vars.len());
+    for var in &rule.vars {
+        let value = exec.eval(var).map_err(|e| e.to_string())?;
+        // Checked before the conversion, which recurses, as the switch does.
+        let limits = &exec.limits;
+        if let Err(over) = measure(&value, limits.max_value_depth, limits.max_value_bytes) {
+            return Err(exec.oversize("a `var` value", &over).to_string());
+        }
+        values.push(value);
+    }
+    let arena = datalogic_rs::bumpalo::Bump::new();
+    let mut slots = Vec::new();
+    for (slot, value) in values.iter().enumerate() {
+        if let Some(value) = to_data(value, &arena) {
+            slots.push((&*arena.alloc_str(&slot.to_string()), value));
+        }
+    }
+    let slots = DataValue::Object(arena.alloc_slice_clone(&slots));
+    let context = match rule.needs_context.then(|| to_data(&exec.context, &arena)) {
+        Some(Some(DataValue::Object(fields))) => fields,
+        _ => &[],
+    };
+    let mut fields: Vec<_> = context
+        .iter()
+        .filter(|(k, _)| *k != SLOT_KEY)
+        .cloned()
+        .collect();
+    fields.push((SLOT_KEY, slots));
+    let data = DataValue::Object(arena.alloc_slice_clone(&fields));
+    let engine = crate::logic::logic_engine();
+    let value = super::evaluator::contained(|| engine.evaluate(&rule.logic, data, &arena))?
+        .map_err(|e| e.to_string())?;
+    serde_json::to_value(value.to_owned()).map_err(|e| e.to_string())
+}
