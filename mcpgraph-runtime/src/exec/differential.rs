@@ -10,9 +10,9 @@ use serde_json::Value;
 
 use super::Execution;
 use crate::client_manager::ClientManager;
-use crate::expr::{CompiledRule, Expr, Rule, SLOT_KEY, Switch};
+use crate::expr::{CompiledRule, Expr, Rule, Switch};
 use crate::meta::Limits;
-use crate::value::{from_json, measure, to_data, to_json};
+use crate::value::{from_json, measure, to_json};
 
 /// What a transform node made of an expression.
 #[derive(Debug)]
@@ -130,41 +130,23 @@ impl Harness {
 }
 
 /// The value of a compiled rule: its slots evaluated with the call's
-/// evaluator, its data built as `Execution::switch` builds it, and the
-/// rule applied with the switch engine.
+/// evaluator and bounded as `Execution::switch` does, and the rule applied
+/// by the switch's evaluator (`null` for JavaScript's `undefined`).
 fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, String> {
-    use datalogic_rs::DataValue;
     let mut values = Vec::with_capacity(rule.vars.len());
     for var in &rule.vars {
         let value = exec.eval(var).map_err(|e| e.to_string())?;
-        // Checked before the conversion, which recurses, as the switch does.
         let limits = &exec.limits;
         if let Err(over) = measure(&value, limits.max_value_depth, limits.max_value_bytes) {
             return Err(exec.oversize("a `var` value", &over).to_string());
         }
         values.push(value);
     }
-    let arena = datalogic_rs::bumpalo::Bump::new();
-    let mut slots = Vec::new();
-    for (slot, value) in values.iter().enumerate() {
-        if let Some(value) = to_data(value, &arena) {
-            slots.push((&*arena.alloc_str(&slot.to_string()), value));
-        }
-    }
-    let slots = DataValue::Object(arena.alloc_slice_clone(&slots));
-    let context = match rule.needs_context.then(|| to_data(&exec.context, &arena)) {
-        Some(Some(DataValue::Object(fields))) => fields,
-        _ => &[],
+    let context = if rule.needs_context {
+        &exec.context
+    } else {
+        &JValue::Null
     };
-    let mut fields: Vec<_> = context
-        .iter()
-        .filter(|(k, _)| *k != SLOT_KEY)
-        .cloned()
-        .collect();
-    fields.push((SLOT_KEY, slots));
-    let data = DataValue::Object(arena.alloc_slice_clone(&fields));
-    let engine = crate::logic::logic_engine();
-    let value = super::evaluator::contained(|| engine.evaluate(&rule.logic, data, &arena))?
-        .map_err(|e| e.to_string())?;
-    serde_json::to_value(value.to_owned()).map_err(|e| e.to_string())
+    let outcome = super::evaluator::contained(|| rule.logic.outcome(&values, context))??;
+    Ok(outcome.value.unwrap_or(Value::Null))
 }

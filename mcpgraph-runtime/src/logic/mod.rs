@@ -58,6 +58,25 @@ impl Logic {
         self.with_value(slots, context, js_truthy)
     }
 
+    /// The rule's value and decision, as [`evaluate_lowered`] reports them.
+    pub(crate) fn outcome(
+        &self,
+        slots: &[JValue],
+        context: &JValue,
+    ) -> Result<RuleOutcome, String> {
+        if slots.len() < self.slots {
+            return Err(format!(
+                "the rule reads {} slots, {} given",
+                self.slots,
+                slots.len()
+            ));
+        }
+        self.with_value(slots, context, |value| RuleOutcome {
+            value: value.to_json(),
+            holds: js_truthy(value),
+        })
+    }
+
     fn with_value<R>(
         &self,
         slots: &[JValue],
@@ -99,18 +118,7 @@ pub fn evaluate_lowered(
     slots: &[JValue],
     context: &JValue,
 ) -> Result<RuleOutcome, String> {
-    let logic = Logic::compile(rule)?;
-    if slots.len() < logic.slots {
-        return Err(format!(
-            "the rule reads {} slots, {} given",
-            logic.slots,
-            slots.len()
-        ));
-    }
-    logic.with_value(slots, context, |value| RuleOutcome {
-        value: value.to_json(),
-        holds: js_truthy(value),
-    })
+    Logic::compile(rule)?.outcome(slots, context)
 }
 
 /// Applies a plain JSON Logic rule (its `var`s read `data` by path, as in

@@ -69,6 +69,14 @@ fn generated_data(source: &str) -> Value {
     rng::data_for(source, &mut Rng::new(seed))
 }
 
+/// Graph tools the reference cannot run to the end, by file and tool name:
+/// they are left out with the reason.
+const UNRUNNABLE: &[(&str, &str, &str)] = &[(
+    "tests/graphs/values.yaml",
+    "redos",
+    "a regex that backtracks exponentially in JavaScript: jsonata-js's timeout cannot interrupt the match",
+)];
+
 /// Every expression and rule of the graph files under `dirs`.
 pub fn graphs(root: &Path, dirs: &[&str], skipped: &mut Skipped) -> Vec<Case> {
     let mut files = Vec::new();
@@ -91,6 +99,13 @@ pub fn graphs(root: &Path, dirs: &[&str], skipped: &mut Skipped) -> Vec<Case> {
         };
         let mut inputs = Vec::new();
         for tool in &graph.tools {
+            let unrunnable = UNRUNNABLE
+                .iter()
+                .find(|(f, t, _)| display == *f && tool.name.value == *t);
+            if let Some((_, _, why)) = unrunnable {
+                *skipped.entry((*why).into()).or_default() += 1;
+                continue;
+            }
             for node in &tool.nodes {
                 match &node.kind {
                     NodeKind::Transform { expr, .. } => {
