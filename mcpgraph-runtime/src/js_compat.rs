@@ -60,8 +60,10 @@ const NONEMPTY: &str = "__mcpgraph_nonempty";
 /// Rewrites `ast` (see the module docs) and says which helpers it now
 /// calls. Walks without recursion, as `bounded::guard` does.
 pub(crate) fn rewrite(ast: &mut AstNode) -> Helpers {
-    let divides = finite::divides(ast);
     let mut used = Helpers::default();
+    if finite::divides(ast) && finite::guard_all(ast) {
+        used.add(Helpers::FINITE);
+    }
     if keys::needs_order(ast) {
         wrap(ast, keys::NAME, Vec::new());
         used.add(Helpers::KEYS);
@@ -69,9 +71,6 @@ pub(crate) fn rewrite(ast: &mut AstNode) -> Helpers {
     let mut stack = vec![ast];
     let mut children = Vec::new();
     while let Some(node) = stack.pop() {
-        if divides && finite::guard_operands(node) {
-            used.add(Helpers::FINITE);
-        }
         rewrite_calls(node, &mut used);
         if order_steps(node) {
             used.add(Helpers::KEYS);
@@ -184,6 +183,10 @@ pub(crate) fn register(evaluator: &mut Evaluator, registered: Helpers, needed: H
         results.push((
             finite::EXTREME,
             evaluator.register_fn(finite::EXTREME, finite::extreme),
+        ));
+        results.push((
+            finite::SORTABLE,
+            evaluator.register_fn(finite::SORTABLE, finite::sortable),
         ));
     }
     if missing(Helpers::KEYS) {

@@ -63,11 +63,16 @@ fn nan_is_false_and_infinity_fails_where_truth_is_tested() {
 }
 
 #[test]
-fn max_and_min_give_nan_for_a_nan_among_their_numbers() {
+fn max_min_and_sort_see_nan_as_jsonata_js_does() {
     check(&[
         ("$max([1, x % 0])", "null"),
         ("$string($max([1, x % 0]))", "D3001"),
         ("$min([3, x / 2])", "0.5"),
+        ("$sort([1, x % 0])", "D3070"),
+        ("$sort([1, x / 0])", "D1001"),
+        ("$sort([2, x / 2])", "[0.5,2]"),
+        ("$sort([x % 0])", "[null]"),
+        ("$sort([x % 0, x % 0])", "D3070"),
     ]);
 }
 
@@ -125,6 +130,14 @@ fn expressions_that_need_no_helper_are_left_as_parsed() {
         "items[price > 2].name",
         r#"$reduce(xs, function($a, $b) { $a + $b }, 0)"#,
         r#"flag ? $string(n) : "none""#,
+        // Divisions whose operands read JSON data, or by a non-zero
+        // literal: no NaN or Infinity can reach an operator.
+        "$.entry.a * 2 + $.entry.b / 4 - 1",
+        "$.entry.a % 2 + $sum($.entry.items) * -$count(xs)",
+        r#"{"f81": $.entry.a % (1 + 1), "f91": { "k": 1, "v": $.entry.a - 1 }}"#,
+        "items.(price / qty)",
+        "$sum(items.(price * qty)) / 2 > $$.limit ? -($max(items.price) / 3) : 0",
+        r#"{"k": 1, "v": a / b}"#,
     ] {
         let parsed = jsonata_core::parser::parse(source).unwrap();
         let mut ast = parsed.clone();
@@ -135,7 +148,7 @@ fn expressions_that_need_no_helper_are_left_as_parsed() {
 
 #[test]
 fn helpers_are_registered_once_and_without_clashes() {
-    let expr = Expr::parse(r#"$merge([{"k": x % 2}, {"0": $max(items.price)}])"#).unwrap();
+    let expr = Expr::parse(r#"$merge([{"k": -(x % 2 / x)}, {"0": $max(items.price)}])"#).unwrap();
     assert!(expr.helpers.covers(Helpers::FINITE) && expr.helpers.covers(Helpers::KEYS));
     let mut evaluator = Evaluator::new();
     let all = Helpers(Helpers::FINITE.0 | Helpers::KEYS.0 | Helpers::NONEMPTY.0);
@@ -145,7 +158,7 @@ fn helpers_are_registered_once_and_without_clashes() {
     assert_eq!(register(&mut evaluator, registered, expr.helpers), all);
     let data = from_json(&serde_json::from_str(DATA).unwrap());
     let value = evaluator.evaluate(&expr.ast, &data).unwrap();
-    assert_eq!(to_json(&value).unwrap().to_string(), r#"{"0":2,"k":1}"#);
+    assert_eq!(to_json(&value).unwrap().to_string(), r#"{"0":2,"k":-1}"#);
     assert!(
         matches!(value, JValue::Object(map) if map.keys().next().map(String::as_str) == Some("0"))
     );
