@@ -171,3 +171,19 @@ fn deep_expressions_are_rewritten_without_recursion() {
         rewrite(&mut ast);
     }
 }
+
+/// The benchmark's expressions (bench/js/cases.json) keep their cost: no
+/// helper, the parser's tree.
+#[test]
+fn the_benchmark_expressions_are_left_as_parsed() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/js/cases.json");
+    let cases: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for case in cases["expressions"].as_array().unwrap() {
+        let source = case["expr"].as_str().unwrap();
+        let parsed = jsonata_core::parser::parse(source).unwrap();
+        let mut ast = parsed.clone();
+        assert_eq!(rewrite(&mut ast), Helpers::default(), "{source}");
+        assert_eq!(ast, parsed, "{source}");
+    }
+}
