@@ -23,6 +23,9 @@ pub struct Expr {
     /// For a plain path of field names (`$.entry.x`, `node.a.b`, `$`): the
     /// names, so the common case skips the evaluator (see [`Expr::lookup`]).
     path: Option<Box<[Box<str>]>>,
+    /// The host functions the rewrite to jsonata-js's behaviour calls
+    /// (see `js_compat`), which the evaluator registers before running it.
+    pub(crate) helpers: crate::js_compat::Helpers,
 }
 
 impl Expr {
@@ -36,8 +39,14 @@ impl Expr {
         crate::js_regex::translate(&mut ast)
             .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
         crate::bounded::guard(&mut ast);
+        let helpers = crate::js_compat::rewrite(&mut ast);
         let path = plain_path(&ast);
-        Ok(Self { source, ast, path })
+        Ok(Self {
+            source,
+            ast,
+            path,
+            helpers,
+        })
     }
 
     /// The value of a plain path expression on `data` without the

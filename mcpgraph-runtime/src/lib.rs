@@ -22,6 +22,7 @@ mod expr;
 pub mod fuzzing;
 mod graph;
 pub mod http;
+mod js_compat;
 mod js_regex;
 #[doc(hidden)]
 pub mod js_text;

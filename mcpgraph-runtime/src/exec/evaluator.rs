@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::history::{History, register_history_functions};
 use crate::expr::Expr;
+use crate::js_compat::{self, Helpers};
 use crate::meta::Limits;
 use crate::value::from_json;
 use crate::watchdog::{ExpressionTimer, timeout_error};
@@ -22,6 +23,9 @@ pub(super) struct CallEvaluator {
     timer: ExpressionTimer,
     limits: Limits,
     history: Rc<RefCell<History>>,
+    /// The `js_compat` helpers registered so far: each is registered the
+    /// first time an expression needing it runs.
+    helpers: Helpers,
 }
 
 impl CallEvaluator {
@@ -40,6 +44,7 @@ impl CallEvaluator {
             timer,
             limits,
             history: Rc::clone(history),
+            helpers: Helpers::default(),
         }
     }
 
@@ -49,6 +54,7 @@ impl CallEvaluator {
         if let Some(value) = expr.lookup(context) {
             return Ok(value);
         }
+        self.helpers = js_compat::register(&mut self.evaluator, self.helpers, expr.helpers);
         self.timer.arm();
         let evaluated = contained(|| self.evaluator.evaluate(&expr.ast, context));
         let Ok(mut result) = evaluated else {
@@ -134,6 +140,7 @@ pub fn evaluate_standalone(
     let mut timer = ExpressionTimer::new(timeout_ms);
     let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
     let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, &history);
+    js_compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm();
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
     match (timer.disarm(), result) {

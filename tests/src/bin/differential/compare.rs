@@ -60,6 +60,12 @@ pub fn compare(harness: &Harness, case: &Case, reference: &Value) -> Compared {
         Input::Jsonata(expr) => {
             let ours = harness.transform(expr, &case.data);
             let theirs = jsonata_outcome(reference);
+            if ours.value.is_ok() && theirs.timed_out() {
+                out.skipped = Some(
+                    "jsonata-js ran out of its 1000 ms where ours finished (speed and machine load, not meaning)",
+                );
+                return out;
+            }
             let ours_value = match &ours.value {
                 Ok(Some(v)) => Outcome::Value(v.clone()),
                 Ok(None) => Outcome::Undefined,
@@ -155,6 +161,14 @@ impl Outcome {
             }
             _ => false,
         }
+    }
+}
+
+impl Outcome {
+    /// Whether this is jsonata-js's timeout (D1012), which the suite's
+    /// performance cases hit or not depending on the machine's load.
+    fn timed_out(&self) -> bool {
+        matches!(self, Outcome::Error(e) if e.starts_with("D1012"))
     }
 }
 

@@ -49,6 +49,10 @@ pub struct RuleEntry {
     /// On the reference's outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    /// On the case's data, as compact JSON (a cause that only some data
+    /// bring out, such as an empty array).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
 }
 
 /// One disagreement, by the content key of its case and the check. The
@@ -87,7 +91,7 @@ pub fn load(path: &Path) -> Result<KnownFile, String> {
 
 struct Compiled<'a> {
     entry: &'a RuleEntry,
-    res: [Option<Regex>; 6],
+    res: [Option<Regex>; 7],
 }
 
 fn compile(rules: &[RuleEntry]) -> Result<Vec<Compiled<'_>>, String> {
@@ -109,6 +113,7 @@ fn compile(rules: &[RuleEntry]) -> Result<Vec<Compiled<'_>>, String> {
                     re(&entry.ours)?,
                     re(&entry.reference)?,
                     re(&entry.category)?,
+                    re(&entry.data)?,
                 ],
             })
         })
@@ -117,6 +122,10 @@ fn compile(rules: &[RuleEntry]) -> Result<Vec<Compiled<'_>>, String> {
 
 impl Compiled<'_> {
     fn matches(&self, d: &Disagreement) -> bool {
+        let data = match &self.res[6] {
+            Some(_) => d.data.to_string(),
+            None => String::new(),
+        };
         let fields = [
             d.corpus,
             d.check,
@@ -124,6 +133,7 @@ impl Compiled<'_> {
             &d.ours,
             &d.reference,
             d.category,
+            &data,
         ];
         self.res
             .iter()
