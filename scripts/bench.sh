@@ -6,6 +6,13 @@
 #
 #   scripts/bench.sh            # full run (about 10 minutes on 2 cores)
 #   scripts/bench.sh --quick    # a few minutes, no rebuild timing; writes target/release/bench-quick/
+#   scripts/bench.sh --quick --rebuild   # ... with the rebuild timing
+#
+# Before/after in one run: MCPGRAPH_BENCH_BASELINE=/other/target/release/bench-graph
+# (built from an earlier commit, in its own target directory, with
+# `cargo build --release -p mcpgraph-bench --bin bench-graph --example engine_loop`)
+# adds a "baseline" peer; MCPGRAPH_BENCH_BASELINE_SRC=/that/commit's/tree adds
+# its rebuild times.
 #
 # It only measures; nothing fails on a slow figure.
 set -euo pipefail
@@ -25,5 +32,5 @@ else
     echo "$want" > "$stamp"
 fi
 
-cargo build --release -p mcpgraph-bench --bins
+cargo build --release -p mcpgraph-bench --bins --example engine_loop
 exec "${CARGO_TARGET_DIR:-$root/target}/release/bench" "$@"
