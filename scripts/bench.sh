@@ -26,6 +26,12 @@ want="$(cat bench/package.json bench/package-lock.json | sha256sum | cut -d' ' -
 stamp="bench/node_modules/.mcpgraph-bench-stamp"
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
     echo "bench: npm peers up to date"
+elif [[ -L bench/node_modules ]]; then
+    # A shared install linked in (a worktree): `npm ci` would empty the
+    # directory it points to. Use it as it is.
+    [[ -f bench/node_modules/mcpgraph/dist/main.js ]] ||
+        { echo "bench: bench/node_modules is a link to an incomplete install" >&2; exit 1; }
+    echo "bench: npm peers linked in, left as they are"
 else
     echo "bench: npm ci --prefix bench"
     npm ci --prefix bench --no-audit --no-fund --loglevel=error

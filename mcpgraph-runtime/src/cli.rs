@@ -91,12 +91,12 @@ async fn run<G: Graph>(cli: Cli, local: bool) -> ExitCode {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let workers = cli
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
     let engine = if local {
-        Engine::<G>::start_local(overrides, workers)
+        Engine::<G>::start_local(overrides, cli.workers)
     } else {
+        let workers = cli
+            .workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
         Engine::<G>::start(overrides, workers)
     };
     let engine = match engine {

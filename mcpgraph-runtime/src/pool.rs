@@ -140,16 +140,19 @@ impl<G: Graph> Engine<G> {
     /// started on the first call. Must be called inside a tokio runtime,
     /// which then drives the downstream connections.
     pub fn start(overrides: Vec<ServerSpec>, workers: usize) -> Result<Self, StartupError> {
-        Self::start_with(overrides, Workers::threads(workers))
+        Self::start_with(overrides, Workers::threads(Some(workers)))
     }
 
     /// [`Engine::start`] for a server with one connection, on a
     /// current-thread runtime inside a `LocalSet` (stdio, a one-shot
     /// call): a call runs right here, on the thread serving it, whenever
     /// no other call does; calls made while one runs go to `workers`
-    /// threads started when first needed, so they still run beside it.
-    /// Panics outside a `LocalSet`.
-    pub fn start_local(overrides: Vec<ServerSpec>, workers: usize) -> Result<Self, StartupError> {
+    /// threads (`None`: one per core) started when first needed, so they
+    /// still run beside it. Panics outside a `LocalSet`.
+    pub fn start_local(
+        overrides: Vec<ServerSpec>,
+        workers: Option<usize>,
+    ) -> Result<Self, StartupError> {
         Self::start_with(overrides, Workers::threads(workers).with_local())
     }
 
@@ -240,7 +243,8 @@ impl<G: Graph> Engine<G> {
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
-        let worker = match self.workers.pick() {
+        let alone = self.in_flight.count.load(Ordering::SeqCst) == 1;
+        let worker = match self.workers.pick(alone) {
             Ok(worker) => worker,
             Err(e) => {
                 return CallOutcome::failed(CallError::Failed(NodeError::call(format!(

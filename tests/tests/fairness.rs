@@ -157,7 +157,7 @@ fn a_spinning_call_on_the_serving_thread_leaves_room_for_quick_calls() {
     let local = tokio::task::LocalSet::new();
     local.block_on(&runtime, async {
         let threads = Arc::new(Threads::default());
-        let engine = E::start_local(Vec::new(), 1)
+        let engine = E::start_local(Vec::new(), Some(1))
             .expect("engine starts")
             .with_observer(threads.clone());
         let cancel = CancellationToken::new();

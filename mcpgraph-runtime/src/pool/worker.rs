@@ -30,17 +30,20 @@ pub(super) struct Worker {
 pub(super) struct Workers {
     local: Option<Worker>,
     threads: OnceLock<Result<Vec<Worker>, String>>,
-    count: usize,
+    /// How many threads; `None`: one per core, counted when they start
+    /// (reading the cgroup limits costs start-up time).
+    count: Option<usize>,
     next: AtomicUsize,
 }
 
 impl Workers {
-    /// `count` worker threads (at least one), not started yet.
-    pub(super) fn threads(count: usize) -> Self {
+    /// `count` worker threads (at least one; `None`: one per core), not
+    /// started yet.
+    pub(super) fn threads(count: Option<usize>) -> Self {
         Self {
             local: None,
             threads: OnceLock::new(),
-            count: count.max(1),
+            count,
             next: AtomicUsize::new(0),
         }
     }
@@ -53,10 +56,13 @@ impl Workers {
         self
     }
 
-    /// The worker for a new call: the local one if it is free, else the
-    /// least-loaded thread, ties broken by rotating.
-    pub(super) fn pick(&self) -> Result<&Worker, String> {
+    /// The worker for a new call: the local one if this call is the only
+    /// one (`alone`), else the least-loaded thread, ties broken by
+    /// rotating. With calls overlapping, the serving thread keeps to the
+    /// protocol: a call there would hold up every other call's reply.
+    pub(super) fn pick(&self, alone: bool) -> Result<&Worker, String> {
         if let Some(local) = &self.local
+            && alone
             && local.load.load(Ordering::Relaxed) == 0
         {
             return Ok(local);
@@ -64,7 +70,10 @@ impl Workers {
         let threads = self
             .threads
             .get_or_init(|| {
-                (0..self.count)
+                let count = self
+                    .count
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+                (0..count.max(1))
                     .map(spawn_worker)
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| e.0)
