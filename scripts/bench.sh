@@ -6,6 +6,13 @@
 #
 #   scripts/bench.sh            # full run (about 10 minutes on 2 cores)
 #   scripts/bench.sh --quick    # a few minutes, no rebuild timing; writes target/release/bench-quick/
+#   scripts/bench.sh --quick --rebuild   # ... with the rebuild timing
+#
+# Before/after in one run: MCPGRAPH_BENCH_BASELINE=/other/target/release/bench-graph
+# (built from an earlier commit, in its own target directory, with
+# `cargo build --release -p mcpgraph-bench --bin bench-graph --example engine_loop`)
+# adds a "baseline" peer; MCPGRAPH_BENCH_BASELINE_SRC=/that/commit's/tree adds
+# its rebuild times.
 #
 # It only measures; nothing fails on a slow figure.
 set -euo pipefail
@@ -19,11 +26,17 @@ want="$(cat bench/package.json bench/package-lock.json | sha256sum | cut -d' ' -
 stamp="bench/node_modules/.mcpgraph-bench-stamp"
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
     echo "bench: npm peers up to date"
+elif [[ -L bench/node_modules ]]; then
+    # A shared install linked in (a worktree): `npm ci` would empty the
+    # directory it points to. Use it as it is.
+    [[ -f bench/node_modules/mcpgraph/dist/main.js ]] ||
+        { echo "bench: bench/node_modules is a link to an incomplete install" >&2; exit 1; }
+    echo "bench: npm peers linked in, left as they are"
 else
     echo "bench: npm ci --prefix bench"
     npm ci --prefix bench --no-audit --no-fund --loglevel=error
     echo "$want" > "$stamp"
 fi
 
-cargo build --release -p mcpgraph-bench --bins
+cargo build --release -p mcpgraph-bench --bins --example engine_loop
 exec "${CARGO_TARGET_DIR:-$root/target}/release/bench" "$@"

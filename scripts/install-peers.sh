@@ -28,6 +28,10 @@ npm_want="$(stamp_of "$peers/package.json" "$peers/package-lock.json")"
 npm_stamp="$peers/node_modules/.mcpgraph-peers-stamp"
 if [[ -f "$npm_stamp" && "$(cat "$npm_stamp")" == "$npm_want" ]]; then
     echo "install-peers: npm peers up to date"
+elif [[ -L "$peers/node_modules" ]]; then
+    # A shared install linked in (a worktree): `npm ci` would empty the
+    # directory it points to. Use it as it is.
+    echo "install-peers: npm peers linked in, left as they are"
 else
     echo "install-peers: npm ci --prefix peers"
     npm ci --prefix "$peers" --no-audit --no-fund --loglevel=error

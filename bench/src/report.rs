@@ -43,6 +43,9 @@ pub struct Row {
     pub ours: Cell,
     pub hand: Cell,
     pub mcpgraph: Cell,
+    /// The same graph server built from an earlier commit
+    /// (`MCPGRAPH_BENCH_BASELINE`), when the run has one.
+    pub baseline: Option<Cell>,
 }
 
 impl Row {
@@ -101,15 +104,21 @@ fn fmt_ratio(r: Option<f64>) -> String {
     }
 }
 
-/// The markdown table.
+/// The markdown table; with a baseline peer in the run, two more columns:
+/// its figure and how many times better ours is than it.
 pub fn table(rows: &[Row]) -> String {
+    let with_baseline = rows.iter().any(|r| r.baseline.is_some());
     let mut out = String::new();
     out.push_str(
-        "| section | workload | figure | ours (generated) | hand-written rmcp | ours vs hand-written | mcpGraph 0.1.23 | ours vs mcpGraph |\n",
+        "| section | workload | figure | ours (generated) | hand-written rmcp | ours vs hand-written | mcpGraph 0.1.23 | ours vs mcpGraph |",
     );
-    out.push_str("|---|---|---|---:|---:|---:|---:|---:|\n");
+    out.push_str(if with_baseline {
+        " baseline (before) | ours vs baseline |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n"
+    } else {
+        "\n|---|---|---|---:|---:|---:|---:|---:|\n"
+    });
     for row in rows {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} |",
             row.section,
@@ -121,6 +130,16 @@ pub fn table(rows: &[Row]) -> String {
             fmt_cell(&row.mcpgraph, row.unit),
             fmt_ratio(row.ratio(&row.mcpgraph)),
         );
+        if with_baseline {
+            let base = row.baseline.clone().unwrap_or_else(Cell::na);
+            let _ = write!(
+                out,
+                " {} | {} |",
+                fmt_cell(&base, row.unit),
+                fmt_ratio(row.ratio(&base))
+            );
+        }
+        out.push('\n');
     }
     out
 }

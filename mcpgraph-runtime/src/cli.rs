@@ -44,14 +44,28 @@ where
     };
     let telemetry =
         crate::telemetry::init(&cli.log_level, cli.otlp_endpoint.as_deref(), G::SERVER.name);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let local = one_connection(&cli);
+    let runtime = if local {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+    };
+    let runtime = match runtime {
         Ok(rt) => rt,
         Err(e) => return fail(format!("cannot start the tokio runtime: {e}")),
     };
-    let code = runtime.block_on(run::<G>(cli));
+    let code = if local {
+        let set = tokio::task::LocalSet::new();
+        let code = set.block_on(&runtime, run::<G>(cli, true));
+        drop(set);
+        code
+    } else {
+        runtime.block_on(run::<G>(cli, false))
+    };
     // Workers and downstream children must not keep the process alive
     // once the session is over.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -61,15 +75,31 @@ where
     code
 }
 
-async fn run<G: Graph>(cli: Cli) -> ExitCode {
+/// Whether the command serves one connection (stdio, a one-shot call):
+/// then the process runs on one thread, calls on that thread too while one
+/// at a time runs (no hand-over between threads per call), with worker
+/// threads started only when calls overlap. HTTP, with many clients, runs
+/// on a multi-threaded runtime with its workers.
+fn one_connection(cli: &Cli) -> bool {
+    !matches!(&cli.command, Some(Command::Serve(args)) if args.http.is_some())
+}
+
+/// Runs the command; `local`: on a current-thread runtime, inside a
+/// `LocalSet` (see [`one_connection`]).
+async fn run<G: Graph>(cli: Cli, local: bool) -> ExitCode {
     let overrides = match load_overrides(cli.mcp.as_deref()) {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let workers = cli
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-    let engine = match Engine::<G>::start(overrides, workers) {
+    let engine = if local {
+        Engine::<G>::start_local(overrides, cli.workers)
+    } else {
+        let workers = cli
+            .workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+        Engine::<G>::start(overrides, workers)
+    };
+    let engine = match engine {
         Ok(engine) => engine.with_strict_lock(cli.strict_lock),
         Err(e) => return fail(e.to_string()),
     };

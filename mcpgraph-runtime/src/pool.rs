@@ -31,7 +31,7 @@ mod worker;
 pub(crate) use tool::ToolRuntime;
 
 use tool::{compile_tool, first_violation};
-use worker::{Job, LoadGuard, Worker, spawn_worker};
+use worker::{Job, LoadGuard, Workers};
 
 /// Options of one call.
 #[derive(Debug, Default)]
@@ -90,8 +90,7 @@ struct Shared<G: Graph> {
 /// connections and workers. Cheap to clone.
 pub struct Engine<G: Graph> {
     shared: Arc<Shared<G>>,
-    workers: Arc<Vec<Worker>>,
-    next: Arc<AtomicUsize>,
+    workers: Arc<Workers>,
     in_flight: Arc<InFlight>,
     observer: Option<Arc<dyn Observer>>,
     /// Cancelled when a drain runs out of time: the calls still running
@@ -129,7 +128,6 @@ impl<G: Graph> Clone for Engine<G> {
         Self {
             shared: Arc::clone(&self.shared),
             workers: Arc::clone(&self.workers),
-            next: Arc::clone(&self.next),
             in_flight: Arc::clone(&self.in_flight),
             observer: self.observer.clone(),
             stop: self.stop.clone(),
@@ -138,10 +136,27 @@ impl<G: Graph> Clone for Engine<G> {
 }
 
 impl<G: Graph> Engine<G> {
-    /// Compiles everything and starts `workers` worker threads. Must be
-    /// called inside a multi-threaded tokio runtime, which then drives the
-    /// downstream connections.
+    /// Compiles everything; calls will run on `workers` worker threads,
+    /// started on the first call. Must be called inside a tokio runtime,
+    /// which then drives the downstream connections.
     pub fn start(overrides: Vec<ServerSpec>, workers: usize) -> Result<Self, StartupError> {
+        Self::start_with(overrides, Workers::threads(Some(workers)))
+    }
+
+    /// [`Engine::start`] for a server with one connection, on a
+    /// current-thread runtime inside a `LocalSet` (stdio, a one-shot
+    /// call): a call runs right here, on the thread serving it, whenever
+    /// no other call does; calls made while one runs go to `workers`
+    /// threads (`None`: one per core) started when first needed, so they
+    /// still run beside it. Panics outside a `LocalSet`.
+    pub fn start_local(
+        overrides: Vec<ServerSpec>,
+        workers: Option<usize>,
+    ) -> Result<Self, StartupError> {
+        Self::start_with(overrides, Workers::threads(workers).with_local())
+    }
+
+    fn start_with(overrides: Vec<ServerSpec>, workers: Workers) -> Result<Self, StartupError> {
         let compiled = G::compile()?;
         let tools = G::TOOLS
             .iter()
@@ -153,9 +168,6 @@ impl<G: Graph> Engine<G> {
             clients = clients.with_lock(lock)?;
         }
         let clients = Arc::new(clients);
-        let workers = (0..workers.max(1))
-            .map(spawn_worker)
-            .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             shared: Arc::new(Shared {
                 compiled,
@@ -163,7 +175,6 @@ impl<G: Graph> Engine<G> {
                 tools,
             }),
             workers: Arc::new(workers),
-            next: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::default(),
             observer: None,
             stop: CancellationToken::new(),
@@ -232,7 +243,15 @@ impl<G: Graph> Engine<G> {
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
-        let worker = Worker::pick(&self.workers, self.next.fetch_add(1, Ordering::Relaxed));
+        let alone = self.in_flight.count.load(Ordering::SeqCst) == 1;
+        let worker = match self.workers.pick(alone) {
+            Ok(worker) => worker,
+            Err(e) => {
+                return CallOutcome::failed(CallError::Failed(NodeError::call(format!(
+                    "cannot start a worker: {e}"
+                ))));
+            }
+        };
         let load = LoadGuard::new(&worker.load);
         let job: Job = Box::new(move || {
             Box::pin(async move {

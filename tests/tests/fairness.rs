@@ -143,3 +143,65 @@ async fn new_calls_go_to_the_least_loaded_worker() {
     );
     engine.shutdown().await;
 }
+
+/// The stdio shape (`Engine::start_local`, one thread, a `LocalSet`): a
+/// call runs on the serving thread itself, but quick calls made while it
+/// spins still answer promptly, on a worker thread, and the spinning call
+/// can be cancelled.
+#[test]
+fn a_spinning_call_on_the_serving_thread_leaves_room_for_quick_calls() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&runtime, async {
+        let threads = Arc::new(Threads::default());
+        let engine = E::start_local(Vec::new(), Some(1))
+            .expect("engine starts")
+            .with_observer(threads.clone());
+        let cancel = CancellationToken::new();
+        let spinning = tokio::spawn({
+            let (engine, cancel) = (engine.clone(), cancel.clone());
+            async move { call(&engine, "spin", json!({"rounds": 100_000}), cancel).await }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        for i in 0..3 {
+            let started = Instant::now();
+            let quick = call(&engine, "quick", json!({"i": i}), CancellationToken::new()).await;
+            let took = started.elapsed();
+            eprintln!("quick call beside the spinning one: {took:?}");
+            assert_eq!(quick, Ok(json!({"i": i})));
+            assert!(took < Duration::from_millis(250), "{took:?}");
+        }
+        assert!(
+            !spinning.is_finished(),
+            "the spinning call is still running"
+        );
+        cancel.cancel();
+        let err = tokio::time::timeout(Duration::from_secs(5), spinning)
+            .await
+            .expect("the cancellation stopped the spinning call")
+            .expect("the spinning task")
+            .expect_err("cancelled");
+        assert!(err.contains("cancelled"), "{err}");
+        // Alone again, a call runs on the serving thread.
+        call(&engine, "quick", json!({"i": 9}), CancellationToken::new())
+            .await
+            .expect("a quick call alone");
+        let here = std::thread::current().name().unwrap_or_default().to_owned();
+        let seen = threads.0.lock().unwrap().clone();
+        let on = |tool: &str| -> Vec<String> {
+            seen.iter()
+                .filter(|(t, _)| t == tool)
+                .map(|(_, th)| th.clone())
+                .collect()
+        };
+        assert!(on("spin").iter().all(|th| *th == here), "{seen:?}");
+        let quick = on("quick");
+        assert_eq!(quick.len(), 8, "entry and exit of four calls: {seen:?}");
+        assert!(quick[..6].iter().all(|th| *th != here), "{seen:?}");
+        assert!(quick[6..].iter().all(|th| *th == here), "{seen:?}");
+        engine.shutdown().await;
+    });
+}

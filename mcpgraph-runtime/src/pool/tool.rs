@@ -17,7 +17,12 @@ pub(crate) struct ToolRuntime {
     pub(super) output: Option<jsonschema::Validator>,
 }
 
+/// The first way `value` breaks the schema, or `None`. The common case, a
+/// valid value, takes the validator's fast path, which builds no errors.
 pub(super) fn first_violation(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
+    if validator.is_valid(value) {
+        return None;
+    }
     validator.iter_errors(value).next().map(|e| {
         let path = e.instance_path().to_string();
         let path = if path.is_empty() {

@@ -1,11 +1,12 @@
-//! The worker threads: each an OS thread with a current-thread tokio
-//! runtime and a `LocalSet`, running the jobs sent to it; and how a call
-//! picks the least-loaded one.
+//! The workers: the worker threads, each an OS thread with a
+//! current-thread tokio runtime and a `LocalSet`, running the jobs sent to
+//! it; optionally the serving thread's own `LocalSet`; and how a call picks
+//! one.
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use tokio::sync::mpsc;
 
@@ -21,14 +22,70 @@ pub(super) struct Worker {
     pub(super) load: Arc<AtomicUsize>,
 }
 
-impl Worker {
-    /// The least-loaded of `workers`, ties broken by rotating from `turn`.
-    pub(super) fn pick(workers: &[Worker], turn: usize) -> &Worker {
-        let n = workers.len();
-        (0..n)
-            .map(|i| &workers[(turn + i) % n])
+/// Where calls run: the serving thread itself while it has no call
+/// (`local`, no hand-over between threads: the common case of one client
+/// over stdio), else the least-loaded worker thread. The threads start on
+/// the first call that needs them, so a server that never has two calls at
+/// once never starts them.
+pub(super) struct Workers {
+    local: Option<Worker>,
+    threads: OnceLock<Result<Vec<Worker>, String>>,
+    /// How many threads; `None`: one per core, counted when they start
+    /// (reading the cgroup limits costs start-up time).
+    count: Option<usize>,
+    next: AtomicUsize,
+}
+
+impl Workers {
+    /// `count` worker threads (at least one; `None`: one per core), not
+    /// started yet.
+    pub(super) fn threads(count: Option<usize>) -> Self {
+        Self {
+            local: None,
+            threads: OnceLock::new(),
+            count,
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// The same, plus a worker on the current thread's `LocalSet`, which
+    /// takes every call made while it runs none. Must be called inside a
+    /// `LocalSet`.
+    pub(super) fn with_local(mut self) -> Self {
+        self.local = Some(spawn_local_worker());
+        self
+    }
+
+    /// The worker for a new call: the local one if this call is the only
+    /// one (`alone`), else the least-loaded thread, ties broken by
+    /// rotating. With calls overlapping, the serving thread keeps to the
+    /// protocol: a call there would hold up every other call's reply.
+    pub(super) fn pick(&self, alone: bool) -> Result<&Worker, String> {
+        if let Some(local) = &self.local
+            && alone
+            && local.load.load(Ordering::Relaxed) == 0
+        {
+            return Ok(local);
+        }
+        let threads = self
+            .threads
+            .get_or_init(|| {
+                let count = self
+                    .count
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+                (0..count.max(1))
+                    .map(spawn_worker)
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| e.0)
+            })
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let turn = self.next.fetch_add(1, Ordering::Relaxed);
+        let n = threads.len();
+        Ok((0..n)
+            .map(|i| &threads[(turn + i) % n])
             .min_by_key(|w| w.load.load(Ordering::Relaxed))
-            .expect("at least one worker")
+            .expect("at least one worker"))
     }
 }
 
@@ -49,8 +106,28 @@ impl Drop for LoadGuard {
     }
 }
 
-pub(super) fn spawn_worker(index: usize) -> Result<Worker, StartupError> {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
+/// Runs every job sent to it on the current thread's `LocalSet`, until
+/// the engine (every sender) is gone.
+fn spawn_local_worker() -> Worker {
+    let (tx, rx) = mpsc::unbounded_channel::<Job>();
+    tokio::task::spawn_local(run_jobs(rx));
+    Worker {
+        jobs: tx,
+        load: Arc::default(),
+    }
+}
+
+/// A worker's loop: each job becomes a task of the worker's `LocalSet`.
+async fn run_jobs(mut rx: mpsc::UnboundedReceiver<Job>) {
+    while let Some(job) = rx.recv().await {
+        tokio::task::spawn_local(job());
+    }
+}
+
+/// A worker on a thread of its own. Its stack is the platform's default
+/// for spawned threads: expressions recurse, so it is not trimmed.
+fn spawn_worker(index: usize) -> Result<Worker, StartupError> {
+    let (tx, rx) = mpsc::unbounded_channel::<Job>();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -59,11 +136,7 @@ pub(super) fn spawn_worker(index: usize) -> Result<Worker, StartupError> {
         .name(format!("mcpgraph-worker-{index}"))
         .spawn(move || {
             let local = tokio::task::LocalSet::new();
-            local.block_on(&runtime, async move {
-                while let Some(job) = rx.recv().await {
-                    tokio::task::spawn_local(job());
-                }
-            });
+            local.block_on(&runtime, run_jobs(rx));
         })
         .map_err(|e| StartupError(format!("cannot start worker thread: {e}")))?;
     Ok(Worker {

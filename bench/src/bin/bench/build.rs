@@ -1,5 +1,5 @@
 //! The build side: macro expansion of synthetic graphs against mcpGraph's
-//! load, the incremental release rebuild, and the binary sizes.
+//! load, the incremental rebuilds (release and debug), and the binary sizes.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -9,7 +9,7 @@ use mcpgraph_bench::report::{Better, Cell, Row};
 use mcpgraph_bench::{buildside, median};
 use serde_json::Value;
 
-use crate::{Config, log};
+use crate::{Baseline, Config, log};
 
 pub(crate) fn build_rows(config: &Config) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();
@@ -55,37 +55,85 @@ pub(crate) fn build_rows(config: &Config) -> Result<Vec<Row>, String> {
             mcpgraph: loads[ts_files[k].to_string_lossy().as_ref()]
                 .as_f64()
                 .map_or_else(Cell::na, Cell::Value),
+            baseline: None,
         });
     }
 
-    if config.quick {
-        log("build side: incremental rebuild skipped (--quick)");
+    if config.quick && !config.rebuild {
+        log("build side: incremental rebuilds skipped (--quick without --rebuild)");
     } else {
-        rows.push(rebuild_row(config)?);
+        rows.extend(rebuild_rows(config)?);
     }
     rows.push(size_row(config)?);
     Ok(rows)
 }
 
-/// Release rebuild of the graph server after touching its YAML, and of the
-/// hand-written server after touching its source.
-fn rebuild_row(config: &Config) -> Result<Row, String> {
-    log("build side: incremental rebuild after touching the source");
-    let targets = [
-        ("bench/graphs/bench.yaml", "bench-graph"),
-        ("bench/src/bin/handwritten.rs", "bench-handwritten"),
+/// What one rebuild figure rebuilds: the file touched, the binary, where
+/// cargo runs and into which target directory (`None`: the default).
+struct Rebuild<'a> {
+    dir: &'a Path,
+    file: &'static str,
+    bin: &'static str,
+    target_dir: Option<&'a Path>,
+}
+
+/// Rebuilds after touching the source — the graph's YAML for ours (and the
+/// baseline), handwritten.rs for the hand-written server — in release and
+/// in debug, the peers in turn.
+fn rebuild_rows(config: &Config) -> Result<Vec<Row>, String> {
+    log("build side: incremental rebuilds after touching the source");
+    let graph = ("bench/graphs/bench.yaml", "bench-graph");
+    let hand = ("bench/src/bin/handwritten.rs", "bench-handwritten");
+    let base_target = config
+        .baseline
+        .as_ref()
+        .and_then(|b| b.bin_dir.parent().map(|t| (b, t)));
+    let mut targets = vec![
+        Rebuild {
+            dir: &config.root,
+            file: graph.0,
+            bin: graph.1,
+            target_dir: None,
+        },
+        Rebuild {
+            dir: &config.root,
+            file: hand.0,
+            bin: hand.1,
+            target_dir: None,
+        },
     ];
-    // One sample each: a release rebuild is long, and the machine is shared.
-    let reps = 1;
-    let mut rebuild: [Vec<f64>; 2] = Default::default();
+    if let Some((Baseline { src: Some(src), .. }, target)) = base_target {
+        targets.push(Rebuild {
+            dir: src,
+            file: graph.0,
+            bin: graph.1,
+            target_dir: Some(target),
+        });
+    }
+    let mut rows = Vec::new();
+    for (release, reps) in [(true, 1), (false, 3)] {
+        rows.push(rebuild_row(config, &targets, release, reps)?);
+    }
+    Ok(rows)
+}
+
+/// `reps` rebuilds of each of `targets` in one profile, interleaved.
+fn rebuild_row(
+    config: &Config,
+    targets: &[Rebuild],
+    release: bool,
+    reps: usize,
+) -> Result<Row, String> {
+    let mut rebuild = vec![Vec::new(); targets.len()];
     let mut blocked = false;
-    for (_, bin) in targets {
-        cargo_build(config, bin)?; // up to date first
+    for target in targets {
+        cargo_build(target, release)?; // up to date first
     }
     for rep in 0..reps {
-        for i in [rep % 2, (rep + 1) % 2] {
-            let (file, bin) = targets[i];
-            let path = config.root.join(file);
+        for k in 0..targets.len() {
+            let i = (rep + k) % targets.len();
+            let target = &targets[i];
+            let path = target.dir.join(target.file);
             let f = std::fs::File::options()
                 .append(true)
                 .open(&path)
@@ -93,25 +141,35 @@ fn rebuild_row(config: &Config) -> Result<Row, String> {
             f.set_modified(std::time::SystemTime::now())
                 .map_err(|e| format!("touch {}: {e}", path.display()))?;
             drop(f);
-            let (secs, waited) = cargo_build(config, bin)?;
+            let (secs, waited) = cargo_build(target, release)?;
             blocked |= waited;
             rebuild[i].push(secs);
         }
     }
+    let profile = if release {
+        "cargo build --release"
+    } else {
+        "cargo build (debug)"
+    };
+    let figure = match (blocked, reps) {
+        (true, _) => format!("{profile} (waited for a lock: noisy)"),
+        (false, 1) => profile.to_owned(),
+        (false, _) => format!("{profile}, median of {reps}"),
+    };
     Ok(Row {
         section: "build",
         workload: "incremental rebuild after touching the source (graph YAML / handwritten .rs)"
             .into(),
-        figure: if blocked {
-            "cargo build --release (waited for a lock: noisy)".into()
-        } else {
-            "cargo build --release".into()
-        },
+        figure,
         unit: "s",
         better: Better::Lower,
         ours: Cell::Value(median(&rebuild[0])),
         hand: Cell::Value(median(&rebuild[1])),
         mcpgraph: Cell::Text("none (interpreted)".into()),
+        baseline: config.baseline.as_ref().map(|_| match rebuild.get(2) {
+            Some(samples) => Cell::Value(median(samples)),
+            None => Cell::Text("needs MCPGRAPH_BENCH_BASELINE_SRC".into()),
+        }),
     })
 }
 
@@ -132,22 +190,36 @@ fn size_row(config: &Config) -> Result<Row, String> {
         ours: Cell::Value(size("bench-graph")?),
         hand: Cell::Value(size("bench-handwritten")?),
         mcpgraph: Cell::Value(node_modules),
+        baseline: config.base_cell(|_| match &config.baseline {
+            Some(b) => std::fs::metadata(b.bin_dir.join("bench-graph"))
+                .map_or_else(|_| Cell::na(), |m| Cell::Value(m.len() as f64 / 1e6)),
+            None => Cell::na(),
+        }),
     })
 }
 
-/// Builds one binary of this crate in release; the wall time, and whether
-/// cargo waited for a lock held by another build.
-fn cargo_build(config: &Config, bin: &str) -> Result<(f64, bool), String> {
+/// Builds one binary of the bench crate; the wall time, and whether cargo
+/// waited for a lock held by another build.
+fn cargo_build(target: &Rebuild, release: bool) -> Result<(f64, bool), String> {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command.current_dir(target.dir).arg("build");
+    if release {
+        command.arg("--release");
+    }
+    command.args(["-p", "mcpgraph-bench", "--bin", target.bin]);
+    if let Some(dir) = target.target_dir {
+        command.env("CARGO_TARGET_DIR", dir);
+    }
     let started = Instant::now();
-    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .current_dir(&config.root)
-        .args(["build", "--release", "-p", "mcpgraph-bench", "--bin", bin])
-        .output()
-        .map_err(|e| format!("cargo: {e}"))?;
+    let output = command.output().map_err(|e| format!("cargo: {e}"))?;
     let secs = started.elapsed().as_secs_f64();
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        return Err(format!("cargo build --bin {bin} failed:\n{stderr}"));
+        return Err(format!(
+            "cargo build --bin {} in {} failed:\n{stderr}",
+            target.bin,
+            target.dir.display()
+        ));
     }
     Ok((secs, stderr.contains("Blocking waiting")))
 }

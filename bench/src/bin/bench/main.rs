@@ -5,8 +5,16 @@
 //! prints the markdown table and writes it with a chart.
 //!
 //! ```text
-//! bench [--quick] [--out DIR]
+//! bench [--quick] [--rebuild] [--out DIR]
 //! ```
+//!
+//! A fourth peer, the **baseline**, joins when `MCPGRAPH_BENCH_BASELINE`
+//! names a `bench-graph` binary built from an earlier commit (release, in a
+//! target directory of its own): it is interleaved like the others, so one
+//! run prints before and after on the same machine. Its in-process loop
+//! figure comes from `examples/engine_loop` beside it, when built; its
+//! rebuild figures from `MCPGRAPH_BENCH_BASELINE_SRC`, that commit's source
+//! tree (built into the binary's target directory), when set.
 //!
 //! Run through `scripts/bench.sh`, which installs the pinned peers and
 //! builds the release binaries first. It only measures: nothing here fails
@@ -21,13 +29,14 @@ mod latency;
 mod memory;
 mod micro;
 mod output;
+mod per_node;
 mod startup;
 mod throughput;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use mcpgraph_bench::report;
+use mcpgraph_bench::report::{self, Cell};
 use mcpgraph_bench::rpc::{Launch, StdioPeer};
 use mcpgraph_bench::workloads;
 
@@ -35,18 +44,31 @@ use mcpgraph_bench::workloads;
 const OURS: usize = 0;
 const HAND: usize = 1;
 const TS: usize = 2;
-const PEER_NAMES: [&str; 3] = ["ours", "hand-written", "mcpGraph"];
+const BASE: usize = 3;
+const PEER_NAMES: [&str; 4] = ["ours", "hand-written", "mcpGraph", "baseline"];
 /// Calls in flight in the throughput measures.
 const IN_FLIGHT: usize = 64;
 
 /// What every measure reads: the mode, the places, how to start each peer.
 struct Config {
     quick: bool,
+    /// Time the rebuilds even in a quick run.
+    rebuild: bool,
     root: PathBuf,
     bin_dir: PathBuf,
     work: PathBuf,
     out: PathBuf,
-    launches: [Launch; 3],
+    /// Indexed by `OURS`, `HAND`, `TS` and, with a baseline, `BASE`.
+    launches: Vec<Launch>,
+    baseline: Option<Baseline>,
+}
+
+/// The graph server built from an earlier commit.
+struct Baseline {
+    /// The directory of its `bench-graph` (a cargo `target/release`).
+    bin_dir: PathBuf,
+    /// That commit's source tree, for the rebuild figures.
+    src: Option<PathBuf>,
 }
 
 impl Config {
@@ -54,6 +76,36 @@ impl Config {
     fn rounds(&self) -> usize {
         if self.quick { 2 } else { 5 }
     }
+
+    /// How many peers take part: three, or four with a baseline.
+    fn peers(&self) -> usize {
+        self.launches.len()
+    }
+
+    /// The baseline's cell of a row, `figure(BASE)`, when there is one.
+    fn base_cell(&self, figure: impl Fn(usize) -> Cell) -> Option<Cell> {
+        self.baseline.as_ref().map(|_| figure(BASE))
+    }
+}
+
+/// The baseline peer from `MCPGRAPH_BENCH_BASELINE`, if set.
+fn baseline_from_env() -> Result<Option<Baseline>, String> {
+    let Some(program) = std::env::var_os("MCPGRAPH_BENCH_BASELINE") else {
+        return Ok(None);
+    };
+    let program = PathBuf::from(program);
+    if !program.is_file() {
+        return Err(format!(
+            "MCPGRAPH_BENCH_BASELINE: no file {}",
+            program.display()
+        ));
+    }
+    let bin_dir = program
+        .parent()
+        .ok_or("MCPGRAPH_BENCH_BASELINE: no directory")?
+        .to_path_buf();
+    let src = std::env::var_os("MCPGRAPH_BENCH_BASELINE_SRC").map(PathBuf::from);
+    Ok(Some(Baseline { bin_dir, src }))
 }
 
 fn log(message: &str) {
@@ -72,15 +124,17 @@ fn main() -> std::process::ExitCode {
 
 fn run() -> Result<(), String> {
     let mut quick = false;
+    let mut rebuild = false;
     let mut out: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => quick = true,
+            "--rebuild" => rebuild = true,
             "--out" => out = args.next().map(PathBuf::from),
             other => {
                 return Err(format!(
-                    "unknown argument `{other}` (use --quick, --out DIR)"
+                    "unknown argument `{other}` (use --quick, --rebuild, --out DIR)"
                 ));
             }
         }
@@ -126,11 +180,13 @@ fn run() -> Result<(), String> {
     }}});
     std::fs::write(&mcp_json, mcp.to_string()).map_err(|e| e.to_string())?;
     let mcp_arg = mcp_json.to_string_lossy().into_owned();
-    let launches = [
-        Launch {
-            program: bin_dir.join("bench-graph"),
-            args: vec!["--mcp".into(), mcp_arg.clone(), "serve".into()],
-        },
+    let ours = Launch {
+        program: bin_dir.join("bench-graph"),
+        args: vec!["--mcp".into(), mcp_arg.clone(), "serve".into()],
+    };
+    let baseline = baseline_from_env()?;
+    let mut launches = vec![
+        ours.clone(),
         Launch {
             program: bin_dir.join("bench-handwritten"),
             args: vec!["--mcp".into(), mcp_arg.clone()],
@@ -148,20 +204,32 @@ fn run() -> Result<(), String> {
             ],
         },
     ];
+    if let Some(b) = &baseline {
+        launches.push(Launch {
+            program: b.bin_dir.join("bench-graph"),
+            ..ours
+        });
+    }
     let config = Config {
         quick,
+        rebuild,
         root,
         bin_dir,
         work,
         out,
         launches,
+        baseline,
     };
     let workloads = workloads::all(&counting.to_string_lossy(), files);
     let started = Instant::now();
     let machine = output::machine_description();
     log(&format!(
-        "{} run; results go to {}",
+        "{} run{}; results go to {}",
         if quick { "quick" } else { "full" },
+        match &config.baseline {
+            Some(b) => format!(" with a baseline from {}", b.bin_dir.display()),
+            None => String::new(),
+        },
         config.out.display()
     ));
 
@@ -180,6 +248,7 @@ fn run() -> Result<(), String> {
         &mean_latency,
     )?);
     rows.extend(memory::memory(&config, &workloads)?);
+    rows.extend(per_node::in_process(&config)?);
     rows.extend(micro::micro_rows(&config)?);
     rows.extend(build::build_rows(&config)?);
 
@@ -195,7 +264,7 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// Starts the three peers over stdio.
+/// Starts every peer over stdio.
 fn start_all(config: &Config) -> Result<Vec<StdioPeer>, String> {
     config
         .launches
@@ -204,7 +273,8 @@ fn start_all(config: &Config) -> Result<Vec<StdioPeer>, String> {
         .collect()
 }
 
-/// Peer order for round `round`: rotated so each peer takes each slot.
-fn order(round: usize) -> [usize; 3] {
-    [round % 3, (round + 1) % 3, (round + 2) % 3]
+/// Order of `peers` peers for round `round`: rotated so each peer takes
+/// each slot.
+fn order(round: usize, peers: usize) -> Vec<usize> {
+    (0..peers).map(|k| (round + k) % peers).collect()
 }

@@ -15,10 +15,10 @@ pub(crate) fn memory(config: &Config, workloads: &[Workload]) -> Result<Vec<Row>
         .filter(|w| w.name.starts_with("transform-only") || w.name.starts_with("wide fan"))
         .collect();
     log(&format!("memory: idle, then {calls} calls"));
-    let mut idle = [0.0; 3];
-    let mut peak = [0.0; 3];
-    let mut after = [0.0; 3];
-    for i in order(0) {
+    let mut idle = vec![0.0; config.peers()];
+    let mut peak = idle.clone();
+    let mut after = idle.clone();
+    for i in order(0, config.peers()) {
         let (mut peer, _) = StdioPeer::start(&config.launches[i])?;
         std::thread::sleep(Duration::from_millis(300));
         let (rss, _) = rss_kib(peer.pid()).ok_or("cannot read /proc/PID/status")?;
@@ -32,7 +32,7 @@ pub(crate) fn memory(config: &Config, workloads: &[Workload]) -> Result<Vec<Row>
         peak[i] = hwm as f64 / 1024.0;
         after[i] = rss as f64 / 1024.0;
     }
-    let row = |figure: String, v: [f64; 3]| Row {
+    let row = |figure: String, v: Vec<f64>| Row {
         section: "memory",
         workload: "transform-only + wide fan, alternating".into(),
         figure,
@@ -41,6 +41,7 @@ pub(crate) fn memory(config: &Config, workloads: &[Workload]) -> Result<Vec<Row>
         ours: Cell::Value(v[OURS]),
         hand: Cell::Value(v[HAND]),
         mcpgraph: Cell::Value(v[TS]),
+        baseline: config.base_cell(|i| Cell::Value(v[i])),
     };
     Ok(vec![
         row("RSS idle (after initialize)".into(), idle),

@@ -92,6 +92,13 @@ pub(crate) fn write_results(
          (peer ÷ ours for costs, ours ÷ peer for throughput; below 1× the peer is \
          better, bold from 10×).\n\n",
     );
+    if config.baseline.is_some() {
+        md.push_str(
+            "**baseline** = the same graph server built from an earlier commit \
+             (`MCPGRAPH_BENCH_BASELINE`), interleaved with the others: before and after \
+             from one run.\n\n",
+        );
+    }
     md.push_str("![ratios](chart.svg)\n\n");
     md.push_str(table);
     md.push_str(
@@ -133,6 +140,8 @@ pub(crate) fn write_results(
                 "mcpgraph": cell(&r.mcpgraph),
                 "ratio_vs_hand_written": r.ratio(&r.hand),
                 "ratio_vs_mcpgraph": r.ratio(&r.mcpgraph),
+                "baseline": r.baseline.as_ref().map(cell),
+                "ratio_vs_baseline": r.baseline.as_ref().and_then(|b| r.ratio(b)),
             })
         })
         .collect();

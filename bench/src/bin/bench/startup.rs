@@ -9,9 +9,9 @@ use crate::{Config, HAND, OURS, TS, log, order};
 pub(crate) fn startup(config: &Config) -> Result<Vec<Row>, String> {
     log("start → initialize");
     let rounds = if config.quick { 3 } else { 10 };
-    let mut samples: [Vec<f64>; 3] = Default::default();
+    let mut samples = vec![Vec::new(); config.peers()];
     for round in 0..rounds {
-        for peer in order(round) {
+        for peer in order(round, config.peers()) {
             let (p, elapsed) = StdioPeer::start(&config.launches[peer])?;
             samples[peer].push(elapsed.as_secs_f64() * 1e3);
             drop(p);
@@ -26,5 +26,6 @@ pub(crate) fn startup(config: &Config) -> Result<Vec<Row>, String> {
         ours: Cell::Value(median(&samples[OURS])),
         hand: Cell::Value(median(&samples[HAND])),
         mcpgraph: Cell::Value(median(&samples[TS])),
+        baseline: config.base_cell(|i| Cell::Value(median(&samples[i]))),
     }])
 }

@@ -90,16 +90,16 @@ fn schedule(config: &Config) -> (usize, Duration) {
 pub(crate) fn throughput_stdio(
     config: &Config,
     workloads: &[Workload],
-    means: &[[f64; 3]],
+    means: &[Vec<f64>],
 ) -> Result<Vec<Row>, String> {
     let mut peers = start_all(config)?;
     let (rounds, budget) = schedule(config);
     let mut rows = Vec::new();
     for (w, workload) in measured(workloads, "stdio") {
-        let mut rates: [Vec<f64>; 3] = Default::default();
-        let mut failure: [Option<String>; 3] = Default::default();
+        let mut rates = vec![Vec::new(); config.peers()];
+        let mut failure: Vec<Option<String>> = vec![None; config.peers()];
         for round in 0..rounds {
-            for i in order(round) {
+            for i in order(round, config.peers()) {
                 if failure[i].is_some() {
                     continue;
                 }
@@ -128,6 +128,7 @@ pub(crate) fn throughput_stdio(
             ours: cell(OURS),
             hand: cell(HAND),
             mcpgraph: cell(TS),
+            baseline: config.base_cell(cell),
         });
     }
     Ok(rows)
@@ -208,26 +209,30 @@ fn http_run(addr: SocketAddr, workload: &Workload, n: usize) -> Result<f64, Stri
 pub(crate) fn throughput_http(
     config: &Config,
     workloads: &[Workload],
-    means: &[[f64; 3]],
+    means: &[Vec<f64>],
 ) -> Result<Vec<Row>, String> {
-    let peers = [
-        HttpPeer::start(&config.launches[OURS])?,
-        HttpPeer::start(&config.launches[HAND])?,
-    ];
+    // mcpGraph serves stdio only: its slot holds nothing.
+    let peers: Vec<Option<HttpPeer>> = (0..config.peers())
+        .map(|i| match i {
+            TS => Ok(None),
+            _ => HttpPeer::start(&config.launches[i]).map(Some),
+        })
+        .collect::<Result<_, _>>()?;
     let (rounds, budget) = schedule(config);
     let mut rows = Vec::new();
     for (w, workload) in measured(workloads, "HTTP") {
         // Warm-up (connections, lazy downstream start).
-        for peer in &peers {
+        for peer in peers.iter().flatten() {
             http_run(peer.addr, workload, IN_FLIGHT)?;
         }
-        let mut rates: [Vec<f64>; 2] = Default::default();
+        let mut rates = vec![Vec::new(); config.peers()];
         for round in 0..rounds {
-            for i in [round % 2, (round + 1) % 2] {
+            for i in order(round, config.peers()) {
+                let Some(peer) = &peers[i] else { continue };
                 // HTTP costs more per call than stdio: size from the mean
                 // sequential latency with a smaller speed-up.
                 let n = calls_for(budget, means[w][i] / 3.0, 2 * IN_FLIGHT, 20_000);
-                let rate = http_run(peers[i].addr, workload, n)
+                let rate = http_run(peer.addr, workload, n)
                     .map_err(|e| format!("{} over HTTP: {e}", PEER_NAMES[i]))?;
                 rates[i].push(rate);
             }
@@ -241,6 +246,7 @@ pub(crate) fn throughput_http(
             ours: Cell::Value(median(&rates[OURS])),
             hand: Cell::Value(median(&rates[HAND])),
             mcpgraph: Cell::Text("stdio only".into()),
+            baseline: config.base_cell(|i| Cell::Value(median(&rates[i]))),
         });
     }
     Ok(rows)
