@@ -45,6 +45,8 @@ bench_want="$(stamp_of "$root/bench/package.json" "$root/bench/package-lock.json
 bench_stamp="$root/bench/node_modules/.mcpgraph-bench-stamp"
 if [[ -f "$bench_stamp" && "$(cat "$bench_stamp")" == "$bench_want" ]]; then
     echo "install-peers: bench npm peers up to date"
+elif [[ -L "$root/bench/node_modules" ]]; then
+    echo "install-peers: bench npm peers linked in, left as they are"
 else
     echo "install-peers: npm ci --prefix bench"
     npm ci --prefix "$root/bench" --no-audit --no-fund --loglevel=error
