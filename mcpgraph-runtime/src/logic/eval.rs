@@ -6,7 +6,7 @@
 use jsonata_core::value::JValue;
 
 use super::compile::{Args, Node, Op};
-use super::value::{Val, logic_truthy};
+use super::value::{Built, Val, logic_truthy};
 use super::{ops, scope};
 
 /// What a rule reads besides its own literals.
@@ -23,14 +23,22 @@ pub(crate) type Result<T> = std::result::Result<T, Box<Box<str>>>;
 /// the current item inside an iterating operator's callback).
 pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Result<Val<'a>> {
     match node {
-        Node::Lit(value) => Ok(Val::lit(value)),
         Node::Slot(i) => Ok(slot(env, *i)),
+        Node::Num(n) => Ok(Val::Num(*n)),
+        Node::Str(s) => Ok(Val::Str(s)),
+        Node::Lit(value) => Ok(Val::lit(value)),
+        Node::Binary(op, pair) => {
+            let [a, b] = &**pair;
+            let a = eval(a, env, data)?;
+            let b = eval(b, env, data)?;
+            Ok(Val::Bool(ops::binary(*op, &a, &b)))
+        }
         Node::Array(nodes) => {
             let items = nodes
                 .iter()
                 .map(|n| eval(n, env, data))
                 .collect::<Result<Vec<_>>>()?;
-            Ok(Val::List(items.into()))
+            Ok(Val::List(Built::new(items)))
         }
         Node::Apply(op, args) => {
             let argv = match args {

@@ -28,6 +28,41 @@ use compile::Node;
 use eval::Env;
 use value::{Val, js_truthy};
 
+/// How deeply a rule's arrays and objects may nest: graphs are refused
+/// deeper than this already (`mcpgraph-codegen`'s `yaml::MAX_DEPTH`, the
+/// same number: keep them equal), and compilation and evaluation recurse
+/// on the rule, so a rule from elsewhere is refused too rather than
+/// risking the stack.
+pub(crate) const MAX_RULE_DEPTH: usize = 64;
+
+/// How deeply the data of [`evaluate_logic`] and [`evaluate_lowered`] (and
+/// the values they write) may nest: the format's default
+/// `maxValueDepth`, which a server applies to every `var` value. Servers
+/// bound their values themselves; evaluation never recurses on data.
+const MAX_DATA_DEPTH: u64 = crate::meta::Limits::DEFAULT.max_value_depth;
+
+/// The error for a rule nested deeper than [`MAX_RULE_DEPTH`], if it is.
+fn check_rule_depth(rule: &serde_json::Value) -> Result<(), String> {
+    match compile::nesting(rule, MAX_RULE_DEPTH) {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "the JSON Logic rule nests deeper than {MAX_RULE_DEPTH} levels"
+        )),
+    }
+}
+
+/// The error for data nested deeper than [`MAX_DATA_DEPTH`], if it is.
+fn check_data_depth(what: &str, value: &JValue) -> Result<(), String> {
+    crate::value::measure(value, MAX_DATA_DEPTH, u64::MAX)
+        .map(|_| ())
+        .map_err(|_| format!("{what} nests deeper than {MAX_DATA_DEPTH} levels"))
+}
+
+/// `JSON.stringify` of a rule's value, bounded (see [`Val::to_json`]).
+fn value_json(value: &Val<'_>) -> Result<Option<serde_json::Value>, String> {
+    value.to_json(MAX_DATA_DEPTH as usize)
+}
+
 /// A compiled switch rule.
 #[derive(Debug)]
 pub(crate) struct Logic {
@@ -41,6 +76,7 @@ impl Logic {
     /// slot reads). An operator json-logic-js 2.0 does not know is an
     /// error (the generator rejects them already).
     pub(crate) fn compile(rule: &serde_json::Value) -> Result<Self, String> {
+        check_rule_depth(rule)?;
         let root = compile::compile(rule);
         if let Some(name) = root.unknown() {
             return Err(format!("unknown JSON Logic operator `{name}`"));
@@ -100,6 +136,10 @@ pub fn evaluate_lowered(
     context: &JValue,
 ) -> Result<RuleOutcome, String> {
     let logic = Logic::compile(rule)?;
+    for slot in slots {
+        check_data_depth("a slot value", slot)?;
+    }
+    check_data_depth("the context", context)?;
     if slots.len() < logic.slots {
         return Err(format!(
             "the rule reads {} slots, {} given",
@@ -107,10 +147,12 @@ pub fn evaluate_lowered(
             slots.len()
         ));
     }
-    logic.with_value(slots, context, |value| RuleOutcome {
-        value: value.to_json(),
-        holds: js_truthy(value),
-    })
+    logic.with_value(slots, context, |value| {
+        Ok(RuleOutcome {
+            value: value_json(value)?,
+            holds: js_truthy(value),
+        })
+    })?
 }
 
 /// Applies a plain JSON Logic rule (its `var`s read `data` by path, as in
@@ -122,12 +164,22 @@ pub fn evaluate_logic(
     rule: &serde_json::Value,
     data: &serde_json::Value,
 ) -> Result<serde_json::Value, String> {
+    check_rule_depth(rule)?;
+    if compile::nesting(data, MAX_DATA_DEPTH as usize).is_none() {
+        return Err(format!(
+            "the data nests deeper than {MAX_DATA_DEPTH} levels"
+        ));
+    }
     let root = compile::compile(rule);
     let data = crate::value::from_json(data);
     let env = Env { slots: &[] };
     let value = eval::eval(&root, &env, &Val::data(&data)).map_err(|e| e.to_string())?;
-    Ok(value.to_json().unwrap_or(serde_json::Value::Null))
+    Ok(value_json(&value)?.unwrap_or(serde_json::Value::Null))
 }
 
 #[cfg(test)]
+mod deep_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timing;

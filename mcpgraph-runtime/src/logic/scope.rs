@@ -5,12 +5,10 @@
 //! generator's slots still read the root (mcpGraph evaluates every `var`
 //! against the context before json-logic-js runs).
 
-use std::rc::Rc;
-
 use super::coerce::{less_than, to_string};
 use super::compile::Op;
 use super::eval::{Argv, Env, Result};
-use super::value::{Val, logic_truthy};
+use super::value::{Built, Val, logic_truthy};
 
 /// `map`, `filter`, `reduce`, `all`, `some`, `none`.
 pub(super) fn iterate<'a>(
@@ -25,7 +23,7 @@ pub(super) fn iterate<'a>(
     match op {
         Op::Map | Op::Filter => {
             let Some(items) = items else {
-                return Ok(Val::List(Rc::new([])));
+                return Ok(Val::List(Built::new(Vec::new())));
             };
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
@@ -36,7 +34,7 @@ pub(super) fn iterate<'a>(
                     out.push(item);
                 }
             }
-            Ok(Val::List(out.into()))
+            Ok(Val::List(Built::new(out)))
         }
         Op::Reduce => {
             // An `undefined` initial value (absent, or a `var` that read
@@ -49,7 +47,7 @@ pub(super) fn iterate<'a>(
                 return Ok(acc);
             };
             for item in items.iter() {
-                acc = run(&Val::Scope(Rc::new([item, acc])))?;
+                acc = run(&Val::Scope(Built::new(vec![item, acc])))?;
             }
             Ok(acc)
         }
@@ -124,7 +122,7 @@ pub(super) fn missing<'a>(args: &[Val<'a>], data: &Val<'a>) -> Result<Val<'a>> {
             out.push(key);
         }
     }
-    Ok(Val::List(out.into()))
+    Ok(Val::List(Built::new(out)))
 }
 
 /// `missing_some`: `[]` when at least `need` of the keys in `options` are
@@ -158,7 +156,7 @@ pub(super) fn missing_some<'a>(
     };
     // `present >= need`
     if less_than(&present, need) == Some(false) {
-        Ok(Val::List(Rc::new([])))
+        Ok(Val::List(Built::new(Vec::new())))
     } else {
         Ok(missing_keys)
     }
