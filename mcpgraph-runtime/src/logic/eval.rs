@@ -2,6 +2,15 @@
 //! 2.0.5 does it: `if`, `and`, `or` and the iterating operators evaluate
 //! their arguments as they need them; every other operator gets all its
 //! arguments evaluated first.
+//!
+//! A throw of json-logic-js is recorded in the [`Env`] rather than
+//! returned: evaluation returns bare values, which stay in registers (a
+//! `Result` around each was copied through memory at every step, which
+//! cost more than the operators). After a throw the rest of the rule
+//! still runs, without effects (`log` is silent, loops stop), and its
+//! value is discarded: the rule's outcome is the first error.
+
+use std::cell::OnceCell;
 
 use jsonata_core::value::JValue;
 
@@ -9,36 +18,61 @@ use super::compile::{Args, Node, Op};
 use super::value::{Built, Val, logic_truthy};
 use super::{ops, scope};
 
-/// What a rule reads besides its own literals.
+/// What a rule reads besides its own literals, and what it threw.
 pub(crate) struct Env<'a> {
     /// The slot values (`var`s, evaluated with JSONata against the context).
-    pub(crate) slots: &'a [JValue],
+    slots: &'a [JValue],
+    /// The first error json-logic-js would have thrown.
+    error: OnceCell<Box<str>>,
 }
 
-/// An error: a thin pointer, so that `Result<Val>` is no bigger than `Val`
-/// (moving a wider one cost more than the evaluation itself).
-pub(crate) type Result<T> = std::result::Result<T, Box<Box<str>>>;
+impl<'a> Env<'a> {
+    pub(crate) fn new(slots: &'a [JValue]) -> Self {
+        Env {
+            slots,
+            error: OnceCell::new(),
+        }
+    }
+
+    /// Records a throw (the first one counts); its value is `undefined`.
+    #[cold]
+    pub(crate) fn throw(&self, message: impl Into<Box<str>>) -> Val<'a> {
+        let _ = self.error.set(message.into());
+        Val::Undefined
+    }
+
+    /// Whether the rule has thrown: its value no longer matters.
+    #[inline]
+    pub(crate) fn thrown(&self) -> bool {
+        self.error.get().is_some()
+    }
+
+    /// The rule's value, or what it threw.
+    pub(crate) fn outcome<T>(self, value: T) -> Result<T, String> {
+        match self.error.into_inner() {
+            Some(error) => Err(error.into()),
+            None => Ok(value),
+        }
+    }
+}
 
 /// Evaluates `node` with `data` as json-logic-js's data (the context, or
 /// the current item inside an iterating operator's callback).
-pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Result<Val<'a>> {
+pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
     match node {
-        Node::Slot(i) => Ok(slot(env, *i)),
-        Node::Num(n) => Ok(Val::Num(*n)),
-        Node::Str(s) => Ok(Val::Str(s)),
-        Node::Lit(value) => Ok(Val::lit(value)),
+        Node::Slot(i) => slot(env, *i),
+        Node::Num(n) => Val::Num(*n),
+        Node::Str(s) => Val::Str(s),
+        Node::Lit(value) => Val::lit(value),
         Node::Binary(op, pair) => {
             let [a, b] = &**pair;
-            let a = eval(a, env, data)?;
-            let b = eval(b, env, data)?;
-            Ok(Val::Bool(ops::binary(*op, &a, &b)))
+            let a = eval(a, env, data);
+            let b = eval(b, env, data);
+            Val::Bool(ops::binary(*op, &a, &b))
         }
         Node::Array(nodes) => {
-            let items = nodes
-                .iter()
-                .map(|n| eval(n, env, data))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(Val::List(Built::new(items)))
+            let items = nodes.iter().map(|n| eval(n, env, data)).collect();
+            Val::List(Built::new(items))
         }
         Node::Apply(op, args) => {
             let argv = match args {
@@ -47,11 +81,12 @@ pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Result<
             };
             apply(*op, &argv, env, data)
         }
-        Node::Unknown(name) => Err(Box::new(format!("Unrecognized operation {name}").into())),
+        Node::Unknown(name) => env.throw(format!("Unrecognized operation {name}")),
     }
 }
 
 /// A slot's value; `undefined` for a `var` that read nothing.
+#[inline]
 fn slot<'a>(env: &Env<'a>, i: usize) -> Val<'a> {
     env.slots.get(i).map_or(Val::Undefined, Val::data)
 }
@@ -73,60 +108,46 @@ impl<'a> Argv<'a> {
     }
 
     /// Argument `i`, evaluated against `data`; `undefined` past the end.
-    pub(crate) fn eval(&self, i: usize, env: &Env<'a>, data: &Val<'a>) -> Result<Val<'a>> {
+    pub(crate) fn eval(&self, i: usize, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
         match self {
             Argv::Nodes(nodes) => match nodes.get(i) {
                 Some(node) => eval(node, env, data),
-                None => Ok(Val::Undefined),
+                None => Val::Undefined,
             },
-            Argv::Spread(value) => Ok(match value.items() {
+            Argv::Spread(value) => match value.items() {
                 Some(items) => items.get(i).unwrap_or(Val::Undefined),
                 None if i == 0 => value.clone(),
                 None => Val::Undefined,
-            }),
+            },
         }
     }
 
     /// The first `N` arguments, after evaluating all of them (json-logic-js
     /// evaluates arguments an operator then ignores, errors included).
-    pub(crate) fn first<const N: usize>(
-        &self,
-        env: &Env<'a>,
-        data: &Val<'a>,
-    ) -> Result<[Val<'a>; N]> {
-        if let Argv::Nodes(nodes) = self
-            && nodes.len() <= N
-        {
-            // The common case, without the bookkeeping below.
-            let mut out: [Val<'a>; N] = std::array::from_fn(|_| Val::Undefined);
-            for (slot, node) in out.iter_mut().zip(nodes.iter()) {
-                *slot = eval(node, env, data)?;
-            }
-            return Ok(out);
-        }
+    pub(crate) fn first<const N: usize>(&self, env: &Env<'a>, data: &Val<'a>) -> [Val<'a>; N] {
         let mut out: [Val<'a>; N] = std::array::from_fn(|_| Val::Undefined);
         for i in 0..self.len() {
-            let value = self.eval(i, env, data)?;
+            let value = self.eval(i, env, data);
             if let Some(slot) = out.get_mut(i) {
                 *slot = value;
             }
         }
-        Ok(out)
+        out
     }
 
     /// All arguments, evaluated.
-    pub(crate) fn all(&self, env: &Env<'a>, data: &Val<'a>) -> Result<Vec<Val<'a>>> {
+    pub(crate) fn all(&self, env: &Env<'a>, data: &Val<'a>) -> Vec<Val<'a>> {
         (0..self.len()).map(|i| self.eval(i, env, data)).collect()
     }
 }
 
-fn apply<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Result<Val<'a>> {
+fn apply<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
     match op {
         Op::If => {
             let n = argv.len();
             let mut i = 0;
             while i + 1 < n {
-                if logic_truthy(&argv.eval(i, env, data)?) {
+                if logic_truthy(&argv.eval(i, env, data)) {
                     return argv.eval(i + 1, env, data);
                 }
                 i += 2;
@@ -134,37 +155,37 @@ fn apply<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Result<V
             if n == i + 1 {
                 argv.eval(i, env, data)
             } else {
-                Ok(Val::Null)
+                Val::Null
             }
         }
         Op::And | Op::Or => {
             let mut current = Val::Undefined;
             for i in 0..argv.len() {
-                current = argv.eval(i, env, data)?;
-                if logic_truthy(&current) == (op == Op::Or) {
+                current = argv.eval(i, env, data);
+                if logic_truthy(&current) == (op == Op::Or) || env.thrown() {
                     break;
                 }
             }
-            Ok(current)
+            current
         }
         Op::All | Op::Some | Op::None | Op::Map | Op::Filter | Op::Reduce => {
             scope::iterate(op, argv, env, data)
         }
         Op::Var => {
-            let [path, default] = argv.first(env, data)?;
-            Ok(scope::var(data, &path, default))
+            let [path, default] = argv.first(env, data);
+            scope::var(data, &path, default)
         }
-        Op::Missing => scope::missing(&argv.all(env, data)?, data),
+        Op::Missing => scope::missing(&argv.all(env, data), data),
         Op::MissingSome => {
-            let [need, options] = argv.first(env, data)?;
-            scope::missing_some(&need, &options, data)
+            let [need, options] = argv.first(env, data);
+            scope::missing_some(&need, &options, env, data)
         }
         Op::Add | Op::Mul | Op::Min | Op::Max | Op::Cat | Op::Merge => {
             ops::variadic(op, argv, env, data)
         }
         _ => {
-            let [a, b, c] = argv.first(env, data)?;
-            Ok(ops::fixed(op, a, b, c))
+            let [a, b, c] = argv.first(env, data);
+            ops::fixed(op, a, b, c, env)
         }
     }
 }

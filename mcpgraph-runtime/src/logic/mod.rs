@@ -100,9 +100,10 @@ impl Logic {
         context: &JValue,
         then: impl FnOnce(&Val<'_>) -> R,
     ) -> Result<R, String> {
-        let env = Env { slots };
-        let value = eval::eval(&self.root, &env, &Val::data(context)).map_err(|e| e.to_string())?;
-        Ok(then(&value))
+        let env = Env::new(slots);
+        let value = eval::eval(&self.root, &env, &Val::data(context));
+        let outcome = then(&value);
+        env.outcome(outcome)
     }
 }
 
@@ -172,9 +173,10 @@ pub fn evaluate_logic(
     }
     let root = compile::compile(rule);
     let data = crate::value::from_json(data);
-    let env = Env { slots: &[] };
-    let value = eval::eval(&root, &env, &Val::data(&data)).map_err(|e| e.to_string())?;
-    Ok(value_json(&value)?.unwrap_or(serde_json::Value::Null))
+    let env = Env::new(&[]);
+    let value = eval::eval(&root, &env, &Val::data(&data));
+    let json = env.outcome(value_json(&value))?;
+    Ok(json?.unwrap_or(serde_json::Value::Null))
 }
 
 #[cfg(test)]

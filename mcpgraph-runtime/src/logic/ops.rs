@@ -4,30 +4,19 @@
 
 use super::coerce::{less_than, loose_eq, parse_float, strict_eq, to_number, to_string};
 use super::compile::Op;
-use super::eval::{Argv, Env, Result};
+use super::eval::{Argv, Env};
 use super::value::{Built, Val, js_truthy, logic_truthy};
 
 /// The operators of any number of arguments.
-pub(super) fn variadic<'a>(
-    op: Op,
-    argv: &Argv<'a>,
-    env: &Env<'a>,
-    data: &Val<'a>,
-) -> Result<Val<'a>> {
+pub(super) fn variadic<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
     match op {
-        Op::Add => fold(
-            argv,
-            env,
-            data,
-            |acc, v| Ok(acc + parse_float(v)),
-            Some(0.0),
-        ),
+        Op::Add => fold(argv, env, data, |acc, v| acc + parse_float(v), Some(0.0)),
         Op::Mul => {
             if argv.len() == 1 {
                 // `reduce` without an initial value on one item: the item.
                 return argv.eval(0, env, data);
             }
-            fold(argv, env, data, |acc, v| Ok(acc * parse_float(v)), None)
+            fold(argv, env, data, |acc, v| acc * parse_float(v), None)
         }
         Op::Min | Op::Max => {
             let none = if op == Op::Min {
@@ -39,33 +28,33 @@ pub(super) fn variadic<'a>(
                 argv,
                 env,
                 data,
-                |a, v| Ok(min_max(op, a, to_number(v))),
+                |a, v| min_max(op, a, to_number(v)),
                 Some(none),
             )
         }
         Op::Cat => {
             let mut out = String::new();
             for i in 0..argv.len() {
-                let value = argv.eval(i, env, data)?;
+                let value = argv.eval(i, env, data);
                 if !value.is_nullish() {
                     out.push_str(&to_string(&value));
                 }
             }
-            Ok(Val::text(out))
+            Val::text(out)
         }
         Op::Merge => {
             let mut out = Vec::new();
             for i in 0..argv.len() {
-                let value = argv.eval(i, env, data)?;
+                let value = argv.eval(i, env, data);
                 match value.items() {
                     Some(items) => out.extend(items.iter()),
                     None => out.push(value),
                 }
             }
-            Ok(Val::List(Built::new(out)))
+            Val::List(Built::new(out))
         }
         // The others are not applied here (see `eval::apply`).
-        _ => Ok(Val::Undefined),
+        _ => Val::Undefined,
     }
 }
 
@@ -96,7 +85,7 @@ pub(super) fn is_binary(op: Op) -> bool {
 }
 
 /// The operators of at most three arguments.
-pub(super) fn fixed<'a>(op: Op, a: Val<'a>, b: Val<'a>, c: Val<'a>) -> Val<'a> {
+pub(super) fn fixed<'a>(op: Op, a: Val<'a>, b: Val<'a>, c: Val<'a>, env: &Env<'a>) -> Val<'a> {
     let lt = |x: &Val, y: &Val| less_than(x, y) == Some(true);
     let le = |x: &Val, y: &Val| less_than(y, x) == Some(false);
     match op {
@@ -111,6 +100,8 @@ pub(super) fn fixed<'a>(op: Op, a: Val<'a>, b: Val<'a>, c: Val<'a>) -> Val<'a> {
         // Rust's `%` on f64 is JavaScript's: the sign of the dividend.
         Op::Mod => Val::Num(to_number(&a) % to_number(&b)),
         Op::Substr => substr(&a, &b, &c),
+        // After a throw nothing more happens (json-logic-js stops there).
+        Op::Log if env.thrown() => a,
         Op::Log => log(a),
         // The others are not applied here (see `eval::apply`).
         _ => Val::Undefined,
@@ -131,19 +122,21 @@ fn fold<'a>(
     argv: &Argv<'a>,
     env: &Env<'a>,
     data: &Val<'a>,
-    step: impl Fn(f64, &Val<'a>) -> Result<f64>,
+    step: impl Fn(f64, &Val<'a>) -> f64,
     initial: Option<f64>,
-) -> Result<Val<'a>> {
+) -> Val<'a> {
     let mut acc = initial;
     for i in 0..argv.len() {
-        let value = argv.eval(i, env, data)?;
+        let value = argv.eval(i, env, data);
         acc = Some(match acc {
-            Some(acc) => step(acc, &value)?,
+            Some(acc) => step(acc, &value),
             None => parse_float(&value),
         });
     }
-    acc.map(Val::Num)
-        .ok_or_else(|| Box::new("Reduce of empty array with no initial value".into()))
+    match acc {
+        Some(n) => Val::Num(n),
+        None => env.throw("Reduce of empty array with no initial value"),
+    }
 }
 
 /// `Math.min`/`Math.max` of two numbers: `NaN` wins, and -0 is below 0.
