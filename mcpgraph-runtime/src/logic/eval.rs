@@ -15,7 +15,7 @@ use std::cell::OnceCell;
 use jsonata_core::value::JValue;
 
 use super::compile::{Args, Node, Op};
-use super::value::{Built, Val, logic_truthy};
+use super::value::{Built, Val, js_truthy, logic_truthy};
 use super::{ops, scope};
 
 /// What a rule reads besides its own literals, and what it threw.
@@ -64,16 +64,12 @@ pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a>
         Node::Num(n) => Val::Num(*n),
         Node::Str(s) => Val::Str(s),
         Node::Lit(value) => Val::lit(value),
-        Node::Binary(op, pair) => {
-            let [a, b] = &**pair;
-            let a = eval(a, env, data);
-            let b = eval(b, env, data);
-            Val::Bool(ops::binary(*op, &a, &b))
-        }
+        Node::Binary(op, pair) => Val::Bool(binary(*op, pair, env, data)),
         Node::Array(nodes) => {
             let items = nodes.iter().map(|n| eval(n, env, data)).collect();
             Val::List(Built::new(items))
         }
+        Node::Apply(op @ (Op::And | Op::Or), Args::List(nodes)) => and_or(*op, nodes, env, data),
         Node::Apply(op, args) => {
             let argv = match args {
                 Args::List(nodes) => Argv::Nodes(nodes),
@@ -82,6 +78,72 @@ pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a>
             apply(*op, &argv, env, data)
         }
         Node::Unknown(name) => env.throw(format!("Unrecognized operation {name}")),
+    }
+}
+
+/// JavaScript's `Boolean` of the rule's value (`decide`'s question),
+/// without building the value where the rule is a comparison.
+pub(crate) fn truth<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> bool {
+    match node {
+        Node::Binary(op, pair) => binary(*op, pair, env, data),
+        Node::Apply(op @ (Op::And | Op::Or), Args::List(nodes)) => {
+            and_or_truth(*op, nodes, env, data)
+        }
+        _ => js_truthy(&eval(node, env, data)),
+    }
+}
+
+/// `and` (`or`): the first argument that is false (true) as
+/// `jsonLogic.truthy` sees it, else the last; `undefined` for none.
+fn and_or<'a>(op: Op, nodes: &'a [Node], env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
+    let mut current = Val::Undefined;
+    for node in nodes {
+        current = operand(node, env, data);
+        if logic_truthy(&current) == (op == Op::Or) || env.thrown() {
+            break;
+        }
+    }
+    current
+}
+
+/// [`truth`] of `and` (`or`): [`and_or`] without building the value of a
+/// comparison argument, whose truthiness is its boolean.
+fn and_or_truth<'a>(op: Op, nodes: &'a [Node], env: &Env<'a>, data: &Val<'a>) -> bool {
+    let decisive = op == Op::Or;
+    for (i, node) in nodes.iter().enumerate() {
+        let last = i + 1 == nodes.len();
+        if let Node::Binary(op, pair) = node {
+            let holds = binary(*op, pair, env, data);
+            if holds == decisive || last || env.thrown() {
+                return holds;
+            }
+            continue;
+        }
+        let value = operand(node, env, data);
+        // `[]` is false to `and`/`or` but true to `Boolean`.
+        if logic_truthy(&value) == decisive || last || env.thrown() {
+            return js_truthy(&value);
+        }
+    }
+    false
+}
+
+#[inline]
+fn binary<'a>(op: Op, [a, b]: &'a [Node; 2], env: &Env<'a>, data: &Val<'a>) -> bool {
+    let a = operand(a, env, data);
+    let b = operand(b, env, data);
+    ops::binary(op, &a, &b)
+}
+
+/// `eval`, with the leaves of a rule (slots and constants: most operands)
+/// read in place rather than through a call.
+#[inline(always)]
+fn operand<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
+    match node {
+        Node::Slot(i) => slot(env, *i),
+        Node::Num(n) => Val::Num(*n),
+        Node::Str(s) => Val::Str(s),
+        _ => eval(node, env, data),
     }
 }
 
@@ -111,7 +173,7 @@ impl<'a> Argv<'a> {
     pub(crate) fn eval(&self, i: usize, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
         match self {
             Argv::Nodes(nodes) => match nodes.get(i) {
-                Some(node) => eval(node, env, data),
+                Some(node) => operand(node, env, data),
                 None => Val::Undefined,
             },
             Argv::Spread(value) => match value.items() {
