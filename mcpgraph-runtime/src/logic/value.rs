@@ -12,10 +12,11 @@ use serde_json::Value as Json;
 
 /// A JavaScript value during a rule's evaluation.
 ///
-/// Two words: the tag and one pointer-sized payload (strings and lists are
-/// reached through thin pointers), so that a value is passed and returned
-/// in registers. Moved through memory, a value stalled on its own partial
-/// stores and cost more than the operators themselves.
+/// Two words: the tag (a whole word, so that payloads are aligned and a
+/// copy does not load across the tag's byte store, which stalls) and one
+/// word of payload (strings and lists are reached through thin pointers).
+/// Values are moved as little as possible all the same: copying them
+/// cost more than the operators (see `eval::truth`).
 #[derive(Clone, Debug)]
 #[repr(u64)]
 pub(crate) enum Val<'a> {
