@@ -43,14 +43,23 @@ impl Execution {
                 &JValue::Null
             };
             let logic = &rule.logic;
-            let decided = super::evaluator::contained(|| logic.decide(&values, context));
+            // The closure returns a byte, the error aside: a wider value
+            // was copied out through memory, which stalled on every rule.
+            let mut thrown = None;
+            let decided = super::evaluator::contained(|| {
+                logic
+                    .decide(&values, context)
+                    .map_err(|e| thrown = Some(e))
+                    .ok()
+            });
             match decided {
-                Ok(Ok(true)) => {
+                Ok(Some(true)) => {
                     chosen = Ok(Some(index));
                     break;
                 }
-                Ok(Ok(false)) => {}
-                Ok(Err(e)) | Err(e) => {
+                Ok(Some(false)) => {}
+                Ok(None) | Err(_) => {
+                    let e = thrown.or(decided.err()).unwrap_or_default();
                     chosen = Err(self.error(format!("JSON Logic rule {index} failed: {e}")));
                     break;
                 }

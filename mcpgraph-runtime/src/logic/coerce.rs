@@ -18,23 +18,36 @@ pub(crate) fn to_string<'v>(value: &'v Val<'_>) -> Cow<'v, str> {
         Val::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
         Val::Num(n) => Cow::Owned(number_to_string(*n)),
         Val::Str(s) => Cow::Borrowed(s),
+        Val::Shared(s) => Cow::Borrowed(s),
         Val::Text(s) => Cow::Borrowed(s),
-        _ => match value.items() {
-            Some(items) => {
-                let mut out = String::new();
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    if !item.is_nullish() {
-                        out.push_str(&to_string(&item));
-                    }
-                }
-                Cow::Owned(out)
-            }
-            None => Cow::Borrowed("[object Object]"),
-        },
+        _ if value.items().is_some() => Cow::Owned(join(value)),
+        _ => Cow::Borrowed("[object Object]"),
     }
+}
+
+/// `Array.prototype.join` of an array, nested arrays joined in turn: with
+/// a stack rather than recursion, as arrays nest as deep as the data (or
+/// `reduce`) makes them.
+fn join(array: &Val<'_>) -> String {
+    let mut out = String::new();
+    // The arrays being joined, each with the index of its next item.
+    let mut stack = vec![(array.clone(), 0)];
+    while let Some((array, next)) = stack.last_mut() {
+        let Some(item) = array.items().and_then(|items| items.get(*next)) else {
+            stack.pop();
+            continue;
+        };
+        if *next > 0 {
+            out.push(',');
+        }
+        *next += 1;
+        if item.items().is_some() {
+            stack.push((item, 0));
+        } else if !item.is_nullish() {
+            out.push_str(&to_string(&item));
+        }
+    }
+    out
 }
 
 /// ToPrimitive: arrays and objects become their string, others stay.
@@ -54,6 +67,7 @@ pub(crate) fn to_number(value: &Val<'_>) -> f64 {
         Val::Bool(b) => f64::from(u8::from(*b)),
         Val::Num(n) => *n,
         Val::Str(s) => string_to_number(s),
+        Val::Shared(s) => string_to_number(s),
         Val::Text(s) => string_to_number(s),
         _ => string_to_number(&to_string(value)),
     }
@@ -218,7 +232,7 @@ fn same_object(a: &Val<'_>, b: &Val<'_>) -> bool {
     match (a, b) {
         (Val::Data(JValue::Object(x)), Val::Data(JValue::Object(y))) => std::rc::Rc::ptr_eq(x, y),
         (Val::Data(x), Val::Data(y)) => std::ptr::eq(*x, *y),
-        (Val::Scope(x), Val::Scope(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Val::List(x), Val::List(y)) | (Val::Scope(x), Val::Scope(y)) => x.ptr_eq(y),
         _ => false,
     }
 }
@@ -241,8 +255,8 @@ pub(crate) fn strict_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
 pub(crate) fn loose_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
     match (a, b) {
         // The common cases first.
-        (Val::Str(x), Val::Str(y)) => x == y,
         (Val::Num(x), Val::Num(y)) => x == y,
+        _ if a.as_str().is_some() && b.as_str().is_some() => a.as_str() == b.as_str(),
         _ if a.is_nullish() || b.is_nullish() => a.is_nullish() && b.is_nullish(),
         _ if a.is_container() && b.is_container() => same_object(a, b),
         (Val::Num(x), _) if b.as_str().is_some() => *x == to_number(b),
@@ -259,6 +273,9 @@ pub(crate) fn loose_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
 /// UTF-16 code units, anything else as numbers; `None` when a side is
 /// `NaN` (every comparison is then false).
 pub(crate) fn less_than(a: &Val<'_>, b: &Val<'_>) -> Option<bool> {
+    if let (Val::Num(x), Val::Num(y)) = (a, b) {
+        return (!x.is_nan() && !y.is_nan()).then_some(x < y);
+    }
     let (pa, pb) = (to_primitive(a), to_primitive(b));
     if let (Some(x), Some(y)) = (pa.as_str(), pb.as_str()) {
         return Some(x.encode_utf16().cmp(y.encode_utf16()) == Ordering::Less);

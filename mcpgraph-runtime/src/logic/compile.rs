@@ -4,6 +4,7 @@
 
 use serde_json::Value as Json;
 
+use super::ops;
 use crate::expr::SLOT_KEY;
 
 /// The operators of json-logic-js 2.0.
@@ -91,13 +92,20 @@ impl Op {
 /// A compiled rule or part of one.
 #[derive(Debug)]
 pub(crate) enum Node {
-    /// A constant: a scalar, an array without operations inside, or an
-    /// object that is not an operation (not exactly one key).
+    /// A constant number, converted once.
+    Num(f64),
+    /// A constant string.
+    Str(String),
+    /// Any other constant: `true`, `false`, `null`, an array without
+    /// operations inside, or an object that is not an operation (not
+    /// exactly one key).
     Lit(Json),
     /// An array with operations inside: evaluated item by item.
     Array(Box<[Node]>),
     /// The value of slot `i` (a `var` the generator lifted out).
     Slot(usize),
+    /// A comparison or `in` written with two arguments (see `ops::binary`).
+    Binary(Op, Box<[Node; 2]>),
     Apply(Op, Args),
     /// An operator json-logic-js does not know: an error if evaluated.
     Unknown(Box<str>),
@@ -113,12 +121,13 @@ pub(crate) enum Args {
     Spread(usize),
 }
 
-/// Compiles a rule.
+/// Compiles a rule (no deeper than [`super::MAX_RULE_DEPTH`]: this and the
+/// evaluation recurse on it).
 pub(crate) fn compile(rule: &Json) -> Node {
     match rule {
         Json::Array(items) => {
             let nodes: Vec<Node> = items.iter().map(compile).collect();
-            if nodes.iter().all(|n| matches!(n, Node::Lit(_))) {
+            if nodes.iter().all(Node::is_const) {
                 Node::Lit(rule.clone())
             } else {
                 Node::Array(nodes.into())
@@ -135,6 +144,9 @@ pub(crate) fn compile(rule: &Json) -> Node {
                 return Node::Unknown(name.as_str().into());
             };
             let args = match args {
+                Json::Array(items) if items.len() == 2 && ops::is_binary(op) => {
+                    return Node::Binary(op, Box::new([compile(&items[0]), compile(&items[1])]));
+                }
                 Json::Array(items) => Args::List(items.iter().map(compile).collect()),
                 other => match compile(other) {
                     Node::Slot(slot) => Args::Spread(slot),
@@ -143,8 +155,31 @@ pub(crate) fn compile(rule: &Json) -> Node {
             };
             Node::Apply(op, args)
         }
+        Json::Number(n) => Node::Num(n.as_f64().unwrap_or(f64::NAN)),
+        Json::String(s) => Node::Str(s.clone()),
         _ => Node::Lit(rule.clone()),
     }
+}
+
+/// How deeply `value`'s arrays and objects nest, if no deeper than `limit`;
+/// measured without recursion, for values of any depth.
+pub(crate) fn nesting(value: &Json, limit: usize) -> Option<usize> {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Json>> = match value {
+            Json::Array(items) => Box::new(items.iter()),
+            Json::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        let depth = depth + 1;
+        if depth > limit {
+            return None;
+        }
+        deepest = deepest.max(depth);
+        stack.extend(children.map(|child| (child, depth)));
+    }
+    Some(deepest)
 }
 
 /// The slot a generated `{"val": [[depth]?, SLOT_KEY, "i"]}` reads.
@@ -163,6 +198,10 @@ fn slot_read(name: &str, args: &Json) -> Option<usize> {
 }
 
 impl Node {
+    fn is_const(&self) -> bool {
+        matches!(self, Node::Num(_) | Node::Str(_) | Node::Lit(_))
+    }
+
     /// The first operator json-logic-js would not know, if any.
     pub(crate) fn unknown(&self) -> Option<&str> {
         match self {
@@ -170,6 +209,7 @@ impl Node {
             Node::Array(nodes) | Node::Apply(_, Args::List(nodes)) => {
                 nodes.iter().find_map(Node::unknown)
             }
+            Node::Binary(_, pair) => pair.iter().find_map(Node::unknown),
             _ => None,
         }
     }
@@ -181,6 +221,7 @@ impl Node {
             Node::Array(nodes) | Node::Apply(_, Args::List(nodes)) => {
                 nodes.iter().map(Node::slots).max().unwrap_or(0)
             }
+            Node::Binary(_, pair) => pair.iter().map(Node::slots).max().unwrap_or(0),
             _ => 0,
         }
     }

@@ -28,6 +28,41 @@ use compile::Node;
 use eval::Env;
 use value::{Val, js_truthy};
 
+/// How deeply a rule's arrays and objects may nest: graphs are refused
+/// deeper than this already (`mcpgraph-codegen`'s `yaml::MAX_DEPTH`, the
+/// same number: keep them equal), and compilation and evaluation recurse
+/// on the rule, so a rule from elsewhere is refused too rather than
+/// risking the stack.
+pub(crate) const MAX_RULE_DEPTH: usize = 64;
+
+/// How deeply the data of [`evaluate_logic`] and [`evaluate_lowered`] (and
+/// the values they write) may nest: the format's default
+/// `maxValueDepth`, which a server applies to every `var` value. Servers
+/// bound their values themselves; evaluation never recurses on data.
+const MAX_DATA_DEPTH: u64 = crate::meta::Limits::DEFAULT.max_value_depth;
+
+/// The error for a rule nested deeper than [`MAX_RULE_DEPTH`], if it is.
+fn check_rule_depth(rule: &serde_json::Value) -> Result<(), String> {
+    match compile::nesting(rule, MAX_RULE_DEPTH) {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "the JSON Logic rule nests deeper than {MAX_RULE_DEPTH} levels"
+        )),
+    }
+}
+
+/// The error for data nested deeper than [`MAX_DATA_DEPTH`], if it is.
+fn check_data_depth(what: &str, value: &JValue) -> Result<(), String> {
+    crate::value::measure(value, MAX_DATA_DEPTH, u64::MAX)
+        .map(|_| ())
+        .map_err(|_| format!("{what} nests deeper than {MAX_DATA_DEPTH} levels"))
+}
+
+/// `JSON.stringify` of a rule's value, bounded (see [`Val::to_json`]).
+fn value_json(value: &Val<'_>) -> Result<Option<serde_json::Value>, String> {
+    value.to_json(MAX_DATA_DEPTH as usize)
+}
+
 /// A compiled switch rule.
 #[derive(Debug)]
 pub(crate) struct Logic {
@@ -41,6 +76,7 @@ impl Logic {
     /// slot reads). An operator json-logic-js 2.0 does not know is an
     /// error (the generator rejects them already).
     pub(crate) fn compile(rule: &serde_json::Value) -> Result<Self, String> {
+        check_rule_depth(rule)?;
         let root = compile::compile(rule);
         if let Some(name) = root.unknown() {
             return Err(format!("unknown JSON Logic operator `{name}`"));
@@ -55,7 +91,9 @@ impl Logic {
     /// `missing` and `missing_some` read.
     pub(crate) fn decide(&self, slots: &[JValue], context: &JValue) -> Result<bool, String> {
         debug_assert!(slots.len() >= self.slots, "a slot value per `var`");
-        self.with_value(slots, context, js_truthy)
+        let env = Env::new(slots);
+        let holds = eval::truth(&self.root, &env, &Val::data(context));
+        env.outcome(holds)
     }
 
     /// The rule's value and decision, as [`evaluate_lowered`] reports them.
@@ -71,10 +109,10 @@ impl Logic {
                 slots.len()
             ));
         }
-        self.with_value(slots, context, |value| RuleOutcome {
-            value: value.to_json(),
-            holds: js_truthy(value),
-        })
+        let value = self.with_value(slots, context, value_json)??;
+        // As the switch decides (without building the value).
+        let holds = self.decide(slots, context)?;
+        Ok(RuleOutcome { value, holds })
     }
 
     fn with_value<R>(
@@ -83,9 +121,10 @@ impl Logic {
         context: &JValue,
         then: impl FnOnce(&Val<'_>) -> R,
     ) -> Result<R, String> {
-        let env = Env { slots };
-        let value = eval::eval(&self.root, &env, &Val::data(context)).map_err(|e| e.to_string())?;
-        Ok(then(&value))
+        let env = Env::new(slots);
+        let value = eval::eval(&self.root, &env, &Val::data(context));
+        let outcome = then(&value);
+        env.outcome(outcome)
     }
 }
 
@@ -118,7 +157,12 @@ pub fn evaluate_lowered(
     slots: &[JValue],
     context: &JValue,
 ) -> Result<RuleOutcome, String> {
-    Logic::compile(rule)?.outcome(slots, context)
+    let logic = Logic::compile(rule)?;
+    for slot in slots {
+        check_data_depth("a slot value", slot)?;
+    }
+    check_data_depth("the context", context)?;
+    logic.outcome(slots, context)
 }
 
 /// Applies a plain JSON Logic rule (its `var`s read `data` by path, as in
@@ -130,12 +174,30 @@ pub fn evaluate_logic(
     rule: &serde_json::Value,
     data: &serde_json::Value,
 ) -> Result<serde_json::Value, String> {
+    check_rule_depth(rule)?;
+    if compile::nesting(data, MAX_DATA_DEPTH as usize).is_none() {
+        return Err(format!(
+            "the data nests deeper than {MAX_DATA_DEPTH} levels"
+        ));
+    }
     let root = compile::compile(rule);
     let data = crate::value::from_json(data);
-    let env = Env { slots: &[] };
-    let value = eval::eval(&root, &env, &Val::data(&data)).map_err(|e| e.to_string())?;
-    Ok(value.to_json().unwrap_or(serde_json::Value::Null))
+    let env = Env::new(&[]);
+    let value = eval::eval(&root, &env, &Val::data(&data));
+    if cfg!(debug_assertions) && !env.thrown() {
+        // Switches ask `eval::truth`, which skips building values: the
+        // suites run through here, so they check it against the value.
+        let again = Env::new(&[]);
+        let holds = eval::truth(&root, &again, &Val::data(&data));
+        assert_eq!(holds, js_truthy(&value), "truth of {rule}");
+    }
+    let json = env.outcome(value_json(&value))?;
+    Ok(json?.unwrap_or(serde_json::Value::Null))
 }
 
 #[cfg(test)]
+mod deep_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timing;

@@ -4,30 +4,19 @@
 
 use super::coerce::{less_than, loose_eq, parse_float, strict_eq, to_number, to_string};
 use super::compile::Op;
-use super::eval::{Argv, Env, Result};
-use super::value::{Val, js_truthy, logic_truthy};
+use super::eval::{Argv, Env};
+use super::value::{Built, Val, js_truthy, logic_truthy};
 
 /// The operators of any number of arguments.
-pub(super) fn variadic<'a>(
-    op: Op,
-    argv: &Argv<'a>,
-    env: &Env<'a>,
-    data: &Val<'a>,
-) -> Result<Val<'a>> {
+pub(super) fn variadic<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
     match op {
-        Op::Add => fold(
-            argv,
-            env,
-            data,
-            |acc, v| Ok(acc + parse_float(v)),
-            Some(0.0),
-        ),
+        Op::Add => fold(argv, env, data, |acc, v| acc + parse_float(v), Some(0.0)),
         Op::Mul => {
             if argv.len() == 1 {
                 // `reduce` without an initial value on one item: the item.
                 return argv.eval(0, env, data);
             }
-            fold(argv, env, data, |acc, v| Ok(acc * parse_float(v)), None)
+            fold(argv, env, data, |acc, v| acc * parse_float(v), None)
         }
         Op::Min | Op::Max => {
             let none = if op == Op::Min {
@@ -39,51 +28,70 @@ pub(super) fn variadic<'a>(
                 argv,
                 env,
                 data,
-                |a, v| Ok(min_max(op, a, to_number(v))),
+                |a, v| min_max(op, a, to_number(v)),
                 Some(none),
             )
         }
         Op::Cat => {
             let mut out = String::new();
             for i in 0..argv.len() {
-                let value = argv.eval(i, env, data)?;
+                let value = argv.eval(i, env, data);
                 if !value.is_nullish() {
                     out.push_str(&to_string(&value));
                 }
             }
-            Ok(Val::text(out))
+            Val::text(out)
         }
         Op::Merge => {
             let mut out = Vec::new();
             for i in 0..argv.len() {
-                let value = argv.eval(i, env, data)?;
+                let value = argv.eval(i, env, data);
                 match value.items() {
                     Some(items) => out.extend(items.iter()),
                     None => out.push(value),
                 }
             }
-            Ok(Val::List(out.into()))
+            Val::List(Built::new(out))
         }
         // The others are not applied here (see `eval::apply`).
-        _ => Ok(Val::Undefined),
+        _ => Val::Undefined,
     }
 }
 
+/// The comparisons and `in` on two arguments (a third, where `<` and
+/// `<=` take one, being `undefined`). Compiled rules apply these directly
+/// (`Node::Binary`): the common switch conditions.
+#[inline]
+pub(super) fn binary(op: Op, a: &Val<'_>, b: &Val<'_>) -> bool {
+    match op {
+        Op::Eq => loose_eq(a, b),
+        Op::Ne => !loose_eq(a, b),
+        Op::StrictEq => strict_eq(a, b),
+        Op::StrictNe => !strict_eq(a, b),
+        Op::Gt => less_than(b, a) == Some(true),
+        Op::Ge => less_than(a, b) == Some(false),
+        Op::Lt => less_than(a, b) == Some(true),
+        Op::Le => less_than(b, a) == Some(false),
+        Op::In => contains(b, a),
+        // Only the operators above are compiled to `Node::Binary`.
+        _ => false,
+    }
+}
+
+/// Whether [`binary`] applies `op`.
+pub(super) fn is_binary(op: Op) -> bool {
+    use Op::*;
+    matches!(op, Eq | Ne | StrictEq | StrictNe | Gt | Ge | Lt | Le | In)
+}
+
 /// The operators of at most three arguments.
-pub(super) fn fixed<'a>(op: Op, a: Val<'a>, b: Val<'a>, c: Val<'a>) -> Val<'a> {
+pub(super) fn fixed<'a>(op: Op, a: Val<'a>, b: Val<'a>, c: Val<'a>, env: &Env<'a>) -> Val<'a> {
     let lt = |x: &Val, y: &Val| less_than(x, y) == Some(true);
     let le = |x: &Val, y: &Val| less_than(y, x) == Some(false);
     match op {
-        Op::Eq => Val::Bool(loose_eq(&a, &b)),
-        Op::Ne => Val::Bool(!loose_eq(&a, &b)),
-        Op::StrictEq => Val::Bool(strict_eq(&a, &b)),
-        Op::StrictNe => Val::Bool(!strict_eq(&a, &b)),
-        Op::Gt => Val::Bool(lt(&b, &a)),
-        Op::Ge => Val::Bool(less_than(&a, &b) == Some(false)),
-        Op::Lt if matches!(c, Val::Undefined) => Val::Bool(lt(&a, &b)),
-        Op::Lt => Val::Bool(lt(&a, &b) && lt(&b, &c)),
-        Op::Le if matches!(c, Val::Undefined) => Val::Bool(le(&a, &b)),
-        Op::Le => Val::Bool(le(&a, &b) && le(&b, &c)),
+        Op::Lt if !matches!(c, Val::Undefined) => Val::Bool(lt(&a, &b) && lt(&b, &c)),
+        Op::Le if !matches!(c, Val::Undefined) => Val::Bool(le(&a, &b) && le(&b, &c)),
+        _ if is_binary(op) => Val::Bool(binary(op, &a, &b)),
         Op::Not => Val::Bool(!logic_truthy(&a)),
         Op::NotNot => Val::Bool(logic_truthy(&a)),
         Op::Sub if matches!(b, Val::Undefined) => Val::Num(-to_number(&a)),
@@ -91,8 +99,9 @@ pub(super) fn fixed<'a>(op: Op, a: Val<'a>, b: Val<'a>, c: Val<'a>) -> Val<'a> {
         Op::Div => Val::Num(to_number(&a) / to_number(&b)),
         // Rust's `%` on f64 is JavaScript's: the sign of the dividend.
         Op::Mod => Val::Num(to_number(&a) % to_number(&b)),
-        Op::In => Val::Bool(contains(&b, &a)),
         Op::Substr => substr(&a, &b, &c),
+        // After a throw nothing more happens (json-logic-js stops there).
+        Op::Log if env.thrown() => a,
         Op::Log => log(a),
         // The others are not applied here (see `eval::apply`).
         _ => Val::Undefined,
@@ -113,19 +122,21 @@ fn fold<'a>(
     argv: &Argv<'a>,
     env: &Env<'a>,
     data: &Val<'a>,
-    step: impl Fn(f64, &Val<'a>) -> Result<f64>,
+    step: impl Fn(f64, &Val<'a>) -> f64,
     initial: Option<f64>,
-) -> Result<Val<'a>> {
+) -> Val<'a> {
     let mut acc = initial;
     for i in 0..argv.len() {
-        let value = argv.eval(i, env, data)?;
+        let value = argv.eval(i, env, data);
         acc = Some(match acc {
-            Some(acc) => step(acc, &value)?,
+            Some(acc) => step(acc, &value),
             None => parse_float(&value),
         });
     }
-    acc.map(Val::Num)
-        .ok_or_else(|| Box::new("Reduce of empty array with no initial value".into()))
+    match acc {
+        Some(n) => Val::Num(n),
+        None => env.throw("Reduce of empty array with no initial value"),
+    }
 }
 
 /// `Math.min`/`Math.max` of two numbers: `NaN` wins, and -0 is below 0.
@@ -148,11 +159,30 @@ fn contains(haystack: &Val<'_>, needle: &Val<'_>) -> bool {
         return false;
     }
     if let Some(s) = haystack.as_str() {
-        return s.contains(&*to_string(needle));
+        return contains_str(s, &to_string(needle));
     }
     haystack
         .items()
         .is_some_and(|items| items.iter().any(|item| strict_eq(&item, needle)))
+}
+
+/// Whether `needle` occurs in `s`: on short strings (switch rules test
+/// fields, names, codes) a direct scan, which costs less than setting up
+/// `str::contains`'s two-way search.
+fn contains_str(s: &str, needle: &str) -> bool {
+    const SHORT: usize = 64;
+    if s.len() > SHORT {
+        return s.contains(needle);
+    }
+    let (s, needle) = (s.as_bytes(), needle.as_bytes());
+    match needle.split_first() {
+        None => true,
+        Some((first, rest)) => s
+            .iter()
+            .enumerate()
+            .take((s.len() + 1).saturating_sub(needle.len()))
+            .any(|(i, b)| b == first && s[i + 1..].starts_with(rest)),
+    }
 }
 
 /// `substr`: `String(source).substr(start, length)` on UTF-16 code units;

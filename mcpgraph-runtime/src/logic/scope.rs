@@ -5,70 +5,70 @@
 //! generator's slots still read the root (mcpGraph evaluates every `var`
 //! against the context before json-logic-js runs).
 
-use std::rc::Rc;
-
 use super::coerce::{less_than, to_string};
 use super::compile::Op;
-use super::eval::{Argv, Env, Result};
-use super::value::{Val, logic_truthy};
+use super::eval::{Argv, Env};
+use super::value::{Built, Val, logic_truthy};
 
 /// `map`, `filter`, `reduce`, `all`, `some`, `none`.
-pub(super) fn iterate<'a>(
-    op: Op,
-    argv: &Argv<'a>,
-    env: &Env<'a>,
-    data: &Val<'a>,
-) -> Result<Val<'a>> {
-    let scoped = argv.eval(0, env, data)?;
+pub(super) fn iterate<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
+    let scoped = argv.eval(0, env, data);
     let items = scoped.items();
     let run = |item: &Val<'a>| argv.eval(1, env, item);
     match op {
         Op::Map | Op::Filter => {
             let Some(items) = items else {
-                return Ok(Val::List(Rc::new([])));
+                return Val::List(Built::new(Vec::new()));
             };
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
-                let value = run(&item)?;
+                let value = run(&item);
+                if env.thrown() {
+                    break;
+                }
                 if op == Op::Map {
                     out.push(value);
                 } else if logic_truthy(&value) {
                     out.push(item);
                 }
             }
-            Ok(Val::List(out.into()))
+            Val::List(Built::new(out))
         }
         Op::Reduce => {
             // An `undefined` initial value (absent, or a `var` that read
             // nothing) is `null`.
-            let mut acc = match argv.eval(2, env, data)? {
+            let mut acc = match argv.eval(2, env, data) {
                 Val::Undefined => Val::Null,
                 initial => initial,
             };
             let Some(items) = items else {
-                return Ok(acc);
+                return acc;
             };
             for item in items.iter() {
-                acc = run(&Val::Scope(Rc::new([item, acc])))?;
+                if env.thrown() {
+                    break;
+                }
+                acc = run(&Val::Scope(Built::new(vec![item, acc])));
             }
-            Ok(acc)
+            acc
         }
         _ => {
             // `all` of nothing is false, `some` of nothing false, `none`
             // of nothing true.
             let Some(items) = items.filter(|i| i.len() > 0) else {
-                return Ok(Val::Bool(op == Op::None));
+                return Val::Bool(op == Op::None);
             };
             for item in items.iter() {
-                let hit = logic_truthy(&run(&item)?);
+                let hit = logic_truthy(&run(&item));
                 match op {
-                    Op::All if !hit => return Ok(Val::Bool(false)),
-                    Op::Some if hit => return Ok(Val::Bool(true)),
-                    Op::None if hit => return Ok(Val::Bool(false)),
+                    _ if env.thrown() => break,
+                    Op::All if !hit => return Val::Bool(false),
+                    Op::Some if hit => return Val::Bool(true),
+                    Op::None if hit => return Val::Bool(false),
                     _ => {}
                 }
             }
-            Ok(Val::Bool(op != Op::Some))
+            Val::Bool(op != Op::Some)
         }
     }
 }
@@ -100,7 +100,7 @@ pub(super) fn var<'a>(data: &Val<'a>, path: &Val<'a>, default: Val<'a>) -> Val<'
 
 /// `missing`: the keys (the first argument if it is an array, else all
 /// arguments) whose `var` on `data` is `null` or `""`, absent included.
-pub(super) fn missing<'a>(args: &[Val<'a>], data: &Val<'a>) -> Result<Val<'a>> {
+pub(super) fn missing<'a>(args: &[Val<'a>], data: &Val<'a>) -> Val<'a> {
     let from_first;
     let keys: Box<dyn Iterator<Item = Val<'a>> + '_> = match args.first().and_then(Val::items) {
         Some(items) => {
@@ -124,7 +124,7 @@ pub(super) fn missing<'a>(args: &[Val<'a>], data: &Val<'a>) -> Result<Val<'a>> {
             out.push(key);
         }
     }
-    Ok(Val::List(out.into()))
+    Val::List(Built::new(out))
 }
 
 /// `missing_some`: `[]` when at least `need` of the keys in `options` are
@@ -132,24 +132,22 @@ pub(super) fn missing<'a>(args: &[Val<'a>], data: &Val<'a>) -> Result<Val<'a>> {
 pub(super) fn missing_some<'a>(
     need: &Val<'a>,
     options: &Val<'a>,
+    env: &Env<'a>,
     data: &Val<'a>,
-) -> Result<Val<'a>> {
+) -> Val<'a> {
     let length = match options {
         Val::Undefined | Val::Null => {
-            return Err(Box::new(
-                format!(
-                    "Cannot read properties of {} (reading 'length')",
-                    to_string(options)
-                )
-                .into(),
+            return env.throw(format!(
+                "Cannot read properties of {} (reading 'length')",
+                to_string(options)
             ));
         }
         other => other.get("length").unwrap_or(Val::Undefined),
     };
     // `{"missing": options}`: an array is the argument list.
     let missing_keys = match options.items() {
-        Some(items) => missing(&items.iter().collect::<Vec<_>>(), data)?,
-        None => missing(std::slice::from_ref(options), data)?,
+        Some(items) => missing(&items.iter().collect::<Vec<_>>(), data),
+        None => missing(std::slice::from_ref(options), data),
     };
     let found = missing_keys.items().map_or(0, |i| i.len());
     let present = match length {
@@ -158,8 +156,8 @@ pub(super) fn missing_some<'a>(
     };
     // `present >= need`
     if less_than(&present, need) == Some(false) {
-        Ok(Val::List(Rc::new([])))
+        Val::List(Built::new(Vec::new()))
     } else {
-        Ok(missing_keys)
+        missing_keys
     }
 }

@@ -136,6 +136,16 @@ fn operators_coerce_as_json_logic_js() {
         (r#"{"?:": [0, 1]}"#, r#"null"#),
         (r#"{"merge": [1, [2, [3]], null]}"#, r#"[1,2,[3],null]"#),
         (r#"{"merge": []}"#, r#"[]"#),
+        // An array an operator built is one object, the same wherever read.
+        (
+            r#"{"reduce": [[1], {"==": [{"var": "accumulator"}, {"var": "accumulator"}]}, {"merge": [1]}]}"#,
+            r#"true"#,
+        ),
+        (
+            r#"{"reduce": [[1], {"===": [{"var": "accumulator"}, {"var": "accumulator"}]}, {"map": [[1], 1]}]}"#,
+            r#"true"#,
+        ),
+        (r#"{"==": [{"merge": [1]}, {"merge": [1]}]}"#, r#"false"#),
     ];
     let mut wrong = Vec::new();
     for (rule, want) in table {
@@ -187,7 +197,11 @@ fn strings_become_numbers_as_in_javascript() {
     };
     for (s, number, float) in table {
         assert_eq!(show(string_to_number(s)), *number, "Number({s:?})");
-        assert_eq!(show(parse_float(&Val::Str(s))), *float, "parseFloat({s:?})");
+        assert_eq!(
+            show(parse_float(&Val::text(*s))),
+            *float,
+            "parseFloat({s:?})"
+        );
     }
 }
 

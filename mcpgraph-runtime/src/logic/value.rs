@@ -12,10 +12,11 @@ use serde_json::Value as Json;
 
 /// A JavaScript value during a rule's evaluation.
 ///
-/// The tag is a whole word, so that every payload is word-aligned: with a
-/// byte tag `Bool` sits at offset 1, and each move of a value loads
-/// across the tag's byte store, which stalls (it made evaluation 2-3
-/// times slower).
+/// Two words: the tag (a whole word, so that payloads are aligned and a
+/// copy does not load across the tag's byte store, which stalls) and one
+/// word of payload (strings and lists are reached through thin pointers).
+/// Values are moved as little as possible all the same: copying them
+/// cost more than the operators (see `eval::truth`).
 #[derive(Clone, Debug)]
 #[repr(u64)]
 pub(crate) enum Val<'a> {
@@ -23,18 +24,77 @@ pub(crate) enum Val<'a> {
     Null,
     Bool(bool),
     Num(f64),
-    /// A string of the rule or the data.
-    Str(&'a str),
+    /// A string of the rule.
+    Str(&'a String),
+    /// A string of the data.
+    Shared(&'a Rc<str>),
     /// A string an operator built.
-    Text(Rc<str>),
+    Text(Rc<String>),
     /// An array or object of the data (never a scalar: see [`Val::data`]).
     Data(&'a JValue),
     /// An array or object written in the rule (a constant).
     Lit(&'a Json),
     /// An array an operator built.
-    List(Rc<[Val<'a>]>),
+    List(Built<'a>),
     /// The object `reduce` gives its callback: `{current, accumulator}`.
-    Scope(Rc<[Val<'a>; 2]>),
+    Scope(Built<'a>),
+}
+
+/// The items of an array or `reduce` scope an operator built.
+///
+/// `reduce` can nest such values once per item of the data (a callback
+/// returning `[accumulator]`), deeper than a recursive drop could go: the
+/// last owner takes nested ones apart in a loop instead.
+#[derive(Clone, Debug)]
+pub(crate) struct Built<'a>(Rc<Vec<Val<'a>>>);
+
+impl<'a> Built<'a> {
+    pub(crate) fn new(items: Vec<Val<'a>>) -> Self {
+        Built(Rc::new(items))
+    }
+
+    pub(crate) fn ptr_eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The items of nested built values this is the last owner of, moved out.
+    fn take_nested(&mut self, into: &mut Vec<Val<'a>>) {
+        if let Some(items) = Rc::get_mut(&mut self.0) {
+            for item in items.iter_mut() {
+                if matches!(item, Val::List(_) | Val::Scope(_)) {
+                    into.push(std::mem::replace(item, Val::Undefined));
+                }
+            }
+        }
+    }
+}
+
+impl<'a> std::ops::Deref for Built<'a> {
+    type Target = [Val<'a>];
+
+    fn deref(&self) -> &[Val<'a>] {
+        &self.0
+    }
+}
+
+impl Drop for Built<'_> {
+    fn drop(&mut self) {
+        let nested = Rc::get_mut(&mut self.0).is_some_and(|items| {
+            items
+                .iter()
+                .any(|v| matches!(v, Val::List(_) | Val::Scope(_)))
+        });
+        if !nested {
+            return;
+        }
+        let mut pending = Vec::new();
+        self.take_nested(&mut pending);
+        while let Some(mut value) = pending.pop() {
+            if let Val::List(built) | Val::Scope(built) = &mut value {
+                built.take_nested(&mut pending);
+            }
+        }
+    }
 }
 
 /// The keys of [`Val::Scope`], in order.
@@ -77,7 +137,7 @@ impl<'a> Val<'a> {
             JValue::Undefined => Val::Undefined,
             JValue::Bool(b) => Val::Bool(*b),
             JValue::Number(n) => Val::Num(*n),
-            JValue::String(s) => Val::Str(s),
+            JValue::String(s) => Val::Shared(s),
             JValue::Array(_) | JValue::Object(_) => Val::Data(value),
             // Functions and regexes: what JSON makes of them.
             _ => Val::Null,
@@ -96,13 +156,15 @@ impl<'a> Val<'a> {
     }
 
     /// A string an operator built.
-    pub(crate) fn text(s: impl Into<Rc<str>>) -> Self {
-        Val::Text(s.into())
+    pub(crate) fn text(s: impl Into<String>) -> Self {
+        Val::Text(Rc::new(s.into()))
     }
 
+    #[inline]
     pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Val::Str(s) => Some(s),
+            Val::Shared(s) => Some(s),
             Val::Text(s) => Some(s),
             _ => None,
         }
@@ -146,8 +208,8 @@ impl<'a> Val<'a> {
             Val::Scope(pair) => SCOPE_KEYS
                 .iter()
                 .position(|k| *k == key)
-                .map(|i| pair[i].clone()),
-            Val::Str(_) | Val::Text(_) => {
+                .and_then(|i| pair.get(i).cloned()),
+            Val::Str(_) | Val::Shared(_) | Val::Text(_) => {
                 let s = self.as_str().unwrap_or_default();
                 if key == "length" {
                     return Some(Val::Num(s.encode_utf16().count() as f64));
@@ -160,31 +222,43 @@ impl<'a> Val<'a> {
     }
 
     /// What `JSON.stringify` makes of the value: `None` for `undefined`,
-    /// `null` for `NaN` and `±Infinity`.
-    pub(crate) fn to_json(&self) -> Option<Json> {
-        Some(match self {
-            Val::Undefined => return None,
+    /// `null` for `NaN` and `±Infinity`. Built arrays nested more than
+    /// `depth` levels are an error (`reduce` can nest one per item; the
+    /// data is bounded before it gets here).
+    pub(crate) fn to_json(&self, depth: usize) -> Result<Option<Json>, String> {
+        let built = |items: &[Val<'a>]| -> Result<Vec<Option<Json>>, String> {
+            let Some(depth) = depth.checked_sub(1) else {
+                return Err("the rule's value nests too deeply to write as JSON".to_owned());
+            };
+            items.iter().map(|v| v.to_json(depth)).collect()
+        };
+        Ok(Some(match self {
+            Val::Undefined => return Ok(None),
             Val::Null => Json::Null,
             Val::Bool(b) => Json::Bool(*b),
             Val::Num(n) => number_json(*n),
-            Val::Str(s) => Json::String((*s).to_owned()),
-            Val::Text(s) => Json::String(s.to_string()),
-            Val::Data(value) => crate::value::to_json(value)?,
+            Val::Str(_) | Val::Shared(_) | Val::Text(_) => {
+                Json::String(self.as_str().unwrap_or_default().to_owned())
+            }
+            Val::Data(value) => match crate::value::to_json(value) {
+                Some(json) => json,
+                None => return Ok(None),
+            },
             Val::Lit(value) => (*value).clone(),
             Val::List(items) => Json::Array(
-                items
-                    .iter()
-                    .map(|v| v.to_json().unwrap_or(Json::Null))
+                built(items)?
+                    .into_iter()
+                    .map(|v| v.unwrap_or(Json::Null))
                     .collect(),
             ),
             Val::Scope(pair) => Json::Object(
                 SCOPE_KEYS
                     .iter()
-                    .zip(pair.iter())
-                    .filter_map(|(k, v)| Some(((*k).to_owned(), v.to_json()?)))
+                    .zip(built(pair)?)
+                    .filter_map(|(k, v)| Some(((*k).to_owned(), v?)))
                     .collect(),
             ),
-        })
+        }))
     }
 }
 
@@ -214,8 +288,9 @@ pub(crate) fn js_truthy(value: &Val<'_>) -> bool {
         Val::Undefined | Val::Null => false,
         Val::Bool(b) => *b,
         Val::Num(n) => *n != 0.0 && !n.is_nan(),
-        Val::Str(s) => !s.is_empty(),
-        Val::Text(s) => !s.is_empty(),
+        Val::Str(_) | Val::Shared(_) | Val::Text(_) => {
+            value.as_str().is_some_and(|s| !s.is_empty())
+        }
         _ => true,
     }
 }
