@@ -61,12 +61,21 @@ async function runJsonata(request, out) {
         out.error = describe(e);
         return;
     }
-    const value = roundTrip(result);
+    let value;
+    try {
+        value = roundTrip(result);
+        // mcpGraph's exit node: the previous output, `{}` when that is
+        // falsy; its tool result's text: JSON.stringify of that.
+        out.text = JSON.stringify(result || {});
+    } catch (e) {
+        // A value nested too deeply for JSON.stringify (a node's
+        // maxValueDepth stops ours): node cannot return it either.
+        delete out.text;
+        out.error = describe(e);
+        return;
+    }
     if (value === undefined) out.undefined = true;
     else out.value = value;
-    // mcpGraph's exit node: the previous output, `{}` when that is falsy;
-    // its tool result's text: JSON.stringify of that.
-    out.text = JSON.stringify(result || {});
 }
 
 /**
