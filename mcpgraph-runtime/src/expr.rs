@@ -91,13 +91,7 @@ fn plain_path(ast: &AstNode) -> Option<Box<[Box<str>]>> {
     };
     let mut names = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
-        let plain = step.stages.is_empty()
-            && step.focus.is_none()
-            && step.index_var.is_none()
-            && step.ancestor_label.is_none()
-            && !step.is_tuple
-            && !step.inner_tuple;
-        if !plain {
+        if !is_plain_step(step) {
             return None;
         }
         match &step.node {
@@ -196,6 +190,17 @@ impl Switch {
             .collect::<Result<_, StartupError>>()?;
         Ok(Self { conditions })
     }
+}
+
+/// Whether a path step is only its node: no predicate stages, focus,
+/// index or ancestor binding, and no tuple stream.
+pub(crate) fn is_plain_step(step: &jsonata_core::ast::PathStep) -> bool {
+    step.stages.is_empty()
+        && step.focus.is_none()
+        && step.index_var.is_none()
+        && step.ancestor_label.is_none()
+        && !step.is_tuple
+        && !step.inner_tuple
 }
 
 #[cfg(test)]

@@ -134,13 +134,7 @@ fn order_steps(node: &mut AstNode) -> bool {
     };
     let mut ordered = false;
     for step in steps.iter_mut() {
-        let plain = step.stages.is_empty()
-            && step.focus.is_none()
-            && step.index_var.is_none()
-            && step.ancestor_label.is_none()
-            && !step.is_tuple
-            && !step.inner_tuple;
-        if plain && keys::needs_order(&step.node) {
+        if crate::expr::is_plain_step(step) && keys::needs_order(&step.node) {
             wrap(&mut step.node, keys::NAME, Vec::new());
             step.id = StepId::default();
             ordered = true;
