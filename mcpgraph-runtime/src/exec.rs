@@ -27,12 +27,10 @@ use crate::value::{Oversize, from_json, measure, to_json};
 pub mod differential;
 mod evaluator;
 mod history;
-mod probe;
 mod switch;
 mod watch;
 
 pub use evaluator::evaluate_standalone;
-pub use probe::{TransformRun, run_transform};
 pub(crate) use watch::Watch;
 
 use evaluator::CallEvaluator;

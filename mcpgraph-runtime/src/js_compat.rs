@@ -31,7 +31,8 @@ mod finite;
 mod keys;
 
 use jsonata_core::ast::{AstNode, StepId};
-use jsonata_core::evaluator::Evaluator;
+use jsonata_core::evaluator::{Evaluator, EvaluatorError};
+use jsonata_core::value::JValue;
 
 use crate::bounded::push_children;
 
@@ -163,50 +164,37 @@ pub(crate) fn register(evaluator: &mut Evaluator, registered: Helpers, needed: H
     if registered.covers(needed) {
         return registered;
     }
-    let missing = |h: Helpers| needed.covers(h) && !registered.covers(h);
-    let mut results = Vec::new();
-    if missing(Helpers::FINITE) {
-        results.push((
-            finite::OPERAND,
-            evaluator.register_fn(finite::OPERAND, finite::operand),
-        ));
-        results.push((
-            finite::TRUTH,
-            evaluator.register_fn(finite::TRUTH, finite::truth),
-        ));
-        results.push((
-            finite::EXTREME,
-            evaluator.register_fn(finite::EXTREME, finite::extreme),
-        ));
-        results.push((
-            finite::SORTABLE,
-            evaluator.register_fn(finite::SORTABLE, finite::sortable),
-        ));
-    }
-    if missing(Helpers::KEYS) {
-        results.push((
-            keys::NAME,
-            evaluator.register_fn(keys::NAME, keys::in_js_order),
-        ));
-    }
-    if missing(Helpers::NONEMPTY) {
-        results.push((NONEMPTY, evaluator.register_fn(NONEMPTY, nonempty)));
-    }
-    for (name, result) in results {
-        if let Err(e) = result {
-            // Only a clash with a JSONata built-in can fail; the tests of
-            // this module catch it.
-            tracing::error!("cannot register ${name}: {e}");
+    type Host = fn(&[JValue]) -> Result<JValue, EvaluatorError>;
+    const GROUPS: [(Helpers, &[(&str, Host)]); 3] = [
+        (
+            Helpers::FINITE,
+            &[
+                (finite::OPERAND, finite::operand),
+                (finite::TRUTH, finite::truth),
+                (finite::EXTREME, finite::extreme),
+                (finite::SORTABLE, finite::sortable),
+            ],
+        ),
+        (Helpers::KEYS, &[(keys::NAME, keys::in_js_order)]),
+        (Helpers::NONEMPTY, &[(NONEMPTY, nonempty)]),
+    ];
+    for (group, functions) in GROUPS {
+        if !needed.covers(group) || registered.covers(group) {
+            continue;
+        }
+        for &(name, function) in functions {
+            if let Err(e) = evaluator.register_fn(name, function) {
+                // Only a clash with a JSONata built-in can fail; the tests
+                // of this module catch it.
+                tracing::error!("cannot register ${name}: {e}");
+            }
         }
     }
     Helpers(registered.0 | needed.0)
 }
 
 /// Its argument, but no value for an empty array.
-fn nonempty(
-    args: &[jsonata_core::value::JValue],
-) -> Result<jsonata_core::value::JValue, jsonata_core::evaluator::EvaluatorError> {
-    use jsonata_core::value::JValue;
+fn nonempty(args: &[JValue]) -> Result<JValue, EvaluatorError> {
     Ok(match args.first() {
         Some(JValue::Array(items)) if items.is_empty() => JValue::Undefined,
         Some(value) => value.clone(),

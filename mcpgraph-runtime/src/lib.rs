@@ -44,8 +44,6 @@ pub use error::{NodeError, StartupError};
 #[doc(hidden)]
 pub use exec::differential;
 pub use exec::{Execution, evaluate_standalone};
-#[doc(hidden)]
-pub use exec::{TransformRun, run_transform};
 pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{Graph, RunFuture};
 pub use jsonata_core;

@@ -150,3 +150,44 @@ fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, String
     let outcome = super::evaluator::contained(|| rule.logic.outcome(&values, context))??;
     Ok(outcome.value.unwrap_or(Value::Null))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The case of the issue. node (from bench/):
+    /// node -e 'require("jsonata")(`{"small": 0.000001, "big": 1e16, "b": $.entry.b, "2": 2, "1": 1}`).evaluate({entry:{b:[1e21,-0]}}).then(r => console.log(JSON.stringify(r)))'
+    /// prints {"1":1,"2":2,"small":0.000001,"big":10000000000000000,"b":[1e+21,0]}
+    #[test]
+    fn text_spells_numbers_and_orders_keys_as_jsonata_js() {
+        let run = Harness::default().transform(
+            r#"{"small": 0.000001, "big": 1e16, "b": $.entry.b, "2": 2, "1": 1}"#,
+            &json!({"entry": {"b": [1e21, -0.0]}}),
+        );
+        assert_eq!(
+            run.text.as_deref(),
+            Some(r#"{"1":1,"2":2,"small":0.000001,"big":10000000000000000,"b":[1e+21,0]}"#)
+        );
+        let value = run.value.unwrap().unwrap();
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(keys, ["1", "2", "small", "big", "b"]);
+    }
+
+    #[test]
+    fn nothing_is_an_empty_object_and_errors_read_as_the_nodes() {
+        let harness = Harness::default();
+        let run = harness.transform("$.missing", &json!({}));
+        assert_eq!((run.value, run.text.as_deref()), (Ok(None), Some("{}")));
+        let err = harness
+            .transform("$number(\"x\") + {}", &json!({}))
+            .value
+            .unwrap_err();
+        assert!(err.contains("JSONata error:"), "{err}");
+    }
+}
