@@ -48,7 +48,8 @@ pub struct Execution {
     /// The call's arguments, until the entry node records them.
     arguments: JValue,
     history: Rc<RefCell<History>>,
-    jsonata: CallEvaluator,
+    /// Always `Some` but in `drop`, which gives it back to the thread.
+    jsonata: Option<CallEvaluator>,
     limits: Limits,
     deadline: Instant,
     /// Bytes of the outputs kept so far (against `maxHistoryBytes`).
@@ -69,12 +70,12 @@ pub struct Execution {
 impl Execution {
     /// Starts a call with the given (already validated) arguments.
     pub fn new(arguments: &Value, limits: Limits, clients: Arc<ClientManager>) -> Self {
-        let history = Rc::new(RefCell::new(History::default()));
+        let jsonata = CallEvaluator::take(limits);
         Self {
             context: JValue::object(Default::default()),
             arguments: from_json(arguments),
-            jsonata: CallEvaluator::new(limits, &history),
-            history,
+            history: Rc::clone(jsonata.history()),
+            jsonata: Some(jsonata),
             limits,
             deadline: Instant::now() + Duration::from_millis(limits.max_execution_time_ms),
             yielded: Instant::now(),
@@ -246,6 +247,8 @@ impl Execution {
 
     fn eval(&mut self, expr: &Expr) -> Result<JValue, NodeError> {
         self.jsonata
+            .as_mut()
+            .expect("the evaluator is given back only on drop")
             .eval(expr, &self.context)
             .map_err(|message| self.error(message))
     }
@@ -338,6 +341,14 @@ impl Execution {
             "Execution limit exceeded: maximum execution time ({} ms) reached",
             self.limits.max_execution_time_ms
         ))
+    }
+}
+
+impl Drop for Execution {
+    fn drop(&mut self) {
+        if let Some(jsonata) = self.jsonata.take() {
+            jsonata.give_back();
+        }
     }
 }
 

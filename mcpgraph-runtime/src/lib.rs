@@ -34,6 +34,7 @@ mod pool;
 pub mod reaper;
 pub mod server;
 pub mod stderr_writer;
+mod stdio;
 pub mod telemetry;
 pub mod value;
 mod watchdog;

@@ -30,7 +30,7 @@ mod worker;
 
 pub(crate) use tool::ToolRuntime;
 
-use tool::{compile_tool, first_violation};
+use tool::{compile_tools, first_violation};
 use worker::{Job, LoadGuard, Workers};
 
 /// Options of one call.
@@ -158,10 +158,7 @@ impl<G: Graph> Engine<G> {
 
     fn start_with(overrides: Vec<ServerSpec>, workers: Workers) -> Result<Self, StartupError> {
         let compiled = G::compile()?;
-        let tools = G::TOOLS
-            .iter()
-            .map(compile_tool)
-            .collect::<Result<Vec<_>, _>>()?;
+        let tools = compile_tools(G::TOOLS)?;
         let specs = effective_specs(G::SERVERS, overrides);
         let mut clients = ClientManager::new(specs, tokio::runtime::Handle::current());
         if let Some(lock) = G::LOCK {

@@ -1,14 +1,23 @@
 //! The per-expression time limit (`maxExpressionTimeMs`) without a clock
-//! read per evaluation step.
+//! read per evaluation step, and without a system call per evaluation.
 //!
 //! Given a `timeout_ms`, jsonata-core reads the clock at every node it
 //! evaluates (measured: a fifth of a loop node's cost). Instead each call
 //! hands its evaluator a [`CancelToken`] and arms a deadline before each
-//! evaluation; one process-wide watchdog thread, awake only while some
-//! evaluation is armed, cancels the token of an evaluation that outlives
-//! its deadline. The evaluation then stops with U1003, which
-//! [`ExpressionTimer::disarm`] turns back into jsonata's own D1012. The
-//! limit is enforced to within [`POLL`].
+//! evaluation; one process-wide watchdog thread cancels the token of an
+//! evaluation that outlives its deadline. The evaluation then stops with
+//! U1003, which [`ExpressionTimer::disarm`] turns back into jsonata's own
+//! D1012.
+//!
+//! The watchdog sleeps until the earliest deadline armed, and publishes
+//! when it will next look (`next_look`). Arming wakes it only when the new
+//! deadline comes before that. While evaluations keep coming it looks every
+//! shortest limit anyway, so a new deadline (at least that far off) never
+//! needs a wake-up: arming is a clock read and two atomics, no system call
+//! (waking the thread on every evaluation cost two futex calls and a
+//! context switch per call). After a quiet interval it parks for good, and
+//! the next evaluation wakes it once. A deadline is enforced within a
+//! millisecond or two of the limit.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -17,13 +26,12 @@ use std::time::{Duration, Instant};
 
 use jsonata_core::evaluator::CancelToken;
 
-/// How often the watchdog looks while an evaluation is armed.
-const POLL: Duration = Duration::from_millis(5);
-
 /// `deadline` of an evaluation that is not running.
 const IDLE: u64 = 0;
 /// `deadline` once the watchdog has cancelled the token.
 const FIRED: u64 = u64::MAX;
+/// `next_look` while the watchdog is parked with no time set.
+const NEVER: u64 = u64::MAX;
 
 /// One call's timer: its token and the deadline of the running evaluation.
 struct Slot {
@@ -64,7 +72,7 @@ impl ExpressionTimer {
         };
         let watchdog = watchdog();
         if !self.registered {
-            watchdog.register(&self.slot);
+            watchdog.register(&self.slot, limit);
             self.registered = true;
         }
         // `now_ms` truncates: one more millisecond, so the watchdog never
@@ -73,8 +81,14 @@ impl ExpressionTimer {
             .saturating_add(limit)
             .saturating_add(1)
             .clamp(1, FIRED - 1);
+        // SeqCst pairs with the watchdog's store of `next_look` and its
+        // second sweep: either this load sees the time it published, or
+        // that sweep sees this deadline.
         self.slot.deadline.store(deadline, Ordering::SeqCst);
-        if watchdog.sleeping.load(Ordering::SeqCst) {
+        if !watchdog.busy.load(Ordering::Relaxed) {
+            watchdog.busy.store(true, Ordering::Relaxed);
+        }
+        if deadline < watchdog.next_look.load(Ordering::SeqCst) {
             watchdog.thread.unpark();
         }
     }
@@ -101,8 +115,12 @@ pub(crate) fn timeout_error(limit_ms: u64) -> jsonata_core::evaluator::Evaluator
 
 struct Watchdog {
     slots: Mutex<Slots>,
-    /// Set while the thread is parked with nothing armed.
-    sleeping: AtomicBool,
+    /// When the watchdog looks next (ms since the epoch), [`NEVER`] while
+    /// it is parked with no time set.
+    next_look: AtomicU64,
+    /// Set by every evaluation armed, cleared by each look: whether the
+    /// watchdog may park for good.
+    busy: AtomicBool,
     thread: Thread,
 }
 
@@ -111,22 +129,26 @@ struct Slots {
     live: Vec<Weak<Slot>>,
     /// Length after the last pruning: registering prunes when it doubles.
     pruned_len: usize,
+    /// The shortest limit of any timer registered: how often the watchdog
+    /// looks while evaluations keep coming.
+    shortest_ms: Option<u64>,
 }
 
 impl Watchdog {
-    fn register(&self, slot: &Arc<Slot>) {
+    fn register(&self, slot: &Arc<Slot>, limit_ms: u64) {
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         if slots.live.len() >= 2 * slots.pruned_len + 64 {
             slots.live.retain(|w| w.strong_count() > 0);
             slots.pruned_len = slots.live.len();
         }
         slots.live.push(Arc::downgrade(slot));
+        slots.shortest_ms = Some(slots.shortest_ms.map_or(limit_ms, |s| s.min(limit_ms)));
     }
 
-    /// Cancels what is overdue; whether anything is still armed.
-    fn sweep(&self) -> bool {
-        let now = now_ms();
-        let mut armed = false;
+    /// Cancels what is overdue at `now`; the earliest deadline still armed,
+    /// and the shortest limit registered.
+    fn sweep(&self, now: u64) -> (Option<u64>, Option<u64>) {
+        let mut earliest = None::<u64>;
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         slots.live.retain(|weak| {
             let Some(slot) = weak.upgrade() else {
@@ -142,29 +164,50 @@ impl Watchdog {
                 {
                     slot.token.cancel();
                 } else {
-                    armed = true;
+                    earliest = Some(earliest.map_or(deadline, |e| e.min(deadline)));
                 }
             }
             true
         });
         slots.pruned_len = slots.live.len();
-        armed
+        (earliest, slots.shortest_ms)
+    }
+
+    /// When to look next, after a look at `now`: at the earliest deadline
+    /// armed; else, if evaluations came since the last look, after the
+    /// shortest limit (no deadline armed from now on is earlier); else
+    /// never, until an evaluation wakes the thread.
+    fn next_look(&self, now: u64) -> u64 {
+        let (earliest, shortest) = self.sweep(now);
+        let busy = self.busy.swap(false, Ordering::Relaxed);
+        match (earliest, shortest) {
+            (Some(deadline), _) => deadline,
+            (None, Some(shortest)) if busy => now.saturating_add(shortest.max(1)),
+            _ => NEVER,
+        }
     }
 
     fn run(&self) {
         loop {
-            if self.sweep() {
-                std::thread::sleep(POLL);
-                continue;
+            let now = now_ms();
+            let mut next = self.next_look(now);
+            // Publish, then look once more: an evaluation armed in between
+            // either sees the time published (and wakes us if its deadline
+            // is earlier) or is seen here.
+            loop {
+                self.next_look.store(next, Ordering::SeqCst);
+                let (earliest, _) = self.sweep(now_ms());
+                match earliest {
+                    Some(deadline) if deadline < next => next = deadline,
+                    _ => break,
+                }
             }
-            // Publish that we sleep, then look once more: an evaluation
-            // armed in between either sees the flag (and unparks us) or is
-            // seen here.
-            self.sleeping.store(true, Ordering::SeqCst);
-            if !self.sweep() {
+            if next == NEVER {
                 std::thread::park();
+            } else {
+                let wait = next.saturating_sub(now_ms()).max(1);
+                std::thread::park_timeout(Duration::from_millis(wait));
             }
-            self.sleeping.store(false, Ordering::SeqCst);
         }
     }
 }
@@ -183,7 +226,9 @@ fn watchdog() -> &'static Watchdog {
             .expect("spawn the expression watchdog thread");
         let watchdog: &'static Watchdog = Box::leak(Box::new(Watchdog {
             slots: Mutex::new(Slots::default()),
-            sleeping: AtomicBool::new(false),
+            // Until the thread has looked once, every evaluation wakes it.
+            next_look: AtomicU64::new(NEVER),
+            busy: AtomicBool::new(false),
             thread: handle.thread().clone(),
         }));
         let _ = tx.send(watchdog);
@@ -223,8 +268,37 @@ mod tests {
             timer.arm();
             assert_eq!(timer.disarm(), None);
         }
-        std::thread::sleep(POLL * 3);
+        std::thread::sleep(Duration::from_millis(15));
         assert!(!timer.token().is_cancelled());
+    }
+
+    /// While the watchdog sleeps until a look set by long limits, a timer
+    /// with a shorter limit still wakes it in time.
+    #[test]
+    fn a_shorter_limit_armed_while_the_watchdog_sleeps_is_enforced() {
+        let mut long = ExpressionTimer::new(Some(60_000));
+        for _ in 0..100 {
+            long.arm();
+            assert_eq!(long.disarm(), None);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        long.arm();
+        let mut short = ExpressionTimer::new(Some(30));
+        let token = short.token();
+        let started = Instant::now();
+        short.arm();
+        while !token.is_cancelled() {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "never cancelled"
+            );
+            std::thread::yield_now();
+        }
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(29), "{took:?}");
+        assert!(took < Duration::from_millis(500), "{took:?}");
+        assert_eq!(short.disarm(), Some(30));
+        assert_eq!(long.disarm(), None);
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Checks a tool's `inputSchema` and `outputSchema`: a JSON Schema with
-//! `type: object` at the root, and the keywords whose shape is easy to get
-//! wrong in YAML. The schemas themselves are kept whole, as JSON.
+//! `type: object` at the root, the keywords whose shape is easy to get
+//! wrong in YAML, then the whole schema as jsonschema compiles it (its
+//! draft's meta-schema, `$ref`s, patterns), so the runtime, which compiles
+//! it again, never meets a schema that fails. The schemas themselves are
+//! kept whole, as JSON.
 
 use super::Cx;
 use super::fields::describe;
@@ -30,7 +33,26 @@ impl Cx<'_, '_> {
                     .help("add `type: object` (MCP requires tool schemas to describe objects)");
             }
         }
+        let before = self.diags.error_count();
         self.json_schema(node, what, 0);
+        if self.diags.error_count() == before {
+            self.compile_schema(node, what);
+        }
+    }
+
+    /// Compiles the schema as the runtime will; an error is reported at
+    /// the part of the schema it names.
+    fn compile_schema(&mut self, node: &yaml::Node, what: &str) {
+        let Err(e) = jsonschema::validator_for(&node.to_json()) else {
+            return;
+        };
+        let pointer = e.instance_path().to_string();
+        let at = locate(node, &pointer);
+        let path = if pointer.is_empty() { "/" } else { &pointer };
+        self.err(
+            at.pos,
+            format!("{what} is not a valid JSON Schema at `{path}`: {e}"),
+        );
     }
 
     /// A light check of JSON Schema keywords whose shape is easy to get
@@ -118,12 +140,35 @@ impl Cx<'_, '_> {
     }
 }
 
+/// The node a JSON pointer (RFC 6901) names inside `node`, or the deepest
+/// one it reaches.
+fn locate<'a>(node: &'a yaml::Node, pointer: &str) -> &'a yaml::Node {
+    let mut at = node;
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let next = match &at.value {
+            Value::Map(entries) => entries
+                .iter()
+                .find(|(k, _)| k.key_text() == token)
+                .map(|(_, v)| v),
+            Value::Seq(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        match next {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use crate::test_support::ENTRY;
     use crate::test_support::EXIT;
     use crate::test_support::load;
     use crate::test_support::messages;
+    use crate::test_support::one_error;
     use crate::test_support::with_nodes;
 
     #[test]
@@ -161,6 +206,37 @@ mod tests {
                 "unknown JSON Schema type `strng` (expected one of object, array, string, number, integer, boolean, null)",
                 "`required` must be a sequence of strings, found a string",
             ]
+        );
+        // What only compiling the schema finds, at the keyword at fault.
+        let src = base.replace(
+            "inputSchema: {type: object}",
+            "inputSchema:\n      type: object\n      properties:\n        n: {minimum: \"zero\"}",
+        );
+        let (line, column, message) = one_error(&src);
+        let at = src.find("\"zero\"").unwrap();
+        let want_line = src[..at].matches('\n').count() + 1;
+        assert_eq!(line as usize, want_line, "{message}");
+        assert_eq!(
+            column as usize,
+            at - src[..at].rfind('\n').unwrap(),
+            "{message}"
+        );
+        assert!(
+            message.starts_with(
+                "`inputSchema` is not a valid JSON Schema at `/properties/n/minimum`: "
+            ),
+            "{message}"
+        );
+        let src = base.replace(
+            "inputSchema: {type: object}",
+            "inputSchema: {type: object, properties: {s: {type: string, pattern: \"(\"}}}",
+        );
+        assert!(
+            one_error(&src)
+                .2
+                .contains("is not a valid JSON Schema at `/properties/s/pattern`"),
+            "{:?}",
+            one_error(&src)
         );
         let f = load(&base.replace(
             "inputSchema: {type: object}",

@@ -26,7 +26,7 @@ pub(super) async fn serve_command<G: Graph>(
         None => {
             // stdio: the session ends at EOF; a signal ends it early, once
             // running calls are done.
-            let serving = serve(handler, rmcp::transport::stdio());
+            let serving = serve(handler, crate::stdio::halves());
             tokio::pin!(serving);
             tokio::select! {
                 result = &mut serving => return result,

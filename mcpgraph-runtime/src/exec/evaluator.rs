@@ -1,6 +1,15 @@
 //! The JSONata evaluator of a call: its setup (limits as options, the
 //! history functions and the value guards registered), evaluation under
 //! the expression time limit, and how its errors read.
+//!
+//! Evaluators are reused: each worker thread keeps the ones its finished
+//! calls gave back ([`CallEvaluator::take`], [`CallEvaluator::give_back`]).
+//! Building one registers its host functions and its timer, and
+//! jsonata-core compiles an object constructor's body once per evaluator
+//! (its step cache), so a fresh evaluator per call paid all of that on
+//! every call. Nothing of a call outlives it in a reused evaluator: every
+//! evaluation pushes and pops its own scope, the history is emptied, and an
+//! evaluator whose timer fired or that panicked is replaced, never kept.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,10 +37,51 @@ pub(super) struct CallEvaluator {
     helpers: Helpers,
 }
 
+/// How many idle evaluators a worker thread keeps: enough for the calls
+/// one worker runs at once in the common case, few enough that a burst of
+/// calls leaves little behind.
+const SPARE_PER_THREAD: usize = 8;
+
+thread_local! {
+    /// The evaluators this thread's finished calls gave back.
+    static SPARE: RefCell<Vec<CallEvaluator>> = const { RefCell::new(Vec::new()) };
+}
+
 impl CallEvaluator {
+    /// An evaluator for a new call under `limits`, with an empty history:
+    /// one this thread kept, if one was built for the same limits.
+    pub(super) fn take(limits: Limits) -> Self {
+        let spare = SPARE
+            .try_with(|spare| spare.borrow_mut().pop())
+            .ok()
+            .flatten();
+        match spare {
+            Some(evaluator) if evaluator.limits == limits => evaluator,
+            // Another engine's limits (tests run several in one process).
+            _ => Self::new(limits, &Rc::new(RefCell::new(History::default()))),
+        }
+    }
+
+    /// Keeps this evaluator for the thread's next call, its history
+    /// emptied (the outputs freed now, not when it is next used).
+    pub(super) fn give_back(self) {
+        self.history.borrow_mut().clear();
+        let _ = SPARE.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_PER_THREAD {
+                spare.push(self);
+            }
+        });
+    }
+
+    /// The history its history functions read.
+    pub(super) fn history(&self) -> &Rc<RefCell<History>> {
+        &self.history
+    }
+
     /// An evaluator for a call under `limits`, whose history functions
     /// read `history`.
-    pub(super) fn new(limits: Limits, history: &Rc<RefCell<History>>) -> Self {
+    fn new(limits: Limits, history: &Rc<RefCell<History>>) -> Self {
         let timer = ExpressionTimer::new(Some(limits.max_expression_time_ms));
         Self {
             evaluator: new_evaluator(

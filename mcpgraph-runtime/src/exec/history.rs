@@ -25,6 +25,16 @@ impl History {
         self.outputs.push(output);
     }
 
+    /// Forgets every output, keeping the allocations for the next call
+    /// (within reason: a long call's index is not kept).
+    pub(super) fn clear(&mut self) {
+        self.outputs.clear();
+        if self.outputs.capacity() > 4096 {
+            self.outputs = Vec::new();
+        }
+        self.by_node.clear();
+    }
+
     fn runs(&self, node: &str) -> &[usize] {
         self.by_node.get(node).map_or(&[], Vec::as_slice)
     }

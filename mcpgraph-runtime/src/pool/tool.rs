@@ -1,25 +1,62 @@
 //! A tool as the engine serves it: its metadata with the input and output
-//! schemas compiled into validators, and the first violation a value has.
+//! schemas, their validators, and the first violation a value has.
+//!
+//! Validators are compiled off the start-up path: jsonschema checks every
+//! schema against its draft's meta-schema first, and compiling that
+//! meta-schema once per process was the largest part of start-up spent in
+//! our own code. The schemas were checked at build time (the generator
+//! compiles each one), so here a thread compiles them right after start;
+//! a call that needs one sooner compiles it itself or waits for it.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
 use crate::error::StartupError;
 use crate::meta::ToolMeta;
 
-/// A tool with its schemas compiled.
+/// A tool with its schemas parsed.
 pub(crate) struct ToolRuntime {
     pub(crate) meta: &'static ToolMeta,
     pub(crate) input_schema: Arc<serde_json::Map<String, Value>>,
     pub(crate) output_schema: Option<Arc<serde_json::Map<String, Value>>>,
-    pub(super) input: jsonschema::Validator,
-    pub(super) output: Option<jsonschema::Validator>,
+    pub(super) input: Validator,
+    pub(super) output: Option<Validator>,
+}
+
+/// A schema's validator, compiled on first use.
+#[derive(Clone)]
+pub(super) struct Validator(Arc<Lazy>);
+
+struct Lazy {
+    schema: Value,
+    compiled: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl Validator {
+    fn new(schema: Value) -> Self {
+        Self(Arc::new(Lazy {
+            schema,
+            compiled: OnceLock::new(),
+        }))
+    }
+
+    fn get(&self) -> &Result<jsonschema::Validator, String> {
+        self.0
+            .compiled
+            .get_or_init(|| jsonschema::validator_for(&self.0.schema).map_err(|e| e.to_string()))
+    }
 }
 
 /// The first way `value` breaks the schema, or `None`. The common case, a
 /// valid value, takes the validator's fast path, which builds no errors.
-pub(super) fn first_violation(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
+pub(super) fn first_violation(validator: &Validator, value: &Value) -> Option<String> {
+    let validator = match validator.get() {
+        Ok(validator) => validator,
+        // The generator compiled this schema: only a jsonschema release
+        // that disagrees with it gets here.
+        Err(e) => return Some(format!("the schema does not compile: {e}")),
+    };
     if validator.is_valid(value) {
         return None;
     }
@@ -34,18 +71,42 @@ pub(super) fn first_violation(validator: &jsonschema::Validator, value: &Value) 
     })
 }
 
-pub(super) fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
-    let schema = |text: &str,
-                  which: &str|
-     -> Result<(Arc<Map<String, Value>>, jsonschema::Validator), StartupError> {
-        let err = |m: String| StartupError(format!("tool `{}` {which}: {m}", meta.name));
-        let value: Value = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
-        let validator = jsonschema::validator_for(&value).map_err(|e| err(e.to_string()))?;
-        match value {
-            Value::Object(map) => Ok((Arc::new(map), validator)),
-            _ => Err(err("not an object".into())),
-        }
-    };
+/// Every tool of `metas` with its schemas parsed; their validators are
+/// compiled on a thread of their own, started here.
+pub(super) fn compile_tools(metas: &'static [ToolMeta]) -> Result<Vec<ToolRuntime>, StartupError> {
+    let tools = metas
+        .iter()
+        .map(compile_tool)
+        .collect::<Result<Vec<_>, _>>()?;
+    let validators: Vec<Validator> = tools
+        .iter()
+        .flat_map(|t| std::iter::once(&t.input).chain(&t.output))
+        .cloned()
+        .collect();
+    if !validators.is_empty() {
+        // If the thread cannot start, each validator is compiled by the
+        // first call that needs it.
+        let _ = std::thread::Builder::new()
+            .name("mcpgraph-schemas".into())
+            .spawn(move || {
+                for validator in validators {
+                    let _ = validator.get();
+                }
+            });
+    }
+    Ok(tools)
+}
+
+fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
+    let schema =
+        |text: &str, which: &str| -> Result<(Arc<Map<String, Value>>, Validator), StartupError> {
+            let err = |m: String| StartupError(format!("tool `{}` {which}: {m}", meta.name));
+            let value: Value = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
+            match &value {
+                Value::Object(map) => Ok((Arc::new(map.clone()), Validator::new(value))),
+                _ => Err(err("not an object".into())),
+            }
+        };
     let (input_schema, input) = schema(meta.input_schema, "inputSchema")?;
     let (output_schema, output) = match meta.output_schema {
         Some(text) => {
