@@ -56,6 +56,9 @@ pub struct Execution {
     history_bytes: u64,
     /// When this call last let other tasks on its worker run.
     yielded: Instant,
+    /// When the current node started: its expressions' time limits count
+    /// from here (one clock read per node).
+    node_started: Instant,
     executed: u64,
     current: &'static str,
     clients: Arc<ClientManager>,
@@ -79,6 +82,7 @@ impl Execution {
             limits,
             deadline: Instant::now() + Duration::from_millis(limits.max_execution_time_ms),
             yielded: Instant::now(),
+            node_started: Instant::now(),
             history_bytes: 0,
             executed: 0,
             current: "",
@@ -129,6 +133,7 @@ impl Execution {
         if now >= self.deadline {
             return Err(self.time_limit());
         }
+        self.node_started = now;
         self.executed += 1;
         let index = self.history.borrow().outputs.len();
         let span = tracing::debug_span!(
@@ -249,7 +254,7 @@ impl Execution {
         self.jsonata
             .as_mut()
             .expect("the evaluator is given back only on drop")
-            .eval(expr, &self.context)
+            .eval(expr, &self.context, self.node_started)
             .map_err(|message| self.error(message))
     }
 

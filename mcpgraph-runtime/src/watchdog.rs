@@ -65,8 +65,9 @@ impl ExpressionTimer {
         self.slot.token.clone()
     }
 
-    /// Starts the clock of one evaluation.
-    pub(crate) fn arm(&mut self) {
+    /// Starts the clock of one evaluation, counted from `started` (the
+    /// node's start, read once for the node: an evaluation reads no clock).
+    pub(crate) fn arm(&mut self, started: Instant) {
         let Some(limit) = self.limit_ms else {
             return;
         };
@@ -77,7 +78,7 @@ impl ExpressionTimer {
         }
         // `now_ms` truncates: one more millisecond, so the watchdog never
         // fires before the limit has fully passed.
-        let deadline = now_ms()
+        let deadline = ms_since_epoch(started)
             .saturating_add(limit)
             .saturating_add(1)
             .clamp(1, FIRED - 1);
@@ -236,11 +237,17 @@ fn watchdog() -> &'static Watchdog {
     })
 }
 
-/// Milliseconds since the first call (never 0 for a deadline: see `arm`).
+/// Milliseconds since the watchdog's epoch (never 0 for a deadline: see
+/// `arm`).
 fn now_ms() -> u64 {
+    ms_since_epoch(Instant::now())
+}
+
+/// `at` in milliseconds since the epoch, the first time asked for.
+fn ms_since_epoch(at: Instant) -> u64 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     let epoch = *EPOCH.get_or_init(Instant::now);
-    u64::try_from(epoch.elapsed().as_millis()).unwrap_or(FIRED - 1)
+    u64::try_from(at.saturating_duration_since(epoch).as_millis()).unwrap_or(FIRED - 1)
 }
 
 #[cfg(test)]
@@ -251,7 +258,7 @@ mod tests {
     fn an_overdue_evaluation_is_cancelled_and_reported_once() {
         let mut timer = ExpressionTimer::new(Some(20));
         let token = timer.token();
-        timer.arm();
+        timer.arm(Instant::now());
         let started = Instant::now();
         while !token.is_cancelled() {
             assert!(
@@ -265,7 +272,7 @@ mod tests {
         // A quick evaluation is left alone.
         let mut timer = ExpressionTimer::new(Some(1000));
         for _ in 0..1000 {
-            timer.arm();
+            timer.arm(Instant::now());
             assert_eq!(timer.disarm(), None);
         }
         std::thread::sleep(Duration::from_millis(15));
@@ -278,15 +285,15 @@ mod tests {
     fn a_shorter_limit_armed_while_the_watchdog_sleeps_is_enforced() {
         let mut long = ExpressionTimer::new(Some(60_000));
         for _ in 0..100 {
-            long.arm();
+            long.arm(Instant::now());
             assert_eq!(long.disarm(), None);
         }
         std::thread::sleep(Duration::from_millis(10));
-        long.arm();
+        long.arm(Instant::now());
         let mut short = ExpressionTimer::new(Some(30));
         let token = short.token();
         let started = Instant::now();
-        short.arm();
+        short.arm(Instant::now());
         while !token.is_cancelled() {
             assert!(
                 started.elapsed() < Duration::from_secs(5),
@@ -304,7 +311,7 @@ mod tests {
     #[test]
     fn without_a_limit_nothing_is_armed() {
         let mut timer = ExpressionTimer::new(None);
-        timer.arm();
+        timer.arm(Instant::now());
         assert!(!timer.registered);
         assert_eq!(timer.disarm(), None);
     }

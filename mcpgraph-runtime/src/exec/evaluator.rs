@@ -13,6 +13,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Instant;
 
 use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions};
 use jsonata_core::value::JValue;
@@ -99,13 +100,18 @@ impl CallEvaluator {
     }
 
     /// The value of `expr` on `context`, or the error as the node reports
-    /// it.
-    pub(super) fn eval(&mut self, expr: &Expr, context: &JValue) -> Result<JValue, String> {
+    /// it; its time limit counts from `started`.
+    pub(super) fn eval(
+        &mut self,
+        expr: &Expr,
+        context: &JValue,
+        started: Instant,
+    ) -> Result<JValue, String> {
         if let Some(value) = expr.lookup(context) {
             return Ok(value);
         }
         self.helpers = js_compat::register(&mut self.evaluator, self.helpers, expr.helpers);
-        self.timer.arm();
+        self.timer.arm(started);
         let evaluated = contained(|| self.evaluator.evaluate(&expr.ast, context));
         let Ok(mut result) = evaluated else {
             // A panic inside jsonata-core (an arithmetic overflow in a
@@ -191,7 +197,7 @@ pub fn evaluate_standalone(
     let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
     let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, &history);
     js_compat::register(&mut evaluator, Helpers::default(), expr.helpers);
-    timer.arm();
+    timer.arm(Instant::now());
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
     match (timer.disarm(), result) {
         (Some(limit), _) => Err(timeout_error(limit)),

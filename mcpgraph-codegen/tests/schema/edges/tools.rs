@@ -151,12 +151,20 @@ fn json_schema_keywords() {
             false,
         ),
         (
-            "unchecked keywords",
+            "other keywords",
+            edit(
+                "{type: object}",
+                "{type: object, minimum: 1, prefixItems: [true], description: d}",
+            ),
+            true,
+        ),
+        (
+            "other keywords of the wrong shape (the meta-schema's)",
             edit(
                 "{type: object}",
                 "{type: object, minimum: x, prefixItems: 1, description: 5}",
             ),
-            true,
+            false,
         ),
     ]);
 }
