@@ -13,7 +13,10 @@ use jsonata_core::value::JValue;
 #[derive(Default)]
 pub(super) struct History {
     pub(super) outputs: Vec<JValue>,
-    by_node: HashMap<&'static str, Vec<usize>>,
+    /// Keyed by the graph's own node ids, so a fast unkeyed hash is safe
+    /// (no caller chooses what is stored); SipHash was a few percent of a
+    /// loop node's cost.
+    by_node: HashMap<&'static str, Vec<usize>, foldhash::fast::FixedState>,
 }
 
 impl History {
