@@ -15,7 +15,7 @@ async fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let calls: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(300);
-    let engine = Engine::<Server>::start(Vec::new(), 1).expect("engine");
+    let engine = Engine::start::<Server>(Vec::new(), 1).expect("engine");
     let arguments = serde_json::json!({ "n": n }).as_object().cloned();
     let want = serde_json::json!({ "sum": n * (n + 1) / 2, "n": n });
     for _ in 0..20 {

@@ -18,7 +18,7 @@ mod graph {
 
 struct Fixture {
     runtime: tokio::runtime::Runtime,
-    handler: Handler<graph::Server>,
+    handler: Handler,
 }
 
 fn fixture() -> &'static Fixture {
@@ -30,7 +30,7 @@ fn fixture() -> &'static Fixture {
             .build()
             .expect("a runtime");
         let engine = runtime
-            .block_on(async { Engine::<graph::Server>::start(Vec::new(), 1) })
+            .block_on(async { Engine::start::<graph::Server>(Vec::new(), 1) })
             .expect("the engine starts");
         Fixture {
             runtime,

@@ -2,14 +2,18 @@
 //! default), list tools, run one call.
 //!
 //! `args` holds the grammar, `serve` the serving; the one-shot commands
-//! (`tools`, `call`) are here.
+//! (`tools`, `call`) are here. The entry points generic over a [`Graph`]
+//! only erase it ([`GraphDef::of`]) and call their `_def` twin, so the
+//! command line is compiled once, in this crate.
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 
 use crate::client_manager::{ServerSpec, parse_override};
-use crate::graph::Graph;
+use crate::graph::{Graph, GraphDef};
+use crate::meta::ToolMeta;
 use crate::pool::{CallOptions, Engine};
 
 mod args;
@@ -22,28 +26,46 @@ use serve::serve_command;
 /// generated binary's `main`) may downstream servers get a reaper, which
 /// runs this executable again (`crate::reaper`); [`main_from`] is for
 /// embedding and tests, whose executables are something else.
+#[inline]
 pub fn main<G: Graph>() -> ExitCode {
+    main_def(GraphDef::of::<G>())
+}
+
+/// [`main`] for a graph given by its [`GraphDef`].
+pub fn main_def(graph: GraphDef) -> ExitCode {
     if crate::reaper::run_if_reaper() {
         return ExitCode::SUCCESS;
     }
     crate::reaper::enable();
-    main_from::<G, _, _>(std::env::args_os())
+    main_from_def(graph, std::env::args_os().collect())
 }
 
 /// Runs the CLI of graph `G` with `args` (the first one is the program
 /// name), as `main` does with the process's: for embedding and tests.
+#[inline]
 pub fn main_from<G, I, T>(args: I) -> ExitCode
 where
     G: Graph,
     I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
+    T: Into<OsString>,
 {
-    let cli = match parse_args::<G, _, _>(args) {
+    main_from_def(
+        GraphDef::of::<G>(),
+        args.into_iter().map(Into::into).collect(),
+    )
+}
+
+/// [`main_from`] for a graph given by its [`GraphDef`].
+pub fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
+    let cli = match parse_args(&graph.server, args) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let telemetry =
-        crate::telemetry::init(&cli.log_level, cli.otlp_endpoint.as_deref(), G::SERVER.name);
+    let telemetry = crate::telemetry::init(
+        &cli.log_level,
+        cli.otlp_endpoint.as_deref(),
+        graph.server.name,
+    );
     let local = one_connection(&cli);
     let runtime = if local {
         tokio::runtime::Builder::new_current_thread()
@@ -60,11 +82,11 @@ where
     };
     let code = if local {
         let set = tokio::task::LocalSet::new();
-        let code = set.block_on(&runtime, run::<G>(cli, true));
+        let code = set.block_on(&runtime, run(graph, cli, true));
         drop(set);
         code
     } else {
-        runtime.block_on(run::<G>(cli, false))
+        runtime.block_on(run(graph, cli, false))
     };
     // Workers and downstream children must not keep the process alive
     // once the session is over.
@@ -84,20 +106,20 @@ fn one_connection(cli: &Cli) -> bool {
     !matches!(&cli.command, Some(Command::Serve(args)) if args.http.is_some())
 }
 
-/// Runs the command; `local`: on a current-thread runtime, inside a
-/// `LocalSet` (see [`one_connection`]).
-async fn run<G: Graph>(cli: Cli, local: bool) -> ExitCode {
+/// Runs the command on `graph`; `local`: on a current-thread runtime,
+/// inside a `LocalSet` (see [`one_connection`]).
+async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
     let overrides = match load_overrides(cli.mcp.as_deref()) {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
     let engine = if local {
-        Engine::<G>::start_local(overrides, cli.workers)
+        Engine::start_local_def(graph, overrides, cli.workers)
     } else {
         let workers = cli
             .workers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-        Engine::<G>::start(overrides, workers)
+        Engine::start_def(graph, overrides, workers)
     };
     let engine = match engine {
         Ok(engine) => engine.with_strict_lock(cli.strict_lock),
@@ -109,7 +131,7 @@ async fn run<G: Graph>(cli: Cli, local: bool) -> ExitCode {
             Err(e) => fail(e),
         },
         Command::Tools { json } => {
-            list_tools::<G>(json);
+            list_tools(graph.tools, json);
             ExitCode::SUCCESS
         }
         Command::Call {
@@ -139,9 +161,9 @@ fn load_overrides(path: Option<&std::path::Path>) -> Result<Vec<ServerSpec>, Str
     parse_override(&text).map_err(|e| e.to_string())
 }
 
-fn list_tools<G: Graph>(json: bool) {
+fn list_tools(tools: &[ToolMeta], json: bool) {
     if json {
-        let tools: Vec<Value> = G::TOOLS
+        let tools: Vec<Value> = tools
             .iter()
             .map(|t| {
                 let mut tool = serde_json::json!({
@@ -157,18 +179,13 @@ fn list_tools<G: Graph>(json: bool) {
             .collect();
         println!("{}", Value::Array(tools));
     } else {
-        for tool in G::TOOLS {
+        for tool in tools {
             println!("{}\t{}", tool.name, tool.description);
         }
     }
 }
 
-async fn call<G: Graph>(
-    engine: &Engine<G>,
-    tool: &str,
-    arguments: Option<&str>,
-    trace: bool,
-) -> ExitCode {
+async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool) -> ExitCode {
     let arguments = match arguments.map(serde_json::from_str::<Value>) {
         None => Map::new(),
         Some(Ok(Value::Object(map))) => map,

@@ -3,7 +3,8 @@
 //! The generator emits, per graph file, one type implementing [`Graph`]:
 //! static metadata (server, tools, downstream servers, limits: the types
 //! are `meta`'s) and a `run` function that drives one tool's state machine
-//! over an [`Execution`].
+//! over an [`Execution`]. [`GraphDef`] is the same with the type erased,
+//! which is what the rest of the runtime serves.
 //! Nothing here knows about MCP transports; `server` and `cli` own those.
 
 use std::future::Future;
@@ -43,4 +44,69 @@ pub trait Graph: Send + Sync + Sized + 'static {
     /// `exec` (see [`Execution::finish`]).
     fn run<'a>(compiled: &'a Self::Compiled, tool: usize, exec: &'a mut Execution)
     -> RunFuture<'a>;
+}
+
+/// A graph with its type erased: what [`Graph`] declares, as values, and a
+/// function that compiles it into a [`CompiledGraph`].
+///
+/// Everything that serves a graph (the [`Engine`](crate::Engine), the MCP
+/// [`Handler`](crate::Handler), the command line, the HTTP server) takes
+/// one of these rather than a type parameter, so it is compiled once, in
+/// this crate: a user's rebuild after a graph edit compiles the graph's
+/// own code, not the runtime again. [`GraphDef::of`] builds it from a
+/// generated [`Graph`].
+#[derive(Clone, Copy, Debug)]
+pub struct GraphDef {
+    /// Server metadata ([`Graph::SERVER`]).
+    pub server: ServerMeta,
+    /// Tools, in file order ([`Graph::TOOLS`]).
+    pub tools: &'static [ToolMeta],
+    /// Downstream servers ([`Graph::SERVERS`]).
+    pub servers: &'static [ServerDef],
+    /// Execution limits ([`Graph::LIMITS`]).
+    pub limits: Limits,
+    /// The schema lock ([`Graph::LOCK`]).
+    pub lock: Option<&'static str>,
+    /// Parses every expression and rule ([`Graph::compile`]).
+    pub compile: fn() -> Result<Box<dyn CompiledGraph>, StartupError>,
+}
+
+impl GraphDef {
+    /// The description of graph `G`. This, the compile function it points
+    /// to and that function's [`CompiledGraph`] are all that is compiled
+    /// per graph type.
+    pub const fn of<G: Graph>() -> Self {
+        Self {
+            server: G::SERVER,
+            tools: G::TOOLS,
+            servers: G::SERVERS,
+            limits: G::LIMITS,
+            lock: G::LOCK,
+            compile: compile_erased::<G>,
+        }
+    }
+}
+
+/// A graph's expressions and rules, compiled, behind a trait object: the
+/// one dynamic call a tool call makes is to [`CompiledGraph::run`]; the
+/// state machine it returns is the generated one.
+pub trait CompiledGraph: Send + Sync {
+    /// Runs tool number `tool` (an index into [`GraphDef::tools`]) to its
+    /// exit node, as [`Graph::run`] does.
+    fn run<'a>(&'a self, tool: usize, exec: &'a mut Execution) -> RunFuture<'a>;
+}
+
+/// `G`'s compiled form as a [`CompiledGraph`].
+struct Erased<G: Graph>(G::Compiled);
+
+impl<G: Graph> CompiledGraph for Erased<G> {
+    #[inline]
+    fn run<'a>(&'a self, tool: usize, exec: &'a mut Execution) -> RunFuture<'a> {
+        G::run(&self.0, tool, exec)
+    }
+}
+
+/// [`Graph::compile`], its result erased.
+fn compile_erased<G: Graph>() -> Result<Box<dyn CompiledGraph>, StartupError> {
+    Ok(Box::new(Erased::<G>(G::compile()?)))
 }

@@ -31,7 +31,6 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::graph::Graph;
 use crate::server::Handler;
 
 /// Time for responses produced during shutdown to reach their streams.
@@ -93,8 +92,8 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 /// accepting, lets running calls finish for at most `options.drain`
 /// (stopping the rest with an error response), closes the sessions and
 /// returns. Reports the bound address through `bound` (useful with port 0).
-pub async fn serve_http<G: Graph>(
-    handler: Handler<G>,
+pub async fn serve_http(
+    handler: Handler,
     options: HttpOptions,
     shutdown: CancellationToken,
     bound: impl FnOnce(SocketAddr),

@@ -1,8 +1,9 @@
 //! Runtime of the MCP servers that mcpgraph generates.
 //!
 //! Generated code implements [`Graph`] for a unit type and calls
-//! [`cli::main`]; everything else here serves it: [`Engine`] runs calls on
-//! single-threaded workers, [`Execution`] holds one call's context and
+//! [`cli::main`]; everything else here serves it, through the graph's
+//! type-erased [`GraphDef`] (so it is compiled once, here, not again in
+//! every graph's crate): [`Engine`] runs calls on single-threaded workers, [`Execution`] holds one call's context and
 //! history, `client_manager` connects to downstream servers, `server` speaks
 //! MCP through rmcp. Users reach this crate through the `mcpgraph` facade.
 
@@ -46,7 +47,7 @@ pub use error::{NodeError, StartupError};
 pub use exec::differential;
 pub use exec::{Execution, evaluate_standalone};
 pub use expr::{Args, Expr, Rule, Switch};
-pub use graph::{Graph, RunFuture};
+pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use jsonata_core;
 pub use logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
 pub use meta::{Limits, ServerDef, ServerMeta, ToolMeta, TransportDef};

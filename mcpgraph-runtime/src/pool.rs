@@ -22,7 +22,7 @@ use tracing::Instrument;
 use crate::client_manager::{ClientManager, ServerSpec, effective_specs};
 use crate::error::{NodeError, StartupError};
 use crate::exec::{Execution, Watch};
-use crate::graph::Graph;
+use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::{NodeRecord, Observer, ProgressEvent};
 
 mod tool;
@@ -80,16 +80,20 @@ impl std::fmt::Display for CallError {
     }
 }
 
-struct Shared<G: Graph> {
-    compiled: G::Compiled,
+struct Shared {
+    graph: GraphDef,
+    compiled: Box<dyn CompiledGraph>,
     clients: Arc<ClientManager>,
     tools: Vec<ToolRuntime>,
 }
 
 /// A ready-to-call graph: compiled expressions, schemas, downstream
 /// connections and workers. Cheap to clone.
-pub struct Engine<G: Graph> {
-    shared: Arc<Shared<G>>,
+///
+/// Not generic: it serves any graph through its [`GraphDef`], so it is
+/// compiled once, in this crate, whatever graph a binary holds.
+pub struct Engine {
+    shared: Arc<Shared>,
     workers: Arc<Workers>,
     in_flight: Arc<InFlight>,
     observer: Option<Arc<dyn Observer>>,
@@ -123,7 +127,7 @@ impl Drop for InFlightGuard {
     }
 }
 
-impl<G: Graph> Clone for Engine<G> {
+impl Clone for Engine {
     fn clone(&self) -> Self {
         Self {
             shared: Arc::clone(&self.shared),
@@ -135,12 +139,25 @@ impl<G: Graph> Clone for Engine<G> {
     }
 }
 
-impl<G: Graph> Engine<G> {
-    /// Compiles everything; calls will run on `workers` worker threads,
+impl Engine {
+    /// Compiles graph `G`; calls will run on `workers` worker threads,
     /// started on the first call. Must be called inside a tokio runtime,
     /// which then drives the downstream connections.
-    pub fn start(overrides: Vec<ServerSpec>, workers: usize) -> Result<Self, StartupError> {
-        Self::start_with(overrides, Workers::threads(Some(workers)))
+    #[inline]
+    pub fn start<G: Graph>(
+        overrides: Vec<ServerSpec>,
+        workers: usize,
+    ) -> Result<Self, StartupError> {
+        Self::start_def(GraphDef::of::<G>(), overrides, workers)
+    }
+
+    /// [`Engine::start`] for a graph given by its [`GraphDef`].
+    pub fn start_def(
+        graph: GraphDef,
+        overrides: Vec<ServerSpec>,
+        workers: usize,
+    ) -> Result<Self, StartupError> {
+        Self::start_with(graph, overrides, Workers::threads(Some(workers)))
     }
 
     /// [`Engine::start`] for a server with one connection, on a
@@ -149,24 +166,39 @@ impl<G: Graph> Engine<G> {
     /// no other call does; calls made while one runs go to `workers`
     /// threads (`None`: one per core) started when first needed, so they
     /// still run beside it. Panics outside a `LocalSet`.
-    pub fn start_local(
+    #[inline]
+    pub fn start_local<G: Graph>(
         overrides: Vec<ServerSpec>,
         workers: Option<usize>,
     ) -> Result<Self, StartupError> {
-        Self::start_with(overrides, Workers::threads(workers).with_local())
+        Self::start_local_def(GraphDef::of::<G>(), overrides, workers)
     }
 
-    fn start_with(overrides: Vec<ServerSpec>, workers: Workers) -> Result<Self, StartupError> {
-        let compiled = G::compile()?;
-        let tools = compile_tools(G::TOOLS)?;
-        let specs = effective_specs(G::SERVERS, overrides);
+    /// [`Engine::start_local`] for a graph given by its [`GraphDef`].
+    pub fn start_local_def(
+        graph: GraphDef,
+        overrides: Vec<ServerSpec>,
+        workers: Option<usize>,
+    ) -> Result<Self, StartupError> {
+        Self::start_with(graph, overrides, Workers::threads(workers).with_local())
+    }
+
+    fn start_with(
+        graph: GraphDef,
+        overrides: Vec<ServerSpec>,
+        workers: Workers,
+    ) -> Result<Self, StartupError> {
+        let compiled = (graph.compile)()?;
+        let tools = compile_tools(graph.tools)?;
+        let specs = effective_specs(graph.servers, overrides);
         let mut clients = ClientManager::new(specs, tokio::runtime::Handle::current());
-        if let Some(lock) = G::LOCK {
+        if let Some(lock) = graph.lock {
             clients = clients.with_lock(lock)?;
         }
         let clients = Arc::new(clients);
         Ok(Self {
             shared: Arc::new(Shared {
+                graph,
                 compiled,
                 clients,
                 tools,
@@ -193,6 +225,11 @@ impl<G: Graph> Engine<G> {
 
     pub(crate) fn tools(&self) -> &[ToolRuntime] {
         &self.shared.tools
+    }
+
+    /// The graph this engine runs.
+    pub(crate) fn graph(&self) -> &GraphDef {
+        &self.shared.graph
     }
 
     /// Runs one call of tool `name`. Arguments are validated against its
@@ -256,10 +293,13 @@ impl<G: Graph> Engine<G> {
                 // the caller hears the result: a CLI that exits right after
                 // the reply must not lose it.
                 let (outcome, records) = async move {
-                    let mut exec =
-                        Execution::new(&arguments, G::LIMITS, Arc::clone(&shared.clients));
+                    let mut exec = Execution::new(
+                        &arguments,
+                        shared.graph.limits,
+                        Arc::clone(&shared.clients),
+                    );
                     exec.watch(watch);
-                    let run = G::run(&shared.compiled, index, &mut exec);
+                    let run = shared.compiled.run(index, &mut exec);
                     let outcome = tokio::select! {
                         outcome = run => outcome,
                         () = cancel.cancelled() => Err(NodeError::call("the call was cancelled")),

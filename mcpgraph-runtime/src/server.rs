@@ -16,13 +16,13 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
-use crate::graph::Graph;
 use crate::observe::ProgressEvent;
 use crate::pool::{CallError, CallOptions, Engine};
 
-/// An rmcp server handler for graph `G`.
-pub struct Handler<G: Graph> {
-    engine: Engine<G>,
+/// An rmcp server handler for an [`Engine`]'s graph. Not generic, so rmcp's
+/// service loop is compiled once, in this crate, for every graph.
+pub struct Handler {
+    engine: Engine,
     tools: Arc<Vec<Tool>>,
     /// The caps on calls in flight, shared by every session.
     caps: Arc<CallCaps>,
@@ -71,7 +71,7 @@ impl Drop for Admitted {
     }
 }
 
-impl<G: Graph> Clone for Handler<G> {
+impl Clone for Handler {
     fn clone(&self) -> Self {
         Self {
             engine: self.engine.clone(),
@@ -82,9 +82,9 @@ impl<G: Graph> Clone for Handler<G> {
     }
 }
 
-impl<G: Graph> Handler<G> {
+impl Handler {
     /// A handler serving `engine`'s tools.
-    pub fn new(engine: Engine<G>) -> Self {
+    pub fn new(engine: Engine) -> Self {
         let tools = engine
             .tools()
             .iter()
@@ -161,9 +161,9 @@ impl<G: Graph> Handler<G> {
     }
 }
 
-impl<G: Graph> Handler<G> {
+impl Handler {
     /// The engine running this handler's calls.
-    pub fn engine(&self) -> &Engine<G> {
+    pub fn engine(&self) -> &Engine {
         &self.engine
     }
 }
@@ -181,9 +181,9 @@ pub fn success_result(value: Value) -> CallToolResult {
     result
 }
 
-impl<G: Graph> ServerHandler for Handler<G> {
+impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        let meta = G::SERVER;
+        let meta = self.engine.graph().server;
         let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new(meta.name, meta.version).with_title(meta.title));
         match meta.instructions {
@@ -258,9 +258,8 @@ impl<G: Graph> ServerHandler for Handler<G> {
 }
 
 /// Serves `handler` over `transport` until the client disconnects.
-pub async fn serve<G, T, E, A>(handler: Handler<G>, transport: T) -> Result<(), String>
+pub async fn serve<T, E, A>(handler: Handler, transport: T) -> Result<(), String>
 where
-    G: Graph,
     T: rmcp::transport::IntoTransport<RoleServer, E, A>,
     E: std::error::Error + Send + Sync + 'static,
 {

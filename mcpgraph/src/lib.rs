@@ -50,7 +50,7 @@
 //!
 //! #[tokio::main]
 //! async fn main() {
-//!     let engine = Engine::<Server>::start(Vec::new(), 1).unwrap();
+//!     let engine = Engine::start::<Server>(Vec::new(), 1).unwrap();
 //!     let args = json!({ "name": "Ada" }).as_object().cloned();
 //!     let result = engine.call("greet", args, CancellationToken::new()).await;
 //!     assert_eq!(result.unwrap(), json!({ "greeting": "Hello, Ada!" }));

@@ -25,11 +25,11 @@ fn test_server(timeout_ms: u64, args: &[&str]) -> Vec<ServerSpec> {
     mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), timeout_ms, args)
 }
 
-fn engine<G: Graph>(specs: Vec<ServerSpec>) -> Engine<G> {
-    Engine::<G>::start(specs, 2).expect("engine starts")
+fn engine<G: Graph>(specs: Vec<ServerSpec>) -> Engine {
+    Engine::start::<G>(specs, 2).expect("engine starts")
 }
 
-async fn call<G: Graph>(engine: &Engine<G>, tool: &str, args: Value) -> Result<Value, String> {
+async fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, String> {
     mcpgraph_tests::engine_call(engine, tool, args).await
 }
 
@@ -86,7 +86,7 @@ async fn a_hung_call_times_out_is_cancelled_downstream_and_the_server_is_kept() 
 }
 
 /// Waits until the test server counted `n` cancelled `hang` calls.
-async fn wait_for_cancelled<G: Graph>(e: &Engine<G>, n: u64) {
+async fn wait_for_cancelled(e: &Engine, n: u64) {
     let mut stats = Value::Null;
     for _ in 0..20 {
         stats = call(e, "stats", json!({})).await.unwrap();

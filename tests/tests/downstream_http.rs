@@ -27,12 +27,12 @@ fn remote(transport: TransportSpec) -> Vec<ServerSpec> {
     replace_server("remote", transport)
 }
 
-async fn call(engine: &Engine<Server>, tool: &str, args: Value) -> Result<Value, String> {
+async fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, String> {
     engine_call(engine, tool, args).await
 }
 
 /// Calls over one connection, some of them concurrent.
-async fn exercise(e: &Engine<Server>) {
+async fn exercise(e: &Engine) {
     assert_eq!(
         call(e, "remote_echo", json!({"message": "hi"})).await,
         Ok(json!("Echo: hi"))
@@ -55,7 +55,7 @@ async fn exercise(e: &Engine<Server>) {
 async fn legacy_sse_server_everything() {
     let port = free_port();
     let server = Everything::start("sse", port).await;
-    let e = Engine::<Server>::start(
+    let e = Engine::start::<Server>(
         remote(TransportSpec::Sse {
             url: format!("http://127.0.0.1:{port}/sse"),
             headers: vec![],
@@ -89,7 +89,7 @@ async fn legacy_sse_server_everything() {
 async fn streamable_http_server_everything() {
     let port = free_port();
     let server = Everything::start("streamableHttp", port).await;
-    let e = Engine::<Server>::start(
+    let e = Engine::start::<Server>(
         remote(TransportSpec::StreamableHttp {
             url: format!("http://127.0.0.1:{port}/mcp"),
             headers: vec![("X-Test".into(), "yes".into())],
@@ -150,7 +150,7 @@ async fn headers_are_expanded_at_connect_time() {
                 headers: headers(),
             }
         };
-        let e = Engine::<Server>::start(remote(transport), 1).unwrap();
+        let e = Engine::start::<Server>(remote(transport), 1).unwrap();
         let err = call(&e, "remote_echo", json!({"message": "x"}))
             .await
             .unwrap_err();
@@ -179,7 +179,7 @@ async fn test_server_http(port: u16) -> tokio::process::Child {
 async fn an_oversized_streamable_http_reply_fails_that_call_only() {
     let port = free_port();
     let _server = test_server_http(port).await;
-    let e = Engine::<Server>::start(test_server_over_http(port, 8000), 2).unwrap();
+    let e = Engine::start::<Server>(test_server_over_http(port, 8000), 2).unwrap();
     assert_eq!(call(&e, "echo", json!({"x": 1})).await, Ok(json!({"x": 1})));
     let big = 4 << 20;
     assert_eq!(
@@ -211,7 +211,7 @@ async fn an_oversized_streamable_http_reply_fails_that_call_only() {
 async fn a_vanished_streamable_http_server_is_reconnected_when_back() {
     let port = free_port();
     let server = test_server_http(port).await;
-    let e = Engine::<Server>::start(test_server_over_http(port, 8000), 2).unwrap();
+    let e = Engine::start::<Server>(test_server_over_http(port, 8000), 2).unwrap();
     assert_eq!(call(&e, "echo", json!({"x": 1})).await, Ok(json!({"x": 1})));
     // The process exits in the middle of a call: that call fails...
     let err = call(&e, "crash", json!({"lines": 1})).await.unwrap_err();
@@ -252,12 +252,12 @@ async fn sse_failures_fail_that_call_only() {
             timeout_ms: Some(timeout_ms),
             ping_timeout_ms: None,
         }];
-        Engine::<sse_failures::Server>::start(specs, 2).unwrap()
+        Engine::start::<sse_failures::Server>(specs, 2).unwrap()
     };
     // Room for a debug build to produce and skip 17 MiB; a short bound for
     // the hang, on an engine (and event stream) of its own.
     let (patient, quick) = (engine(20_000), engine(1000));
-    let call = |e: &Engine<sse_failures::Server>, tool: &'static str, args: Value| {
+    let call = |e: &Engine, tool: &'static str, args: Value| {
         let e = e.clone();
         async move { engine_call(&e, tool, args).await }
     };

@@ -142,7 +142,7 @@ fn remote(transport: TransportSpec) -> Vec<ServerSpec> {
     replace_server("remote", transport)
 }
 
-async fn call(engine: &Engine<Server>, tool: &str, args: Value) -> Result<Value, String> {
+async fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, String> {
     engine_call(engine, tool, args).await
 }
 
@@ -221,7 +221,7 @@ fn https_downstream_servers_with_a_private_ca() {
             },
         ] {
             let what = format!("{transport:?}");
-            let e = Engine::<Server>::start(remote(transport), 2).unwrap();
+            let e = Engine::start::<Server>(remote(transport), 2).unwrap();
             assert_eq!(
                 call(&e, "remote_echo", json!({"message": "tls"})).await,
                 Ok(json!("Echo: tls")),
@@ -256,7 +256,7 @@ fn https_downstream_servers_with_a_private_ca() {
                 headers: vec![],
             },
         ] {
-            let e = Engine::<Server>::start(remote(transport), 1).unwrap();
+            let e = Engine::start::<Server>(remote(transport), 1).unwrap();
             let err = call(&e, "remote_echo", json!({"message": "x"}))
                 .await
                 .unwrap_err();

@@ -13,10 +13,8 @@ mod spin {
     mcpgraph::mcpgraph!("graphs/spin.yaml");
 }
 
-type E = Engine<spin::Server>;
-
 async fn call(
-    engine: &E,
+    engine: &Engine,
     tool: &str,
     args: Value,
     cancel: CancellationToken,
@@ -33,7 +31,7 @@ async fn call(
 }
 
 /// How long one `work` node takes here (the loop's unit of work).
-async fn one_round(engine: &E) -> Duration {
+async fn one_round(engine: &Engine) -> Duration {
     let started = Instant::now();
     call(
         engine,
@@ -50,7 +48,7 @@ async fn one_round(engine: &E) -> Duration {
 /// room for a quick call, and a cancellation frees the worker promptly.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spinning_call_does_not_freeze_its_worker() {
-    let engine = E::start(Vec::new(), 1).expect("engine starts");
+    let engine = Engine::start::<spin::Server>(Vec::new(), 1).expect("engine starts");
     let round = one_round(&engine).await;
     eprintln!("one round of work: {round:?}");
     assert!(
@@ -114,7 +112,7 @@ impl Observer for Threads {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_calls_go_to_the_least_loaded_worker() {
     let threads = Arc::new(Threads::default());
-    let engine = E::start(Vec::new(), 2)
+    let engine = Engine::start::<spin::Server>(Vec::new(), 2)
         .expect("engine starts")
         .with_observer(threads.clone());
     let cancel = CancellationToken::new();
@@ -157,7 +155,7 @@ fn a_spinning_call_on_the_serving_thread_leaves_room_for_quick_calls() {
     let local = tokio::task::LocalSet::new();
     local.block_on(&runtime, async {
         let threads = Arc::new(Threads::default());
-        let engine = E::start_local(Vec::new(), Some(1))
+        let engine = Engine::start_local::<spin::Server>(Vec::new(), Some(1))
             .expect("engine starts")
             .with_observer(threads.clone());
         let cancel = CancellationToken::new();

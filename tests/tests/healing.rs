@@ -160,11 +160,11 @@ fn test_server(timeout_ms: u64, args: &[&str]) -> Vec<ServerSpec> {
     mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), timeout_ms, args)
 }
 
-fn engine<G: Graph>(specs: Vec<ServerSpec>) -> Engine<G> {
-    Engine::<G>::start(specs, 2).expect("engine starts")
+fn engine<G: Graph>(specs: Vec<ServerSpec>) -> Engine {
+    Engine::start::<G>(specs, 2).expect("engine starts")
 }
 
-async fn call<G: Graph>(engine: &Engine<G>, tool: &str, args: Value) -> Result<Value, String> {
+async fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, String> {
     engine_call(engine, tool, args).await
 }
 
@@ -181,7 +181,7 @@ async fn an_abandoned_http_call_heals_on_a_new_session() {
     let port = free_port();
     let mut server = test_server_http(port).await;
     let specs = test_server_over_http(port, 60_000);
-    let e = Engine::<heal::Server>::start(specs, 1).unwrap();
+    let e = Engine::start::<heal::Server>(specs, 1).unwrap();
     engine_call(&e, "stats", json!({}))
         .await
         .expect("connected");
@@ -219,7 +219,7 @@ async fn a_cancelled_sse_call_heals_on_a_new_session() {
         },
     );
     specs[0].timeout_ms = Some(60_000);
-    let e = Engine::<sse_failures::Server>::start(specs, 1).unwrap();
+    let e = Engine::start::<sse_failures::Server>(specs, 1).unwrap();
     assert_eq!(
         engine_call(&e, "echo", json!({"x": 0})).await,
         Ok(json!({"x": 0}))

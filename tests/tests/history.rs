@@ -16,13 +16,13 @@ mod history {
 
 type Server = history::Server;
 
-fn engine() -> Engine<Server> {
+fn engine() -> Engine {
     let specs =
         mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), 5000, &[]);
-    Engine::<Server>::start(specs, 1).expect("engine starts")
+    Engine::start::<Server>(specs, 1).expect("engine starts")
 }
 
-async fn call(engine: &Engine<Server>, tool: &str, args: Value) -> Result<Value, String> {
+async fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, String> {
     engine
         .call(tool, args.as_object().cloned(), CancellationToken::new())
         .await

@@ -213,7 +213,7 @@ async fn runtime_drift_and_strict_lock() {
         (&["--drift"][..], false, true),
         (&["--drift"][..], true, false),
     ] {
-        let engine = Engine::<drift::Server>::start(test_server_spec(server, 10_000, args), 1)
+        let engine = Engine::start::<drift::Server>(test_server_spec(server, 10_000, args), 1)
             .expect("engine starts")
             .with_strict_lock(strict);
         let said = engine_call(&engine, "say", json!({})).await;

@@ -56,7 +56,7 @@ impl Observer for Recorder {
 #[tokio::test(flavor = "multi_thread")]
 async fn observer_sees_every_node_in_order() {
     let recorder = Arc::new(Recorder::default());
-    let engine = Engine::<semantics::Server>::start(test_server(), 1)
+    let engine = Engine::start::<semantics::Server>(test_server(), 1)
         .unwrap()
         .with_observer(recorder.clone());
     let out = engine
@@ -93,7 +93,7 @@ async fn observer_sees_every_node_in_order() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn execution_record_has_types_timing_and_outputs() {
-    let engine = Engine::<semantics::Server>::start(test_server(), 1).unwrap();
+    let engine = Engine::start::<semantics::Server>(test_server(), 1).unwrap();
     let options = CallOptions {
         record: true,
         ..CallOptions::default()
@@ -129,7 +129,7 @@ async fn execution_record_has_types_timing_and_outputs() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn cancelling_a_call_stops_it() {
-    let engine = Engine::<limits::Server>::start(test_server(), 1).unwrap();
+    let engine = Engine::start::<limits::Server>(test_server(), 1).unwrap();
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
     tokio::spawn(async move {
@@ -227,7 +227,7 @@ async fn progress_is_reported_per_node_when_asked() {
 #[tokio::test(flavor = "multi_thread")]
 async fn invalid_arguments_name_the_path_and_the_rule_and_run_no_node() {
     let recorder = Arc::new(Recorder::default());
-    let engine = Engine::<loop_example::Server>::start(Vec::new(), 1)
+    let engine = Engine::start::<loop_example::Server>(Vec::new(), 1)
         .unwrap()
         .with_observer(recorder.clone());
     for (args, want) in [

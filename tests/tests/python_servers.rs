@@ -69,7 +69,7 @@ fn repository() -> TempDir {
     repo
 }
 
-async fn report(e: &Engine<report::Server>, repo: &Path, timezone: &str) -> Result<Value, String> {
+async fn report(e: &Engine, repo: &Path, timezone: &str) -> Result<Value, String> {
     let args = json!({"repo_path": repo, "timezone": timezone, "count": 2});
     engine_call(e, "repo_report", args).await
 }
@@ -85,7 +85,7 @@ async fn time_and_git_servers_in_one_graph() {
         ),
         stdio("git", venv_bin("mcp-server-git"), &[]),
     ];
-    let e = Engine::<report::Server>::start(specs, 2).unwrap();
+    let e = Engine::start::<report::Server>(specs, 2).unwrap();
 
     let out = report(&e, repo.path(), "Asia/Tokyo").await.unwrap();
     // The time server's JSON text, converted to an object.

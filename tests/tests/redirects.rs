@@ -62,7 +62,7 @@ async fn a_redirect_to_another_origin_is_refused() {
             TransportSpec::StreamableHttp { url, headers }
         };
         let specs = mcpgraph_tests::replace_server("test", transport);
-        let engine = Engine::<downstream::Server>::start(specs, 1).unwrap();
+        let engine = Engine::start::<downstream::Server>(specs, 1).unwrap();
         let err = mcpgraph_tests::engine_call(&engine, "echo", json!({"x": 1}))
             .await
             .unwrap_err();

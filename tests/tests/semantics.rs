@@ -18,11 +18,11 @@ fn test_server() -> Vec<ServerSpec> {
     mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), 5000, &[])
 }
 
-async fn engine<G: Graph>() -> Engine<G> {
-    Engine::<G>::start(test_server(), 2).expect("engine starts")
+async fn engine<G: Graph>() -> Engine {
+    Engine::start::<G>(test_server(), 2).expect("engine starts")
 }
 
-async fn call<G: Graph>(engine: &Engine<G>, tool: &str, args: Value) -> Result<Value, String> {
+async fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, String> {
     let args = args.as_object().cloned();
     engine
         .call(tool, args, CancellationToken::new())
@@ -253,7 +253,7 @@ async fn a_missing_downstream_command_is_a_clear_error() {
         timeout_ms: None,
         ping_timeout_ms: None,
     }];
-    let e = Engine::<semantics::Server>::start(specs, 1).unwrap();
+    let e = Engine::start::<semantics::Server>(specs, 1).unwrap();
     let err = call(&e, "args_walk", json!({"x": 1})).await.unwrap_err();
     assert!(
         err.contains("node `m`") && err.contains("/nonexistent/mcp-server"),

@@ -15,11 +15,11 @@ mod graph {
 
 type Server = graph::Server;
 
-fn engine() -> Engine<Server> {
-    Engine::<Server>::start(vec![], 1).expect("engine starts")
+fn engine() -> Engine {
+    Engine::start::<Server>(vec![], 1).expect("engine starts")
 }
 
-async fn call(engine: &Engine<Server>, tool: &str, args: Value) -> Value {
+async fn call(engine: &Engine, tool: &str, args: Value) -> Value {
     engine
         .call(tool, args.as_object().cloned(), CancellationToken::new())
         .await
@@ -28,7 +28,7 @@ async fn call(engine: &Engine<Server>, tool: &str, args: Value) -> Value {
 
 /// Runs `tool` for each `(args, expected)` row and reports every mismatch
 /// at once.
-async fn table(engine: &Engine<Server>, tool: &str, rows: &[(Value, Value)]) {
+async fn table(engine: &Engine, tool: &str, rows: &[(Value, Value)]) {
     let mut wrong = Vec::new();
     for (args, expected) in rows {
         let got = engine

@@ -15,7 +15,7 @@ mod values {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn values_over_budget_fail_the_call_only() {
-    let engine = Engine::<values::Server>::start(Vec::new(), 1).expect("engine starts");
+    let engine = Engine::start::<values::Server>(Vec::new(), 1).expect("engine starts");
     for (tool, want) in [
         (
             "deep",
@@ -71,7 +71,7 @@ async fn values_over_budget_fail_the_call_only() {
 /// node -e 'require("jsonata")(String.raw`<the expr of tool "spelling">`).evaluate({entry:{z:{"b":1e-7,"1":[1e21]}}}).then(r => console.log(JSON.stringify(r)))'
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn result_text_is_what_jsonata_js_gives() {
-    let engine = Engine::<values::Server>::start(Vec::new(), 1).expect("engine starts");
+    let engine = Engine::start::<values::Server>(Vec::new(), 1).expect("engine starts");
     let args: serde_json::Value =
         serde_json::from_str(r#"{"z": {"b": 1e-7, "1": [1e21]}}"#).unwrap();
     let value = mcpgraph_tests::engine_call(&engine, "spelling", args)
@@ -93,7 +93,7 @@ async fn result_text_is_what_jsonata_js_gives() {
 /// so the call returns at once instead of holding a worker.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_catastrophic_regex_costs_its_call_nothing() {
-    let engine = Engine::<values::Server>::start(Vec::new(), 1).expect("engine starts");
+    let engine = Engine::start::<values::Server>(Vec::new(), 1).expect("engine starts");
     let started = std::time::Instant::now();
     let count = mcpgraph_tests::engine_call(&engine, "redos", json!({})).await;
     assert_eq!(count, Ok(json!(0)));

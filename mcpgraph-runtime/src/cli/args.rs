@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::graph::Graph;
+use crate::meta::ServerMeta;
 use crate::{http, server};
 
 #[derive(Parser, Debug)]
@@ -188,23 +188,20 @@ impl Default for ServeArgs {
     }
 }
 
-/// The command line, named after the graph's server, whose `--version`
-/// gives the graph's `server.version` and the mcpgraph version it was
-/// built with.
-pub(super) fn parse_args<G, I, T>(args: I) -> Result<Cli, clap::Error>
-where
-    G: Graph,
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
+/// The command line, named after the graph's `server`, whose `--version`
+/// gives its `server.version` and the mcpgraph version it was built with.
+pub(super) fn parse_args(
+    server: &ServerMeta,
+    args: Vec<std::ffi::OsString>,
+) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     let version = format!(
         "{} (mcpgraph {})",
-        G::SERVER.version,
+        server.version,
         env!("CARGO_PKG_VERSION")
     );
     let matches = Cli::command()
-        .name(G::SERVER.name)
+        .name(server.name)
         .version(version)
         .try_get_matches_from(args)?;
     Cli::from_arg_matches(&matches)

@@ -6,15 +6,11 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::args::ServeArgs;
-use crate::graph::Graph;
 use crate::http::{HttpOptions, MCP_PATH, serve_http};
 use crate::pool::Engine;
 use crate::server::{CallCaps, Handler, serve};
 
-pub(super) async fn serve_command<G: Graph>(
-    engine: &Engine<G>,
-    args: ServeArgs,
-) -> Result<(), String> {
+pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
     let shutdown = CancellationToken::new();
     tokio::spawn(cancel_on_signal(shutdown.clone()));
     let drain = Duration::from_secs(args.drain_secs);
