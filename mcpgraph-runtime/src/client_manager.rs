@@ -36,6 +36,7 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex as StdMutex};
 
+use futures::future::BoxFuture;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use rmcp::service::ServiceError;
 use serde_json::Value;
@@ -148,7 +149,24 @@ impl ClientManager {
 
     /// Calls `tool` on `server`, connecting first if needed. The error
     /// names the server and tool.
-    pub async fn call(
+    ///
+    /// The future is boxed because generated code awaits it (an `mcp` node,
+    /// through `Execution::mcp`), and the body of an async fn is compiled
+    /// in the crate that polls it: unboxed, everything it awaits (the
+    /// connecting, rmcp's client, the transports) would be compiled again
+    /// in every graph's crate, on every rebuild. One allocation per
+    /// downstream call, beside its round trip.
+    pub fn call<'a>(
+        &'a self,
+        server: &'a str,
+        tool: &'a str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> BoxFuture<'a, Result<CallToolResult, String>> {
+        Box::pin(self.call_unboxed(server, tool, arguments))
+    }
+
+    /// [`ClientManager::call`]'s body.
+    async fn call_unboxed(
         &self,
         server: &str,
         tool: &str,

@@ -100,7 +100,6 @@ pub trait CompiledGraph: Send + Sync {
 struct Erased<G: Graph>(G::Compiled);
 
 impl<G: Graph> CompiledGraph for Erased<G> {
-    #[inline]
     fn run<'a>(&'a self, tool: usize, exec: &'a mut Execution) -> RunFuture<'a> {
         G::run(&self.0, tool, exec)
     }

@@ -3,9 +3,10 @@
 //! Generated code implements [`Graph`] for a unit type and calls
 //! [`cli::main`]; everything else here serves it, through the graph's
 //! type-erased [`GraphDef`] (so it is compiled once, here, not again in
-//! every graph's crate): [`Engine`] runs calls on single-threaded workers, [`Execution`] holds one call's context and
-//! history, `client_manager` connects to downstream servers, `server` speaks
-//! MCP through rmcp. Users reach this crate through the `mcpgraph` facade.
+//! every graph's crate): [`Engine`] runs calls on single-threaded workers,
+//! [`Execution`] holds one call's context and history, `client_manager`
+//! connects to downstream servers, `server` speaks MCP through rmcp. Users
+//! reach this crate through the `mcpgraph` facade.
 
 #![warn(missing_docs)]
 
