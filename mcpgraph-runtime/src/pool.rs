@@ -227,6 +227,13 @@ impl Engine {
         &self.shared.tools
     }
 
+    /// Starts compiling the tools' schema validators on a thread of their
+    /// own, once the server has answered what it must answer first (a
+    /// call made sooner compiles what it needs itself).
+    pub(crate) fn warm_validators(&self) {
+        tool::warm(&self.shared.tools);
+    }
+
     /// The graph this engine runs.
     pub(crate) fn graph(&self) -> &GraphDef {
         &self.shared.graph

@@ -12,7 +12,7 @@ use rmcp::model::{
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
     ServerConfig, Tool,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
@@ -190,6 +190,13 @@ impl ServerHandler for Handler {
             Some(instructions) => info.with_instructions(instructions),
             None => info,
         }
+    }
+
+    async fn on_initialized(&self, _context: NotificationContext<RoleServer>) {
+        tracing::info!("client initialized");
+        // `initialize` is answered: the schema validators can be compiled
+        // now, off the path to that first answer.
+        self.engine.warm_validators();
     }
 
     async fn list_tools(

@@ -5,9 +5,11 @@
 //! schema against its draft's meta-schema first, and compiling that
 //! meta-schema once per process was the largest part of start-up spent in
 //! our own code. The schemas were checked at build time (the generator
-//! compiles each one), so here a thread compiles them right after start;
-//! a call that needs one sooner compiles it itself or waits for it.
+//! compiles each one), so a thread compiles them once the server has
+//! answered (`warm`: after `initialize`, or when HTTP starts serving); a
+//! call that needs one sooner compiles it itself or waits for it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
@@ -31,6 +33,8 @@ pub(super) struct Validator(Arc<Lazy>);
 struct Lazy {
     schema: Value,
     compiled: OnceLock<Result<jsonschema::Validator, String>>,
+    /// Handed to a warming thread already.
+    claimed: AtomicBool,
 }
 
 impl Validator {
@@ -38,6 +42,7 @@ impl Validator {
         Self(Arc::new(Lazy {
             schema,
             compiled: OnceLock::new(),
+            claimed: AtomicBool::new(false),
         }))
     }
 
@@ -71,30 +76,32 @@ pub(super) fn first_violation(validator: &Validator, value: &Value) -> Option<St
     })
 }
 
-/// Every tool of `metas` with its schemas parsed; their validators are
-/// compiled on a thread of their own, started here.
+/// Every tool of `metas` with its schemas parsed (validators compiled
+/// later: see [`warm`]).
 pub(super) fn compile_tools(metas: &'static [ToolMeta]) -> Result<Vec<ToolRuntime>, StartupError> {
-    let tools = metas
-        .iter()
-        .map(compile_tool)
-        .collect::<Result<Vec<_>, _>>()?;
+    metas.iter().map(compile_tool).collect()
+}
+
+/// Compiles the validators of `tools` on a thread of its own, each at most
+/// once however often this is called. If the thread cannot start, each is
+/// compiled by the first call that needs it.
+pub(super) fn warm(tools: &[ToolRuntime]) {
     let validators: Vec<Validator> = tools
         .iter()
         .flat_map(|t| std::iter::once(&t.input).chain(&t.output))
+        .filter(|v| !v.0.claimed.swap(true, Ordering::Relaxed))
         .cloned()
         .collect();
-    if !validators.is_empty() {
-        // If the thread cannot start, each validator is compiled by the
-        // first call that needs it.
-        let _ = std::thread::Builder::new()
-            .name("mcpgraph-schemas".into())
-            .spawn(move || {
-                for validator in validators {
-                    let _ = validator.get();
-                }
-            });
+    if validators.is_empty() {
+        return;
     }
-    Ok(tools)
+    let _ = std::thread::Builder::new()
+        .name("mcpgraph-schemas".into())
+        .spawn(move || {
+            for validator in validators {
+                let _ = validator.get();
+            }
+        });
 }
 
 fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
