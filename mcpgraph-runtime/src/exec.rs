@@ -47,6 +47,7 @@ pub struct Execution {
     context: JValue,
     /// The call's arguments, until the entry node records them.
     arguments: JValue,
+    /// The evaluator's history (its history functions read it).
     history: Rc<RefCell<History>>,
     /// Always `Some` but in `drop`, which gives it back to the thread.
     jsonata: Option<CallEvaluator>,

@@ -31,14 +31,15 @@ pub(crate) struct ToolRuntime {
 pub(super) struct Validator(Arc<Lazy>);
 
 struct Lazy {
-    schema: Value,
+    /// The schema, shared with [`ToolRuntime`]'s copy for `tools/list`.
+    schema: Arc<Map<String, Value>>,
     compiled: OnceLock<Result<jsonschema::Validator, String>>,
     /// Handed to a warming thread already.
     claimed: AtomicBool,
 }
 
 impl Validator {
-    fn new(schema: Value) -> Self {
+    fn new(schema: Arc<Map<String, Value>>) -> Self {
         Self(Arc::new(Lazy {
             schema,
             compiled: OnceLock::new(),
@@ -47,9 +48,10 @@ impl Validator {
     }
 
     fn get(&self) -> &Result<jsonschema::Validator, String> {
-        self.0
-            .compiled
-            .get_or_init(|| jsonschema::validator_for(&self.0.schema).map_err(|e| e.to_string()))
+        self.0.compiled.get_or_init(|| {
+            let schema = Value::Object(Map::clone(&self.0.schema));
+            jsonschema::validator_for(&schema).map_err(|e| e.to_string())
+        })
     }
 }
 
@@ -109,8 +111,11 @@ fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
         |text: &str, which: &str| -> Result<(Arc<Map<String, Value>>, Validator), StartupError> {
             let err = |m: String| StartupError(format!("tool `{}` {which}: {m}", meta.name));
             let value: Value = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
-            match &value {
-                Value::Object(map) => Ok((Arc::new(map.clone()), Validator::new(value))),
+            match value {
+                Value::Object(map) => {
+                    let map = Arc::new(map);
+                    Ok((Arc::clone(&map), Validator::new(map)))
+                }
                 _ => Err(err("not an object".into())),
             }
         };
