@@ -13,6 +13,7 @@
 
 mod lit;
 mod rule;
+mod schema;
 mod skeleton;
 mod tool;
 
@@ -131,7 +132,11 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident], lock: Option<&str>) -> Token
         let text = lit::string(text);
         quote!(const LOCK: rt::Option<&'static str> = rt::Some(#text);)
     });
-    let tool_metas = graph.tools.iter().map(tool_meta);
+    let tool_metas = graph
+        .tools
+        .iter()
+        .zip(modules)
+        .map(|(t, m)| tool_meta(t, m));
     let server_defs = graph.mcp_servers.iter().map(server_def);
     let compiled_inits = modules.iter().map(|m| quote!(#m: #m::Compiled::new()?));
     let run_arms = modules.iter().enumerate().map(|(i, m)| {
@@ -196,7 +201,7 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident], lock: Option<&str>) -> Token
     }
 }
 
-fn tool_meta(tool: &Tool) -> TokenStream {
+fn tool_meta(tool: &Tool, module: &Ident) -> TokenStream {
     let name = lit::string(&tool.name.value);
     let description = lit::string(&tool.description);
     let input = lit::string(&tool.input_schema.to_string());
@@ -205,12 +210,19 @@ fn tool_meta(tool: &Tool) -> TokenStream {
             .as_ref()
             .map(|s| lit::string(&s.to_string())),
     );
+    let output_check = lit::option(
+        tool.output_schema
+            .as_ref()
+            .map(|_| quote!(#module::output_schema::check)),
+    );
     quote! {
         rt::ToolMeta {
             name: #name,
             description: #description,
             input_schema: #input,
             output_schema: #output,
+            input_check: #module::input_schema::check,
+            output_check: #output_check,
         }
     }
 }

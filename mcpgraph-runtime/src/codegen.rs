@@ -11,8 +11,10 @@
 
 pub use crate::{
     Args, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture, ServerDef,
-    ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli,
+    ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
 };
+pub use ::jsonschema;
+pub use ::serde_json;
 pub use ::std::boxed::Box;
 pub use ::std::clone::Clone;
 pub use ::std::cmp::{Eq, PartialEq};
@@ -21,6 +23,7 @@ pub use ::std::hash::Hash;
 pub use ::std::marker::Copy;
 pub use ::std::option::Option::{self, None, Some};
 pub use ::std::result::Result::{self, Err, Ok};
+pub use ::std::string::String;
 pub use ::std::vec::Vec;
 
 /// The key of a switch rule's data under which the runtime puts the values

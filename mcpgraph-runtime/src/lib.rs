@@ -51,9 +51,9 @@ pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use jsonata_core;
 pub use logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
-pub use meta::{Limits, ServerDef, ServerMeta, ToolMeta, TransportDef};
+pub use meta::{Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
-pub use pool::{CallError, CallOptions, CallOutcome, Engine};
+pub use pool::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use server::Handler;
 
 /// Re-exported so generated code and users share one version.

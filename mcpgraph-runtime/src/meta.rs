@@ -19,7 +19,8 @@ pub struct ServerMeta {
     pub instructions: Option<&'static str>,
 }
 
-/// One tool's metadata. Schemas are JSON text, checked by the generator.
+/// One tool's metadata. Schemas are JSON text, checked by the generator,
+/// with the validators it generated from them.
 #[derive(Clone, Copy, Debug)]
 pub struct ToolMeta {
     /// Tool name.
@@ -30,7 +31,16 @@ pub struct ToolMeta {
     pub input_schema: &'static str,
     /// `outputSchema` as JSON text.
     pub output_schema: Option<&'static str>,
+    /// `inputSchema`'s validator, generated at build time: the first way a
+    /// value breaks the schema, or `None`.
+    pub input_check: SchemaCheck,
+    /// `outputSchema`'s validator, as `input_check`.
+    pub output_check: Option<SchemaCheck>,
 }
+
+/// A schema's validator, generated with the graph: the first way a value
+/// breaks the schema (`/path: message`), or `None` when it conforms.
+pub type SchemaCheck = fn(&serde_json::Value) -> Option<String>;
 
 /// `executionLimits:` of a graph file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

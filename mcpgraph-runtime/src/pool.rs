@@ -9,7 +9,8 @@
 //! oneshot channel, so the MCP-facing futures stay `Send`.
 //!
 //! Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
-//! the tools with their schemas compiled.
+//! the tools with their schemas parsed (validating against them is the
+//! generated code's).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,7 +31,8 @@ mod worker;
 
 pub(crate) use tool::ToolRuntime;
 
-use tool::{compile_tools, first_violation};
+use tool::compile_tools;
+pub use tool::schema_violation;
 use worker::{Job, LoadGuard, Workers};
 
 /// Options of one call.
@@ -227,13 +229,6 @@ impl Engine {
         &self.shared.tools
     }
 
-    /// Starts compiling the tools' schema validators on a thread of their
-    /// own, once the server has answered what it must answer first (a
-    /// call made sooner compiles what it needs itself).
-    pub(crate) fn warm_validators(&self) {
-        tool::warm(&self.shared.tools);
-    }
-
     /// The graph this engine runs.
     pub(crate) fn graph(&self) -> &GraphDef {
         &self.shared.graph
@@ -268,7 +263,7 @@ impl Engine {
         };
         let arguments = Value::Object(arguments.unwrap_or_default());
         let tool = &self.shared.tools[index];
-        if let Some(message) = first_violation(&tool.input, &arguments) {
+        if let Some(message) = (tool.meta.input_check)(&arguments) {
             return CallOutcome::failed(CallError::Failed(NodeError::call(format!(
                 "invalid arguments: {message}"
             ))));
@@ -350,11 +345,7 @@ impl Engine {
             error
         });
         let result = outcome.map_err(CallError::Failed).and_then(|value| {
-            match tool
-                .output
-                .as_ref()
-                .and_then(|v| first_violation(v, &value))
-            {
+            match tool.meta.output_check.and_then(|check| check(&value)) {
                 Some(message) => Err(CallError::Failed(NodeError::call(format!(
                     "the result does not match the tool's outputSchema: {message}"
                 )))),

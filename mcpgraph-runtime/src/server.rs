@@ -194,9 +194,6 @@ impl ServerHandler for Handler {
 
     async fn on_initialized(&self, _context: NotificationContext<RoleServer>) {
         tracing::info!("client initialized");
-        // `initialize` is answered: the schema validators can be compiled
-        // now, off the path to that first answer.
-        self.engine.warm_validators();
     }
 
     async fn list_tools(

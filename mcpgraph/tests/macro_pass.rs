@@ -46,6 +46,10 @@ mod renamed_crate {
         "../examples/test_minimal/test_minimal.yaml",
         crate = ::renamed
     );
+    /// Generated schema validators included (`tests/schemas/graph.yaml`).
+    pub mod schemas {
+        ::renamed::mcpgraph!("tests/schemas/graph.yaml", crate = ::renamed);
+    }
 }
 
 #[test]
@@ -85,4 +89,91 @@ fn an_allowed_check_compiles() {
 fn a_renamed_crate_compiles_without_the_prelude() {
     assert_eq!(renamed_crate::test_tool::Node::Entry.id(), "entry");
     assert!(<renamed_crate::Server as Graph>::compile().is_ok());
+}
+
+/// Each tool schema becomes a validator generated at build time; it must
+/// judge every value as jsonschema's run-time validator does, and report
+/// the same first error.
+#[test]
+fn generated_schema_validators_agree_with_the_run_time_validator() {
+    use serde_json::{Value, json};
+    let tool = &<renamed_crate::schemas::Server as Graph>::TOOLS[0];
+    let run_time = |schema: &str, value: &Value| {
+        let schema: Value = serde_json::from_str(schema).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        mcpgraph::runtime::schema_violation(validator.validate(value))
+    };
+    let inputs = [
+        (json!({"code": "AB123", "word": "good"}), None),
+        (
+            json!({"code": "AB123", "word": "good", "kind": "b", "when": "not a date",
+                   "tree": {"name": "r", "children": [{"name": "c"}]}}),
+            None,
+        ),
+        (json!({"code": "ab", "word": "good"}), Some("/code")),
+        (json!({"code": "AB123", "word": "badly"}), Some("/word")),
+        (json!({"code": "AB123"}), Some("/")),
+        (
+            json!({"code": "AB123", "word": "w", "tree": {"name": "r", "children": [{}]}}),
+            Some("/tree/children/0"),
+        ),
+        (
+            json!({"code": "AB123", "word": "w", "tree": {"name": "r", "children": [
+                {"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]}}),
+            Some("/tree/children"),
+        ),
+        (
+            json!({"code": "AB123", "word": "w", "kind": "a"}),
+            Some("/"),
+        ),
+        (
+            json!({"code": "AB123", "word": "w", "kind": "c"}),
+            Some("/kind"),
+        ),
+        (json!({"code": "AB123", "word": "w", "n": 3}), Some("/n")),
+        (json!({"code": "AB123", "word": "w", "n": 0}), Some("/n")),
+        (
+            json!({"code": "AB123", "word": "w", "n": 2, "tags": ["x", "x"]}),
+            Some("/tags"),
+        ),
+        (
+            json!({"code": "AB123", "word": "w", "n": 2, "tags": ["y"]}),
+            Some("/tags"),
+        ),
+        (
+            json!({"code": "AB123", "word": "w", "tags": ["x"]}),
+            Some("/"),
+        ),
+        (json!({"code": "AB123", "word": "w", "extra": 1}), Some("/")),
+        (json!("not an object"), Some("/")),
+    ];
+    for (value, path) in &inputs {
+        let generated = (tool.input_check)(value);
+        assert_eq!(generated, run_time(tool.input_schema, value), "{value}");
+        match path {
+            None => assert_eq!(generated, None, "{value}"),
+            Some(path) => {
+                let message = generated.unwrap_or_default();
+                assert!(
+                    message.starts_with(&format!("{path}: ")),
+                    "{value}: {message}"
+                );
+            }
+        }
+    }
+    let output_check = tool.output_check.unwrap();
+    let output_schema = tool.output_schema.unwrap();
+    let outputs = [
+        (json!({"total": 99.5, "items": ["a"], "ok": true}), true),
+        (json!({"total": 100}), false),
+        (json!({"total": 1, "items": []}), false),
+        (json!({"total": 1, "items": [1]}), false),
+        (json!({"total": 1, "flag": "yes"}), false),
+        (json!({}), false),
+    ];
+    for (value, valid) in &outputs {
+        let generated = output_check(value);
+        assert_eq!(generated, run_time(output_schema, value), "{value}");
+        assert_eq!(generated.is_none(), *valid, "{value}: {generated:?}");
+    }
 }

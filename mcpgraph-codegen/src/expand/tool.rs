@@ -97,6 +97,18 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
     } else {
         quote!(compiled: &Compiled)
     };
+    let input_schema = super::schema::validator_module(
+        &tool.input_schema,
+        &Ident::new("input_schema", proc_macro2::Span::call_site()),
+        krate,
+    );
+    let output_schema = tool.output_schema.as_ref().map(|schema| {
+        super::schema::validator_module(
+            schema,
+            &Ident::new("output_schema", proc_macro2::Span::call_site()),
+            krate,
+        )
+    });
     let doc = format!(
         " The tool `{}`: its nodes and its state machine.",
         tool.name.value
@@ -135,6 +147,9 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                     };
                 }
             }
+
+            #input_schema
+            #output_schema
         }
     }
 }

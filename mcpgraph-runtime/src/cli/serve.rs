@@ -37,8 +37,6 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             Ok(())
         }
         Some(addr) => {
-            // Stateless clients may never send `initialized`.
-            engine.warm_validators();
             let auth_token = match &args.auth_token_env {
                 None => None,
                 Some(var) => match std::env::var(var) {

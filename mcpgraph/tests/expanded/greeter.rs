@@ -38,6 +38,8 @@ const _: () = {
                 output_schema: rt::Some(
                     r#"{"type":"object","properties":{"greetings":{"type":"array","items":{"type":"string"}}}}"#,
                 ),
+                input_check: greet::input_schema::check,
+                output_check: rt::Some(greet::output_schema::check),
             },
         ];
         const SERVERS: &'static [rt::ServerDef] = &[];
@@ -185,6 +187,676 @@ pub mod greet {
                     return rt::Ok(());
                 }
             };
+        }
+    }
+    #[doc(hidden)]
+    #[allow(unused_imports, unused_qualifications, clippy::all, clippy::pedantic)]
+    pub mod input_schema {
+        use ::std::prelude::rust_2021::*;
+        use ::std::{self as std, matches, vec};
+        use ::mcpgraph::__private as rt;
+        use rt::jsonschema;
+        /// The schema's validator.
+        pub struct Validator;
+        #[doc(hidden)]
+        #[allow(
+            non_snake_case,
+            dead_code,
+            unused_imports,
+            unused_variables,
+            unreachable_code,
+            clippy::all
+        )]
+        mod __validator_impl {
+            use super::*;
+            use jsonschema::__private::cmp as __cmp;
+            use jsonschema::__private::content as __content;
+            use jsonschema::__private::custom as __custom;
+            use jsonschema::__private::error as __err;
+            use jsonschema::__private::fancy_regex as __fancy;
+            use jsonschema::__private::format as __fmt;
+            use jsonschema::__private::numeric as __num;
+            use jsonschema::__private::regex as __re;
+            use jsonschema::__private::serde_json as __sj;
+            use jsonschema::__private::types as __types;
+            use jsonschema::__private::unique_items as __uniq;
+            use jsonschema::__private::unfinished_matches as __unfinished;
+            use jsonschema::paths as __paths;
+            use jsonschema::JsonType as __JT;
+            use jsonschema::JsonTypeSet as __JTS;
+            use jsonschema::ErrorIterator as __EI;
+            use jsonschema::ValidationError as __VE;
+            use __sj::Value as __Value;
+            use std::sync::LazyLock as __Lazy;
+            type __Map = __sj::Map<String, __Value>;
+            pub(super) fn is_valid(instance: &__Value) -> bool {
+                match instance {
+                    __Value::Object(obj) => {
+                        let mut __req_0 = false;
+                        let __object_pass = obj
+                            .iter()
+                            .all(|(key, instance)| {
+                                match key.as_str() {
+                                    "name" => {
+                                        if !(instance.is_string()) {
+                                            return false;
+                                        }
+                                        __req_0 = true;
+                                    }
+                                    "language" => {
+                                        if !(match instance {
+                                            __Value::String(s) => {
+                                                matches!(s.as_str(), "en" | "fr" | "de")
+                                            }
+                                            _ => false,
+                                        }) {
+                                            return false;
+                                        }
+                                    }
+                                    "times" => {
+                                        if !(match instance {
+                                            __Value::Number(n) if __types::is_integer(n) => {
+                                                (__num::ge(n, 1u64)) && (__num::le(n, 10u64))
+                                            }
+                                            _ => false,
+                                        }) {
+                                            return false;
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                true
+                            });
+                        __object_pass && __req_0
+                    }
+                    _ => false,
+                }
+            }
+            pub(super) fn validate<'__i>(
+                instance: &'__i __Value,
+                __path: &__paths::LazyLocation,
+            ) -> Option<__VE<'__i>> {
+                match instance {
+                    __Value::Object(obj) => {
+                        let mut __req_0 = false;
+                        let mut __first = None;
+                        for (key, value) in obj.iter() {
+                            let key_str = key.as_str();
+                            match key_str {
+                                "name" => {
+                                    __req_0 = true;
+                                    if __first.is_none() {
+                                        __first = (|| {
+                                            let instance = value;
+                                            let __path = &__path.push("name");
+                                            if !(instance.is_string()) {
+                                                return Some(
+                                                    __err::single_type(
+                                                        "/properties/name/type",
+                                                        __path.into(),
+                                                        instance,
+                                                        __JT::String,
+                                                    ),
+                                                );
+                                            }
+                                            None
+                                        })();
+                                    }
+                                }
+                                "language" => {
+                                    if __first.is_none() {
+                                        __first = (|| {
+                                            let instance = value;
+                                            let __path = &__path.push("language");
+                                            if !(match instance {
+                                                __Value::String(s) => {
+                                                    matches!(s.as_str(), "en" | "fr" | "de")
+                                                }
+                                                _ => false,
+                                            }) {
+                                                static ENUM_OPTIONS: __Lazy<
+                                                    ::std::sync::Arc<__sj::Value>,
+                                                > = __Lazy::new(|| {
+                                                    ::std::sync::Arc::new(
+                                                        __sj::from_str("[\"en\",\"fr\",\"de\"]")
+                                                            .expect("Failed to parse enum options"),
+                                                    )
+                                                });
+                                                return Some(
+                                                    __err::enumeration(
+                                                        "/properties/language/enum",
+                                                        __path.into(),
+                                                        instance,
+                                                        &*ENUM_OPTIONS,
+                                                    ),
+                                                );
+                                            }
+                                            None
+                                        })();
+                                    }
+                                }
+                                "times" => {
+                                    if __first.is_none() {
+                                        __first = (|| {
+                                            let instance = value;
+                                            let __path = &__path.push("times");
+                                            match instance {
+                                                __Value::Number(n) if __types::is_integer(n) => {
+                                                    if !(__num::ge(n, 1u64)) {
+                                                        return Some(
+                                                            __err::minimum(
+                                                                "/properties/times/minimum",
+                                                                __path.into(),
+                                                                instance,
+                                                                __sj::Value::Number(__sj::Number::from(1u64)),
+                                                            ),
+                                                        );
+                                                    }
+                                                    if !(__num::le(n, 10u64)) {
+                                                        return Some(
+                                                            __err::maximum(
+                                                                "/properties/times/maximum",
+                                                                __path.into(),
+                                                                instance,
+                                                                __sj::Value::Number(__sj::Number::from(10u64)),
+                                                            ),
+                                                        );
+                                                    }
+                                                }
+                                                _ => {
+                                                    return Some(
+                                                        __err::single_type(
+                                                            "/properties/times/type",
+                                                            __path.into(),
+                                                            instance,
+                                                            __JT::Integer,
+                                                        ),
+                                                    );
+                                                }
+                                            }
+                                            None
+                                        })();
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                        if !__req_0 {
+                            return Some(
+                                __err::required(
+                                    "/required",
+                                    __path.into(),
+                                    instance,
+                                    "name",
+                                ),
+                            );
+                        }
+                        if __first.is_some() {
+                            return __first;
+                        }
+                    }
+                    _ => {
+                        return Some(
+                            __err::single_type(
+                                "/type",
+                                __path.into(),
+                                instance,
+                                __JT::Object,
+                            ),
+                        );
+                    }
+                }
+                None
+            }
+            pub(super) fn collect_errors<'__i>(
+                instance: &'__i __Value,
+                __path: &__paths::LazyLocation,
+                __errors: &mut Vec<__VE<'__i>>,
+            ) {
+                match instance {
+                    __Value::Object(obj) => {
+                        __errors
+                            .extend(
+                                (|| -> Option<__VE<'_>> {
+                                    if !(obj.contains_key("name")) {
+                                        return Some(
+                                            __err::required(
+                                                "/required",
+                                                __path.into(),
+                                                instance,
+                                                "name",
+                                            ),
+                                        );
+                                    }
+                                    None
+                                })(),
+                            );
+                        if let Some(value) = obj.get("name") {
+                            let instance = value;
+                            if !(instance.is_string()) {
+                                let __path = &__path.push("name");
+                                if !(instance.is_string()) {
+                                    __errors
+                                        .push(
+                                            __err::single_type(
+                                                "/properties/name/type",
+                                                __path.into(),
+                                                instance,
+                                                __JT::String,
+                                            ),
+                                        );
+                                }
+                            }
+                        }
+                        if let Some(value) = obj.get("language") {
+                            let instance = value;
+                            if !(match instance {
+                                __Value::String(s) => {
+                                    matches!(s.as_str(), "en" | "fr" | "de")
+                                }
+                                _ => false,
+                            }) {
+                                let __path = &__path.push("language");
+                                __errors
+                                    .extend(
+                                        (|| -> Option<__VE<'_>> {
+                                            if !(match instance {
+                                                __Value::String(s) => {
+                                                    matches!(s.as_str(), "en" | "fr" | "de")
+                                                }
+                                                _ => false,
+                                            }) {
+                                                static ENUM_OPTIONS: __Lazy<
+                                                    ::std::sync::Arc<__sj::Value>,
+                                                > = __Lazy::new(|| {
+                                                    ::std::sync::Arc::new(
+                                                        __sj::from_str("[\"en\",\"fr\",\"de\"]")
+                                                            .expect("Failed to parse enum options"),
+                                                    )
+                                                });
+                                                return Some(
+                                                    __err::enumeration(
+                                                        "/properties/language/enum",
+                                                        __path.into(),
+                                                        instance,
+                                                        &*ENUM_OPTIONS,
+                                                    ),
+                                                );
+                                            }
+                                            None
+                                        })(),
+                                    );
+                            }
+                        }
+                        if let Some(value) = obj.get("times") {
+                            let instance = value;
+                            if !(match instance {
+                                __Value::Number(n) if __types::is_integer(n) => {
+                                    (__num::ge(n, 1u64)) && (__num::le(n, 10u64))
+                                }
+                                _ => false,
+                            }) {
+                                let __path = &__path.push("times");
+                                match instance {
+                                    __Value::Number(n) => {
+                                        if !(__types::is_integer(n)) {
+                                            __errors
+                                                .push(
+                                                    __err::single_type(
+                                                        "/properties/times/type",
+                                                        __path.into(),
+                                                        instance,
+                                                        __JT::Integer,
+                                                    ),
+                                                );
+                                        }
+                                        if !(__num::ge(n, 1u64)) {
+                                            __errors
+                                                .push(
+                                                    __err::minimum(
+                                                        "/properties/times/minimum",
+                                                        __path.into(),
+                                                        instance,
+                                                        __sj::Value::Number(__sj::Number::from(1u64)),
+                                                    ),
+                                                );
+                                        }
+                                        if !(__num::le(n, 10u64)) {
+                                            __errors
+                                                .push(
+                                                    __err::maximum(
+                                                        "/properties/times/maximum",
+                                                        __path.into(),
+                                                        instance,
+                                                        __sj::Value::Number(__sj::Number::from(10u64)),
+                                                    ),
+                                                );
+                                        }
+                                    }
+                                    _ => {
+                                        __errors
+                                            .push(
+                                                __err::single_type(
+                                                    "/properties/times/type",
+                                                    __path.into(),
+                                                    instance,
+                                                    __JT::Integer,
+                                                ),
+                                            );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        __errors
+                            .push(
+                                __err::single_type(
+                                    "/type",
+                                    __path.into(),
+                                    instance,
+                                    __JT::Object,
+                                ),
+                            );
+                    }
+                }
+            }
+            pub(super) fn run_is_valid(instance: &__Value) -> bool {
+                is_valid(instance)
+            }
+            pub(super) fn run_validate<'__i>(
+                instance: &'__i __Value,
+            ) -> Option<__VE<'__i>> {
+                validate(instance, &__paths::LazyLocation::new())
+            }
+            pub(super) fn run_collect_errors<'__i>(
+                instance: &'__i __Value,
+            ) -> Vec<__VE<'__i>> {
+                let mut errors = Vec::new();
+                collect_errors(instance, &__paths::LazyLocation::new(), &mut errors);
+                errors
+            }
+            pub(super) fn entry_is_valid(instance: &__Value) -> bool {
+                run_is_valid(instance)
+            }
+            pub(super) fn entry_validate<'__i>(
+                instance: &'__i __Value,
+            ) -> ::std::result::Result<(), __VE<'__i>> {
+                match run_validate(instance) {
+                    Some(e) => Err(e),
+                    None => Ok(()),
+                }
+            }
+            pub(super) fn entry_iter_errors<'__i>(
+                instance: &'__i __Value,
+            ) -> __EI<'__i> {
+                __err::iterator_from(run_collect_errors(instance))
+            }
+        }
+        impl Validator {
+            pub fn is_valid(
+                instance: &jsonschema::__private::serde_json::Value,
+            ) -> bool {
+                __validator_impl::entry_is_valid(instance)
+            }
+            pub fn validate<'__i>(
+                instance: &'__i jsonschema::__private::serde_json::Value,
+            ) -> ::std::result::Result<(), jsonschema::ValidationError<'__i>> {
+                __validator_impl::entry_validate(instance)
+            }
+            pub fn iter_errors<'__i>(
+                instance: &'__i jsonschema::__private::serde_json::Value,
+            ) -> jsonschema::ErrorIterator<'__i> {
+                __validator_impl::entry_iter_errors(instance)
+            }
+        }
+        /// The first way `value` breaks the schema, or `None`.
+        pub fn check(value: &rt::serde_json::Value) -> rt::Option<rt::String> {
+            if Validator::is_valid(value) {
+                return rt::None;
+            }
+            rt::schema_violation(Validator::validate(value))
+        }
+    }
+    #[doc(hidden)]
+    #[allow(unused_imports, unused_qualifications, clippy::all, clippy::pedantic)]
+    pub mod output_schema {
+        use ::std::prelude::rust_2021::*;
+        use ::std::{self as std, matches, vec};
+        use ::mcpgraph::__private as rt;
+        use rt::jsonschema;
+        /// The schema's validator.
+        pub struct Validator;
+        #[doc(hidden)]
+        #[allow(
+            non_snake_case,
+            dead_code,
+            unused_imports,
+            unused_variables,
+            unreachable_code,
+            clippy::all
+        )]
+        mod __validator_impl {
+            use super::*;
+            use jsonschema::__private::cmp as __cmp;
+            use jsonschema::__private::content as __content;
+            use jsonschema::__private::custom as __custom;
+            use jsonschema::__private::error as __err;
+            use jsonschema::__private::fancy_regex as __fancy;
+            use jsonschema::__private::format as __fmt;
+            use jsonschema::__private::numeric as __num;
+            use jsonschema::__private::regex as __re;
+            use jsonschema::__private::serde_json as __sj;
+            use jsonschema::__private::types as __types;
+            use jsonschema::__private::unique_items as __uniq;
+            use jsonschema::__private::unfinished_matches as __unfinished;
+            use jsonschema::paths as __paths;
+            use jsonschema::JsonType as __JT;
+            use jsonschema::JsonTypeSet as __JTS;
+            use jsonschema::ErrorIterator as __EI;
+            use jsonschema::ValidationError as __VE;
+            use __sj::Value as __Value;
+            use std::sync::LazyLock as __Lazy;
+            type __Map = __sj::Map<String, __Value>;
+            pub(super) fn is_valid(instance: &__Value) -> bool {
+                match instance {
+                    __Value::Object(obj) => {
+                        obj.iter()
+                            .all(|(key, instance)| {
+                                let key_str = key.as_str();
+                                match key_str {
+                                    "greetings" => {
+                                        match instance {
+                                            __Value::Array(arr) => {
+                                                arr.iter().all(|instance| instance.is_string())
+                                            }
+                                            _ => false,
+                                        }
+                                    }
+                                    _ => true,
+                                }
+                            })
+                    }
+                    _ => false,
+                }
+            }
+            pub(super) fn validate<'__i>(
+                instance: &'__i __Value,
+                __path: &__paths::LazyLocation,
+            ) -> Option<__VE<'__i>> {
+                match instance {
+                    __Value::Object(obj) => {
+                        for (key, value) in obj.iter() {
+                            let key_str = key.as_str();
+                            match key_str {
+                                "greetings" => {
+                                    let instance = value;
+                                    let __path = &__path.push("greetings");
+                                    match instance {
+                                        __Value::Array(arr) => {
+                                            for (idx, item) in arr.iter().enumerate() {
+                                                let instance = item;
+                                                let __path = &__path.push(idx);
+                                                if !(instance.is_string()) {
+                                                    return Some(
+                                                        __err::single_type(
+                                                            "/properties/greetings/items/type",
+                                                            __path.into(),
+                                                            instance,
+                                                            __JT::String,
+                                                        ),
+                                                    );
+                                                }
+                                            }
+                                        }
+                                        _ => {
+                                            return Some(
+                                                __err::single_type(
+                                                    "/properties/greetings/type",
+                                                    __path.into(),
+                                                    instance,
+                                                    __JT::Array,
+                                                ),
+                                            );
+                                        }
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {
+                        return Some(
+                            __err::single_type(
+                                "/type",
+                                __path.into(),
+                                instance,
+                                __JT::Object,
+                            ),
+                        );
+                    }
+                }
+                None
+            }
+            pub(super) fn collect_errors<'__i>(
+                instance: &'__i __Value,
+                __path: &__paths::LazyLocation,
+                __errors: &mut Vec<__VE<'__i>>,
+            ) {
+                match instance {
+                    __Value::Object(obj) => {
+                        if let Some(value) = obj.get("greetings") {
+                            let instance = value;
+                            if !(match instance {
+                                __Value::Array(arr) => {
+                                    arr.iter().all(|instance| instance.is_string())
+                                }
+                                _ => false,
+                            }) {
+                                let __path = &__path.push("greetings");
+                                match instance {
+                                    __Value::Array(arr) => {
+                                        for (idx, item) in arr.iter().enumerate() {
+                                            let instance = item;
+                                            if !(instance.is_string()) {
+                                                let __path = &__path.push(idx);
+                                                if !(instance.is_string()) {
+                                                    __errors
+                                                        .push(
+                                                            __err::single_type(
+                                                                "/properties/greetings/items/type",
+                                                                __path.into(),
+                                                                instance,
+                                                                __JT::String,
+                                                            ),
+                                                        );
+                                                }
+                                            }
+                                        }
+                                    }
+                                    _ => {
+                                        __errors
+                                            .push(
+                                                __err::single_type(
+                                                    "/properties/greetings/type",
+                                                    __path.into(),
+                                                    instance,
+                                                    __JT::Array,
+                                                ),
+                                            );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        __errors
+                            .push(
+                                __err::single_type(
+                                    "/type",
+                                    __path.into(),
+                                    instance,
+                                    __JT::Object,
+                                ),
+                            );
+                    }
+                }
+            }
+            pub(super) fn run_is_valid(instance: &__Value) -> bool {
+                is_valid(instance)
+            }
+            pub(super) fn run_validate<'__i>(
+                instance: &'__i __Value,
+            ) -> Option<__VE<'__i>> {
+                validate(instance, &__paths::LazyLocation::new())
+            }
+            pub(super) fn run_collect_errors<'__i>(
+                instance: &'__i __Value,
+            ) -> Vec<__VE<'__i>> {
+                let mut errors = Vec::new();
+                collect_errors(instance, &__paths::LazyLocation::new(), &mut errors);
+                errors
+            }
+            pub(super) fn entry_is_valid(instance: &__Value) -> bool {
+                run_is_valid(instance)
+            }
+            pub(super) fn entry_validate<'__i>(
+                instance: &'__i __Value,
+            ) -> ::std::result::Result<(), __VE<'__i>> {
+                match run_validate(instance) {
+                    Some(e) => Err(e),
+                    None => Ok(()),
+                }
+            }
+            pub(super) fn entry_iter_errors<'__i>(
+                instance: &'__i __Value,
+            ) -> __EI<'__i> {
+                __err::iterator_from(run_collect_errors(instance))
+            }
+        }
+        impl Validator {
+            pub fn is_valid(
+                instance: &jsonschema::__private::serde_json::Value,
+            ) -> bool {
+                __validator_impl::entry_is_valid(instance)
+            }
+            pub fn validate<'__i>(
+                instance: &'__i jsonschema::__private::serde_json::Value,
+            ) -> ::std::result::Result<(), jsonschema::ValidationError<'__i>> {
+                __validator_impl::entry_validate(instance)
+            }
+            pub fn iter_errors<'__i>(
+                instance: &'__i jsonschema::__private::serde_json::Value,
+            ) -> jsonschema::ErrorIterator<'__i> {
+                __validator_impl::entry_iter_errors(instance)
+            }
+        }
+        /// The first way `value` breaks the schema, or `None`.
+        pub fn check(value: &rt::serde_json::Value) -> rt::Option<rt::String> {
+            if Validator::is_valid(value) {
+                return rt::None;
+            }
+            rt::schema_violation(Validator::validate(value))
         }
     }
 }
