@@ -28,9 +28,10 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
+use crate::pool::Job;
 use crate::server::Handler;
 
 /// Time for responses produced during shutdown to reach their streams.
@@ -92,6 +93,8 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 /// accepting, lets running calls finish for at most `options.drain`
 /// (stopping the rest with an error response), closes the sessions and
 /// returns. Reports the bound address through `bound` (useful with port 0).
+/// Connections are accepted here and each served on one of the engine's
+/// worker threads, in turn.
 pub async fn serve_http(
     handler: Handler,
     options: HttpOptions,
@@ -259,14 +262,34 @@ pub async fn serve_http(
                 // Without it, small JSON-RPC replies wait for Nagle's timer:
                 // about 25 ms per call instead of 2.
                 let _ = stream.set_nodelay(true);
-                let connection = builder.serve_connection(TokioIo::new(stream), service.clone());
-                let connection = graceful.watch(connection);
-                tokio::spawn(async move {
+                // The connection is served on a worker thread, registered
+                // with that thread's reactor: the calls made on it run
+                // there too, with no hand-over between threads.
+                let (builder, service, watcher) = (builder.clone(), service.clone(), graceful.watcher());
+                let serve = move |stream: TcpStream| async move {
                     let _permit = permit;
-                    if let Err(e) = connection.await {
+                    let connection = builder.serve_connection(TokioIo::new(stream), service);
+                    if let Err(e) = watcher.watch(connection).await {
                         tracing::debug!(%peer, error = %e, "connection ended with an error");
                     }
-                });
+                };
+                match stream.into_std() {
+                    Ok(stream) => {
+                        let job: Job = Box::new(move || {
+                            Box::pin(async move {
+                                match TcpStream::from_std(stream) {
+                                    Ok(stream) => serve(stream).await,
+                                    Err(e) => tracing::debug!(%peer, error = %e, "cannot serve the connection"),
+                                }
+                            })
+                        });
+                        // Without worker threads no call could run either.
+                        if engine.spawn_connection(job).is_err() {
+                            tracing::warn!(%peer, "connection refused: no worker thread could start");
+                        }
+                    }
+                    Err(e) => tracing::debug!(%peer, error = %e, "cannot serve the connection"),
+                }
             }
             () = shutdown.cancelled() => break,
         }

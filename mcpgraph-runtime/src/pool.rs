@@ -6,7 +6,10 @@
 //! runtime and a `LocalSet`; a call is handed to the worker with the fewest
 //! calls running (so a long call does not hold up the ones that could run
 //! elsewhere), runs there to the end, and its result comes back over a
-//! oneshot channel, so the MCP-facing futures stay `Send`.
+//! oneshot channel, so the MCP-facing futures stay `Send`. HTTP
+//! connections are served on the worker threads themselves, so a call made
+//! on one usually runs where its request was read: the channel and the
+//! oneshot then stay on one thread, with no wake-up of another.
 //!
 //! Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
 //! the tools with their schemas parsed (validating against them is the
@@ -33,7 +36,8 @@ pub(crate) use tool::ToolRuntime;
 
 use tool::compile_tools;
 pub use tool::schema_violation;
-use worker::{Job, LoadGuard, Workers};
+pub(crate) use worker::Job;
+use worker::{LoadGuard, Workers};
 
 /// Options of one call.
 #[derive(Debug, Default)]
@@ -227,6 +231,13 @@ impl Engine {
 
     pub(crate) fn tools(&self) -> &[ToolRuntime] {
         &self.shared.tools
+    }
+
+    /// Serves an HTTP connection (the future `job` builds) on a worker
+    /// thread, where the calls made on it run while that thread is among
+    /// the least loaded; gives `job` back if no worker thread can start.
+    pub(crate) fn spawn_connection(&self, job: Job) -> Result<(), Job> {
+        self.workers.spawn_connection(job)
     }
 
     /// The graph this engine runs.

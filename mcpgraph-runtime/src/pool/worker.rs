@@ -1,8 +1,12 @@
 //! The workers: the worker threads, each an OS thread with a
 //! current-thread tokio runtime and a `LocalSet`, running the jobs sent to
 //! it; optionally the serving thread's own `LocalSet`; and how a call picks
-//! one.
+//! one. HTTP connections are served on the worker threads too (see
+//! [`Workers::spawn_connection`]), so a call made on a connection runs on
+//! that connection's thread while it is among the least loaded, with no
+//! hand-over between threads.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,7 +18,7 @@ use crate::error::StartupError;
 
 /// One call, as sent to a worker: it builds the call's future there, since
 /// that future is not `Send`.
-pub(super) type Job = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()>>> + Send>;
+pub(crate) type Job = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()>>> + Send>;
 
 /// One worker thread: where its jobs go, and how many of its calls run.
 pub(super) struct Worker {
@@ -34,7 +38,17 @@ pub(super) struct Workers {
     /// (reading the cgroup limits costs start-up time).
     count: Option<usize>,
     next: AtomicUsize,
+    /// Tells this pool's threads from another engine's (`HERE`).
+    id: usize,
 }
+
+thread_local! {
+    /// On a worker thread: its pool's `id` and its index there.
+    static HERE: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+}
+
+/// Numbers the pools of a process (tests run several engines).
+static POOLS: AtomicUsize = AtomicUsize::new(0);
 
 impl Workers {
     /// `count` worker threads (at least one; `None`: one per core), not
@@ -45,6 +59,7 @@ impl Workers {
             threads: OnceLock::new(),
             count,
             next: AtomicUsize::new(0),
+            id: POOLS.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -67,25 +82,59 @@ impl Workers {
         {
             return Ok(local);
         }
-        let threads = self
-            .threads
+        let threads = self.started()?;
+        let least = |w: &Worker| threads.iter().all(|o| w.load() <= o.load());
+        // A call made on a connection this pool serves stays on its thread
+        // while no other is less loaded: no hand-over, no wake-up of
+        // another thread.
+        if let Some((pool, index)) = HERE.get()
+            && pool == self.id
+            && let Some(here) = threads.get(index)
+            && least(here)
+        {
+            return Ok(here);
+        }
+        let turn = self.next.fetch_add(1, Ordering::Relaxed);
+        let n = threads.len();
+        Ok((0..n)
+            .map(|i| &threads[(turn + i) % n])
+            .min_by_key(|w| w.load())
+            .expect("at least one worker"))
+    }
+
+    /// Runs `job` (an HTTP connection) on the next worker thread in turn,
+    /// starting them if need be; gives `job` back if none can start.
+    pub(super) fn spawn_connection(&self, job: Job) -> Result<(), Job> {
+        let Ok(threads) = self.started() else {
+            return Err(job);
+        };
+        let turn = self.next.fetch_add(1, Ordering::Relaxed);
+        threads[turn % threads.len()]
+            .jobs
+            .send(job)
+            .map_err(|returned| returned.0)
+    }
+
+    /// The worker threads, started on first use.
+    fn started(&self) -> Result<&[Worker], String> {
+        self.threads
             .get_or_init(|| {
                 let count = self
                     .count
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
                 (0..count.max(1))
-                    .map(spawn_worker)
+                    .map(|index| spawn_worker(self.id, index))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| e.0)
             })
-            .as_ref()
-            .map_err(Clone::clone)?;
-        let turn = self.next.fetch_add(1, Ordering::Relaxed);
-        let n = threads.len();
-        Ok((0..n)
-            .map(|i| &threads[(turn + i) % n])
-            .min_by_key(|w| w.load.load(Ordering::Relaxed))
-            .expect("at least one worker"))
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl Worker {
+    fn load(&self) -> usize {
+        self.load.load(Ordering::Relaxed)
     }
 }
 
@@ -126,7 +175,7 @@ async fn run_jobs(mut rx: mpsc::UnboundedReceiver<Job>) {
 
 /// A worker on a thread of its own. Its stack is the platform's default
 /// for spawned threads: expressions recurse, so it is not trimmed.
-fn spawn_worker(index: usize) -> Result<Worker, StartupError> {
+fn spawn_worker(pool: usize, index: usize) -> Result<Worker, StartupError> {
     let (tx, rx) = mpsc::unbounded_channel::<Job>();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -135,6 +184,7 @@ fn spawn_worker(index: usize) -> Result<Worker, StartupError> {
     std::thread::Builder::new()
         .name(format!("mcpgraph-worker-{index}"))
         .spawn(move || {
+            HERE.set(Some((pool, index)));
             let local = tokio::task::LocalSet::new();
             local.block_on(&runtime, run_jobs(rx));
         })
