@@ -10,7 +10,10 @@
 #
 # Before/after in one run: MCPGRAPH_BENCH_BASELINE=/other/target/release/bench-graph
 # (built from an earlier commit, in its own target directory, with
-# `cargo build --release -p mcpgraph-bench --bin bench-graph --example engine_loop`)
+# `cargo build --release -p mcpgraph-bench-graph` and
+# `cargo build --release -p mcpgraph-bench --example engine_loop`; in
+# checkouts older than the bench/graph package, bench-graph is a binary of
+# mcpgraph-bench, where the harness's dependencies leak into it)
 # adds a "baseline" peer; MCPGRAPH_BENCH_BASELINE_SRC=/that/commit's/tree adds
 # its rebuild times.
 #
@@ -39,4 +42,8 @@ else
 fi
 
 cargo build --release -p mcpgraph-bench --bins --example engine_loop
+# The generated server alone, as a user's crate builds: built with the
+# harness, its dependencies would get the harness's features (hyper-util's
+# HTTP/2 server) and grow.
+cargo build --release -p mcpgraph-bench-graph
 exec "${CARGO_TARGET_DIR:-$root/target}/release/bench" "$@"

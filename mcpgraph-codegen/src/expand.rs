@@ -11,6 +11,7 @@
 //! runtime ([`rule`]). On error, [`skeleton`] stands in. This module
 //! assumes validation passed.
 
+mod jsonata;
 mod lit;
 mod rule;
 mod schema;

@@ -26,6 +26,49 @@ pub use ::std::result::Result::{self, Err, Ok};
 pub use ::std::string::String;
 pub use ::std::vec::Vec;
 
+/// What generated code builds a parsed JSONata tree with
+/// ([`Expr::from_ast`](crate::Expr::from_ast)).
+pub mod ast {
+    pub use ::jsonata_core::ast::{AstNode, BinaryOp, PathStep, Stage, UnaryOp};
+
+    /// An owned string.
+    pub fn s(text: &str) -> String {
+        text.to_owned()
+    }
+
+    /// A boxed node.
+    pub fn b(node: AstNode) -> Box<AstNode> {
+        Box::new(node)
+    }
+
+    /// A path step that is only its node.
+    pub fn plain(node: AstNode) -> PathStep {
+        PathStep::new(node)
+    }
+
+    /// A path step with every field given (its id is a fresh one, as the
+    /// parser's are).
+    #[allow(clippy::too_many_arguments)]
+    pub fn step(
+        node: AstNode,
+        stages: Vec<Stage>,
+        focus: Option<&str>,
+        index_var: Option<&str>,
+        ancestor_label: Option<&str>,
+        is_tuple: bool,
+        inner_tuple: bool,
+    ) -> PathStep {
+        let mut step = PathStep::new(node);
+        step.stages = stages;
+        step.focus = focus.map(s);
+        step.index_var = index_var.map(s);
+        step.ancestor_label = ancestor_label.map(s);
+        step.is_tuple = is_tuple;
+        step.inner_tuple = inner_tuple;
+        step
+    }
+}
+
 /// The key of a switch rule's data under which the runtime puts the values
 /// of the rule's `var`s (slots). The generator rewrites every `var` into a
 /// read under this key; it keeps a copy of its own, since codegen and the

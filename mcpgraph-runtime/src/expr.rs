@@ -2,7 +2,8 @@
 //! (`Args`) and switch rules (`Switch`).
 //!
 //! Everything here is built once, at start-up, from text the generator has
-//! already validated; nothing is parsed on the request path. Evaluation
+//! already validated (JSONata from the trees it parsed, see
+//! [`Expr::from_ast`]); nothing is parsed on the request path. Evaluation
 //! lives in `exec`, which owns the per-call context; the JSON Logic engine
 //! rules are compiled with is `logic`'s.
 
@@ -33,9 +34,29 @@ impl Expr {
     /// code (`S0201: ...`) after the expression.
     pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, StartupError> {
         let source = source.into();
-        let mut ast = jsonata_core::parser::parse(&source).map_err(|e| {
+        let ast = jsonata_core::parser::parse(&source).map_err(|e| {
             StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
         })?;
+        Self::prepare(source, ast)
+    }
+
+    /// `source` from the tree `jsonata_core::parser::parse` gives for it,
+    /// which the generator writes out as Rust (`ast`), so that start-up
+    /// parses nothing. Debug builds parse `source` too and check that the
+    /// two trees are equal.
+    pub fn from_ast(source: &'static str, ast: AstNode) -> Result<Self, StartupError> {
+        if cfg!(debug_assertions) {
+            let parsed = jsonata_core::parser::parse(source).ok();
+            assert!(
+                parsed.as_ref() == Some(&ast),
+                "the generated tree of `{source}` is not the parser's:\n{ast:?}\n{parsed:?}"
+            );
+        }
+        Self::prepare(Cow::Borrowed(source), ast)
+    }
+
+    /// The rewrites to jsonata-js's behaviour and the guards on a parsed tree.
+    fn prepare(source: Cow<'static, str>, mut ast: AstNode) -> Result<Self, StartupError> {
         crate::js_regex::translate(&mut ast)
             .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
         crate::bounded::guard(&mut ast);
@@ -122,6 +143,11 @@ impl Args {
         Expr::parse(source).map(Args::Expr)
     }
 
+    /// `{expr: source}` with its parsed tree (see [`Expr::from_ast`]).
+    pub fn expr_ast(source: &'static str, ast: AstNode) -> Result<Self, StartupError> {
+        Expr::from_ast(source, ast).map(Args::Expr)
+    }
+
     /// A literal given as JSON text.
     pub fn literal(json: &'static str) -> Result<Self, StartupError> {
         serde_json::from_str(json)
@@ -168,19 +194,32 @@ impl Switch {
         let conditions = conditions
             .iter()
             .map(|rule| {
+                let vars = rule
+                    .vars
+                    .iter()
+                    .map(|source| Expr::parse(*source))
+                    .collect::<Result<_, _>>()?;
+                Ok((*rule, vars))
+            })
+            .collect::<Result<_, StartupError>>()?;
+        Self::compiled(conditions)
+    }
+
+    /// The same, with each rule's `var`s already built (the generator's
+    /// [`Expr::from_ast`], in the order of [`Rule::vars`]).
+    pub fn compiled(conditions: Vec<(Rule, Vec<Expr>)>) -> Result<Self, StartupError> {
+        let conditions = conditions
+            .into_iter()
+            .map(|(rule, vars)| {
                 let Rule {
                     json: rule,
-                    vars,
                     needs_context,
-                } = *rule;
+                    ..
+                } = rule;
                 let json: serde_json::Value = serde_json::from_str(rule)
                     .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
                 let logic = Logic::compile(&json)
                     .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
-                let vars = vars
-                    .iter()
-                    .map(|source| Expr::parse(*source))
-                    .collect::<Result<_, _>>()?;
                 Ok(CompiledRule {
                     logic: Arc::new(logic),
                     vars,
@@ -251,5 +290,24 @@ mod tests {
         assert!(Expr::parse("a.b[0]").unwrap().path.is_none());
         assert!(Expr::parse("$$.a").unwrap().path.is_none());
         assert!(Expr::parse("a.b[]").unwrap().path.is_none());
+    }
+
+    /// A generated tree that is not the parser's is caught in debug builds.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "is not the parser's")]
+    fn a_tree_that_is_not_the_parsers_is_caught() {
+        let _ = Expr::from_ast("1 + 2", AstNode::Number(3.0));
+    }
+
+    /// The tree the generator writes gives the parser's expression.
+    #[test]
+    fn a_tree_from_the_generator_is_prepared_like_a_parse() {
+        let source = "$.entry.items[price > 1].name";
+        let ast = jsonata_core::parser::parse(source).unwrap();
+        let built = Expr::from_ast(source, ast).unwrap();
+        let parsed = Expr::parse(source).unwrap();
+        assert_eq!(built.ast, parsed.ast);
+        assert_eq!(built.source(), parsed.source());
     }
 }

@@ -32,6 +32,10 @@ mod allowed {
         allow(reference_before_run)
     );
 }
+/// Expressions with every kind of parsed tree (`tests/jsonata/graph.yaml`).
+mod jsonata_trees {
+    mcpgraph::mcpgraph!("tests/jsonata/graph.yaml");
+}
 /// A graph checked against its lock (`tests/locked/graph.lock.json`) with
 /// a warning the macro would report as an error, allowed.
 mod locked {
@@ -176,4 +180,12 @@ fn generated_schema_validators_agree_with_the_run_time_validator() {
         assert_eq!(generated, run_time(output_schema, value), "{value}");
         assert_eq!(generated.is_none(), *valid, "{value}: {generated:?}");
     }
+}
+
+/// The generator writes each expression's parsed tree out as Rust; in this
+/// debug build, starting the graph checks every tree against a parse of its
+/// source (`Expr::from_ast`), for trees with every kind of node.
+#[test]
+fn generated_expression_trees_are_the_parsers() {
+    assert!(<jsonata_trees::Server as Graph>::compile().is_ok());
 }

@@ -1,5 +1,6 @@
 //! One tool's module: `enum Node` (one variant per node, in file order),
-//! `struct Compiled` (the tool's expressions, parsed once at start-up) and
+//! `struct Compiled` (the tool's expressions, built once at start-up from
+//! the trees the generator parsed) and
 //! `async fn run`, a loop over `Node` that calls one runtime operation per
 //! node, so that a reader follows the state machine top to bottom.
 
@@ -7,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
-use super::{lit, rule};
+use super::{jsonata, lit, rule};
 use crate::ident::{camel, snake, unique};
 use crate::model::{Arg, NodeKind, Tool};
 
@@ -34,9 +35,9 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                 quote!(Node::#variant => { exec.exit(); return rt::Ok(()); })
             }
             NodeKind::Transform { expr, next } => {
-                let source = lit::string(&expr.source);
+                let init = jsonata::expr(&expr.source);
                 field_decls.push(quote!(#field: rt::Expr));
-                field_inits.push(quote!(#field: rt::Expr::parse(#source)?));
+                field_inits.push(quote!(#field: #init));
                 let next = variant_of(&next.value);
                 quote!(Node::#variant => { exec.transform(&compiled.#field)?; Node::#next })
             }
@@ -61,11 +62,18 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                         needs_context,
                     } = rule::rewrite_rule(&c.rule);
                     let json = lit::string(&json);
+                    let exprs = vars.iter().map(|v| jsonata::expr(v));
                     let vars = vars.iter().map(|v| lit::string(v));
-                    quote!(rt::Rule { json: #json, vars: &[#(#vars),*], needs_context: #needs_context })
+                    quote! {
+                        (
+                            rt::Rule { json: #json, vars: &[#(#vars),*], needs_context: #needs_context },
+                            rt::Vec::from([#(#exprs),*]),
+                        )
+                    }
                 });
                 field_decls.push(quote!(#field: rt::Switch));
-                field_inits.push(quote!(#field: rt::Switch::new(&[#(#rules),*])?));
+                field_inits
+                    .push(quote!(#field: rt::Switch::compiled(rt::Vec::from([#(#rules),*]))?));
                 // The doc attribute carries the rule as written to `pretty`,
                 // which prints it as a `//` comment above the branch.
                 let branches = conditions.iter().enumerate().map(|(i, c)| {
@@ -120,13 +128,13 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
 
             #node_enum
 
-            /// The tool's expressions, parsed once at start-up.
+            /// The tool's expressions, built once at start-up.
             pub struct Compiled {
                 #(#field_decls,)*
             }
 
             impl Compiled {
-                /// Parses every expression of the tool.
+                /// Builds every expression of the tool from its parsed tree.
                 pub fn new() -> rt::Result<Self, rt::StartupError> {
                     rt::Ok(Self {
                         #(#field_inits,)*
@@ -207,10 +215,7 @@ pub(super) fn node_enum(tool: &Tool, variants: &[Ident]) -> TokenStream {
 /// (`rt::Vec::from([..])`, which prettyplease formats, unlike `vec![..]`).
 fn expand_args(arg: &Arg) -> TokenStream {
     match arg {
-        Arg::Expr(expr) => {
-            let source = lit::string(&expr.source);
-            quote!(rt::Args::expr(#source)?)
-        }
+        Arg::Expr(expr) => jsonata::args(&expr.source),
         Arg::Object(fields) => {
             let fields = fields.iter().map(|(key, value)| {
                 let (key, value) = (lit::string(&key.value), expand_args(value));

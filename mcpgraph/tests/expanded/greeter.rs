@@ -127,23 +127,175 @@ pub mod greet {
         /// Parses every expression of the tool.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
-                route: rt::Switch::new(
-                    &[
-                        rt::Rule {
-                            json: r#"{"==":[{"val":["\u0000","0"]},"fr"]}"#,
-                            vars: &["entry.language"],
-                            needs_context: false,
-                        },
-                    ],
+                route: rt::Switch::compiled(
+                    rt::Vec::from([
+                        (
+                            rt::Rule {
+                                json: r#"{"==":[{"val":["\u0000","0"]},"fr"]}"#,
+                                vars: &["entry.language"],
+                                needs_context: false,
+                            },
+                            rt::Vec::from([
+                                rt::Expr::from_ast(
+                                    "entry.language",
+                                    {
+                                        use rt::ast as j;
+                                        j::AstNode::Path {
+                                            steps: rt::Vec::from([
+                                                j::plain(j::AstNode::Name(j::s("entry"))),
+                                                j::plain(j::AstNode::Name(j::s("language"))),
+                                            ]),
+                                        }
+                                    },
+                                )?,
+                            ]),
+                        ),
+                    ]),
                 )?,
-                french: rt::Expr::parse(r#""Bonjour, " & $.entry.name & " !""#)?,
-                english: rt::Expr::parse(r#""Hello, " & $.entry.name & "!""#)?,
-                repeat: rt::Expr::parse(
+                french: rt::Expr::from_ast(
+                    r#""Bonjour, " & $.entry.name & " !""#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Binary {
+                            op: j::BinaryOp::Concatenate,
+                            lhs: j::b(j::AstNode::Binary {
+                                op: j::BinaryOp::Concatenate,
+                                lhs: j::b(j::AstNode::String(j::s("Bonjour, "))),
+                                rhs: j::b(j::AstNode::Path {
+                                    steps: rt::Vec::from([
+                                        j::plain(j::AstNode::Variable(j::s(""))),
+                                        j::plain(j::AstNode::Name(j::s("entry"))),
+                                        j::plain(j::AstNode::Name(j::s("name"))),
+                                    ]),
+                                }),
+                            }),
+                            rhs: j::b(j::AstNode::String(j::s(" !"))),
+                        }
+                    },
+                )?,
+                english: rt::Expr::from_ast(
+                    r#""Hello, " & $.entry.name & "!""#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Binary {
+                            op: j::BinaryOp::Concatenate,
+                            lhs: j::b(j::AstNode::Binary {
+                                op: j::BinaryOp::Concatenate,
+                                lhs: j::b(j::AstNode::String(j::s("Hello, "))),
+                                rhs: j::b(j::AstNode::Path {
+                                    steps: rt::Vec::from([
+                                        j::plain(j::AstNode::Variable(j::s(""))),
+                                        j::plain(j::AstNode::Name(j::s("entry"))),
+                                        j::plain(j::AstNode::Name(j::s("name"))),
+                                    ]),
+                                }),
+                            }),
+                            rhs: j::b(j::AstNode::String(j::s("!"))),
+                        }
+                    },
+                )?,
+                repeat: rt::Expr::from_ast(
                     r#"(
   $line := $exists($.french) ? $.french : $.english;
   { "greetings": [[1..($.entry.times ? $.entry.times : 1)].($line)] }
 )
 "#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Block(
+                            rt::Vec::from([
+                                j::AstNode::Binary {
+                                    op: j::BinaryOp::ColonEqual,
+                                    lhs: j::b(j::AstNode::Variable(j::s("line"))),
+                                    rhs: j::b(j::AstNode::Conditional {
+                                        condition: j::b(j::AstNode::Function {
+                                            name: j::s("exists"),
+                                            args: rt::Vec::from([
+                                                j::AstNode::Path {
+                                                    steps: rt::Vec::from([
+                                                        j::plain(j::AstNode::Variable(j::s(""))),
+                                                        j::plain(j::AstNode::Name(j::s("french"))),
+                                                    ]),
+                                                },
+                                            ]),
+                                            is_builtin: true,
+                                        }),
+                                        then_branch: j::b(j::AstNode::Path {
+                                            steps: rt::Vec::from([
+                                                j::plain(j::AstNode::Variable(j::s(""))),
+                                                j::plain(j::AstNode::Name(j::s("french"))),
+                                            ]),
+                                        }),
+                                        else_branch: rt::Some(
+                                            j::b(j::AstNode::Path {
+                                                steps: rt::Vec::from([
+                                                    j::plain(j::AstNode::Variable(j::s(""))),
+                                                    j::plain(j::AstNode::Name(j::s("english"))),
+                                                ]),
+                                            }),
+                                        ),
+                                    }),
+                                },
+                                j::AstNode::Object(
+                                    rt::Vec::from([
+                                        (
+                                            j::AstNode::String(j::s("greetings")),
+                                            j::AstNode::Array(
+                                                rt::Vec::from([
+                                                    j::AstNode::Path {
+                                                        steps: rt::Vec::from([
+                                                            j::plain(
+                                                                j::AstNode::Array(
+                                                                    rt::Vec::from([
+                                                                        j::AstNode::Binary {
+                                                                            op: j::BinaryOp::Range,
+                                                                            lhs: j::b(j::AstNode::Number(1.0)),
+                                                                            rhs: j::b(
+                                                                                j::AstNode::Block(
+                                                                                    rt::Vec::from([
+                                                                                        j::AstNode::Conditional {
+                                                                                            condition: j::b(j::AstNode::Path {
+                                                                                                steps: rt::Vec::from([
+                                                                                                    j::plain(j::AstNode::Variable(j::s(""))),
+                                                                                                    j::plain(j::AstNode::Name(j::s("entry"))),
+                                                                                                    j::plain(j::AstNode::Name(j::s("times"))),
+                                                                                                ]),
+                                                                                            }),
+                                                                                            then_branch: j::b(j::AstNode::Path {
+                                                                                                steps: rt::Vec::from([
+                                                                                                    j::plain(j::AstNode::Variable(j::s(""))),
+                                                                                                    j::plain(j::AstNode::Name(j::s("entry"))),
+                                                                                                    j::plain(j::AstNode::Name(j::s("times"))),
+                                                                                                ]),
+                                                                                            }),
+                                                                                            else_branch: rt::Some(j::b(j::AstNode::Number(1.0))),
+                                                                                        },
+                                                                                    ]),
+                                                                                ),
+                                                                            ),
+                                                                        },
+                                                                    ]),
+                                                                ),
+                                                            ),
+                                                            j::plain(
+                                                                j::AstNode::FunctionApplication(
+                                                                    j::b(
+                                                                        j::AstNode::Block(
+                                                                            rt::Vec::from([j::AstNode::Variable(j::s("line"))]),
+                                                                        ),
+                                                                    ),
+                                                                ),
+                                                            ),
+                                                        ]),
+                                                    },
+                                                ]),
+                                            ),
+                                        ),
+                                    ]),
+                                ),
+                            ]),
+                        )
+                    },
                 )?,
             })
         }

@@ -124,7 +124,7 @@ pub mod sum_to_n {
         /// Parses every expression of the tool.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
-                increment_node: rt::Expr::parse(
+                increment_node: rt::Expr::from_ast(
                     r#"$executionCount("increment_node") = 0
   ? {
       "counter": 1,
@@ -137,20 +137,170 @@ pub mod sum_to_n {
       "target": $.entry_sum.n
     }
 "#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Conditional {
+                            condition: j::b(j::AstNode::Binary {
+                                op: j::BinaryOp::Equal,
+                                lhs: j::b(j::AstNode::Function {
+                                    name: j::s("executionCount"),
+                                    args: rt::Vec::from([
+                                        j::AstNode::String(j::s("increment_node")),
+                                    ]),
+                                    is_builtin: true,
+                                }),
+                                rhs: j::b(j::AstNode::Number(0.0)),
+                            }),
+                            then_branch: j::b(
+                                j::AstNode::Object(
+                                    rt::Vec::from([
+                                        (
+                                            j::AstNode::String(j::s("counter")),
+                                            j::AstNode::Number(1.0),
+                                        ),
+                                        (j::AstNode::String(j::s("sum")), j::AstNode::Number(1.0)),
+                                        (
+                                            j::AstNode::String(j::s("target")),
+                                            j::AstNode::Path {
+                                                steps: rt::Vec::from([
+                                                    j::plain(j::AstNode::Variable(j::s(""))),
+                                                    j::plain(j::AstNode::Name(j::s("entry_sum"))),
+                                                    j::plain(j::AstNode::Name(j::s("n"))),
+                                                ]),
+                                            },
+                                        ),
+                                    ]),
+                                ),
+                            ),
+                            else_branch: rt::Some(
+                                j::b(
+                                    j::AstNode::Object(
+                                        rt::Vec::from([
+                                            (
+                                                j::AstNode::String(j::s("counter")),
+                                                j::AstNode::Binary {
+                                                    op: j::BinaryOp::Add,
+                                                    lhs: j::b(j::AstNode::Path {
+                                                        steps: rt::Vec::from([
+                                                            j::plain(j::AstNode::Function {
+                                                                name: j::s("nodeExecution"),
+                                                                args: rt::Vec::from([
+                                                                    j::AstNode::String(j::s("increment_node")),
+                                                                    j::AstNode::Unary {
+                                                                        op: j::UnaryOp::Negate,
+                                                                        operand: j::b(j::AstNode::Number(1.0)),
+                                                                    },
+                                                                ]),
+                                                                is_builtin: true,
+                                                            }),
+                                                            j::plain(j::AstNode::Name(j::s("counter"))),
+                                                        ]),
+                                                    }),
+                                                    rhs: j::b(j::AstNode::Number(1.0)),
+                                                },
+                                            ),
+                                            (
+                                                j::AstNode::String(j::s("sum")),
+                                                j::AstNode::Binary {
+                                                    op: j::BinaryOp::Add,
+                                                    lhs: j::b(j::AstNode::Binary {
+                                                        op: j::BinaryOp::Add,
+                                                        lhs: j::b(j::AstNode::Path {
+                                                            steps: rt::Vec::from([
+                                                                j::plain(j::AstNode::Function {
+                                                                    name: j::s("nodeExecution"),
+                                                                    args: rt::Vec::from([
+                                                                        j::AstNode::String(j::s("increment_node")),
+                                                                        j::AstNode::Unary {
+                                                                            op: j::UnaryOp::Negate,
+                                                                            operand: j::b(j::AstNode::Number(1.0)),
+                                                                        },
+                                                                    ]),
+                                                                    is_builtin: true,
+                                                                }),
+                                                                j::plain(j::AstNode::Name(j::s("sum"))),
+                                                            ]),
+                                                        }),
+                                                        rhs: j::b(j::AstNode::Path {
+                                                            steps: rt::Vec::from([
+                                                                j::plain(j::AstNode::Function {
+                                                                    name: j::s("nodeExecution"),
+                                                                    args: rt::Vec::from([
+                                                                        j::AstNode::String(j::s("increment_node")),
+                                                                        j::AstNode::Unary {
+                                                                            op: j::UnaryOp::Negate,
+                                                                            operand: j::b(j::AstNode::Number(1.0)),
+                                                                        },
+                                                                    ]),
+                                                                    is_builtin: true,
+                                                                }),
+                                                                j::plain(j::AstNode::Name(j::s("counter"))),
+                                                            ]),
+                                                        }),
+                                                    }),
+                                                    rhs: j::b(j::AstNode::Number(1.0)),
+                                                },
+                                            ),
+                                            (
+                                                j::AstNode::String(j::s("target")),
+                                                j::AstNode::Path {
+                                                    steps: rt::Vec::from([
+                                                        j::plain(j::AstNode::Variable(j::s(""))),
+                                                        j::plain(j::AstNode::Name(j::s("entry_sum"))),
+                                                        j::plain(j::AstNode::Name(j::s("n"))),
+                                                    ]),
+                                                },
+                                            ),
+                                        ]),
+                                    ),
+                                ),
+                            ),
+                        }
+                    },
                 )?,
-                check_condition: rt::Switch::new(
-                    &[
-                        rt::Rule {
-                            json: r#"{"<":[{"val":["\u0000","0"]},{"val":["\u0000","1"]}]}"#,
-                            vars: &[
-                                "$.increment_node.counter",
-                                "$.increment_node.target",
-                            ],
-                            needs_context: false,
-                        },
-                    ],
+                check_condition: rt::Switch::compiled(
+                    rt::Vec::from([
+                        (
+                            rt::Rule {
+                                json: r#"{"<":[{"val":["\u0000","0"]},{"val":["\u0000","1"]}]}"#,
+                                vars: &[
+                                    "$.increment_node.counter",
+                                    "$.increment_node.target",
+                                ],
+                                needs_context: false,
+                            },
+                            rt::Vec::from([
+                                rt::Expr::from_ast(
+                                    "$.increment_node.counter",
+                                    {
+                                        use rt::ast as j;
+                                        j::AstNode::Path {
+                                            steps: rt::Vec::from([
+                                                j::plain(j::AstNode::Variable(j::s(""))),
+                                                j::plain(j::AstNode::Name(j::s("increment_node"))),
+                                                j::plain(j::AstNode::Name(j::s("counter"))),
+                                            ]),
+                                        }
+                                    },
+                                )?,
+                                rt::Expr::from_ast(
+                                    "$.increment_node.target",
+                                    {
+                                        use rt::ast as j;
+                                        j::AstNode::Path {
+                                            steps: rt::Vec::from([
+                                                j::plain(j::AstNode::Variable(j::s(""))),
+                                                j::plain(j::AstNode::Name(j::s("increment_node"))),
+                                                j::plain(j::AstNode::Name(j::s("target"))),
+                                            ]),
+                                        }
+                                    },
+                                )?,
+                            ]),
+                        ),
+                    ]),
                 )?,
-                exit_sum: rt::Expr::parse(
+                exit_sum: rt::Expr::from_ast(
                     r#"$previousNode() = "exit_sum" ? {
   "sum": $.increment_node.sum
 } : {
@@ -158,6 +308,49 @@ pub mod sum_to_n {
   "error": "previousNode check failed"
 }
 "#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Conditional {
+                            condition: j::b(j::AstNode::Binary {
+                                op: j::BinaryOp::Equal,
+                                lhs: j::b(j::AstNode::Function {
+                                    name: j::s("previousNode"),
+                                    args: rt::Vec::new(),
+                                    is_builtin: true,
+                                }),
+                                rhs: j::b(j::AstNode::String(j::s("exit_sum"))),
+                            }),
+                            then_branch: j::b(
+                                j::AstNode::Object(
+                                    rt::Vec::from([
+                                        (
+                                            j::AstNode::String(j::s("sum")),
+                                            j::AstNode::Path {
+                                                steps: rt::Vec::from([
+                                                    j::plain(j::AstNode::Variable(j::s(""))),
+                                                    j::plain(j::AstNode::Name(j::s("increment_node"))),
+                                                    j::plain(j::AstNode::Name(j::s("sum"))),
+                                                ]),
+                                            },
+                                        ),
+                                    ]),
+                                ),
+                            ),
+                            else_branch: rt::Some(
+                                j::b(
+                                    j::AstNode::Object(
+                                        rt::Vec::from([
+                                            (j::AstNode::String(j::s("sum")), j::AstNode::Number(0.0)),
+                                            (
+                                                j::AstNode::String(j::s("error")),
+                                                j::AstNode::String(j::s("previousNode check failed")),
+                                            ),
+                                        ]),
+                                    ),
+                                ),
+                            ),
+                        }
+                    },
                 )?,
             })
         }

@@ -129,23 +129,94 @@ pub mod test_switch {
         /// Parses every expression of the tool.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
-                switch_node: rt::Switch::new(
-                    &[
-                        rt::Rule {
-                            json: r#"{">":[{"val":["\u0000","0"]},10]}"#,
-                            vars: &["entry.value"],
-                            needs_context: false,
-                        },
-                        rt::Rule {
-                            json: r#"{">":[{"val":["\u0000","0"]},0]}"#,
-                            vars: &["entry.value"],
-                            needs_context: false,
-                        },
-                    ],
+                switch_node: rt::Switch::compiled(
+                    rt::Vec::from([
+                        (
+                            rt::Rule {
+                                json: r#"{">":[{"val":["\u0000","0"]},10]}"#,
+                                vars: &["entry.value"],
+                                needs_context: false,
+                            },
+                            rt::Vec::from([
+                                rt::Expr::from_ast(
+                                    "entry.value",
+                                    {
+                                        use rt::ast as j;
+                                        j::AstNode::Path {
+                                            steps: rt::Vec::from([
+                                                j::plain(j::AstNode::Name(j::s("entry"))),
+                                                j::plain(j::AstNode::Name(j::s("value"))),
+                                            ]),
+                                        }
+                                    },
+                                )?,
+                            ]),
+                        ),
+                        (
+                            rt::Rule {
+                                json: r#"{">":[{"val":["\u0000","0"]},0]}"#,
+                                vars: &["entry.value"],
+                                needs_context: false,
+                            },
+                            rt::Vec::from([
+                                rt::Expr::from_ast(
+                                    "entry.value",
+                                    {
+                                        use rt::ast as j;
+                                        j::AstNode::Path {
+                                            steps: rt::Vec::from([
+                                                j::plain(j::AstNode::Name(j::s("entry"))),
+                                                j::plain(j::AstNode::Name(j::s("value"))),
+                                            ]),
+                                        }
+                                    },
+                                )?,
+                            ]),
+                        ),
+                    ]),
                 )?,
-                high_path: rt::Expr::parse(r#"{ "result": "high" }"#)?,
-                low_path: rt::Expr::parse(r#"{ "result": "low" }"#)?,
-                zero_path: rt::Expr::parse(r#"{ "result": "zero_or_negative" }"#)?,
+                high_path: rt::Expr::from_ast(
+                    r#"{ "result": "high" }"#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Object(
+                            rt::Vec::from([
+                                (
+                                    j::AstNode::String(j::s("result")),
+                                    j::AstNode::String(j::s("high")),
+                                ),
+                            ]),
+                        )
+                    },
+                )?,
+                low_path: rt::Expr::from_ast(
+                    r#"{ "result": "low" }"#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Object(
+                            rt::Vec::from([
+                                (
+                                    j::AstNode::String(j::s("result")),
+                                    j::AstNode::String(j::s("low")),
+                                ),
+                            ]),
+                        )
+                    },
+                )?,
+                zero_path: rt::Expr::from_ast(
+                    r#"{ "result": "zero_or_negative" }"#,
+                    {
+                        use rt::ast as j;
+                        j::AstNode::Object(
+                            rt::Vec::from([
+                                (
+                                    j::AstNode::String(j::s("result")),
+                                    j::AstNode::String(j::s("zero_or_negative")),
+                                ),
+                            ]),
+                        )
+                    },
+                )?,
             })
         }
     }

@@ -73,8 +73,19 @@ pub(crate) fn build_rows(config: &Config) -> Result<Vec<Row>, String> {
 struct Rebuild<'a> {
     dir: &'a Path,
     file: &'static str,
+    package: &'static str,
     bin: &'static str,
     target_dir: Option<&'a Path>,
+}
+
+/// The package of `bench-graph` in the checkout at `dir`: its own since it
+/// is built as a user's crate is, `mcpgraph-bench` in older checkouts.
+fn graph_package(dir: &Path) -> &'static str {
+    if dir.join("bench/graph/Cargo.toml").is_file() {
+        "mcpgraph-bench-graph"
+    } else {
+        "mcpgraph-bench"
+    }
 }
 
 /// Rebuilds after touching the source — the graph's YAML for ours (and the
@@ -92,12 +103,14 @@ fn rebuild_rows(config: &Config) -> Result<Vec<Row>, String> {
         Rebuild {
             dir: &config.root,
             file: graph.0,
+            package: graph_package(&config.root),
             bin: graph.1,
             target_dir: None,
         },
         Rebuild {
             dir: &config.root,
             file: hand.0,
+            package: "mcpgraph-bench",
             bin: hand.1,
             target_dir: None,
         },
@@ -106,6 +119,7 @@ fn rebuild_rows(config: &Config) -> Result<Vec<Row>, String> {
         targets.push(Rebuild {
             dir: src,
             file: graph.0,
+            package: graph_package(src),
             bin: graph.1,
             target_dir: Some(target),
         });
@@ -206,7 +220,7 @@ fn cargo_build(target: &Rebuild, release: bool) -> Result<(f64, bool), String> {
     if release {
         command.arg("--release");
     }
-    command.args(["-p", "mcpgraph-bench", "--bin", target.bin]);
+    command.args(["-p", target.package, "--bin", target.bin]);
     if let Some(dir) = target.target_dir {
         command.env("CARGO_TARGET_DIR", dir);
     }

@@ -1,0 +1,364 @@
+//! A JSONata expression as the Rust that builds its parsed tree: the
+//! generator parses each expression (with the same `jsonata-core` as the
+//! runtime, pinned to one release) and writes the tree out, so a server's
+//! start-up parses nothing. The runtime then applies its own rewrites
+//! (`Expr::from_ast`) and, in debug builds, checks the tree against a parse.
+//! A tree deeper than [`MAX_DEPTH`] nodes is left to a parse at start-up:
+//! writing it out would nest the Rust as deep, past what the compiler (and
+//! this writer's own stack) takes gladly.
+
+use jsonata_core::ast::{AstNode, PathStep, Stage};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{ToTokens, quote};
+
+use super::lit;
+
+/// The deepest tree written out as Rust.
+const MAX_DEPTH: usize = 24;
+
+/// `rt::Expr::from_ast(source, tree)`, or `rt::Expr::parse(source)` if the
+/// expression does not parse (validation reports that first).
+pub(super) fn expr(source: &str) -> TokenStream {
+    let text = lit::string(source);
+    match tree(source) {
+        Some(ast) => quote!(rt::Expr::from_ast(#text, #ast)?),
+        None => quote!(rt::Expr::parse(#text)?),
+    }
+}
+
+/// `rt::Args::expr_ast(source, tree)`, as [`expr`].
+pub(super) fn args(source: &str) -> TokenStream {
+    let text = lit::string(source);
+    match tree(source) {
+        Some(ast) => quote!(rt::Args::expr_ast(#text, #ast)?),
+        None => quote!(rt::Args::expr(#text)?),
+    }
+}
+
+/// The block building `source`'s tree, `None` if it does not parse or is
+/// deeper than [`MAX_DEPTH`].
+pub(super) fn tree(source: &str) -> Option<TokenStream> {
+    let ast = jsonata_core::parser::parse(source).ok()?;
+    let mut writer = Writer {
+        depth: 0,
+        too_deep: false,
+    };
+    let node = writer.node(&ast);
+    if writer.too_deep {
+        return None;
+    }
+    Some(quote!({
+        use rt::ast as j;
+        #node
+    }))
+}
+
+/// Writes a tree out, counting how deep it is.
+struct Writer {
+    depth: usize,
+    too_deep: bool,
+}
+
+impl Writer {
+    fn node(&mut self, ast: &AstNode) -> TokenStream {
+        if self.depth >= MAX_DEPTH {
+            self.too_deep = true;
+            return TokenStream::new();
+        }
+        self.depth += 1;
+        let tokens = self.write(ast);
+        self.depth -= 1;
+        tokens
+    }
+
+    fn boxed(&mut self, ast: &AstNode) -> TokenStream {
+        let inner = self.node(ast);
+        quote!(j::b(#inner))
+    }
+
+    fn list(&mut self, items: &[AstNode]) -> TokenStream {
+        let items: Vec<TokenStream> = items.iter().map(|item| self.node(item)).collect();
+        vec_of(items)
+    }
+
+    fn pairs(&mut self, pairs: &[(AstNode, AstNode)]) -> TokenStream {
+        let pairs: Vec<TokenStream> = pairs
+            .iter()
+            .map(|(k, v)| {
+                let (k, v) = (self.node(k), self.node(v));
+                quote!((#k, #v))
+            })
+            .collect();
+        vec_of(pairs)
+    }
+
+    fn write(&mut self, ast: &AstNode) -> TokenStream {
+        match ast {
+            AstNode::String(text) => {
+                let text = s(text);
+                quote!(j::AstNode::String(#text))
+            }
+            AstNode::Name(text) => {
+                let text = s(text);
+                quote!(j::AstNode::Name(#text))
+            }
+            AstNode::Number(n) => {
+                let n = number(*n);
+                quote!(j::AstNode::Number(#n))
+            }
+            AstNode::Boolean(v) => quote!(j::AstNode::Boolean(#v)),
+            AstNode::Null => quote!(j::AstNode::Null),
+            AstNode::Undefined => quote!(j::AstNode::Undefined),
+            AstNode::Placeholder => quote!(j::AstNode::Placeholder),
+            AstNode::Wildcard => quote!(j::AstNode::Wildcard),
+            AstNode::Descendant => quote!(j::AstNode::Descendant),
+            AstNode::Regex { pattern, flags } => {
+                let (pattern, flags) = (s(pattern), s(flags));
+                quote!(j::AstNode::Regex { pattern: #pattern, flags: #flags })
+            }
+            AstNode::Variable(name) => {
+                let name = s(name);
+                quote!(j::AstNode::Variable(#name))
+            }
+            AstNode::ParentVariable(name) => {
+                let name = s(name);
+                quote!(j::AstNode::ParentVariable(#name))
+            }
+            AstNode::Parent(label) => {
+                let label = s(label);
+                quote!(j::AstNode::Parent(#label))
+            }
+            AstNode::Path { steps } => {
+                let steps: Vec<TokenStream> = steps.iter().map(|st| self.step(st)).collect();
+                let steps = vec_of(steps);
+                quote!(j::AstNode::Path { steps: #steps })
+            }
+            AstNode::Binary { op, lhs, rhs } => {
+                let op = variant(op);
+                let (lhs, rhs) = (self.boxed(lhs), self.boxed(rhs));
+                quote!(j::AstNode::Binary { op: j::BinaryOp::#op, lhs: #lhs, rhs: #rhs })
+            }
+            AstNode::Unary { op, operand } => {
+                let op = variant(op);
+                let operand = self.boxed(operand);
+                quote!(j::AstNode::Unary { op: j::UnaryOp::#op, operand: #operand })
+            }
+            AstNode::Function {
+                name,
+                args,
+                is_builtin,
+            } => {
+                let (name, args) = (s(name), self.list(args));
+                quote!(j::AstNode::Function { name: #name, args: #args, is_builtin: #is_builtin })
+            }
+            AstNode::Call { procedure, args } => {
+                let (procedure, args) = (self.boxed(procedure), self.list(args));
+                quote!(j::AstNode::Call { procedure: #procedure, args: #args })
+            }
+            AstNode::Lambda {
+                params,
+                body,
+                signature,
+                thunk,
+            } => {
+                let params = vec_of(params.iter().map(|p| s(p)).collect());
+                let body = self.boxed(body);
+                let signature = lit::option(signature.as_deref().map(s));
+                quote!(j::AstNode::Lambda {
+                    params: #params,
+                    body: #body,
+                    signature: #signature,
+                    thunk: #thunk,
+                })
+            }
+            AstNode::Array(items) => {
+                let items = self.list(items);
+                quote!(j::AstNode::Array(#items))
+            }
+            AstNode::Object(fields) => {
+                let fields = self.pairs(fields);
+                quote!(j::AstNode::Object(#fields))
+            }
+            AstNode::ObjectTransform { input, pattern } => {
+                let (input, pattern) = (self.boxed(input), self.pairs(pattern));
+                quote!(j::AstNode::ObjectTransform { input: #input, pattern: #pattern })
+            }
+            AstNode::Block(items) => {
+                let items = self.list(items);
+                quote!(j::AstNode::Block(#items))
+            }
+            AstNode::Conditional {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
+                let (condition, then_branch) = (self.boxed(condition), self.boxed(then_branch));
+                let else_branch = lit::option(else_branch.as_deref().map(|e| self.boxed(e)));
+                quote!(j::AstNode::Conditional {
+                    condition: #condition,
+                    then_branch: #then_branch,
+                    else_branch: #else_branch,
+                })
+            }
+            AstNode::ArrayGroup(items) => {
+                let items = self.list(items);
+                quote!(j::AstNode::ArrayGroup(#items))
+            }
+            AstNode::FunctionApplication(inner) => {
+                let inner = self.boxed(inner);
+                quote!(j::AstNode::FunctionApplication(#inner))
+            }
+            AstNode::Sort { input, terms } => {
+                let input = self.boxed(input);
+                let terms: Vec<TokenStream> = terms
+                    .iter()
+                    .map(|(term, descending)| {
+                        let term = self.node(term);
+                        quote!((#term, #descending))
+                    })
+                    .collect();
+                let terms = vec_of(terms);
+                quote!(j::AstNode::Sort { input: #input, terms: #terms })
+            }
+            AstNode::Transform {
+                location,
+                update,
+                delete,
+            } => {
+                let (location, update) = (self.boxed(location), self.boxed(update));
+                let delete = lit::option(delete.as_deref().map(|d| self.boxed(d)));
+                quote!(j::AstNode::Transform { location: #location, update: #update, delete: #delete })
+            }
+        }
+    }
+
+    fn step(&mut self, step: &PathStep) -> TokenStream {
+        let PathStep {
+            node: inner,
+            stages,
+            focus,
+            index_var,
+            ancestor_label,
+            is_tuple,
+            inner_tuple,
+            id: _,
+        } = step;
+        let inner = self.node(inner);
+        if stages.is_empty()
+            && focus.is_none()
+            && index_var.is_none()
+            && ancestor_label.is_none()
+            && !is_tuple
+            && !inner_tuple
+        {
+            return quote!(j::plain(#inner));
+        }
+        let stages: Vec<TokenStream> = stages
+            .iter()
+            .map(|stage| match stage {
+                Stage::Filter(filter) => {
+                    let filter = self.node(filter);
+                    quote!(j::Stage::Filter(j::b(#filter)))
+                }
+                Stage::KeepArray => quote!(j::Stage::KeepArray),
+                Stage::Index(name) => {
+                    let name = s(name);
+                    quote!(j::Stage::Index(#name))
+                }
+            })
+            .collect();
+        let stages = vec_of(stages);
+        let text = |v: &Option<String>| lit::option(v.as_deref().map(lit::string));
+        let (focus, index_var, ancestor_label) =
+            (text(focus), text(index_var), text(ancestor_label));
+        quote!(j::step(#inner, #stages, #focus, #index_var, #ancestor_label, #is_tuple, #inner_tuple))
+    }
+}
+
+/// `j::s("text")`: an owned string.
+fn s(text: &str) -> TokenStream {
+    let text = lit::string(text);
+    quote!(j::s(#text))
+}
+
+/// `rt::Vec::new()` or `rt::Vec::from([..])`.
+fn vec_of(items: Vec<TokenStream>) -> TokenStream {
+    if items.is_empty() {
+        quote!(rt::Vec::new())
+    } else {
+        quote!(rt::Vec::from([#(#items),*]))
+    }
+}
+
+/// An operator's variant name, as `jsonata-core` spells it.
+fn variant(op: &impl std::fmt::Debug) -> Ident {
+    Ident::new(&format!("{op:?}"), Span::call_site())
+}
+
+/// An `f64` written so that it reads back exactly: as a literal when its
+/// shortest form does (Rust prints the shortest form that round-trips),
+/// else by its bits.
+fn number(n: f64) -> TokenStream {
+    if n.is_finite() && n >= 0.0 && !(n == 0.0 && n.is_sign_negative()) {
+        Literal::f64_unsuffixed(n).into_token_stream()
+    } else if n.is_finite() && n < 0.0 {
+        let abs = Literal::f64_unsuffixed(-n);
+        quote!(-#abs)
+    } else {
+        let bits = Literal::u64_suffixed(n.to_bits());
+        quote!(<f64>::from_bits(#bits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Trees are written out up to `MAX_DEPTH` deep; deeper ones are left to
+    /// the runtime's parse, since the Rust would nest as deep.
+    #[test]
+    fn deep_trees_are_left_to_a_parse_at_start_up() {
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(tree(&nested(MAX_DEPTH - 2)).is_some());
+        assert!(tree(&nested(MAX_DEPTH + 1)).is_none());
+        assert!(
+            expr(&nested(MAX_DEPTH + 1))
+                .to_string()
+                .contains("Expr :: parse")
+        );
+        assert!(
+            expr("$.entry.a + 1")
+                .to_string()
+                .contains("Expr :: from_ast")
+        );
+        assert!(tree("1 +").is_none());
+    }
+
+    /// Numbers read back exactly, whatever their form.
+    #[test]
+    fn numbers_are_written_exactly() {
+        for n in [
+            0.0,
+            -0.0,
+            1.5,
+            1e300,
+            5e-324,
+            -2.25,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            let written = number(n).to_string();
+            let back: f64 = match written.strip_prefix("< f64 > :: from_bits (") {
+                Some(bits) => f64::from_bits(
+                    bits.trim_end_matches(')')
+                        .trim()
+                        .trim_end_matches("u64")
+                        .parse()
+                        .unwrap(),
+                ),
+                None => written.replace(' ', "").parse().unwrap(),
+            };
+            assert_eq!(back.to_bits(), n.to_bits(), "{n} written as {written}");
+        }
+    }
+}
