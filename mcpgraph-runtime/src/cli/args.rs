@@ -195,6 +195,9 @@ pub(super) fn parse_args(
     args: Vec<std::ffi::OsString>,
 ) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
+    if let Some(cli) = plain_serve(&args) {
+        return Ok(cli);
+    }
     let version = format!(
         "{} (mcpgraph {})",
         server.version,
@@ -207,9 +210,90 @@ pub(super) fn parse_args(
     Cli::from_arg_matches(&matches)
 }
 
+/// The command lines an MCP client starts a server with: nothing or
+/// `serve`, after `--mcp FILE` (or `--mcp=FILE`) or not. They are read
+/// here without clap, whose parser (building the whole command with its
+/// help) cost an eighth of start-up; any other line goes to clap. What this
+/// gives is what clap gives (`plain_lines_read_as_clap_reads_them`).
+fn plain_serve(args: &[std::ffi::OsString]) -> Option<Cli> {
+    let mut rest = args.get(1..)?;
+    let mut mcp = None;
+    if let [flag, file, tail @ ..] = rest
+        && flag == "--mcp"
+    {
+        mcp = Some(file.clone());
+        rest = tail;
+    } else if let [flag, tail @ ..] = rest
+        && let Some(file) = flag.to_str().and_then(|f| f.strip_prefix("--mcp="))
+    {
+        mcp = Some(file.into());
+        rest = tail;
+    }
+    // Values clap might read otherwise (`--mcp -x`, `--mcp=`) go to clap.
+    if mcp
+        .as_ref()
+        .is_some_and(|f| f.is_empty() || f.as_encoded_bytes().starts_with(b"-"))
+    {
+        return None;
+    }
+    let command = match rest {
+        [] => None,
+        [serve] if serve == "serve" => Some(Command::Serve(ServeArgs::default())),
+        _ => return None,
+    };
+    Some(Cli {
+        mcp: mcp.map(Into::into),
+        log_level: "warn".to_owned(),
+        otlp_endpoint: None,
+        workers: None,
+        strict_lock: false,
+        command,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines read without clap read as clap reads them; the others are
+    /// left to clap.
+    #[test]
+    fn plain_lines_read_as_clap_reads_them() {
+        let line = |args: &[&str]| -> Vec<std::ffi::OsString> {
+            std::iter::once("bin")
+                .chain(args.iter().copied())
+                .map(Into::into)
+                .collect()
+        };
+        for args in [
+            &[][..],
+            &["serve"],
+            &["--mcp", "servers.json"],
+            &["--mcp", "servers.json", "serve"],
+            &["--mcp=servers.json", "serve"],
+            &["--mcp=servers.json"],
+            &["--mcp", "serve"],
+            &["--mcp", "serve", "serve"],
+        ] {
+            let fast = plain_serve(&line(args)).expect("a plain line");
+            let clap = Cli::try_parse_from(line(args)).expect("clap reads it");
+            assert_eq!(format!("{fast:?}"), format!("{clap:?}"), "{args:?}");
+        }
+        for args in [
+            &["tools"][..],
+            &["serve", "--http"],
+            &["--mcp"],
+            &["--mcp", "-x"],
+            &["--mcp="],
+            &["--log-level", "info", "serve"],
+            &["serve", "--mcp", "servers.json"],
+            &["--mcp", "a.json", "--mcp", "b.json"],
+            &["--help"],
+            &["--version"],
+        ] {
+            assert!(plain_serve(&line(args)).is_none(), "{args:?}");
+        }
+    }
 
     #[test]
     fn http_addresses_default_to_loopback() {
