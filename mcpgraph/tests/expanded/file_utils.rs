@@ -139,13 +139,13 @@ pub mod count_files {
             }
         }
     }
-    /// The tool's expressions, parsed once at start-up.
+    /// The tool's expressions, built once at start-up.
     pub struct Compiled {
         list_directory_node: rt::Args,
         count_files_node: rt::Expr,
     }
     impl Compiled {
-        /// Parses every expression of the tool.
+        /// Builds every expression of the tool from its parsed tree.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
                 list_directory_node: rt::Args::Object(
@@ -703,13 +703,13 @@ pub mod sum_file_sizes {
             }
         }
     }
-    /// The tool's expressions, parsed once at start-up.
+    /// The tool's expressions, built once at start-up.
     pub struct Compiled {
         list_directory_with_sizes_node: rt::Args,
         sum_sizes_node: rt::Expr,
     }
     impl Compiled {
-        /// Parses every expression of the tool.
+        /// Builds every expression of the tool from its parsed tree.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
                 list_directory_with_sizes_node: rt::Args::Object(

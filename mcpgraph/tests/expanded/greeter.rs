@@ -116,7 +116,7 @@ pub mod greet {
             }
         }
     }
-    /// The tool's expressions, parsed once at start-up.
+    /// The tool's expressions, built once at start-up.
     pub struct Compiled {
         route: rt::Switch,
         french: rt::Expr,
@@ -124,7 +124,7 @@ pub mod greet {
         repeat: rt::Expr,
     }
     impl Compiled {
-        /// Parses every expression of the tool.
+        /// Builds every expression of the tool from its parsed tree.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
                 route: rt::Switch::compiled(

@@ -114,14 +114,14 @@ pub mod sum_to_n {
             }
         }
     }
-    /// The tool's expressions, parsed once at start-up.
+    /// The tool's expressions, built once at start-up.
     pub struct Compiled {
         increment_node: rt::Expr,
         check_condition: rt::Switch,
         exit_sum: rt::Expr,
     }
     impl Compiled {
-        /// Parses every expression of the tool.
+        /// Builds every expression of the tool from its parsed tree.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
                 increment_node: rt::Expr::from_ast(

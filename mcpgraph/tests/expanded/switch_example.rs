@@ -118,7 +118,7 @@ pub mod test_switch {
             }
         }
     }
-    /// The tool's expressions, parsed once at start-up.
+    /// The tool's expressions, built once at start-up.
     pub struct Compiled {
         switch_node: rt::Switch,
         high_path: rt::Expr,
@@ -126,7 +126,7 @@ pub mod test_switch {
         zero_path: rt::Expr,
     }
     impl Compiled {
-        /// Parses every expression of the tool.
+        /// Builds every expression of the tool from its parsed tree.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {
                 switch_node: rt::Switch::compiled(

@@ -95,10 +95,10 @@ pub mod test_tool {
             }
         }
     }
-    /// The tool's expressions, parsed once at start-up.
+    /// The tool's expressions, built once at start-up.
     pub struct Compiled {}
     impl Compiled {
-        /// Parses every expression of the tool.
+        /// Builds every expression of the tool from its parsed tree.
         pub fn new() -> rt::Result<Self, rt::StartupError> {
             rt::Ok(Self {})
         }
