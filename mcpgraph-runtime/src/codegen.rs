@@ -41,6 +41,56 @@ pub mod ast {
         Box::new(node)
     }
 
+    /// `AstNode::String`.
+    pub fn string(text: &str) -> AstNode {
+        AstNode::String(s(text))
+    }
+
+    /// `AstNode::Name`.
+    pub fn name(text: &str) -> AstNode {
+        AstNode::Name(s(text))
+    }
+
+    /// `AstNode::Variable`.
+    pub fn var(name: &str) -> AstNode {
+        AstNode::Variable(s(name))
+    }
+
+    /// `AstNode::Path`.
+    pub fn path<const N: usize>(steps: [PathStep; N]) -> AstNode {
+        AstNode::Path {
+            steps: Vec::from(steps),
+        }
+    }
+
+    /// `AstNode::Binary`.
+    pub fn binary(op: BinaryOp, lhs: AstNode, rhs: AstNode) -> AstNode {
+        AstNode::Binary {
+            op,
+            lhs: b(lhs),
+            rhs: b(rhs),
+        }
+    }
+
+    /// `AstNode::Function`.
+    pub fn function<const N: usize>(name: &str, args: [AstNode; N], is_builtin: bool) -> AstNode {
+        AstNode::Function {
+            name: s(name),
+            args: Vec::from(args),
+            is_builtin,
+        }
+    }
+
+    /// `AstNode::Array`.
+    pub fn array<const N: usize>(items: [AstNode; N]) -> AstNode {
+        AstNode::Array(Vec::from(items))
+    }
+
+    /// `AstNode::Object`.
+    pub fn object<const N: usize>(fields: [(AstNode, AstNode); N]) -> AstNode {
+        AstNode::Object(Vec::from(fields))
+    }
+
     /// A path step that is only its node.
     pub fn plain(node: AstNode) -> PathStep {
         PathStep::new(node)

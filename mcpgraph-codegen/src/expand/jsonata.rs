@@ -95,12 +95,12 @@ impl Writer {
     fn write(&mut self, ast: &AstNode) -> TokenStream {
         match ast {
             AstNode::String(text) => {
-                let text = s(text);
-                quote!(j::AstNode::String(#text))
+                let text = lit::string(text);
+                quote!(j::string(#text))
             }
             AstNode::Name(text) => {
-                let text = s(text);
-                quote!(j::AstNode::Name(#text))
+                let text = lit::string(text);
+                quote!(j::name(#text))
             }
             AstNode::Number(n) => {
                 let n = number(*n);
@@ -117,8 +117,8 @@ impl Writer {
                 quote!(j::AstNode::Regex { pattern: #pattern, flags: #flags })
             }
             AstNode::Variable(name) => {
-                let name = s(name);
-                quote!(j::AstNode::Variable(#name))
+                let name = lit::string(name);
+                quote!(j::var(#name))
             }
             AstNode::ParentVariable(name) => {
                 let name = s(name);
@@ -130,13 +130,12 @@ impl Writer {
             }
             AstNode::Path { steps } => {
                 let steps: Vec<TokenStream> = steps.iter().map(|st| self.step(st)).collect();
-                let steps = vec_of(steps);
-                quote!(j::AstNode::Path { steps: #steps })
+                quote!(j::path([#(#steps),*]))
             }
             AstNode::Binary { op, lhs, rhs } => {
                 let op = variant(op);
-                let (lhs, rhs) = (self.boxed(lhs), self.boxed(rhs));
-                quote!(j::AstNode::Binary { op: j::BinaryOp::#op, lhs: #lhs, rhs: #rhs })
+                let (lhs, rhs) = (self.node(lhs), self.node(rhs));
+                quote!(j::binary(j::BinaryOp::#op, #lhs, #rhs))
             }
             AstNode::Unary { op, operand } => {
                 let op = variant(op);
@@ -148,8 +147,9 @@ impl Writer {
                 args,
                 is_builtin,
             } => {
-                let (name, args) = (s(name), self.list(args));
-                quote!(j::AstNode::Function { name: #name, args: #args, is_builtin: #is_builtin })
+                let name = lit::string(name);
+                let args: Vec<TokenStream> = args.iter().map(|a| self.node(a)).collect();
+                quote!(j::function(#name, [#(#args),*], #is_builtin))
             }
             AstNode::Call { procedure, args } => {
                 let (procedure, args) = (self.boxed(procedure), self.list(args));
@@ -172,12 +172,18 @@ impl Writer {
                 })
             }
             AstNode::Array(items) => {
-                let items = self.list(items);
-                quote!(j::AstNode::Array(#items))
+                let items: Vec<TokenStream> = items.iter().map(|i| self.node(i)).collect();
+                quote!(j::array([#(#items),*]))
             }
             AstNode::Object(fields) => {
-                let fields = self.pairs(fields);
-                quote!(j::AstNode::Object(#fields))
+                let fields: Vec<TokenStream> = fields
+                    .iter()
+                    .map(|(k, v)| {
+                        let (k, v) = (self.node(k), self.node(v));
+                        quote!((#k, #v))
+                    })
+                    .collect();
+                quote!(j::object([#(#fields),*]))
             }
             AstNode::ObjectTransform { input, pattern } => {
                 let (input, pattern) = (self.boxed(input), self.pairs(pattern));

@@ -156,13 +156,11 @@ pub mod count_files {
                                 "$.entry.directory",
                                 {
                                     use rt::ast as j;
-                                    j::AstNode::Path {
-                                        steps: rt::Vec::from([
-                                            j::plain(j::AstNode::Variable(j::s(""))),
-                                            j::plain(j::AstNode::Name(j::s("entry"))),
-                                            j::plain(j::AstNode::Name(j::s("directory"))),
-                                        ]),
-                                    }
+                                    j::path([
+                                        j::plain(j::var("")),
+                                        j::plain(j::name("entry")),
+                                        j::plain(j::name("directory")),
+                                    ])
                                 },
                             )?,
                         ),
@@ -172,34 +170,30 @@ pub mod count_files {
                     r#"{ "count": $count($split($.list_directory_node.content, "\n")) }"#,
                     {
                         use rt::ast as j;
-                        j::AstNode::Object(
-                            rt::Vec::from([
-                                (
-                                    j::AstNode::String(j::s("count")),
-                                    j::AstNode::Function {
-                                        name: j::s("count"),
-                                        args: rt::Vec::from([
-                                            j::AstNode::Function {
-                                                name: j::s("split"),
-                                                args: rt::Vec::from([
-                                                    j::AstNode::Path {
-                                                        steps: rt::Vec::from([
-                                                            j::plain(j::AstNode::Variable(j::s(""))),
-                                                            j::plain(j::AstNode::Name(j::s("list_directory_node"))),
-                                                            j::plain(j::AstNode::Name(j::s("content"))),
-                                                        ]),
-                                                    },
-                                                    j::AstNode::String(j::s(r"
-")),
+                        j::object([
+                            (
+                                j::string("count"),
+                                j::function(
+                                    "count",
+                                    [
+                                        j::function(
+                                            "split",
+                                            [
+                                                j::path([
+                                                    j::plain(j::var("")),
+                                                    j::plain(j::name("list_directory_node")),
+                                                    j::plain(j::name("content")),
                                                 ]),
-                                                is_builtin: true,
-                                            },
-                                        ]),
-                                        is_builtin: true,
-                                    },
+                                                j::string(r"
+"),
+                                            ],
+                                            true,
+                                        ),
+                                    ],
+                                    true,
                                 ),
-                            ]),
-                        )
+                            ),
+                        ])
                     },
                 )?,
             })
@@ -720,13 +714,11 @@ pub mod sum_file_sizes {
                                 "$.entry.directory",
                                 {
                                     use rt::ast as j;
-                                    j::AstNode::Path {
-                                        steps: rt::Vec::from([
-                                            j::plain(j::AstNode::Variable(j::s(""))),
-                                            j::plain(j::AstNode::Name(j::s("entry"))),
-                                            j::plain(j::AstNode::Name(j::s("directory"))),
-                                        ]),
-                                    }
+                                    j::path([
+                                        j::plain(j::var("")),
+                                        j::plain(j::name("entry")),
+                                        j::plain(j::name("directory")),
+                                    ])
                                 },
                             )?,
                         ),
@@ -756,252 +748,235 @@ pub mod sum_file_sizes {
                         use rt::ast as j;
                         j::AstNode::Block(
                             rt::Vec::from([
-                                j::AstNode::Binary {
-                                    op: j::BinaryOp::ColonEqual,
-                                    lhs: j::b(j::AstNode::Variable(j::s("lines"))),
-                                    rhs: j::b(j::AstNode::Function {
-                                        name: j::s("split"),
-                                        args: rt::Vec::from([
-                                            j::AstNode::Path {
-                                                steps: rt::Vec::from([
-                                                    j::plain(j::AstNode::Variable(j::s(""))),
-                                                    j::plain(
-                                                        j::AstNode::Name(j::s("list_directory_with_sizes_node")),
-                                                    ),
-                                                    j::plain(j::AstNode::Name(j::s("content"))),
-                                                ]),
-                                            },
-                                            j::AstNode::String(j::s(r"
-")),
-                                        ]),
-                                        is_builtin: true,
-                                    }),
-                                },
-                                j::AstNode::Binary {
-                                    op: j::BinaryOp::ColonEqual,
-                                    lhs: j::b(j::AstNode::Variable(j::s("fileLines"))),
-                                    rhs: j::b(j::AstNode::Path {
-                                        steps: rt::Vec::from([
-                                            j::step(
-                                                j::AstNode::Variable(j::s("lines")),
-                                                rt::Vec::from([
-                                                    j::Stage::Filter(
-                                                        j::b(j::AstNode::Binary {
-                                                            op: j::BinaryOp::Equal,
-                                                            lhs: j::b(j::AstNode::Function {
-                                                                name: j::s("substring"),
-                                                                args: rt::Vec::from([
-                                                                    j::AstNode::Variable(j::s("")),
+                                j::binary(
+                                    j::BinaryOp::ColonEqual,
+                                    j::var("lines"),
+                                    j::function(
+                                        "split",
+                                        [
+                                            j::path([
+                                                j::plain(j::var("")),
+                                                j::plain(j::name("list_directory_with_sizes_node")),
+                                                j::plain(j::name("content")),
+                                            ]),
+                                            j::string(r"
+"),
+                                        ],
+                                        true,
+                                    ),
+                                ),
+                                j::binary(
+                                    j::BinaryOp::ColonEqual,
+                                    j::var("fileLines"),
+                                    j::path([
+                                        j::step(
+                                            j::var("lines"),
+                                            rt::Vec::from([
+                                                j::Stage::Filter(
+                                                    j::b(
+                                                        j::binary(
+                                                            j::BinaryOp::Equal,
+                                                            j::function(
+                                                                "substring",
+                                                                [
+                                                                    j::var(""),
                                                                     j::AstNode::Number(0.0),
                                                                     j::AstNode::Number(6.0),
-                                                                ]),
-                                                                is_builtin: true,
-                                                            }),
-                                                            rhs: j::b(j::AstNode::String(j::s("[FILE]"))),
-                                                        }),
-                                                    ),
-                                                ]),
-                                                rt::None,
-                                                rt::None,
-                                                rt::None,
-                                                false,
-                                                false,
-                                            ),
-                                        ]),
-                                    }),
-                                },
-                                j::AstNode::Object(
-                                    rt::Vec::from([
-                                        (
-                                            j::AstNode::String(j::s("totalSize")),
-                                            j::AstNode::Function {
-                                                name: j::s("sum"),
-                                                args: rt::Vec::from([
-                                                    j::AstNode::Path {
-                                                        steps: rt::Vec::from([
-                                                            j::plain(j::AstNode::Variable(j::s("fileLines"))),
-                                                            j::plain(
-                                                                j::AstNode::FunctionApplication(
-                                                                    j::b(
-                                                                        j::AstNode::Block(
-                                                                            rt::Vec::from([
-                                                                                j::AstNode::Binary {
-                                                                                    op: j::BinaryOp::ColonEqual,
-                                                                                    lhs: j::b(j::AstNode::Variable(j::s("parts"))),
-                                                                                    rhs: j::b(j::AstNode::Function {
-                                                                                        name: j::s("split"),
-                                                                                        args: rt::Vec::from([
-                                                                                            j::AstNode::Function {
-                                                                                                name: j::s("trim"),
-                                                                                                args: rt::Vec::from([j::AstNode::Variable(j::s(""))]),
-                                                                                                is_builtin: true,
-                                                                                            },
-                                                                                            j::AstNode::String(j::s(" ")),
-                                                                                        ]),
-                                                                                        is_builtin: true,
-                                                                                    }),
-                                                                                },
-                                                                                j::AstNode::Binary {
-                                                                                    op: j::BinaryOp::ColonEqual,
-                                                                                    lhs: j::b(j::AstNode::Variable(j::s("sizeStr"))),
-                                                                                    rhs: j::b(j::AstNode::Binary {
-                                                                                        op: j::BinaryOp::Concatenate,
-                                                                                        lhs: j::b(j::AstNode::Binary {
-                                                                                            op: j::BinaryOp::Concatenate,
-                                                                                            lhs: j::b(j::AstNode::Path {
-                                                                                                steps: rt::Vec::from([
-                                                                                                    j::step(
-                                                                                                        j::AstNode::Variable(j::s("parts")),
-                                                                                                        rt::Vec::from([
-                                                                                                            j::Stage::Filter(
-                                                                                                                j::b(j::AstNode::Binary {
-                                                                                                                    op: j::BinaryOp::Subtract,
-                                                                                                                    lhs: j::b(j::AstNode::Function {
-                                                                                                                        name: j::s("count"),
-                                                                                                                        args: rt::Vec::from([j::AstNode::Variable(j::s("parts"))]),
-                                                                                                                        is_builtin: true,
-                                                                                                                    }),
-                                                                                                                    rhs: j::b(j::AstNode::Number(2.0)),
-                                                                                                                }),
-                                                                                                            ),
-                                                                                                        ]),
-                                                                                                        rt::None,
-                                                                                                        rt::None,
-                                                                                                        rt::None,
-                                                                                                        false,
-                                                                                                        false,
-                                                                                                    ),
-                                                                                                ]),
-                                                                                            }),
-                                                                                            rhs: j::b(j::AstNode::String(j::s(" "))),
-                                                                                        }),
-                                                                                        rhs: j::b(j::AstNode::Path {
-                                                                                            steps: rt::Vec::from([
-                                                                                                j::step(
-                                                                                                    j::AstNode::Variable(j::s("parts")),
-                                                                                                    rt::Vec::from([
-                                                                                                        j::Stage::Filter(
-                                                                                                            j::b(j::AstNode::Binary {
-                                                                                                                op: j::BinaryOp::Subtract,
-                                                                                                                lhs: j::b(j::AstNode::Function {
-                                                                                                                    name: j::s("count"),
-                                                                                                                    args: rt::Vec::from([j::AstNode::Variable(j::s("parts"))]),
-                                                                                                                    is_builtin: true,
-                                                                                                                }),
-                                                                                                                rhs: j::b(j::AstNode::Number(1.0)),
-                                                                                                            }),
-                                                                                                        ),
-                                                                                                    ]),
-                                                                                                    rt::None,
-                                                                                                    rt::None,
-                                                                                                    rt::None,
-                                                                                                    false,
-                                                                                                    false,
-                                                                                                ),
-                                                                                            ]),
-                                                                                        }),
-                                                                                    }),
-                                                                                },
-                                                                                j::AstNode::Binary {
-                                                                                    op: j::BinaryOp::ColonEqual,
-                                                                                    lhs: j::b(j::AstNode::Variable(j::s("number"))),
-                                                                                    rhs: j::b(j::AstNode::Function {
-                                                                                        name: j::s("number"),
-                                                                                        args: rt::Vec::from([
-                                                                                            j::AstNode::Function {
-                                                                                                name: j::s("replace"),
-                                                                                                args: rt::Vec::from([
-                                                                                                    j::AstNode::Variable(j::s("sizeStr")),
-                                                                                                    j::AstNode::Regex {
-                                                                                                        pattern: j::s("[^0-9.]"),
-                                                                                                        flags: j::s(""),
-                                                                                                    },
-                                                                                                    j::AstNode::String(j::s("")),
-                                                                                                ]),
-                                                                                                is_builtin: true,
-                                                                                            },
-                                                                                        ]),
-                                                                                        is_builtin: true,
-                                                                                    }),
-                                                                                },
-                                                                                j::AstNode::Binary {
-                                                                                    op: j::BinaryOp::ColonEqual,
-                                                                                    lhs: j::b(j::AstNode::Variable(j::s("unit"))),
-                                                                                    rhs: j::b(j::AstNode::Function {
-                                                                                        name: j::s("replace"),
-                                                                                        args: rt::Vec::from([
-                                                                                            j::AstNode::Variable(j::s("sizeStr")),
-                                                                                            j::AstNode::Regex {
-                                                                                                pattern: j::s("[0-9.]"),
-                                                                                                flags: j::s(""),
-                                                                                            },
-                                                                                            j::AstNode::String(j::s("")),
-                                                                                        ]),
-                                                                                        is_builtin: true,
-                                                                                    }),
-                                                                                },
-                                                                                j::AstNode::Binary {
-                                                                                    op: j::BinaryOp::Multiply,
-                                                                                    lhs: j::b(j::AstNode::Variable(j::s("number"))),
-                                                                                    rhs: j::b(
-                                                                                        j::AstNode::Block(
-                                                                                            rt::Vec::from([
-                                                                                                j::AstNode::Conditional {
-                                                                                                    condition: j::b(j::AstNode::Binary {
-                                                                                                        op: j::BinaryOp::Equal,
-                                                                                                        lhs: j::b(j::AstNode::Variable(j::s("unit"))),
-                                                                                                        rhs: j::b(j::AstNode::String(j::s("TB"))),
-                                                                                                    }),
-                                                                                                    then_branch: j::b(j::AstNode::Number(1099511627776.0)),
-                                                                                                    else_branch: rt::Some(
-                                                                                                        j::b(j::AstNode::Conditional {
-                                                                                                            condition: j::b(j::AstNode::Binary {
-                                                                                                                op: j::BinaryOp::Equal,
-                                                                                                                lhs: j::b(j::AstNode::Variable(j::s("unit"))),
-                                                                                                                rhs: j::b(j::AstNode::String(j::s("GB"))),
-                                                                                                            }),
-                                                                                                            then_branch: j::b(j::AstNode::Number(1073741824.0)),
-                                                                                                            else_branch: rt::Some(
-                                                                                                                j::b(j::AstNode::Conditional {
-                                                                                                                    condition: j::b(j::AstNode::Binary {
-                                                                                                                        op: j::BinaryOp::Equal,
-                                                                                                                        lhs: j::b(j::AstNode::Variable(j::s("unit"))),
-                                                                                                                        rhs: j::b(j::AstNode::String(j::s("MB"))),
-                                                                                                                    }),
-                                                                                                                    then_branch: j::b(j::AstNode::Number(1048576.0)),
-                                                                                                                    else_branch: rt::Some(
-                                                                                                                        j::b(j::AstNode::Conditional {
-                                                                                                                            condition: j::b(j::AstNode::Binary {
-                                                                                                                                op: j::BinaryOp::Equal,
-                                                                                                                                lhs: j::b(j::AstNode::Variable(j::s("unit"))),
-                                                                                                                                rhs: j::b(j::AstNode::String(j::s("KB"))),
-                                                                                                                            }),
-                                                                                                                            then_branch: j::b(j::AstNode::Number(1024.0)),
-                                                                                                                            else_branch: rt::Some(j::b(j::AstNode::Number(1.0))),
-                                                                                                                        }),
-                                                                                                                    ),
-                                                                                                                }),
-                                                                                                            ),
-                                                                                                        }),
-                                                                                                    ),
-                                                                                                },
-                                                                                            ]),
-                                                                                        ),
-                                                                                    ),
-                                                                                },
-                                                                            ]),
-                                                                        ),
-                                                                    ),
-                                                                ),
+                                                                ],
+                                                                true,
                                                             ),
-                                                        ]),
-                                                    },
-                                                ]),
-                                                is_builtin: true,
-                                            },
+                                                            j::string("[FILE]"),
+                                                        ),
+                                                    ),
+                                                ),
+                                            ]),
+                                            rt::None,
+                                            rt::None,
+                                            rt::None,
+                                            false,
+                                            false,
                                         ),
                                     ]),
                                 ),
+                                j::object([
+                                    (
+                                        j::string("totalSize"),
+                                        j::function(
+                                            "sum",
+                                            [
+                                                j::path([
+                                                    j::plain(j::var("fileLines")),
+                                                    j::plain(
+                                                        j::AstNode::FunctionApplication(
+                                                            j::b(
+                                                                j::AstNode::Block(
+                                                                    rt::Vec::from([
+                                                                        j::binary(
+                                                                            j::BinaryOp::ColonEqual,
+                                                                            j::var("parts"),
+                                                                            j::function(
+                                                                                "split",
+                                                                                [j::function("trim", [j::var("")], true), j::string(" ")],
+                                                                                true,
+                                                                            ),
+                                                                        ),
+                                                                        j::binary(
+                                                                            j::BinaryOp::ColonEqual,
+                                                                            j::var("sizeStr"),
+                                                                            j::binary(
+                                                                                j::BinaryOp::Concatenate,
+                                                                                j::binary(
+                                                                                    j::BinaryOp::Concatenate,
+                                                                                    j::path([
+                                                                                        j::step(
+                                                                                            j::var("parts"),
+                                                                                            rt::Vec::from([
+                                                                                                j::Stage::Filter(
+                                                                                                    j::b(
+                                                                                                        j::binary(
+                                                                                                            j::BinaryOp::Subtract,
+                                                                                                            j::function("count", [j::var("parts")], true),
+                                                                                                            j::AstNode::Number(2.0),
+                                                                                                        ),
+                                                                                                    ),
+                                                                                                ),
+                                                                                            ]),
+                                                                                            rt::None,
+                                                                                            rt::None,
+                                                                                            rt::None,
+                                                                                            false,
+                                                                                            false,
+                                                                                        ),
+                                                                                    ]),
+                                                                                    j::string(" "),
+                                                                                ),
+                                                                                j::path([
+                                                                                    j::step(
+                                                                                        j::var("parts"),
+                                                                                        rt::Vec::from([
+                                                                                            j::Stage::Filter(
+                                                                                                j::b(
+                                                                                                    j::binary(
+                                                                                                        j::BinaryOp::Subtract,
+                                                                                                        j::function("count", [j::var("parts")], true),
+                                                                                                        j::AstNode::Number(1.0),
+                                                                                                    ),
+                                                                                                ),
+                                                                                            ),
+                                                                                        ]),
+                                                                                        rt::None,
+                                                                                        rt::None,
+                                                                                        rt::None,
+                                                                                        false,
+                                                                                        false,
+                                                                                    ),
+                                                                                ]),
+                                                                            ),
+                                                                        ),
+                                                                        j::binary(
+                                                                            j::BinaryOp::ColonEqual,
+                                                                            j::var("number"),
+                                                                            j::function(
+                                                                                "number",
+                                                                                [
+                                                                                    j::function(
+                                                                                        "replace",
+                                                                                        [
+                                                                                            j::var("sizeStr"),
+                                                                                            j::AstNode::Regex {
+                                                                                                pattern: j::s("[^0-9.]"),
+                                                                                                flags: j::s(""),
+                                                                                            },
+                                                                                            j::string(""),
+                                                                                        ],
+                                                                                        true,
+                                                                                    ),
+                                                                                ],
+                                                                                true,
+                                                                            ),
+                                                                        ),
+                                                                        j::binary(
+                                                                            j::BinaryOp::ColonEqual,
+                                                                            j::var("unit"),
+                                                                            j::function(
+                                                                                "replace",
+                                                                                [
+                                                                                    j::var("sizeStr"),
+                                                                                    j::AstNode::Regex {
+                                                                                        pattern: j::s("[0-9.]"),
+                                                                                        flags: j::s(""),
+                                                                                    },
+                                                                                    j::string(""),
+                                                                                ],
+                                                                                true,
+                                                                            ),
+                                                                        ),
+                                                                        j::binary(
+                                                                            j::BinaryOp::Multiply,
+                                                                            j::var("number"),
+                                                                            j::AstNode::Block(
+                                                                                rt::Vec::from([
+                                                                                    j::AstNode::Conditional {
+                                                                                        condition: j::b(
+                                                                                            j::binary(
+                                                                                                j::BinaryOp::Equal,
+                                                                                                j::var("unit"),
+                                                                                                j::string("TB"),
+                                                                                            ),
+                                                                                        ),
+                                                                                        then_branch: j::b(j::AstNode::Number(1099511627776.0)),
+                                                                                        else_branch: rt::Some(
+                                                                                            j::b(j::AstNode::Conditional {
+                                                                                                condition: j::b(
+                                                                                                    j::binary(
+                                                                                                        j::BinaryOp::Equal,
+                                                                                                        j::var("unit"),
+                                                                                                        j::string("GB"),
+                                                                                                    ),
+                                                                                                ),
+                                                                                                then_branch: j::b(j::AstNode::Number(1073741824.0)),
+                                                                                                else_branch: rt::Some(
+                                                                                                    j::b(j::AstNode::Conditional {
+                                                                                                        condition: j::b(
+                                                                                                            j::binary(
+                                                                                                                j::BinaryOp::Equal,
+                                                                                                                j::var("unit"),
+                                                                                                                j::string("MB"),
+                                                                                                            ),
+                                                                                                        ),
+                                                                                                        then_branch: j::b(j::AstNode::Number(1048576.0)),
+                                                                                                        else_branch: rt::Some(
+                                                                                                            j::b(j::AstNode::Conditional {
+                                                                                                                condition: j::b(
+                                                                                                                    j::binary(
+                                                                                                                        j::BinaryOp::Equal,
+                                                                                                                        j::var("unit"),
+                                                                                                                        j::string("KB"),
+                                                                                                                    ),
+                                                                                                                ),
+                                                                                                                then_branch: j::b(j::AstNode::Number(1024.0)),
+                                                                                                                else_branch: rt::Some(j::b(j::AstNode::Number(1.0))),
+                                                                                                            }),
+                                                                                                        ),
+                                                                                                    }),
+                                                                                                ),
+                                                                                            }),
+                                                                                        ),
+                                                                                    },
+                                                                                ]),
+                                                                            ),
+                                                                        ),
+                                                                    ]),
+                                                                ),
+                                                            ),
+                                                        ),
+                                                    ),
+                                                ]),
+                                            ],
+                                            true,
+                                        ),
+                                    ),
+                                ]),
                             ]),
                         )
                     },

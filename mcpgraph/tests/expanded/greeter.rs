@@ -140,12 +140,10 @@ pub mod greet {
                                     "entry.language",
                                     {
                                         use rt::ast as j;
-                                        j::AstNode::Path {
-                                            steps: rt::Vec::from([
-                                                j::plain(j::AstNode::Name(j::s("entry"))),
-                                                j::plain(j::AstNode::Name(j::s("language"))),
-                                            ]),
-                                        }
+                                        j::path([
+                                            j::plain(j::name("entry")),
+                                            j::plain(j::name("language")),
+                                        ])
                                     },
                                 )?,
                             ]),
@@ -156,42 +154,38 @@ pub mod greet {
                     r#""Bonjour, " & $.entry.name & " !""#,
                     {
                         use rt::ast as j;
-                        j::AstNode::Binary {
-                            op: j::BinaryOp::Concatenate,
-                            lhs: j::b(j::AstNode::Binary {
-                                op: j::BinaryOp::Concatenate,
-                                lhs: j::b(j::AstNode::String(j::s("Bonjour, "))),
-                                rhs: j::b(j::AstNode::Path {
-                                    steps: rt::Vec::from([
-                                        j::plain(j::AstNode::Variable(j::s(""))),
-                                        j::plain(j::AstNode::Name(j::s("entry"))),
-                                        j::plain(j::AstNode::Name(j::s("name"))),
-                                    ]),
-                                }),
-                            }),
-                            rhs: j::b(j::AstNode::String(j::s(" !"))),
-                        }
+                        j::binary(
+                            j::BinaryOp::Concatenate,
+                            j::binary(
+                                j::BinaryOp::Concatenate,
+                                j::string("Bonjour, "),
+                                j::path([
+                                    j::plain(j::var("")),
+                                    j::plain(j::name("entry")),
+                                    j::plain(j::name("name")),
+                                ]),
+                            ),
+                            j::string(" !"),
+                        )
                     },
                 )?,
                 english: rt::Expr::from_ast(
                     r#""Hello, " & $.entry.name & "!""#,
                     {
                         use rt::ast as j;
-                        j::AstNode::Binary {
-                            op: j::BinaryOp::Concatenate,
-                            lhs: j::b(j::AstNode::Binary {
-                                op: j::BinaryOp::Concatenate,
-                                lhs: j::b(j::AstNode::String(j::s("Hello, "))),
-                                rhs: j::b(j::AstNode::Path {
-                                    steps: rt::Vec::from([
-                                        j::plain(j::AstNode::Variable(j::s(""))),
-                                        j::plain(j::AstNode::Name(j::s("entry"))),
-                                        j::plain(j::AstNode::Name(j::s("name"))),
-                                    ]),
-                                }),
-                            }),
-                            rhs: j::b(j::AstNode::String(j::s("!"))),
-                        }
+                        j::binary(
+                            j::BinaryOp::Concatenate,
+                            j::binary(
+                                j::BinaryOp::Concatenate,
+                                j::string("Hello, "),
+                                j::path([
+                                    j::plain(j::var("")),
+                                    j::plain(j::name("entry")),
+                                    j::plain(j::name("name")),
+                                ]),
+                            ),
+                            j::string("!"),
+                        )
                     },
                 )?,
                 repeat: rt::Expr::from_ast(
@@ -204,95 +198,75 @@ pub mod greet {
                         use rt::ast as j;
                         j::AstNode::Block(
                             rt::Vec::from([
-                                j::AstNode::Binary {
-                                    op: j::BinaryOp::ColonEqual,
-                                    lhs: j::b(j::AstNode::Variable(j::s("line"))),
-                                    rhs: j::b(j::AstNode::Conditional {
-                                        condition: j::b(j::AstNode::Function {
-                                            name: j::s("exists"),
-                                            args: rt::Vec::from([
-                                                j::AstNode::Path {
-                                                    steps: rt::Vec::from([
-                                                        j::plain(j::AstNode::Variable(j::s(""))),
-                                                        j::plain(j::AstNode::Name(j::s("french"))),
-                                                    ]),
-                                                },
-                                            ]),
-                                            is_builtin: true,
-                                        }),
-                                        then_branch: j::b(j::AstNode::Path {
-                                            steps: rt::Vec::from([
-                                                j::plain(j::AstNode::Variable(j::s(""))),
-                                                j::plain(j::AstNode::Name(j::s("french"))),
-                                            ]),
-                                        }),
-                                        else_branch: rt::Some(
-                                            j::b(j::AstNode::Path {
-                                                steps: rt::Vec::from([
-                                                    j::plain(j::AstNode::Variable(j::s(""))),
-                                                    j::plain(j::AstNode::Name(j::s("english"))),
-                                                ]),
-                                            }),
+                                j::binary(
+                                    j::BinaryOp::ColonEqual,
+                                    j::var("line"),
+                                    j::AstNode::Conditional {
+                                        condition: j::b(
+                                            j::function(
+                                                "exists",
+                                                [
+                                                    j::path([j::plain(j::var("")), j::plain(j::name("french"))]),
+                                                ],
+                                                true,
+                                            ),
                                         ),
-                                    }),
-                                },
-                                j::AstNode::Object(
-                                    rt::Vec::from([
-                                        (
-                                            j::AstNode::String(j::s("greetings")),
-                                            j::AstNode::Array(
-                                                rt::Vec::from([
-                                                    j::AstNode::Path {
-                                                        steps: rt::Vec::from([
-                                                            j::plain(
-                                                                j::AstNode::Array(
-                                                                    rt::Vec::from([
-                                                                        j::AstNode::Binary {
-                                                                            op: j::BinaryOp::Range,
-                                                                            lhs: j::b(j::AstNode::Number(1.0)),
-                                                                            rhs: j::b(
-                                                                                j::AstNode::Block(
-                                                                                    rt::Vec::from([
-                                                                                        j::AstNode::Conditional {
-                                                                                            condition: j::b(j::AstNode::Path {
-                                                                                                steps: rt::Vec::from([
-                                                                                                    j::plain(j::AstNode::Variable(j::s(""))),
-                                                                                                    j::plain(j::AstNode::Name(j::s("entry"))),
-                                                                                                    j::plain(j::AstNode::Name(j::s("times"))),
-                                                                                                ]),
-                                                                                            }),
-                                                                                            then_branch: j::b(j::AstNode::Path {
-                                                                                                steps: rt::Vec::from([
-                                                                                                    j::plain(j::AstNode::Variable(j::s(""))),
-                                                                                                    j::plain(j::AstNode::Name(j::s("entry"))),
-                                                                                                    j::plain(j::AstNode::Name(j::s("times"))),
-                                                                                                ]),
-                                                                                            }),
-                                                                                            else_branch: rt::Some(j::b(j::AstNode::Number(1.0))),
-                                                                                        },
-                                                                                    ]),
-                                                                                ),
-                                                                            ),
-                                                                        },
-                                                                    ]),
-                                                                ),
-                                                            ),
-                                                            j::plain(
-                                                                j::AstNode::FunctionApplication(
-                                                                    j::b(
-                                                                        j::AstNode::Block(
-                                                                            rt::Vec::from([j::AstNode::Variable(j::s("line"))]),
-                                                                        ),
-                                                                    ),
-                                                                ),
-                                                            ),
-                                                        ]),
-                                                    },
+                                        then_branch: j::b(
+                                            j::path([j::plain(j::var("")), j::plain(j::name("french"))]),
+                                        ),
+                                        else_branch: rt::Some(
+                                            j::b(
+                                                j::path([
+                                                    j::plain(j::var("")),
+                                                    j::plain(j::name("english")),
                                                 ]),
                                             ),
                                         ),
-                                    ]),
+                                    },
                                 ),
+                                j::object([
+                                    (
+                                        j::string("greetings"),
+                                        j::array([
+                                            j::path([
+                                                j::plain(
+                                                    j::array([
+                                                        j::binary(
+                                                            j::BinaryOp::Range,
+                                                            j::AstNode::Number(1.0),
+                                                            j::AstNode::Block(
+                                                                rt::Vec::from([
+                                                                    j::AstNode::Conditional {
+                                                                        condition: j::b(
+                                                                            j::path([
+                                                                                j::plain(j::var("")),
+                                                                                j::plain(j::name("entry")),
+                                                                                j::plain(j::name("times")),
+                                                                            ]),
+                                                                        ),
+                                                                        then_branch: j::b(
+                                                                            j::path([
+                                                                                j::plain(j::var("")),
+                                                                                j::plain(j::name("entry")),
+                                                                                j::plain(j::name("times")),
+                                                                            ]),
+                                                                        ),
+                                                                        else_branch: rt::Some(j::b(j::AstNode::Number(1.0))),
+                                                                    },
+                                                                ]),
+                                                            ),
+                                                        ),
+                                                    ]),
+                                                ),
+                                                j::plain(
+                                                    j::AstNode::FunctionApplication(
+                                                        j::b(j::AstNode::Block(rt::Vec::from([j::var("line")]))),
+                                                    ),
+                                                ),
+                                            ]),
+                                        ]),
+                                    ),
+                                ]),
                             ]),
                         )
                     },

@@ -140,119 +140,108 @@ pub mod sum_to_n {
                     {
                         use rt::ast as j;
                         j::AstNode::Conditional {
-                            condition: j::b(j::AstNode::Binary {
-                                op: j::BinaryOp::Equal,
-                                lhs: j::b(j::AstNode::Function {
-                                    name: j::s("executionCount"),
-                                    args: rt::Vec::from([
-                                        j::AstNode::String(j::s("increment_node")),
-                                    ]),
-                                    is_builtin: true,
-                                }),
-                                rhs: j::b(j::AstNode::Number(0.0)),
-                            }),
-                            then_branch: j::b(
-                                j::AstNode::Object(
-                                    rt::Vec::from([
-                                        (
-                                            j::AstNode::String(j::s("counter")),
-                                            j::AstNode::Number(1.0),
-                                        ),
-                                        (j::AstNode::String(j::s("sum")), j::AstNode::Number(1.0)),
-                                        (
-                                            j::AstNode::String(j::s("target")),
-                                            j::AstNode::Path {
-                                                steps: rt::Vec::from([
-                                                    j::plain(j::AstNode::Variable(j::s(""))),
-                                                    j::plain(j::AstNode::Name(j::s("entry_sum"))),
-                                                    j::plain(j::AstNode::Name(j::s("n"))),
-                                                ]),
-                                            },
-                                        ),
-                                    ]),
+                            condition: j::b(
+                                j::binary(
+                                    j::BinaryOp::Equal,
+                                    j::function(
+                                        "executionCount",
+                                        [j::string("increment_node")],
+                                        true,
+                                    ),
+                                    j::AstNode::Number(0.0),
                                 ),
+                            ),
+                            then_branch: j::b(
+                                j::object([
+                                    (j::string("counter"), j::AstNode::Number(1.0)),
+                                    (j::string("sum"), j::AstNode::Number(1.0)),
+                                    (
+                                        j::string("target"),
+                                        j::path([
+                                            j::plain(j::var("")),
+                                            j::plain(j::name("entry_sum")),
+                                            j::plain(j::name("n")),
+                                        ]),
+                                    ),
+                                ]),
                             ),
                             else_branch: rt::Some(
                                 j::b(
-                                    j::AstNode::Object(
-                                        rt::Vec::from([
-                                            (
-                                                j::AstNode::String(j::s("counter")),
-                                                j::AstNode::Binary {
-                                                    op: j::BinaryOp::Add,
-                                                    lhs: j::b(j::AstNode::Path {
-                                                        steps: rt::Vec::from([
-                                                            j::plain(j::AstNode::Function {
-                                                                name: j::s("nodeExecution"),
-                                                                args: rt::Vec::from([
-                                                                    j::AstNode::String(j::s("increment_node")),
+                                    j::object([
+                                        (
+                                            j::string("counter"),
+                                            j::binary(
+                                                j::BinaryOp::Add,
+                                                j::path([
+                                                    j::plain(
+                                                        j::function(
+                                                            "nodeExecution",
+                                                            [
+                                                                j::string("increment_node"),
+                                                                j::AstNode::Unary {
+                                                                    op: j::UnaryOp::Negate,
+                                                                    operand: j::b(j::AstNode::Number(1.0)),
+                                                                },
+                                                            ],
+                                                            true,
+                                                        ),
+                                                    ),
+                                                    j::plain(j::name("counter")),
+                                                ]),
+                                                j::AstNode::Number(1.0),
+                                            ),
+                                        ),
+                                        (
+                                            j::string("sum"),
+                                            j::binary(
+                                                j::BinaryOp::Add,
+                                                j::binary(
+                                                    j::BinaryOp::Add,
+                                                    j::path([
+                                                        j::plain(
+                                                            j::function(
+                                                                "nodeExecution",
+                                                                [
+                                                                    j::string("increment_node"),
                                                                     j::AstNode::Unary {
                                                                         op: j::UnaryOp::Negate,
                                                                         operand: j::b(j::AstNode::Number(1.0)),
                                                                     },
-                                                                ]),
-                                                                is_builtin: true,
-                                                            }),
-                                                            j::plain(j::AstNode::Name(j::s("counter"))),
-                                                        ]),
-                                                    }),
-                                                    rhs: j::b(j::AstNode::Number(1.0)),
-                                                },
-                                            ),
-                                            (
-                                                j::AstNode::String(j::s("sum")),
-                                                j::AstNode::Binary {
-                                                    op: j::BinaryOp::Add,
-                                                    lhs: j::b(j::AstNode::Binary {
-                                                        op: j::BinaryOp::Add,
-                                                        lhs: j::b(j::AstNode::Path {
-                                                            steps: rt::Vec::from([
-                                                                j::plain(j::AstNode::Function {
-                                                                    name: j::s("nodeExecution"),
-                                                                    args: rt::Vec::from([
-                                                                        j::AstNode::String(j::s("increment_node")),
-                                                                        j::AstNode::Unary {
-                                                                            op: j::UnaryOp::Negate,
-                                                                            operand: j::b(j::AstNode::Number(1.0)),
-                                                                        },
-                                                                    ]),
-                                                                    is_builtin: true,
-                                                                }),
-                                                                j::plain(j::AstNode::Name(j::s("sum"))),
-                                                            ]),
-                                                        }),
-                                                        rhs: j::b(j::AstNode::Path {
-                                                            steps: rt::Vec::from([
-                                                                j::plain(j::AstNode::Function {
-                                                                    name: j::s("nodeExecution"),
-                                                                    args: rt::Vec::from([
-                                                                        j::AstNode::String(j::s("increment_node")),
-                                                                        j::AstNode::Unary {
-                                                                            op: j::UnaryOp::Negate,
-                                                                            operand: j::b(j::AstNode::Number(1.0)),
-                                                                        },
-                                                                    ]),
-                                                                    is_builtin: true,
-                                                                }),
-                                                                j::plain(j::AstNode::Name(j::s("counter"))),
-                                                            ]),
-                                                        }),
-                                                    }),
-                                                    rhs: j::b(j::AstNode::Number(1.0)),
-                                                },
-                                            ),
-                                            (
-                                                j::AstNode::String(j::s("target")),
-                                                j::AstNode::Path {
-                                                    steps: rt::Vec::from([
-                                                        j::plain(j::AstNode::Variable(j::s(""))),
-                                                        j::plain(j::AstNode::Name(j::s("entry_sum"))),
-                                                        j::plain(j::AstNode::Name(j::s("n"))),
+                                                                ],
+                                                                true,
+                                                            ),
+                                                        ),
+                                                        j::plain(j::name("sum")),
                                                     ]),
-                                                },
+                                                    j::path([
+                                                        j::plain(
+                                                            j::function(
+                                                                "nodeExecution",
+                                                                [
+                                                                    j::string("increment_node"),
+                                                                    j::AstNode::Unary {
+                                                                        op: j::UnaryOp::Negate,
+                                                                        operand: j::b(j::AstNode::Number(1.0)),
+                                                                    },
+                                                                ],
+                                                                true,
+                                                            ),
+                                                        ),
+                                                        j::plain(j::name("counter")),
+                                                    ]),
+                                                ),
+                                                j::AstNode::Number(1.0),
                                             ),
-                                        ]),
-                                    ),
+                                        ),
+                                        (
+                                            j::string("target"),
+                                            j::path([
+                                                j::plain(j::var("")),
+                                                j::plain(j::name("entry_sum")),
+                                                j::plain(j::name("n")),
+                                            ]),
+                                        ),
+                                    ]),
                                 ),
                             ),
                         }
@@ -274,26 +263,22 @@ pub mod sum_to_n {
                                     "$.increment_node.counter",
                                     {
                                         use rt::ast as j;
-                                        j::AstNode::Path {
-                                            steps: rt::Vec::from([
-                                                j::plain(j::AstNode::Variable(j::s(""))),
-                                                j::plain(j::AstNode::Name(j::s("increment_node"))),
-                                                j::plain(j::AstNode::Name(j::s("counter"))),
-                                            ]),
-                                        }
+                                        j::path([
+                                            j::plain(j::var("")),
+                                            j::plain(j::name("increment_node")),
+                                            j::plain(j::name("counter")),
+                                        ])
                                     },
                                 )?,
                                 rt::Expr::from_ast(
                                     "$.increment_node.target",
                                     {
                                         use rt::ast as j;
-                                        j::AstNode::Path {
-                                            steps: rt::Vec::from([
-                                                j::plain(j::AstNode::Variable(j::s(""))),
-                                                j::plain(j::AstNode::Name(j::s("increment_node"))),
-                                                j::plain(j::AstNode::Name(j::s("target"))),
-                                            ]),
-                                        }
+                                        j::path([
+                                            j::plain(j::var("")),
+                                            j::plain(j::name("increment_node")),
+                                            j::plain(j::name("target")),
+                                        ])
                                     },
                                 )?,
                             ]),
@@ -311,42 +296,31 @@ pub mod sum_to_n {
                     {
                         use rt::ast as j;
                         j::AstNode::Conditional {
-                            condition: j::b(j::AstNode::Binary {
-                                op: j::BinaryOp::Equal,
-                                lhs: j::b(j::AstNode::Function {
-                                    name: j::s("previousNode"),
-                                    args: rt::Vec::new(),
-                                    is_builtin: true,
-                                }),
-                                rhs: j::b(j::AstNode::String(j::s("exit_sum"))),
-                            }),
-                            then_branch: j::b(
-                                j::AstNode::Object(
-                                    rt::Vec::from([
-                                        (
-                                            j::AstNode::String(j::s("sum")),
-                                            j::AstNode::Path {
-                                                steps: rt::Vec::from([
-                                                    j::plain(j::AstNode::Variable(j::s(""))),
-                                                    j::plain(j::AstNode::Name(j::s("increment_node"))),
-                                                    j::plain(j::AstNode::Name(j::s("sum"))),
-                                                ]),
-                                            },
-                                        ),
-                                    ]),
+                            condition: j::b(
+                                j::binary(
+                                    j::BinaryOp::Equal,
+                                    j::function("previousNode", [], true),
+                                    j::string("exit_sum"),
                                 ),
+                            ),
+                            then_branch: j::b(
+                                j::object([
+                                    (
+                                        j::string("sum"),
+                                        j::path([
+                                            j::plain(j::var("")),
+                                            j::plain(j::name("increment_node")),
+                                            j::plain(j::name("sum")),
+                                        ]),
+                                    ),
+                                ]),
                             ),
                             else_branch: rt::Some(
                                 j::b(
-                                    j::AstNode::Object(
-                                        rt::Vec::from([
-                                            (j::AstNode::String(j::s("sum")), j::AstNode::Number(0.0)),
-                                            (
-                                                j::AstNode::String(j::s("error")),
-                                                j::AstNode::String(j::s("previousNode check failed")),
-                                            ),
-                                        ]),
-                                    ),
+                                    j::object([
+                                        (j::string("sum"), j::AstNode::Number(0.0)),
+                                        (j::string("error"), j::string("previousNode check failed")),
+                                    ]),
                                 ),
                             ),
                         }

@@ -142,12 +142,10 @@ pub mod test_switch {
                                     "entry.value",
                                     {
                                         use rt::ast as j;
-                                        j::AstNode::Path {
-                                            steps: rt::Vec::from([
-                                                j::plain(j::AstNode::Name(j::s("entry"))),
-                                                j::plain(j::AstNode::Name(j::s("value"))),
-                                            ]),
-                                        }
+                                        j::path([
+                                            j::plain(j::name("entry")),
+                                            j::plain(j::name("value")),
+                                        ])
                                     },
                                 )?,
                             ]),
@@ -163,12 +161,10 @@ pub mod test_switch {
                                     "entry.value",
                                     {
                                         use rt::ast as j;
-                                        j::AstNode::Path {
-                                            steps: rt::Vec::from([
-                                                j::plain(j::AstNode::Name(j::s("entry"))),
-                                                j::plain(j::AstNode::Name(j::s("value"))),
-                                            ]),
-                                        }
+                                        j::path([
+                                            j::plain(j::name("entry")),
+                                            j::plain(j::name("value")),
+                                        ])
                                     },
                                 )?,
                             ]),
@@ -179,42 +175,21 @@ pub mod test_switch {
                     r#"{ "result": "high" }"#,
                     {
                         use rt::ast as j;
-                        j::AstNode::Object(
-                            rt::Vec::from([
-                                (
-                                    j::AstNode::String(j::s("result")),
-                                    j::AstNode::String(j::s("high")),
-                                ),
-                            ]),
-                        )
+                        j::object([(j::string("result"), j::string("high"))])
                     },
                 )?,
                 low_path: rt::Expr::from_ast(
                     r#"{ "result": "low" }"#,
                     {
                         use rt::ast as j;
-                        j::AstNode::Object(
-                            rt::Vec::from([
-                                (
-                                    j::AstNode::String(j::s("result")),
-                                    j::AstNode::String(j::s("low")),
-                                ),
-                            ]),
-                        )
+                        j::object([(j::string("result"), j::string("low"))])
                     },
                 )?,
                 zero_path: rt::Expr::from_ast(
                     r#"{ "result": "zero_or_negative" }"#,
                     {
                         use rt::ast as j;
-                        j::AstNode::Object(
-                            rt::Vec::from([
-                                (
-                                    j::AstNode::String(j::s("result")),
-                                    j::AstNode::String(j::s("zero_or_negative")),
-                                ),
-                            ]),
-                        )
+                        j::object([(j::string("result"), j::string("zero_or_negative"))])
                     },
                 )?,
             })
