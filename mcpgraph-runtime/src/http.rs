@@ -266,29 +266,32 @@ pub async fn serve_http(
                 // with that thread's reactor: the calls made on it run
                 // there too, with no hand-over between threads.
                 let (builder, service, watcher) = (builder.clone(), service.clone(), graceful.watcher());
-                let serve = move |stream: TcpStream| async move {
-                    let _permit = permit;
-                    let connection = builder.serve_connection(TokioIo::new(stream), service);
-                    if let Err(e) = watcher.watch(connection).await {
-                        tracing::debug!(%peer, error = %e, "connection ended with an error");
+                let stream = match stream.into_std() {
+                    Ok(stream) => stream,
+                    Err(e) => {
+                        tracing::debug!(%peer, error = %e, "cannot serve the connection");
+                        continue;
                     }
                 };
-                match stream.into_std() {
-                    Ok(stream) => {
-                        let job: Job = Box::new(move || {
-                            Box::pin(async move {
-                                match TcpStream::from_std(stream) {
-                                    Ok(stream) => serve(stream).await,
-                                    Err(e) => tracing::debug!(%peer, error = %e, "cannot serve the connection"),
-                                }
-                            })
-                        });
-                        // Without worker threads no call could run either.
-                        if engine.spawn_connection(job).is_err() {
-                            tracing::warn!(%peer, "connection refused: no worker thread could start");
+                let job: Job = Box::new(move || {
+                    Box::pin(async move {
+                        let _permit = permit;
+                        let stream = match TcpStream::from_std(stream) {
+                            Ok(stream) => stream,
+                            Err(e) => {
+                                tracing::debug!(%peer, error = %e, "cannot serve the connection");
+                                return;
+                            }
+                        };
+                        let connection = builder.serve_connection(TokioIo::new(stream), service);
+                        if let Err(e) = watcher.watch(connection).await {
+                            tracing::debug!(%peer, error = %e, "connection ended with an error");
                         }
-                    }
-                    Err(e) => tracing::debug!(%peer, error = %e, "cannot serve the connection"),
+                    })
+                });
+                // Without worker threads no call could run either.
+                if engine.spawn_connection(job).is_err() {
+                    tracing::warn!(%peer, "connection refused: no worker thread could start");
                 }
             }
             () = shutdown.cancelled() => break,

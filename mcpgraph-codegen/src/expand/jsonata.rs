@@ -17,21 +17,24 @@ use super::lit;
 const MAX_DEPTH: usize = 24;
 
 /// `rt::Expr::from_ast(source, tree)`, or `rt::Expr::parse(source)` if the
-/// expression does not parse (validation reports that first).
+/// expression does not parse (validation reports that first) or is too deep.
 pub(super) fn expr(source: &str) -> TokenStream {
-    let text = lit::string(source);
-    match tree(source) {
-        Some(ast) => quote!(rt::Expr::from_ast(#text, #ast)?),
-        None => quote!(rt::Expr::parse(#text)?),
-    }
+    built(source, quote!(rt::Expr::from_ast), quote!(rt::Expr::parse))
 }
 
-/// `rt::Args::expr_ast(source, tree)`, as [`expr`].
+/// `rt::Args::expr_ast(source, tree)`, or `rt::Args::expr(source)`, as
+/// [`expr`].
 pub(super) fn args(source: &str) -> TokenStream {
+    built(source, quote!(rt::Args::expr_ast), quote!(rt::Args::expr))
+}
+
+/// `from_ast(source, tree)?` when the tree can be written out, else
+/// `parse(source)?`.
+fn built(source: &str, from_ast: TokenStream, parse: TokenStream) -> TokenStream {
     let text = lit::string(source);
     match tree(source) {
-        Some(ast) => quote!(rt::Args::expr_ast(#text, #ast)?),
-        None => quote!(rt::Args::expr(#text)?),
+        Some(ast) => quote!(#from_ast(#text, #ast)?),
+        None => quote!(#parse(#text)?),
     }
 }
 
@@ -76,20 +79,20 @@ impl Writer {
         quote!(j::b(#inner))
     }
 
-    fn list(&mut self, items: &[AstNode]) -> TokenStream {
-        let items: Vec<TokenStream> = items.iter().map(|item| self.node(item)).collect();
-        vec_of(items)
+    /// The nodes of `items`, for an array or a `Vec` (see [`vec_of`]).
+    fn list(&mut self, items: &[AstNode]) -> Vec<TokenStream> {
+        items.iter().map(|item| self.node(item)).collect()
     }
 
-    fn pairs(&mut self, pairs: &[(AstNode, AstNode)]) -> TokenStream {
-        let pairs: Vec<TokenStream> = pairs
+    /// `(key, value)` per pair, as [`Writer::list`].
+    fn pairs(&mut self, pairs: &[(AstNode, AstNode)]) -> Vec<TokenStream> {
+        pairs
             .iter()
             .map(|(k, v)| {
                 let (k, v) = (self.node(k), self.node(v));
                 quote!((#k, #v))
             })
-            .collect();
-        vec_of(pairs)
+            .collect()
     }
 
     fn write(&mut self, ast: &AstNode) -> TokenStream {
@@ -147,12 +150,11 @@ impl Writer {
                 args,
                 is_builtin,
             } => {
-                let name = lit::string(name);
-                let args: Vec<TokenStream> = args.iter().map(|a| self.node(a)).collect();
+                let (name, args) = (lit::string(name), self.list(args));
                 quote!(j::function(#name, [#(#args),*], #is_builtin))
             }
             AstNode::Call { procedure, args } => {
-                let (procedure, args) = (self.boxed(procedure), self.list(args));
+                let (procedure, args) = (self.boxed(procedure), vec_of(self.list(args)));
                 quote!(j::AstNode::Call { procedure: #procedure, args: #args })
             }
             AstNode::Lambda {
@@ -172,25 +174,19 @@ impl Writer {
                 })
             }
             AstNode::Array(items) => {
-                let items: Vec<TokenStream> = items.iter().map(|i| self.node(i)).collect();
+                let items = self.list(items);
                 quote!(j::array([#(#items),*]))
             }
             AstNode::Object(fields) => {
-                let fields: Vec<TokenStream> = fields
-                    .iter()
-                    .map(|(k, v)| {
-                        let (k, v) = (self.node(k), self.node(v));
-                        quote!((#k, #v))
-                    })
-                    .collect();
+                let fields = self.pairs(fields);
                 quote!(j::object([#(#fields),*]))
             }
             AstNode::ObjectTransform { input, pattern } => {
-                let (input, pattern) = (self.boxed(input), self.pairs(pattern));
+                let (input, pattern) = (self.boxed(input), vec_of(self.pairs(pattern)));
                 quote!(j::AstNode::ObjectTransform { input: #input, pattern: #pattern })
             }
             AstNode::Block(items) => {
-                let items = self.list(items);
+                let items = vec_of(self.list(items));
                 quote!(j::AstNode::Block(#items))
             }
             AstNode::Conditional {
@@ -207,7 +203,7 @@ impl Writer {
                 })
             }
             AstNode::ArrayGroup(items) => {
-                let items = self.list(items);
+                let items = vec_of(self.list(items));
                 quote!(j::AstNode::ArrayGroup(#items))
             }
             AstNode::FunctionApplication(inner) => {

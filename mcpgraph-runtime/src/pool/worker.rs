@@ -78,7 +78,7 @@ impl Workers {
     pub(super) fn pick(&self, alone: bool) -> Result<&Worker, String> {
         if let Some(local) = &self.local
             && alone
-            && local.load.load(Ordering::Relaxed) == 0
+            && local.load() == 0
         {
             return Ok(local);
         }
