@@ -54,7 +54,7 @@ pub(crate) mod stderr;
 mod stdio;
 mod streamable;
 #[cfg(test)]
-mod test_rng;
+pub(crate) mod test_rng;
 pub(crate) mod wire;
 
 pub use connect::withhold_from_children;

@@ -27,6 +27,7 @@ use crate::value::{Oversize, from_json, measure, to_json};
 pub mod differential;
 mod evaluator;
 mod history;
+pub(crate) mod native;
 mod switch;
 mod watch;
 
@@ -315,7 +316,9 @@ impl Execution {
         let ctx = self.context.as_object_mut().expect("context is an object");
         if output.is_undefined() {
             ctx.shift_remove(node);
-        } else if let Some(slot) = ctx.get_mut(node) {
+        } else if let Some(slot) =
+            crate::value::field_index(ctx, node).and_then(|i| ctx.get_index_mut(i).map(|(_, v)| v))
+        {
             // A loop re-running a node: no new key to allocate.
             *slot = output.clone();
         } else {

@@ -24,6 +24,9 @@ pub struct Expr {
     /// For a plain path of field names (`$.entry.x`, `node.a.b`, `$`): the
     /// names, so the common case skips the evaluator (see [`Expr::lookup`]).
     path: Option<Box<[Box<str>]>>,
+    /// Any other expression in the shapes the runtime evaluates itself
+    /// (see `exec::native`).
+    pub(crate) native: Option<crate::exec::native::Native>,
     /// The host functions the rewrite to jsonata-js's behaviour calls
     /// (see `js_compat`), which the evaluator registers before running it.
     pub(crate) helpers: crate::js_compat::Helpers,
@@ -62,38 +65,25 @@ impl Expr {
         crate::bounded::guard(&mut ast);
         let helpers = crate::js_compat::rewrite(&mut ast);
         let path = plain_path(&ast);
+        let native = match path {
+            Some(_) => None,
+            None => crate::exec::native::Native::compile(&ast),
+        };
         Ok(Self {
             source,
             ast,
             path,
+            native,
             helpers,
         })
     }
 
     /// The value of a plain path expression on `data` without the
-    /// evaluator, when that is certain to be what the evaluator gives:
-    /// fields looked up through objects, a missing one giving nothing, the
-    /// last value returned as it is (an array too: jsonata-js returns a
-    /// last step's single array unchanged). `None` (evaluate it) for
-    /// anything else, such as a step through an array, which maps.
+    /// evaluator, when that is certain to be what the evaluator gives
+    /// (see `exec::native::lookup`); `None` to evaluate it.
     pub(crate) fn lookup(&self, data: &JValue) -> Option<JValue> {
-        let names = self.path.as_deref()?;
-        let mut current = data;
-        for (i, name) in names.iter().enumerate() {
-            let JValue::Object(map) = current else {
-                return None;
-            };
-            match map.get(&**name) {
-                Some(JValue::Array(_)) if i + 1 < names.len() => return None,
-                Some(value) => current = value,
-                None => return Some(JValue::Undefined),
-            }
-        }
-        match current {
-            // `$` on an array input: jsonata-js wraps it as a sequence.
-            JValue::Array(_) if names.is_empty() => None,
-            value => Some(value.clone()),
-        }
+        let found = crate::exec::native::lookup(data, self.path.as_deref()?)?;
+        Some(found.cloned().unwrap_or(JValue::Undefined))
     }
 
     /// The expression's text.

@@ -27,7 +27,7 @@
 //! none of them (no division, no computed keys, no `$merge`, no two-argument
 //! `$reduce`) is left as it is and costs nothing more.
 
-mod finite;
+pub(crate) mod finite;
 mod keys;
 
 use jsonata_core::ast::{AstNode, StepId};

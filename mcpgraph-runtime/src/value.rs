@@ -4,10 +4,29 @@
 //! conversions run only at the edges: tool arguments coming in, `mcp` node
 //! arguments going out, downstream results coming back, the final result.
 
+use indexmap::IndexMap;
 use jsonata_core::value::JValue;
 use serde_json::{Map, Number, Value};
 
 use crate::js_text::{in_js_order, sort_js_order};
+
+/// Up to this many keys, a field is found by comparing names in order,
+/// which is quicker than hashing the name with the map's SipHash.
+const SCAN_UP_TO: usize = 8;
+
+/// The position of field `name` in `map` (see [`SCAN_UP_TO`]).
+pub(crate) fn field_index(map: &IndexMap<String, JValue>, name: &str) -> Option<usize> {
+    if map.len() <= SCAN_UP_TO {
+        map.keys().position(|key| key == name)
+    } else {
+        map.get_index_of(name)
+    }
+}
+
+/// Field `name` of `map` (see [`SCAN_UP_TO`]).
+pub(crate) fn field<'a>(map: &'a IndexMap<String, JValue>, name: &str) -> Option<&'a JValue> {
+    field_index(map, name).map(|i| &map[i])
+}
 
 /// Why a value is over its budget.
 #[derive(Debug, PartialEq, Eq)]

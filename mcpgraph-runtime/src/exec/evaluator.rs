@@ -20,6 +20,7 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use super::history::{History, register_history_functions};
+use super::native::same;
 use crate::expr::Expr;
 use crate::js_compat::{self, Helpers};
 use crate::meta::Limits;
@@ -110,6 +111,42 @@ impl CallEvaluator {
         if let Some(value) = expr.lookup(context) {
             return Ok(value);
         }
+        if let Some(native) = &expr.native
+            && self.limits.max_expression_depth >= native.depth_needed()
+        {
+            if native.timed() {
+                self.timer.arm(started);
+            }
+            let value = native.eval(context, &self.history.borrow());
+            if native.timed()
+                && let Some(limit) = self.timer.disarm()
+            {
+                // Its token is spent, as after a jsonata-core evaluation.
+                *self = Self::new(self.limits, &self.history);
+                return Err(describe_jsonata_error(&timeout_error(limit)));
+            }
+            if let Some(value) = value {
+                if cfg!(debug_assertions) {
+                    let evaluated = self.evaluate(expr, context, started);
+                    check_native(
+                        expr,
+                        &value,
+                        evaluated.map_err(EvaluatorError::EvaluationError),
+                    );
+                }
+                return Ok(value);
+            }
+        }
+        self.evaluate(expr, context, started)
+    }
+
+    /// [`CallEvaluator::eval`] by jsonata-core.
+    fn evaluate(
+        &mut self,
+        expr: &Expr,
+        context: &JValue,
+        started: Instant,
+    ) -> Result<JValue, String> {
         self.helpers = js_compat::register(&mut self.evaluator, self.helpers, expr.helpers);
         self.timer.arm(started);
         let evaluated = contained(|| self.evaluator.evaluate(&expr.ast, context));
@@ -193,9 +230,38 @@ pub fn evaluate_standalone(
         return Ok(value);
     }
     let history = Rc::new(RefCell::new(History::default()));
+    let native = expr
+        .native
+        .as_ref()
+        .filter(|native| bindings.is_empty() && depth.is_none_or(|d| d >= native.depth_needed()));
+    match native.and_then(|native| Some((native, native.eval(data, &history.borrow())?))) {
+        Some((native, value)) => {
+            if cfg!(debug_assertions) {
+                // At the least depth the native evaluation assumes, so the
+                // comparison checks that bound too.
+                let depth = Some(native.depth_needed());
+                let evaluated =
+                    evaluate_by_jsonata(expr, data, context, timeout_ms, depth, &history);
+                check_native(expr, &value, evaluated);
+            }
+            Ok(value)
+        }
+        None => evaluate_by_jsonata(expr, data, context, timeout_ms, depth, &history),
+    }
+}
+
+/// [`evaluate_standalone`] by jsonata-core.
+pub(super) fn evaluate_by_jsonata(
+    expr: &Expr,
+    data: &JValue,
+    context: Context,
+    timeout_ms: Option<u64>,
+    depth: Option<u64>,
+    history: &Rc<RefCell<History>>,
+) -> Result<JValue, EvaluatorError> {
     let mut timer = ExpressionTimer::new(timeout_ms);
     let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
-    let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, &history);
+    let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, history);
     js_compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm(Instant::now());
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
@@ -203,6 +269,29 @@ pub fn evaluate_standalone(
         (Some(limit), _) => Err(timeout_error(limit)),
         (None, Ok(result)) => result,
         (None, Err(message)) => Err(EvaluatorError::EvaluationError(message)),
+    }
+}
+
+/// In debug builds, that jsonata-core's result (`evaluated`) is the value
+/// `exec::native` gave for `expr` (see `same`), unless jsonata-core ran out
+/// of time, which says nothing of the value.
+fn check_native(expr: &Expr, value: &JValue, evaluated: Result<JValue, EvaluatorError>) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    match evaluated {
+        Ok(want) => assert!(
+            same(value, &want),
+            "`{}`: evaluated natively as {value:?}, by jsonata-core as {want:?}",
+            expr.source()
+        ),
+        Err(e)
+            if e.to_string().contains("D1012") || e.to_string().contains("maxExpressionTimeMs") => {
+        }
+        Err(e) => panic!(
+            "`{}`: evaluated natively as {value:?}, jsonata-core fails: {e}",
+            expr.source()
+        ),
     }
 }
 

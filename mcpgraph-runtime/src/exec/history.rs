@@ -38,6 +38,11 @@ impl History {
         self.by_node.clear();
     }
 
+    /// How many times `node` has run (`$executionCount`).
+    pub(super) fn count(&self, node: &str) -> usize {
+        self.runs(node).len()
+    }
+
     fn runs(&self, node: &str) -> &[usize] {
         self.by_node.get(node).map_or(&[], Vec::as_slice)
     }
@@ -74,7 +79,7 @@ pub(super) fn register_history_functions(
     let h = Rc::clone(history);
     let count = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {
         let id = node_id_arg("$executionCount", args)?;
-        Ok(JValue::from(h.borrow().runs(id).len() as f64))
+        Ok(JValue::from(h.borrow().count(id) as f64))
     };
     let h = Rc::clone(history);
     let nth = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {

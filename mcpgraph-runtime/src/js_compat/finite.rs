@@ -32,9 +32,9 @@ use flow::{data_value, may_be_non_finite, navigates};
 
 /// `$__mcpgraph_operand(value, code)`: `value` unless it is a non-finite
 /// number; `code` says which operand it is (see [`OPERATORS`]).
-pub(super) const OPERAND: &str = "__mcpgraph_operand";
+pub(crate) const OPERAND: &str = "__mcpgraph_operand";
 /// `$__mcpgraph_truth(value)`: NaN as false, Infinity an error.
-pub(super) const TRUTH: &str = "__mcpgraph_truth";
+pub(crate) const TRUTH: &str = "__mcpgraph_truth";
 
 /// `$__mcpgraph_extreme(numbers, 1)` is `$max(numbers)`, with 0 it is
 /// `$min`: the built-ins, but a NaN among the numbers gives NaN, as
