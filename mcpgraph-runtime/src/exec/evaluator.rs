@@ -117,7 +117,7 @@ impl CallEvaluator {
             if native.timed() {
                 self.timer.arm(started);
             }
-            let value = native.eval(context, &self.history.borrow());
+            let value = contained(|| native.eval(context, &self.history.borrow()));
             if native.timed()
                 && let Some(limit) = self.timer.disarm()
             {
@@ -125,7 +125,7 @@ impl CallEvaluator {
                 *self = Self::new(self.limits, &self.history);
                 return Err(describe_jsonata_error(&timeout_error(limit)));
             }
-            if let Some(value) = value {
+            if let Some(value) = value? {
                 if cfg!(debug_assertions) {
                     let evaluated = self.evaluate(expr, context, started);
                     check_native(

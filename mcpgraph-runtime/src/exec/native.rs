@@ -191,7 +191,14 @@ fn pair(lhs: &AstNode, rhs: &AstNode, level: u64, depth: &mut u64) -> Option<Box
     ]))
 }
 
+/// The deepest tree taken here: compiling, evaluating and dropping one
+/// recurse, and an expression nested deeper is no common shape.
+const MAX_DEPTH: u64 = 48;
+
 fn node(ast: &AstNode, level: u64, depth: &mut u64) -> Option<Node> {
+    if level > MAX_DEPTH {
+        return None;
+    }
     *depth = (*depth).max(level);
     Some(match ast {
         AstNode::String(s) => Node::Value(Literal::String(s.as_str().into())),
@@ -204,7 +211,7 @@ fn node(ast: &AstNode, level: u64, depth: &mut u64) -> Option<Node> {
         // Parentheses around one expression (not an array constructor,
         // which a block keeps whole).
         AstNode::Block(inner) => match inner.as_slice() {
-            [inner] if !matches!(inner, AstNode::Array(_)) => node(inner, level, depth)?,
+            [inner] if !matches!(inner, AstNode::Array(_)) => node(inner, level + 1, depth)?,
             _ => return None,
         },
         AstNode::Binary { op, lhs, rhs } => {
@@ -665,6 +672,16 @@ fn call(builtin: Builtin, args: &[JValue]) -> Option<JValue> {
 /// equal, with keys in the same order, numbers of the same bits and
 /// arrays with the same flags.
 pub(crate) fn same(a: &JValue, b: &JValue) -> bool {
+    same_within(a, b, 256)
+}
+
+/// [`same`], as plain equality below `levels` (jsonata-core's own
+/// comparison does not overflow the stack).
+fn same_within(a: &JValue, b: &JValue, levels: u32) -> bool {
+    if levels == 0 {
+        return a == b;
+    }
+    let same = |a, b| same_within(a, b, levels - 1);
     match (a, b) {
         (JValue::Number(x), JValue::Number(y)) => x.to_bits() == y.to_bits(),
         (JValue::Array(x), JValue::Array(y)) => {

@@ -99,6 +99,25 @@ fn common_transforms_are_native_and_agree() {
     }
 }
 
+/// A tree deeper than the native evaluation recurses is left whole to
+/// jsonata-core, whatever its shape; one within the bound is taken.
+#[test]
+fn a_deep_expression_is_left_to_jsonata_core() {
+    let context = data(r#"{"a": 1}"#);
+    let history = history();
+    for (levels, native) in [(20, Some(true)), (150, None)] {
+        let sums = format!("{}$.a{}", "(".repeat(levels), " + 1)".repeat(levels));
+        let parens = format!("{}$.a + 1{}", "(".repeat(levels), ")".repeat(levels));
+        for source in [sums, parens] {
+            assert_eq!(
+                compare(&source, &context, &history),
+                native,
+                "{levels} levels"
+            );
+        }
+    }
+}
+
 /// A random expression in (and around) the native shapes, `budget` deep.
 fn expression(rng: &mut TestRng, budget: usize, out: &mut String) {
     const LEAVES: &[&str] = &[
