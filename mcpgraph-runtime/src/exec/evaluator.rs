@@ -30,7 +30,11 @@ use crate::watchdog::{ExpressionTimer, timeout_error};
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.
 pub(super) struct CallEvaluator {
-    evaluator: Evaluator,
+    /// jsonata-core's evaluator, built the first time an expression needs
+    /// it: one the runtime evaluates itself (`exec::native`) does not, and
+    /// a server whose expressions all are never builds one (nor touches
+    /// its code, which counts in the resident memory).
+    evaluator: Option<Evaluator>,
     timer: ExpressionTimer,
     limits: Limits,
     history: Rc<RefCell<History>>,
@@ -86,13 +90,7 @@ impl CallEvaluator {
     fn new(limits: Limits, history: &Rc<RefCell<History>>) -> Self {
         let timer = ExpressionTimer::new(Some(limits.max_expression_time_ms));
         Self {
-            evaluator: new_evaluator(
-                Context::new(),
-                timer.token(),
-                Some(limits.max_expression_depth),
-                Some(limits.max_value_bytes),
-                history,
-            ),
+            evaluator: None,
             timer,
             limits,
             history: Rc::clone(history),
@@ -147,9 +145,18 @@ impl CallEvaluator {
         context: &JValue,
         started: Instant,
     ) -> Result<JValue, String> {
-        self.helpers = js_compat::register(&mut self.evaluator, self.helpers, expr.helpers);
+        let evaluator = self.evaluator.get_or_insert_with(|| {
+            new_evaluator(
+                Context::new(),
+                self.timer.token(),
+                Some(self.limits.max_expression_depth),
+                Some(self.limits.max_value_bytes),
+                &self.history,
+            )
+        });
+        self.helpers = js_compat::register(evaluator, self.helpers, expr.helpers);
         self.timer.arm(started);
-        let evaluated = contained(|| self.evaluator.evaluate(&expr.ast, context));
+        let evaluated = contained(|| evaluator.evaluate(&expr.ast, context));
         let Ok(mut result) = evaluated else {
             // A panic inside jsonata-core (an arithmetic overflow in a
             // debug build, say) fails this call only; the evaluator may be

@@ -123,6 +123,7 @@ enum Builtin {
     Substring2,
     Substring3,
     Split,
+    Keys,
     Exists,
     Boolean,
     Not,
@@ -141,6 +142,7 @@ impl Builtin {
             ("substring", 2) => Builtin::Substring2,
             ("substring", 3) => Builtin::Substring3,
             ("split", 2) => Builtin::Split,
+            ("keys", 1) => Builtin::Keys,
             ("exists", 1) => Builtin::Exists,
             ("boolean", 1) => Builtin::Boolean,
             ("not", 1) => Builtin::Not,
@@ -414,6 +416,12 @@ fn flagged(array: &JArray) -> bool {
         || array.sorted_tuples
 }
 
+/// Whether an array's one flag is `sequence` (a built-in's list of values).
+fn only_a_sequence(array: &JArray) -> bool {
+    array.sequence
+        && !(array.cons || array.keep_singleton || array.outer_wrapper || array.sorted_tuples)
+}
+
 fn number(value: &JValue) -> Option<f64> {
     match value {
         JValue::Number(n) if n.is_finite() => Some(*n),
@@ -623,7 +631,9 @@ fn call(builtin: Builtin, args: &[JValue]) -> Option<JValue> {
     }
     Some(match builtin {
         Builtin::Count => match first {
-            JValue::Array(items) if !flagged(items) => JValue::Number(items.len() as f64),
+            JValue::Array(items) if !flagged(items) || only_a_sequence(items) => {
+                JValue::Number(items.len() as f64)
+            }
             JValue::Array(_) | JValue::Null => return None,
             _ => JValue::Number(1.0),
         },
@@ -660,6 +670,16 @@ fn call(builtin: Builtin, args: &[JValue]) -> Option<JValue> {
             JValue::String(separator) if !separator.is_empty() => {
                 functions::string::split(text()?, &args[1], None).ok()?
             }
+            _ => return None,
+        },
+        // A sequence of the keys, unwrapped as every call's value is: no
+        // keys give nothing, one key that key.
+        Builtin::Keys => match first {
+            JValue::Object(object) => match object.len() {
+                0 => JValue::Undefined,
+                1 => JValue::string(object.keys().next()?.as_str()),
+                _ => JValue::sequence(object.keys().map(|k| JValue::string(k.as_str())).collect()),
+            },
             _ => return None,
         },
         Builtin::Exists => JValue::Bool(true),

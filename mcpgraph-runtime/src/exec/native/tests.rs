@@ -78,6 +78,7 @@ fn common_transforms_are_native_and_agree() {
         r#"$exists($.entry.nope) ? "yes" : $string($.entry.items[9])"#,
         r#"$.entry.n != 3 or $.entry.s <= "z""#,
         r#"{ "count": $count($split($.entry.s, "l")), "none": $split($.nope, ",") }"#,
+        r#"{ "route": "hit", "fields": $count($keys($.step)), "one": $keys({"a": 1}), "keys": $keys($.entry) }"#,
     ];
     for source in taken {
         assert_eq!(compare(source, &context, &history), Some(true), "{source}");
@@ -174,6 +175,7 @@ fn expression(rng: &mut TestRng, budget: usize, out: &mut String) {
         ("substring", 2),
         ("substring", 3),
         ("split", 2),
+        ("keys", 1),
         ("exists", 1),
         ("boolean", 1),
         ("not", 1),
