@@ -534,18 +534,22 @@ fn eval(node: &Node, data: &JValue, history: &History) -> Option<JValue> {
             JValue::Bool(functions::array::values_equal(&lhs, &rhs) != *negated)
         }
         Node::Concat(operands) => {
-            let lhs = eval(&operands[0], data, history)?;
-            let rhs = eval(&operands[1], data, history)?;
             let mut text = String::new();
-            for value in [&lhs, &rhs] {
-                match value {
+            for operand in operands.iter() {
+                // A literal's text is copied as it is, with no value built.
+                if let Node::Value(Literal::String(s)) = operand {
+                    text.push_str(s);
+                    continue;
+                }
+                let value = eval(operand, data, history)?;
+                match &value {
                     JValue::String(s) => text.push_str(s),
                     JValue::Undefined => {}
                     JValue::Null
                     | JValue::Number(_)
                     | JValue::Bool(_)
                     | JValue::Array(_)
-                    | JValue::Object(_) => match functions::string::string(value, None) {
+                    | JValue::Object(_) => match functions::string::string(&value, None) {
                         Ok(JValue::String(s)) => text.push_str(&s),
                         _ => return None,
                     },
