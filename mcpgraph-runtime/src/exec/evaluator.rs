@@ -237,10 +237,13 @@ pub fn evaluate_standalone(
         return Ok(value);
     }
     let history = Rc::new(RefCell::new(History::default()));
-    let native = expr
-        .native
-        .as_ref()
-        .filter(|native| bindings.is_empty() && depth.is_none_or(|d| d >= native.depth_needed()));
+    let native = expr.native.as_ref().filter(|native| {
+        // No clock here: an evaluation under a time limit that may take
+        // long is left to jsonata-core's.
+        bindings.is_empty()
+            && depth.is_none_or(|d| d >= native.depth_needed())
+            && (timeout_ms.is_none() || !native.timed())
+    });
     match native.and_then(|native| Some((native, native.eval(data, &history.borrow())?))) {
         Some((native, value)) => {
             if cfg!(debug_assertions) {
@@ -318,6 +321,28 @@ pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An expression the runtime evaluates itself, whose time grows with
+    /// the data, is held to `maxExpressionTimeMs` as jsonata-core's are.
+    #[test]
+    fn a_native_evaluation_past_its_time_limit_fails() {
+        let limits = Limits {
+            max_expression_time_ms: 1,
+            ..Limits::DEFAULT
+        };
+        let mut evaluator = CallEvaluator::take(limits);
+        // The text of half a million numbers: tens of milliseconds.
+        let expr = Expr::parse("$.big & \"\"").unwrap();
+        assert!(expr.native.as_ref().is_some_and(|native| native.timed()));
+        let big = vec![serde_json::json!(0.125); 500_000];
+        let data = crate::value::from_json(&serde_json::json!({ "big": big }));
+        let err = evaluator.eval(&expr, &data, Instant::now()).unwrap_err();
+        assert!(err.contains("maxExpressionTimeMs"), "{err}");
+        // The evaluator goes on serving.
+        let small = JValue::from_json_str(r#"{"big": [1, 2]}"#).unwrap();
+        let text = evaluator.eval(&expr, &small, Instant::now()).unwrap();
+        assert_eq!(text, JValue::string("[1,2]"));
+    }
 
     /// Found by the `expr` fuzz target: jsonata-core's range size overflows
     /// (a panic where overflow checks are on, as in debug builds).
