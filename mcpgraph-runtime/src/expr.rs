@@ -8,12 +8,13 @@
 //! rules are compiled with is `logic`'s.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
 
 use crate::error::StartupError;
+use crate::exec::native::Native;
 use crate::logic::Logic;
 
 /// A parsed JSONata expression.
@@ -25,8 +26,9 @@ pub struct Expr {
     /// names, so the common case skips the evaluator (see [`Expr::lookup`]).
     path: Option<Box<[Box<str>]>>,
     /// Any other expression in the shapes the runtime evaluates itself
-    /// (see `exec::native`).
-    pub(crate) native: Option<crate::exec::native::Native>,
+    /// (see `exec::native`), compiled from `ast` on first use: a tree walk,
+    /// no parsing, which start-up need not pay for every expression.
+    native: OnceLock<Option<Native>>,
     /// The host functions the rewrite to jsonata-js's behaviour calls
     /// (see `js_compat`), which the evaluator registers before running it.
     pub(crate) helpers: crate::js_compat::Helpers,
@@ -65,15 +67,11 @@ impl Expr {
         crate::bounded::guard(&mut ast);
         let helpers = crate::js_compat::rewrite(&mut ast);
         let path = plain_path(&ast);
-        let native = match path {
-            Some(_) => None,
-            None => crate::exec::native::Native::compile(&ast),
-        };
         Ok(Self {
             source,
             ast,
             path,
-            native,
+            native: OnceLock::new(),
             helpers,
         })
     }
@@ -84,6 +82,17 @@ impl Expr {
     pub(crate) fn lookup(&self, data: &JValue) -> Option<JValue> {
         let found = crate::exec::native::lookup(data, self.path.as_deref()?)?;
         Some(found.cloned().unwrap_or(JValue::Undefined))
+    }
+
+    /// The expression in the shapes the runtime evaluates itself, if it
+    /// is one (a plain path is [`Expr::lookup`]'s).
+    pub(crate) fn native(&self) -> Option<&Native> {
+        self.native
+            .get_or_init(|| match self.path {
+                Some(_) => None,
+                None => Native::compile(&self.ast),
+            })
+            .as_ref()
     }
 
     /// The expression's text.

@@ -109,7 +109,7 @@ impl CallEvaluator {
         if let Some(value) = expr.lookup(context) {
             return Ok(value);
         }
-        if let Some(native) = &expr.native
+        if let Some(native) = expr.native()
             && self.limits.max_expression_depth >= native.depth_needed()
         {
             if native.timed() {
@@ -237,7 +237,7 @@ pub fn evaluate_standalone(
         return Ok(value);
     }
     let history = Rc::new(RefCell::new(History::default()));
-    let native = expr.native.as_ref().filter(|native| {
+    let native = expr.native().filter(|native| {
         // No clock here: an evaluation under a time limit that may take
         // long is left to jsonata-core's.
         bindings.is_empty()
@@ -333,7 +333,7 @@ mod tests {
         let mut evaluator = CallEvaluator::take(limits);
         // The text of half a million numbers: tens of milliseconds.
         let expr = Expr::parse("$.big & \"\"").unwrap();
-        assert!(expr.native.as_ref().is_some_and(|native| native.timed()));
+        assert!(expr.native().is_some_and(|native| native.timed()));
         let big = vec![serde_json::json!(0.125); 500_000];
         let data = crate::value::from_json(&serde_json::json!({ "big": big }));
         let err = evaluator.eval(&expr, &data, Instant::now()).unwrap_err();

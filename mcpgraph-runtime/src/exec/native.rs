@@ -5,8 +5,8 @@
 //!
 //! jsonata-core's tree walker spends most of a small expression's time
 //! around the work (checkpoints, scopes, a signature check per built-in
-//! call): a 50-field object of sums and string functions took 30 µs, the
-//! same computed here a few. [`Native::compile`] takes an expression only
+//! call): the benchmark's 50-field object of sums and string functions
+//! took 33 µs, and takes 10 µs here. [`Native::compile`] takes an expression only
 //! when every node is one of these shapes, and [`Native::eval`] computes
 //! only the plain case of each, the one whose answer jsonata-core's own
 //! code gives in a line: numbers that are finite, strings where strings

@@ -29,7 +29,7 @@ fn by_jsonata(
     data: &JValue,
     history: &Rc<RefCell<History>>,
 ) -> Result<JValue, EvaluatorError> {
-    let depth = expr.native.as_ref().map(|native| native.depth_needed());
+    let depth = expr.native().map(|native| native.depth_needed());
     evaluate_by_jsonata(expr, data, Context::new(), None, depth, history)
 }
 
@@ -38,7 +38,7 @@ fn by_jsonata(
 /// the expression is not in the native shapes at all.
 fn compare(source: &str, data: &JValue, history: &Rc<RefCell<History>>) -> Option<bool> {
     let expr = Expr::parse(source.to_owned()).unwrap_or_else(|e| panic!("{source}: {e}"));
-    let native = expr.native.as_ref()?;
+    let native = expr.native()?;
     let Some(value) = native.eval(data, &history.borrow()) else {
         return Some(false);
     };
