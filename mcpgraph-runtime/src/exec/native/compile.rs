@@ -129,7 +129,7 @@ pub(super) fn node(ast: &AstNode, level: u64, depth: &mut u64) -> Option<Node> {
     })
 }
 
-/// See [`Native::timed`]. Comparing with a literal is bounded by the
+/// See [`Native::timed`](super::Native::timed). Comparing with a literal is bounded by the
 /// literal; values are shared, never copied, when they are passed on.
 pub(super) fn timed(node: &Node) -> bool {
     let literal = |node: &Node| matches!(node, Node::Value(_));
