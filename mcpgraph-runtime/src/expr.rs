@@ -62,11 +62,25 @@ impl Expr {
 
     /// The rewrites to jsonata-js's behaviour and the guards on a parsed tree.
     fn prepare(source: Cow<'static, str>, mut ast: AstNode) -> Result<Self, StartupError> {
-        crate::js_regex::translate(&mut ast)
-            .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
-        crate::bounded::guard(&mut ast);
-        let helpers = crate::js_compat::rewrite(&mut ast);
+        // A plain path of names (most `var`s and arguments) holds nothing
+        // the rewrites touch: no regex, call, operator or object. Three
+        // tree walks per expression were a tenth of start-up's own work;
+        // debug builds still run them and check that nothing changed.
         let path = plain_path(&ast);
+        let helpers = if path.is_some() && !cfg!(debug_assertions) {
+            crate::js_compat::Helpers::default()
+        } else {
+            let original = path.as_ref().map(|_| ast.clone());
+            let helpers = Self::rewrite(&source, &mut ast)?;
+            if let Some(original) = original {
+                assert!(
+                    original == ast && helpers == Default::default(),
+                    "the rewrites changed the plain path `{source}`"
+                );
+            }
+            helpers
+        };
+        let path = path.or_else(|| plain_path(&ast));
         Ok(Self {
             source,
             ast,
@@ -74,6 +88,15 @@ impl Expr {
             native: OnceLock::new(),
             helpers,
         })
+    }
+
+    /// The rewrites of [`Expr::prepare`], in order; the host functions they
+    /// made the tree call.
+    fn rewrite(source: &str, ast: &mut AstNode) -> Result<crate::js_compat::Helpers, StartupError> {
+        crate::js_regex::translate(ast)
+            .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
+        crate::bounded::guard(ast);
+        Ok(crate::js_compat::rewrite(ast))
     }
 
     /// The value of a plain path expression on `data` without the
