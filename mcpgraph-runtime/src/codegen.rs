@@ -63,6 +63,17 @@ pub mod ast {
         }
     }
 
+    /// `AstNode::Path` of plain steps, the commonest path: the variable
+    /// `var` (`""` is `$`) when given, then a step per field name. One call
+    /// with static names instead of a builder per step keeps the generated
+    /// code small.
+    pub fn names(var: Option<&str>, names: &[&str]) -> AstNode {
+        let mut steps = Vec::with_capacity(usize::from(var.is_some()) + names.len());
+        steps.extend(var.map(|v| plain(self::var(v))));
+        steps.extend(names.iter().map(|n| plain(name(n))));
+        AstNode::Path { steps }
+    }
+
     /// `AstNode::Binary`.
     pub fn binary(op: BinaryOp, lhs: AstNode, rhs: AstNode) -> AstNode {
         AstNode::Binary {

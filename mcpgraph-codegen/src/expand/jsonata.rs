@@ -132,6 +132,11 @@ impl Writer {
                 quote!(j::AstNode::Parent(#label))
             }
             AstNode::Path { steps } => {
+                if let Some((var, names)) = plain_names(steps) {
+                    let var = lit::option(var.map(lit::string));
+                    let names = names.into_iter().map(lit::string);
+                    return quote!(j::names(#var, &[#(#names),*]));
+                }
                 let steps: Vec<TokenStream> = steps.iter().map(|st| self.step(st)).collect();
                 quote!(j::path([#(#steps),*]))
             }
@@ -275,6 +280,34 @@ impl Writer {
             (text(focus), text(index_var), text(ancestor_label));
         quote!(j::step(#inner, #stages, #focus, #index_var, #ancestor_label, #is_tuple, #inner_tuple))
     }
+}
+
+/// A path whose steps are only their nodes: a variable first (`$`, `$x`)
+/// or not, then field names. `None` for any other path.
+fn plain_names(steps: &[PathStep]) -> Option<(Option<&str>, Vec<&str>)> {
+    let plain = |step: &PathStep| {
+        step.stages.is_empty()
+            && step.focus.is_none()
+            && step.index_var.is_none()
+            && step.ancestor_label.is_none()
+            && !step.is_tuple
+            && !step.inner_tuple
+    };
+    let (var, rest) = match steps.split_first() {
+        Some((first, rest)) => match &first.node {
+            AstNode::Variable(name) if plain(first) => (Some(name.as_str()), rest),
+            _ => (None, steps),
+        },
+        None => return None,
+    };
+    let names = rest
+        .iter()
+        .map(|step| match &step.node {
+            AstNode::Name(name) if plain(step) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((var, names))
 }
 
 /// `j::s("text")`: an owned string.

@@ -156,11 +156,7 @@ pub mod count_files {
                                 "$.entry.directory",
                                 {
                                     use rt::ast as j;
-                                    j::path([
-                                        j::plain(j::var("")),
-                                        j::plain(j::name("entry")),
-                                        j::plain(j::name("directory")),
-                                    ])
+                                    j::names(rt::Some(""), &["entry", "directory"])
                                 },
                             )?,
                         ),
@@ -179,11 +175,7 @@ pub mod count_files {
                                         j::function(
                                             "split",
                                             [
-                                                j::path([
-                                                    j::plain(j::var("")),
-                                                    j::plain(j::name("list_directory_node")),
-                                                    j::plain(j::name("content")),
-                                                ]),
+                                                j::names(rt::Some(""), &["list_directory_node", "content"]),
                                                 j::string(r"
 "),
                                             ],
@@ -714,11 +706,7 @@ pub mod sum_file_sizes {
                                 "$.entry.directory",
                                 {
                                     use rt::ast as j;
-                                    j::path([
-                                        j::plain(j::var("")),
-                                        j::plain(j::name("entry")),
-                                        j::plain(j::name("directory")),
-                                    ])
+                                    j::names(rt::Some(""), &["entry", "directory"])
                                 },
                             )?,
                         ),
@@ -754,11 +742,10 @@ pub mod sum_file_sizes {
                                     j::function(
                                         "split",
                                         [
-                                            j::path([
-                                                j::plain(j::var("")),
-                                                j::plain(j::name("list_directory_with_sizes_node")),
-                                                j::plain(j::name("content")),
-                                            ]),
+                                            j::names(
+                                                rt::Some(""),
+                                                &["list_directory_with_sizes_node", "content"],
+                                            ),
                                             j::string(r"
 "),
                                         ],

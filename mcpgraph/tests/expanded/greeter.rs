@@ -140,10 +140,7 @@ pub mod greet {
                                     "entry.language",
                                     {
                                         use rt::ast as j;
-                                        j::path([
-                                            j::plain(j::name("entry")),
-                                            j::plain(j::name("language")),
-                                        ])
+                                        j::names(rt::None, &["entry", "language"])
                                     },
                                 )?,
                             ]),
@@ -159,11 +156,7 @@ pub mod greet {
                             j::binary(
                                 j::BinaryOp::Concatenate,
                                 j::string("Bonjour, "),
-                                j::path([
-                                    j::plain(j::var("")),
-                                    j::plain(j::name("entry")),
-                                    j::plain(j::name("name")),
-                                ]),
+                                j::names(rt::Some(""), &["entry", "name"]),
                             ),
                             j::string(" !"),
                         )
@@ -178,11 +171,7 @@ pub mod greet {
                             j::binary(
                                 j::BinaryOp::Concatenate,
                                 j::string("Hello, "),
-                                j::path([
-                                    j::plain(j::var("")),
-                                    j::plain(j::name("entry")),
-                                    j::plain(j::name("name")),
-                                ]),
+                                j::names(rt::Some(""), &["entry", "name"]),
                             ),
                             j::string("!"),
                         )
@@ -205,22 +194,13 @@ pub mod greet {
                                         condition: j::b(
                                             j::function(
                                                 "exists",
-                                                [
-                                                    j::path([j::plain(j::var("")), j::plain(j::name("french"))]),
-                                                ],
+                                                [j::names(rt::Some(""), &["french"])],
                                                 true,
                                             ),
                                         ),
-                                        then_branch: j::b(
-                                            j::path([j::plain(j::var("")), j::plain(j::name("french"))]),
-                                        ),
+                                        then_branch: j::b(j::names(rt::Some(""), &["french"])),
                                         else_branch: rt::Some(
-                                            j::b(
-                                                j::path([
-                                                    j::plain(j::var("")),
-                                                    j::plain(j::name("english")),
-                                                ]),
-                                            ),
+                                            j::b(j::names(rt::Some(""), &["english"])),
                                         ),
                                     },
                                 ),
@@ -238,18 +218,10 @@ pub mod greet {
                                                                 rt::Vec::from([
                                                                     j::AstNode::Conditional {
                                                                         condition: j::b(
-                                                                            j::path([
-                                                                                j::plain(j::var("")),
-                                                                                j::plain(j::name("entry")),
-                                                                                j::plain(j::name("times")),
-                                                                            ]),
+                                                                            j::names(rt::Some(""), &["entry", "times"]),
                                                                         ),
                                                                         then_branch: j::b(
-                                                                            j::path([
-                                                                                j::plain(j::var("")),
-                                                                                j::plain(j::name("entry")),
-                                                                                j::plain(j::name("times")),
-                                                                            ]),
+                                                                            j::names(rt::Some(""), &["entry", "times"]),
                                                                         ),
                                                                         else_branch: rt::Some(j::b(j::AstNode::Number(1.0))),
                                                                     },

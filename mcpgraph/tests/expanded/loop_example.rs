@@ -157,11 +157,7 @@ pub mod sum_to_n {
                                     (j::string("sum"), j::AstNode::Number(1.0)),
                                     (
                                         j::string("target"),
-                                        j::path([
-                                            j::plain(j::var("")),
-                                            j::plain(j::name("entry_sum")),
-                                            j::plain(j::name("n")),
-                                        ]),
+                                        j::names(rt::Some(""), &["entry_sum", "n"]),
                                     ),
                                 ]),
                             ),
@@ -235,11 +231,7 @@ pub mod sum_to_n {
                                         ),
                                         (
                                             j::string("target"),
-                                            j::path([
-                                                j::plain(j::var("")),
-                                                j::plain(j::name("entry_sum")),
-                                                j::plain(j::name("n")),
-                                            ]),
+                                            j::names(rt::Some(""), &["entry_sum", "n"]),
                                         ),
                                     ]),
                                 ),
@@ -263,22 +255,14 @@ pub mod sum_to_n {
                                     "$.increment_node.counter",
                                     {
                                         use rt::ast as j;
-                                        j::path([
-                                            j::plain(j::var("")),
-                                            j::plain(j::name("increment_node")),
-                                            j::plain(j::name("counter")),
-                                        ])
+                                        j::names(rt::Some(""), &["increment_node", "counter"])
                                     },
                                 )?,
                                 rt::Expr::from_ast(
                                     "$.increment_node.target",
                                     {
                                         use rt::ast as j;
-                                        j::path([
-                                            j::plain(j::var("")),
-                                            j::plain(j::name("increment_node")),
-                                            j::plain(j::name("target")),
-                                        ])
+                                        j::names(rt::Some(""), &["increment_node", "target"])
                                     },
                                 )?,
                             ]),
@@ -307,11 +291,7 @@ pub mod sum_to_n {
                                 j::object([
                                     (
                                         j::string("sum"),
-                                        j::path([
-                                            j::plain(j::var("")),
-                                            j::plain(j::name("increment_node")),
-                                            j::plain(j::name("sum")),
-                                        ]),
+                                        j::names(rt::Some(""), &["increment_node", "sum"]),
                                     ),
                                 ]),
                             ),

@@ -142,10 +142,7 @@ pub mod test_switch {
                                     "entry.value",
                                     {
                                         use rt::ast as j;
-                                        j::path([
-                                            j::plain(j::name("entry")),
-                                            j::plain(j::name("value")),
-                                        ])
+                                        j::names(rt::None, &["entry", "value"])
                                     },
                                 )?,
                             ]),
@@ -161,10 +158,7 @@ pub mod test_switch {
                                     "entry.value",
                                     {
                                         use rt::ast as j;
-                                        j::path([
-                                            j::plain(j::name("entry")),
-                                            j::plain(j::name("value")),
-                                        ])
+                                        j::names(rt::None, &["entry", "value"])
                                     },
                                 )?,
                             ]),
