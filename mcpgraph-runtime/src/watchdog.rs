@@ -60,6 +60,11 @@ impl ExpressionTimer {
         }
     }
 
+    /// The limit, in milliseconds (`None`: unlimited).
+    pub(crate) fn limit_ms(&self) -> Option<u64> {
+        self.limit_ms
+    }
+
     /// The token the call's evaluator must hold.
     pub(crate) fn token(&self) -> CancelToken {
         self.slot.token.clone()

@@ -13,7 +13,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions};
 use jsonata_core::value::JValue;
@@ -112,15 +112,16 @@ impl CallEvaluator {
         if let Some(native) = expr.native()
             && self.limits.max_expression_depth >= native.depth_needed()
         {
-            if native.timed() {
-                self.timer.arm(started);
-            }
             let value = contained(|| native.eval(context, &self.history.borrow()));
+            // Nothing stops a native evaluation midway (the watchdog only
+            // cancels jsonata-core's token), so one clock read afterwards
+            // decides as the watchdog would, a little more precisely; and
+            // a call whose expressions are all native starts no watchdog
+            // thread.
             if native.timed()
-                && let Some(limit) = self.timer.disarm()
+                && let Some(limit) = self.timer.limit_ms()
+                && started.elapsed() > Duration::from_millis(limit)
             {
-                // Its token is spent, as after a jsonata-core evaluation.
-                *self = Self::new(self.limits, &self.history);
                 return Err(describe_jsonata_error(&timeout_error(limit)));
             }
             if let Some(value) = value? {
