@@ -37,7 +37,9 @@ const NEVER: u64 = u64::MAX;
 struct Slot {
     /// Milliseconds since [`epoch`], or [`IDLE`] / [`FIRED`].
     deadline: AtomicU64,
-    token: CancelToken,
+    /// Made when an evaluator first takes it: a call whose expressions
+    /// are all evaluated natively never needs one.
+    token: OnceLock<CancelToken>,
 }
 
 /// The time limit of one call's expressions.
@@ -54,7 +56,7 @@ impl ExpressionTimer {
             limit_ms,
             slot: Arc::new(Slot {
                 deadline: AtomicU64::new(IDLE),
-                token: CancelToken::new(),
+                token: OnceLock::new(),
             }),
             registered: false,
         }
@@ -67,7 +69,7 @@ impl ExpressionTimer {
 
     /// The token the call's evaluator must hold.
     pub(crate) fn token(&self) -> CancelToken {
-        self.slot.token.clone()
+        self.slot.token.get_or_init(CancelToken::new).clone()
     }
 
     /// Starts the clock of one evaluation, counted from `started` (the
@@ -168,7 +170,9 @@ impl Watchdog {
                         .compare_exchange(deadline, FIRED, Ordering::SeqCst, Ordering::SeqCst)
                         .is_ok()
                 {
-                    slot.token.cancel();
+                    if let Some(token) = slot.token.get() {
+                        token.cancel();
+                    }
                 } else {
                     earliest = Some(earliest.map_or(deadline, |e| e.min(deadline)));
                 }
