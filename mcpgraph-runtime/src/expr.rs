@@ -63,9 +63,9 @@ impl Expr {
     /// The rewrites to jsonata-js's behaviour and the guards on a parsed tree.
     fn prepare(source: Cow<'static, str>, mut ast: AstNode) -> Result<Self, StartupError> {
         // A plain path of names (most `var`s and arguments) holds nothing
-        // the rewrites touch: no regex, call, operator or object. Three
-        // tree walks per expression were a tenth of start-up's own work;
-        // debug builds still run them and check that nothing changed.
+        // the rewrites touch: no regex, call, operator or object, so its
+        // start-up skips their three tree walks. Debug builds still run
+        // them and check that nothing changed.
         let path = plain_path(&ast);
         let helpers = if path.is_some() && !cfg!(debug_assertions) {
             crate::js_compat::Helpers::default()
