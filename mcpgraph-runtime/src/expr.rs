@@ -78,9 +78,10 @@ impl Expr {
                     "the rewrites changed the plain path `{source}`"
                 );
             }
+            // They only wrap parts in calls, so they never make a plain path.
+            debug_assert_eq!(plain_path(&ast), path, "`{source}`");
             helpers
         };
-        let path = path.or_else(|| plain_path(&ast));
         Ok(Self {
             source,
             ast,

@@ -251,13 +251,7 @@ impl Writer {
             id: _,
         } = step;
         let inner = self.node(inner);
-        if stages.is_empty()
-            && focus.is_none()
-            && index_var.is_none()
-            && ancestor_label.is_none()
-            && !is_tuple
-            && !inner_tuple
-        {
+        if is_plain(step) {
             return quote!(j::plain(#inner));
         }
         let stages: Vec<TokenStream> = stages
@@ -285,17 +279,9 @@ impl Writer {
 /// A path whose steps are only their nodes: a variable first (`$`, `$x`)
 /// or not, then field names. `None` for any other path.
 fn plain_names(steps: &[PathStep]) -> Option<(Option<&str>, Vec<&str>)> {
-    let plain = |step: &PathStep| {
-        step.stages.is_empty()
-            && step.focus.is_none()
-            && step.index_var.is_none()
-            && step.ancestor_label.is_none()
-            && !step.is_tuple
-            && !step.inner_tuple
-    };
     let (var, rest) = match steps.split_first() {
         Some((first, rest)) => match &first.node {
-            AstNode::Variable(name) if plain(first) => (Some(name.as_str()), rest),
+            AstNode::Variable(name) if is_plain(first) => (Some(name.as_str()), rest),
             _ => (None, steps),
         },
         None => return None,
@@ -303,11 +289,24 @@ fn plain_names(steps: &[PathStep]) -> Option<(Option<&str>, Vec<&str>)> {
     let names = rest
         .iter()
         .map(|step| match &step.node {
-            AstNode::Name(name) if plain(step) => Some(name.as_str()),
+            AstNode::Name(name) if is_plain(step) => Some(name.as_str()),
             _ => None,
         })
         .collect::<Option<Vec<_>>>()?;
     Some((var, names))
+}
+
+/// Whether a path step is only its node (`j::plain`): no stages, focus,
+/// index or ancestor binding, and no tuple stream. The runtime's
+/// `expr::is_plain_step` is the same test (codegen and the runtime never
+/// depend on each other).
+fn is_plain(step: &PathStep) -> bool {
+    step.stages.is_empty()
+        && step.focus.is_none()
+        && step.index_var.is_none()
+        && step.ancestor_label.is_none()
+        && !step.is_tuple
+        && !step.inner_tuple
 }
 
 /// `j::s("text")`: an owned string.
