@@ -130,6 +130,106 @@ pub mod ast {
     }
 }
 
+/// What generated code builds a compiled switch rule with
+/// ([`Switch::compiled`](crate::Switch::compiled)): the tree the runtime's
+/// rule compiler makes of the rewritten rule's JSON, node for node, so
+/// that start-up parses no JSON. Debug builds compile the JSON too and
+/// check that the trees are equal.
+pub mod logic {
+    pub use crate::logic::{Args, Node, Op};
+    use serde_json::Value as Json;
+
+    /// `Node::Num`: a number.
+    pub fn num(n: f64) -> Node {
+        Node::Num(n)
+    }
+
+    /// `Node::Str`: a string.
+    pub fn text(text: &str) -> Node {
+        Node::Str(text.to_owned())
+    }
+
+    /// `Node::Lit`: any other constant.
+    pub fn lit(value: Json) -> Node {
+        Node::Lit(value)
+    }
+
+    /// `Node::Slot`: the value of slot `i`.
+    pub fn slot(i: usize) -> Node {
+        Node::Slot(i)
+    }
+
+    /// `Node::Array`: an array with operations inside.
+    pub fn array<const N: usize>(items: [Node; N]) -> Node {
+        Node::Array(Box::new(items))
+    }
+
+    /// `Node::Binary`: a comparison or `in` of two arguments.
+    pub fn binary(op: Op, lhs: Node, rhs: Node) -> Node {
+        Node::Binary(op, Box::new([lhs, rhs]))
+    }
+
+    /// `Node::Apply` with one node per argument.
+    pub fn apply<const N: usize>(op: Op, args: [Node; N]) -> Node {
+        Node::Apply(op, Args::List(Box::new(args)))
+    }
+
+    /// `Node::Apply` with slot `i` standing for the argument list.
+    pub fn spread(op: Op, i: usize) -> Node {
+        Node::Apply(op, Args::Spread(i))
+    }
+
+    /// `Node::Unknown`: an operator json-logic-js does not know.
+    pub fn unknown(name: &str) -> Node {
+        Node::Unknown(name.into())
+    }
+
+    /// JSON `null`.
+    pub fn null() -> Json {
+        Json::Null
+    }
+
+    /// A JSON boolean.
+    pub fn bool(b: bool) -> Json {
+        Json::Bool(b)
+    }
+
+    /// A JSON number written as a non-negative integer.
+    pub fn uint(n: u64) -> Json {
+        Json::from(n)
+    }
+
+    /// A JSON number written as a negative integer.
+    pub fn int(n: i64) -> Json {
+        Json::from(n)
+    }
+
+    /// Any other JSON number.
+    pub fn float(n: f64) -> Json {
+        serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
+    }
+
+    /// A JSON string.
+    pub fn string(text: &str) -> Json {
+        Json::String(text.to_owned())
+    }
+
+    /// A JSON array.
+    pub fn list<const N: usize>(items: [Json; N]) -> Json {
+        Json::Array(Vec::from(items))
+    }
+
+    /// A JSON object, keys in the order given.
+    pub fn map<const N: usize>(entries: [(&str, Json); N]) -> Json {
+        Json::Object(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+        )
+    }
+}
+
 /// The key of a switch rule's data under which the runtime puts the values
 /// of the rule's `var`s (slots). The generator rewrites every `var` into a
 /// read under this key; it keeps a copy of its own, since codegen and the

@@ -222,31 +222,36 @@ impl Switch {
                     .iter()
                     .map(|source| Expr::parse(*source))
                     .collect::<Result<_, _>>()?;
-                Ok((*rule, vars))
-            })
-            .collect::<Result<_, StartupError>>()?;
-        Self::compiled(conditions)
-    }
-
-    /// The same, with each rule's `var`s already built (the generator's
-    /// [`Expr::from_ast`], in the order of [`Rule::vars`]).
-    pub fn compiled(conditions: Vec<(Rule, Vec<Expr>)>) -> Result<Self, StartupError> {
-        let conditions = conditions
-            .into_iter()
-            .map(|(rule, vars)| {
-                let Rule {
-                    json: rule,
-                    needs_context,
-                    ..
-                } = rule;
-                let json: serde_json::Value = serde_json::from_str(rule)
-                    .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
+                let json: serde_json::Value = serde_json::from_str(rule.json)
+                    .map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
                 let logic = Logic::compile(&json)
-                    .map_err(|e| StartupError(format!("rule `{rule}`: {e}")))?;
+                    .map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
                 Ok(CompiledRule {
                     logic: Arc::new(logic),
                     vars,
-                    needs_context,
+                    needs_context: rule.needs_context,
+                })
+            })
+            .collect::<Result<_, StartupError>>()?;
+        Ok(Self { conditions })
+    }
+
+    /// The same, with each rule's `var`s already built (the generator's
+    /// [`Expr::from_ast`], in the order of [`Rule::vars`]) and the rule's
+    /// tree written out (`codegen::logic`): nothing is parsed.
+    #[doc(hidden)]
+    pub fn compiled(
+        conditions: Vec<(Rule, crate::logic::Node, Vec<Expr>)>,
+    ) -> Result<Self, StartupError> {
+        let conditions = conditions
+            .into_iter()
+            .map(|(rule, tree, vars)| {
+                let logic = Logic::from_tree(rule.json, tree)
+                    .map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
+                Ok(CompiledRule {
+                    logic: Arc::new(logic),
+                    vars,
+                    needs_context: rule.needs_context,
                 })
             })
             .collect::<Result<_, StartupError>>()?;

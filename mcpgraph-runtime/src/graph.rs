@@ -20,7 +20,8 @@ pub type RunFuture<'a> = Pin<Box<dyn Future<Output = Result<(), NodeError>> + 'a
 
 /// A compiled graph file. Implemented by generated code.
 pub trait Graph: Send + Sync + Sized + 'static {
-    /// Every expression and rule of the file, parsed once at start-up.
+    /// Every expression and rule of the file, built once at start-up from
+    /// the trees the generator wrote out.
     type Compiled: Send + Sync + 'static;
 
     /// Server metadata.

@@ -36,6 +36,10 @@ mod allowed {
 mod jsonata_trees {
     mcpgraph::mcpgraph!("tests/jsonata/graph.yaml");
 }
+/// Switch rules with every kind of compiled tree (`tests/logic/graph.yaml`).
+mod logic_trees {
+    mcpgraph::mcpgraph!("tests/logic/graph.yaml");
+}
 /// A graph checked against its lock (`tests/locked/graph.lock.json`) with
 /// a warning the macro would report as an error, allowed.
 mod locked {
@@ -188,4 +192,13 @@ fn generated_schema_validators_agree_with_the_run_time_validator() {
 #[test]
 fn generated_expression_trees_are_the_parsers() {
     assert!(<jsonata_trees::Server as Graph>::compile().is_ok());
+}
+
+/// The generator writes each switch rule's compiled tree out as Rust; in
+/// this debug build, starting the graph checks every tree against the
+/// runtime's compilation of the rule's JSON (`Switch::compiled`), for
+/// rules with every kind of node.
+#[test]
+fn generated_rule_trees_are_the_runtimes() {
+    assert!(<logic_trees::Server as Graph>::compile().is_ok());
 }

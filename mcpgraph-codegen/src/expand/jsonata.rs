@@ -332,7 +332,7 @@ fn variant(op: &impl std::fmt::Debug) -> Ident {
 /// An `f64` written so that it reads back exactly: as a literal when its
 /// shortest form does (Rust prints the shortest form that round-trips),
 /// else by its bits.
-fn number(n: f64) -> TokenStream {
+pub(super) fn number(n: f64) -> TokenStream {
     if n.is_finite() && n >= 0.0 && !(n == 0.0 && n.is_sign_negative()) {
         Literal::f64_unsuffixed(n).into_token_stream()
     } else if n.is_finite() && n < 0.0 {

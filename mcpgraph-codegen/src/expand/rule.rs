@@ -1,7 +1,13 @@
 //! Switch rules for the runtime: each rule rewritten so that its `var`s
-//! read slots the runtime fills from JSONata (`rewrite_rule`), and the rule
-//! as written, for the comment the generated code carries beside it.
+//! read slots the runtime fills from JSONata (`rewrite_rule`), the tree the
+//! runtime compiles that into, written out (`tree`), and the rule as
+//! written, for the comment the generated code carries beside it.
 
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::Value;
+
+use super::{jsonata, lit};
 use crate::model::Logic;
 
 /// Operators whose later arguments are evaluated once per item, in a scope
@@ -22,6 +28,8 @@ const READ_DATA: &[&str] = &["missing", "missing_some"];
 pub struct RewrittenRule {
     /// The rule as JSON text, every `var` replaced by a slot read.
     pub json: String,
+    /// The same rule as a value.
+    pub value: Value,
     /// The JSONata source of each slot, in slot order.
     pub vars: Vec<String>,
     /// Whether the rule reads the context itself (`missing`,
@@ -87,11 +95,186 @@ pub fn rewrite_rule(rule: &Logic) -> RewrittenRule {
     }
     let mut vars = Vec::new();
     let mut needs_context = false;
-    let json = walk(rule, 0, &mut vars, &mut needs_context).to_string();
+    let value = walk(rule, 0, &mut vars, &mut needs_context);
     RewrittenRule {
-        json,
+        json: value.to_string(),
+        value,
         vars,
         needs_context,
+    }
+}
+
+/// The operators of json-logic-js 2.0 by the runtime's name for them
+/// (`mcpgraph_runtime`'s `logic::Op`; debug builds of a server check every
+/// tree written with these against the runtime's own compilation).
+const OPS: &[(&str, &str)] = &[
+    ("==", "Eq"),
+    ("===", "StrictEq"),
+    ("!=", "Ne"),
+    ("!==", "StrictNe"),
+    (">", "Gt"),
+    (">=", "Ge"),
+    ("<", "Lt"),
+    ("<=", "Le"),
+    ("!", "Not"),
+    ("!!", "NotNot"),
+    ("or", "Or"),
+    ("and", "And"),
+    ("if", "If"),
+    ("?:", "If"),
+    ("in", "In"),
+    ("cat", "Cat"),
+    ("substr", "Substr"),
+    ("+", "Add"),
+    ("-", "Sub"),
+    ("*", "Mul"),
+    ("/", "Div"),
+    ("%", "Mod"),
+    ("max", "Max"),
+    ("min", "Min"),
+    ("merge", "Merge"),
+    ("var", "Var"),
+    ("missing", "Missing"),
+    ("missing_some", "MissingSome"),
+    ("all", "All"),
+    ("some", "Some"),
+    ("none", "None"),
+    ("map", "Map"),
+    ("filter", "Filter"),
+    ("reduce", "Reduce"),
+    ("log", "Log"),
+];
+
+/// Operators that the runtime compiles with two arguments as a pair.
+const BINARY: &[&str] = &[
+    "Eq", "Ne", "StrictEq", "StrictNe", "Gt", "Ge", "Lt", "Le", "In",
+];
+
+/// The tree the runtime's rule compiler makes of a rewritten rule, as
+/// Rust that builds it through `rt::logic` (imported as `l`): constants
+/// stay JSON, operations become nodes, slot reads slots.
+pub(crate) fn tree(rule: &Value) -> TokenStream {
+    match rule {
+        Value::Array(items) if items.iter().all(is_constant) => {
+            let value = json(rule);
+            quote!(l::lit(#value))
+        }
+        Value::Array(items) => {
+            let items = items.iter().map(tree);
+            quote!(l::array([#(#items),*]))
+        }
+        Value::Object(map) if map.len() == 1 => {
+            let Some((name, args)) = map.iter().next() else {
+                unreachable!("an object of one entry")
+            };
+            if let Some(slot) = slot_read(name, args) {
+                let slot = lit::index(slot);
+                return quote!(l::slot(#slot));
+            }
+            let Some(&(_, variant)) = OPS.iter().find(|(op, _)| op == name) else {
+                let name = lit::string(name);
+                return quote!(l::unknown(#name));
+            };
+            let op = syn::Ident::new(variant, proc_macro2::Span::call_site());
+            match args {
+                Value::Array(items) if items.len() == 2 && BINARY.contains(&variant) => {
+                    let (lhs, rhs) = (tree(&items[0]), tree(&items[1]));
+                    quote!(l::binary(l::Op::#op, #lhs, #rhs))
+                }
+                Value::Array(items) => {
+                    let items = items.iter().map(tree);
+                    quote!(l::apply(l::Op::#op, [#(#items),*]))
+                }
+                other => match other.as_object().and_then(|m| {
+                    let (name, args) = m.iter().next().filter(|_| m.len() == 1)?;
+                    slot_read(name, args)
+                }) {
+                    Some(slot) => {
+                        let slot = lit::index(slot);
+                        quote!(l::spread(l::Op::#op, #slot))
+                    }
+                    None => {
+                        let arg = tree(other);
+                        quote!(l::apply(l::Op::#op, [#arg]))
+                    }
+                },
+            }
+        }
+        Value::Number(n) => {
+            let n = jsonata::number(n.as_f64().unwrap_or(f64::NAN));
+            quote!(l::num(#n))
+        }
+        Value::String(s) => {
+            let s = lit::string(s);
+            quote!(l::text(#s))
+        }
+        other => {
+            let value = json(other);
+            quote!(l::lit(#value))
+        }
+    }
+}
+
+/// Whether the runtime compiles `rule` to a constant: anything but an
+/// operation (an object of one entry) or an array holding one.
+fn is_constant(rule: &Value) -> bool {
+    match rule {
+        Value::Object(map) => map.len() != 1,
+        Value::Array(items) => items.iter().all(is_constant),
+        _ => true,
+    }
+}
+
+/// The slot a rewritten `{"val": [[depth]?, SLOT_KEY, "i"]}` reads.
+fn slot_read(name: &str, args: &Value) -> Option<usize> {
+    if name != "val" {
+        return None;
+    }
+    let (key, slot) = match args.as_array()?.as_slice() {
+        [Value::Array(_), key, slot] | [key, slot] => (key, slot),
+        _ => return None,
+    };
+    match (key, slot) {
+        (Value::String(key), Value::String(slot)) if key == SLOT_KEY => slot.parse().ok(),
+        _ => None,
+    }
+}
+
+/// A JSON value as Rust that builds it (`l::null()`, `l::map([...])`),
+/// numbers in the representation parsing their text gives.
+fn json(value: &Value) -> TokenStream {
+    match value {
+        Value::Null => quote!(l::null()),
+        Value::Bool(b) => quote!(l::bool(#b)),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => {
+                let u = lit::int(u);
+                quote!(l::uint(#u))
+            }
+            (None, Some(i)) => {
+                let i = proc_macro2::Literal::i64_unsuffixed(i);
+                quote!(l::int(#i))
+            }
+            (None, None) => {
+                let f = jsonata::number(n.as_f64().unwrap_or(f64::NAN));
+                quote!(l::float(#f))
+            }
+        },
+        Value::String(s) => {
+            let s = lit::string(s);
+            quote!(l::string(#s))
+        }
+        Value::Array(items) => {
+            let items = items.iter().map(json);
+            quote!(l::list([#(#items),*]))
+        }
+        Value::Object(map) => {
+            let entries = map.iter().map(|(k, v)| {
+                let (k, v) = (lit::string(k), json(v));
+                quote!((#k, #v))
+            });
+            quote!(l::map([#(#entries),*]))
+        }
     }
 }
 

@@ -58,15 +58,18 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                 let rules = conditions.iter().map(|c| {
                     let rule::RewrittenRule {
                         json,
+                        value,
                         vars,
                         needs_context,
                     } = rule::rewrite_rule(&c.rule);
                     let json = lit::string(&json);
+                    let tree = rule::tree(&value);
                     let exprs = vars.iter().map(|v| jsonata::expr(v));
                     let vars = vars.iter().map(|v| lit::string(v));
                     quote! {
                         (
                             rt::Rule { json: #json, vars: &[#(#vars),*], needs_context: #needs_context },
+                            { use rt::logic as l; #tree },
                             rt::Vec::from([#(#exprs),*]),
                         )
                     }

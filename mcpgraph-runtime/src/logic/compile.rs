@@ -1,4 +1,5 @@
-//! A rule compiled into a tree, once, at start-up: operators resolved to
+//! A rule compiled into a tree (by the generator, which writes the tree out
+//! as Rust, or at start-up for rules given as text): operators resolved to
 //! [`Op`], constant parts kept as JSON, and the generator's slot reads
 //! (`{"val": [SLOT_KEY, "i"]}`, see `expr::Rule`) turned into [`Node::Slot`].
 
@@ -7,9 +8,12 @@ use serde_json::Value as Json;
 use super::ops;
 use crate::expr::SLOT_KEY;
 
-/// The operators of json-logic-js 2.0.
+/// The operators of json-logic-js 2.0 (the generator names them, see
+/// `codegen::logic`).
+#[doc(hidden)]
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
+pub enum Op {
     Eq,
     StrictEq,
     Ne,
@@ -89,9 +93,11 @@ impl Op {
     }
 }
 
-/// A compiled rule or part of one.
-#[derive(Debug)]
-pub(crate) enum Node {
+/// A compiled rule or part of one (the generator writes it out, see
+/// `codegen::logic`).
+#[doc(hidden)]
+#[derive(Debug, PartialEq)]
+pub enum Node {
     /// A constant number, converted once.
     Num(f64),
     /// A constant string.
@@ -106,14 +112,17 @@ pub(crate) enum Node {
     Slot(usize),
     /// A comparison or `in` written with two arguments (see `ops::binary`).
     Binary(Op, Box<[Node; 2]>),
+    /// Any other operation.
     Apply(Op, Args),
     /// An operator json-logic-js does not know: an error if evaluated.
     Unknown(Box<str>),
 }
 
 /// An operation's arguments.
-#[derive(Debug)]
-pub(crate) enum Args {
+#[doc(hidden)]
+#[derive(Debug, PartialEq)]
+pub enum Args {
+    /// One node per argument.
     List(Box<[Node]>),
     /// A slot standing for the whole argument list (`{"!": {"var": ..}}`).
     /// mcpGraph substitutes the value before json-logic-js looks at the

@@ -6,9 +6,10 @@
 //! mcpGraph evaluates each `{"var": S}` as JSONata against the context,
 //! substitutes the value into the rule, and hands the rule and the context
 //! to `jsonLogic.apply`. The generator lifts each `var` out into a slot
-//! (`expr::Rule`); here a rule is compiled once, at start-up, into a tree
-//! ([`Logic`]), and applied per call to the slot values and the context,
-//! which it borrows: nothing is parsed or converted on the request path.
+//! (`expr::Rule`) and writes out the tree ([`Logic`]) the rule compiles to
+//! here; it is built once, at start-up, and applied per call to the slot
+//! values and the context, which it borrows: nothing is parsed or
+//! converted on the request path.
 //!
 //! This replaces datalogic-rs, which FORMAT.md's semantics could not be
 //! configured into (it throws on `NaN`, compares arrays element-wise, has
@@ -24,7 +25,7 @@ mod value;
 
 use jsonata_core::value::JValue;
 
-use compile::Node;
+pub use compile::{Args, Node, Op};
 use eval::Env;
 use value::{Val, js_truthy};
 
@@ -78,6 +79,24 @@ impl Logic {
     pub(crate) fn compile(rule: &serde_json::Value) -> Result<Self, String> {
         check_rule_depth(rule)?;
         let root = compile::compile(rule);
+        if let Some(name) = root.unknown() {
+            return Err(format!("unknown JSON Logic operator `{name}`"));
+        }
+        let slots = root.slots();
+        Ok(Self { root, slots })
+    }
+
+    /// The tree the generator wrote out for `rule` (the same JSON text
+    /// [`Logic::compile`] takes), so that start-up parses nothing. Debug
+    /// builds compile `rule` too and check that the two trees are equal.
+    pub(crate) fn from_tree(rule: &str, root: Node) -> Result<Self, String> {
+        if cfg!(debug_assertions) {
+            let parsed = serde_json::from_str(rule).map(|json| Self::compile(&json));
+            assert!(
+                matches!(&parsed, Ok(Ok(logic)) if logic.root == root),
+                "the generated tree of rule `{rule}` is not the compiled one:\n{root:?}\n{parsed:?}"
+            );
+        }
         if let Some(name) = root.unknown() {
             return Err(format!("unknown JSON Logic operator `{name}`"));
         }

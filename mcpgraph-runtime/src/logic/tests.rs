@@ -232,3 +232,26 @@ fn numbers_are_written_as_in_javascript() {
         assert_eq!(number_to_string(*n), *want, "String({n})");
     }
 }
+
+/// A tree the generator wrote that is not what the rule's JSON compiles to
+/// stops a debug build's start-up, as a JSONata tree unlike its parse does.
+#[cfg(debug_assertions)]
+#[test]
+#[should_panic(expected = "is not the compiled one")]
+fn a_generated_rule_tree_unlike_the_compiled_one_is_caught() {
+    use super::compile::{Node, Op};
+    let tree = Node::Binary(Op::Ge, Box::new([Node::Num(1.0), Node::Num(2.0)]));
+    let _ = super::Logic::from_tree(r#"{">": [1, 2]}"#, tree);
+}
+
+/// The generator's tree for a rule is taken as it is when it matches.
+#[test]
+fn a_generated_rule_tree_like_the_compiled_one_is_taken() {
+    use super::compile::{Node, Op};
+    let tree = Node::Binary(Op::Gt, Box::new([Node::Num(1.0), Node::Num(2.0)]));
+    let logic = super::Logic::from_tree(r#"{">": [1, 2]}"#, tree).unwrap();
+    assert_eq!(
+        logic.decide(&[], &jsonata_core::value::JValue::Null),
+        Ok(false)
+    );
+}

@@ -135,6 +135,10 @@ pub mod greet {
                                 vars: &["entry.language"],
                                 needs_context: false,
                             },
+                            {
+                                use rt::logic as l;
+                                l::binary(l::Op::Eq, l::slot(0), l::text("fr"))
+                            },
                             rt::Vec::from([
                                 rt::Expr::from_ast(
                                     "entry.language",

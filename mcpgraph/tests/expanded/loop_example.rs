@@ -250,6 +250,10 @@ pub mod sum_to_n {
                                 ],
                                 needs_context: false,
                             },
+                            {
+                                use rt::logic as l;
+                                l::binary(l::Op::Lt, l::slot(0), l::slot(1))
+                            },
                             rt::Vec::from([
                                 rt::Expr::from_ast(
                                     "$.increment_node.counter",

@@ -137,6 +137,10 @@ pub mod test_switch {
                                 vars: &["entry.value"],
                                 needs_context: false,
                             },
+                            {
+                                use rt::logic as l;
+                                l::binary(l::Op::Gt, l::slot(0), l::num(10.0))
+                            },
                             rt::Vec::from([
                                 rt::Expr::from_ast(
                                     "entry.value",
@@ -152,6 +156,10 @@ pub mod test_switch {
                                 json: r#"{">":[{"val":["\u0000","0"]},0]}"#,
                                 vars: &["entry.value"],
                                 needs_context: false,
+                            },
+                            {
+                                use rt::logic as l;
+                                l::binary(l::Op::Gt, l::slot(0), l::num(0.0))
                             },
                             rt::Vec::from([
                                 rt::Expr::from_ast(
