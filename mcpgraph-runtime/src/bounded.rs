@@ -1,137 +1,17 @@
-//! Built-ins bounded before they allocate.
-//!
-//! A watchdog can stop an evaluation between steps, but not inside one
-//! built-in call: `$pad("", 1e9)` or `$join` of many copies of a long
-//! separator allocates gigabytes in a single step, before any node output
-//! is measured. So when an expression is parsed, [`guard`] rewrites those
-//! calls to check their size against `maxValueBytes` first:
-//!
-//! - every argument of `$pad(...)` goes through `$__mcpgraph_pad_arg`,
-//!   which passes it on unchanged unless it is a width whose padding alone
-//!   would pass the budget (each character is at least one byte). The
-//!   built-in still does the padding, with its own signature handling
-//!   (the string taken from the context included);
-//! - `$join(...)` becomes `$__mcpgraph_join`, which computes the result's
-//!   length before building it. `$join` is on jsonata-core's compiled fast
-//!   path, so it cannot be overridden in place; this is the built-in's
-//!   behaviour, error codes included, which the conformance suite pins.
-//!
-//! Every evaluator registers both functions ([`register`]): a rewritten
-//! expression needs them.
+//! Built-ins bounded before they allocate: the host functions a tree
+//! rewritten by `mcpgraph_jsonata::bounded::guard` calls (its docs say
+//! why), checking sizes against `maxValueBytes`. Every evaluator
+//! registers both ([`register`]): any expression may call them.
 
-use jsonata_core::ast::{AstNode, Stage};
 use jsonata_core::evaluator::{Evaluator, EvaluatorError};
 use jsonata_core::value::JValue;
-
-const PAD_ARG: &str = "__mcpgraph_pad_arg";
-const JOIN: &str = "__mcpgraph_join";
+use mcpgraph_jsonata::names::{JOIN, PAD_ARG};
 
 /// The code of a budget error (not a JSONata code: those start with S, T,
 /// D or U), so the node's error can say which limit it hit.
 pub(crate) const CODE: &str = "M0001";
 
-/// Rewrites every `$pad` and `$join` call in `ast` (see the module docs).
-/// Walks without recursion: a deep expression must not overflow the stack.
-pub(crate) fn guard(ast: &mut AstNode) {
-    let mut stack = vec![ast];
-    while let Some(node) = stack.pop() {
-        if let AstNode::Function {
-            name,
-            args,
-            is_builtin: true,
-        } = node
-        {
-            match name.as_str() {
-                "pad" => {
-                    for arg in args.iter_mut() {
-                        if !matches!(arg, AstNode::Placeholder) {
-                            let inner = std::mem::replace(arg, AstNode::Null);
-                            *arg = call(PAD_ARG, vec![inner]);
-                        }
-                    }
-                    // The wrapped arguments are walked below, inside their
-                    // wrappers.
-                }
-                "join" => *name = JOIN.to_owned(),
-                _ => {}
-            }
-        }
-        push_children(node, &mut stack);
-    }
-}
-
-fn call(name: &str, args: Vec<AstNode>) -> AstNode {
-    AstNode::Function {
-        name: name.to_owned(),
-        args,
-        is_builtin: true,
-    }
-}
-
-pub(crate) fn push_children<'a>(node: &'a mut AstNode, stack: &mut Vec<&'a mut AstNode>) {
-    match node {
-        AstNode::Path { steps } => {
-            for step in steps {
-                stack.push(&mut step.node);
-                for stage in &mut step.stages {
-                    if let Stage::Filter(filter) = stage {
-                        stack.push(filter);
-                    }
-                }
-            }
-        }
-        AstNode::Binary { lhs, rhs, .. } => stack.extend([&mut **lhs, &mut **rhs]),
-        AstNode::Unary { operand, .. } => stack.push(operand),
-        AstNode::Function { args, .. } => stack.extend(args.iter_mut()),
-        AstNode::Call { procedure, args } => {
-            stack.push(procedure);
-            stack.extend(args.iter_mut());
-        }
-        AstNode::Lambda { body, .. } => stack.push(body),
-        AstNode::Array(items) | AstNode::Block(items) | AstNode::ArrayGroup(items) => {
-            stack.extend(items.iter_mut());
-        }
-        AstNode::Object(pairs) => {
-            for (key, value) in pairs {
-                stack.extend([key, value]);
-            }
-        }
-        AstNode::ObjectTransform { input, pattern } => {
-            stack.push(input);
-            for (key, value) in pattern {
-                stack.extend([key, value]);
-            }
-        }
-        AstNode::Conditional {
-            condition,
-            then_branch,
-            else_branch,
-        } => {
-            stack.extend([&mut **condition, &mut **then_branch]);
-            if let Some(other) = else_branch {
-                stack.push(other);
-            }
-        }
-        AstNode::FunctionApplication(inner) => stack.push(inner),
-        AstNode::Sort { input, terms } => {
-            stack.push(input);
-            stack.extend(terms.iter_mut().map(|(term, _)| term));
-        }
-        AstNode::Transform {
-            location,
-            update,
-            delete,
-        } => {
-            stack.extend([&mut **location, &mut **update]);
-            if let Some(delete) = delete {
-                stack.push(delete);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Registers the functions [`guard`] calls, checking sizes against
+/// Registers the functions the rewrite calls, checking sizes against
 /// `max_bytes` (`None`: no budget).
 pub(crate) fn register(evaluator: &mut Evaluator, max_bytes: Option<u64>) {
     let max = max_bytes.unwrap_or(u64::MAX);
@@ -224,7 +104,7 @@ mod tests {
 
     fn eval(source: &str, max: Option<u64>) -> Result<JValue, EvaluatorError> {
         let mut ast = jsonata_core::parser::parse(source).unwrap();
-        guard(&mut ast);
+        mcpgraph_jsonata::bounded::guard(&mut ast);
         let mut evaluator = Evaluator::with_options(Context::new(), Default::default());
         register(&mut evaluator, max);
         let data = JValue::from_json_str(r#"{"s": "ab", "w": 6, "xs": ["a", "b", "c"]}"#).unwrap();
@@ -268,13 +148,5 @@ mod tests {
         );
         assert!(eval(r#"$join(xs, $pad("", 999))"#, Some(1000)).is_err());
         assert!(eval(r#"$join(xs, $pad("", 10))"#, Some(1000)).is_ok());
-    }
-
-    #[test]
-    fn deep_expressions_are_walked_without_recursion() {
-        let source = format!("{}1{}", "[".repeat(20_000), "]".repeat(20_000));
-        if let Ok(mut ast) = jsonata_core::parser::parse(&source) {
-            guard(&mut ast);
-        }
     }
 }

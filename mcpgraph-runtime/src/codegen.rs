@@ -14,6 +14,7 @@ pub use crate::{
     ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
 };
 pub use ::jsonschema;
+pub use ::mcpgraph_jsonata::Helpers;
 pub use ::serde_json;
 pub use ::std::boxed::Box;
 pub use ::std::clone::Clone;

@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
+use mcpgraph_jsonata::{Helpers, is_plain_step};
 
 use crate::error::StartupError;
 use crate::exec::native::Native;
@@ -31,73 +32,52 @@ pub struct Expr {
     native: OnceLock<Option<Native>>,
     /// The host functions the rewrite to jsonata-js's behaviour calls
     /// (see `js_compat`), which the evaluator registers before running it.
-    pub(crate) helpers: crate::js_compat::Helpers,
+    pub(crate) helpers: Helpers,
 }
 
 impl Expr {
-    /// Parses `source`. The error message starts with the JSONata error
-    /// code (`S0201: ...`) after the expression.
+    /// Parses `source` and applies the rewrites (`mcpgraph_jsonata`). The
+    /// error message starts with the JSONata error code (`S0201: ...`)
+    /// after the expression.
     pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, StartupError> {
         let source = source.into();
-        let ast = jsonata_core::parser::parse(&source).map_err(|e| {
+        let mut ast = jsonata_core::parser::parse(&source).map_err(|e| {
             StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
         })?;
-        Self::prepare(source, ast)
+        let helpers = mcpgraph_jsonata::prepare(&mut ast)
+            .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
+        Ok(Self::new(source, ast, helpers))
     }
 
-    /// `source` from the tree `jsonata_core::parser::parse` gives for it,
-    /// which the generator writes out as Rust (`ast`), so that start-up
-    /// parses nothing. Debug builds parse `source` too and check that the
-    /// two trees are equal.
-    pub fn from_ast(source: &'static str, ast: AstNode) -> Result<Self, StartupError> {
+    /// `source` from the tree the generator wrote out as Rust: the tree
+    /// `jsonata_core::parser::parse` gives for it, rewritten by
+    /// `mcpgraph_jsonata::prepare`, which said the expression calls
+    /// `helpers`. So start-up neither parses nor rewrites. Debug builds do
+    /// both and check that the trees and the helpers are equal.
+    pub fn from_ast(source: &'static str, ast: AstNode, helpers: Helpers) -> Self {
         if cfg!(debug_assertions) {
-            let parsed = jsonata_core::parser::parse(source).ok();
+            let prepared = jsonata_core::parser::parse(source)
+                .ok()
+                .and_then(|mut tree| {
+                    let helpers = mcpgraph_jsonata::prepare(&mut tree).ok()?;
+                    Some((tree, helpers))
+                });
             assert!(
-                parsed.as_ref() == Some(&ast),
-                "the generated tree of `{source}` is not the parser's:\n{ast:?}\n{parsed:?}"
+                prepared.as_ref() == Some(&(ast.clone(), helpers)),
+                "the generated tree of `{source}` is not the parser's, rewritten:\n{ast:?}\n{prepared:?}"
             );
         }
-        Self::prepare(Cow::Borrowed(source), ast)
+        Self::new(Cow::Borrowed(source), ast, helpers)
     }
 
-    /// The rewrites to jsonata-js's behaviour and the guards on a parsed tree.
-    fn prepare(source: Cow<'static, str>, mut ast: AstNode) -> Result<Self, StartupError> {
-        // A plain path of names (most `var`s and arguments) holds nothing
-        // the rewrites touch: no regex, call, operator or object, so its
-        // start-up skips their three tree walks. Debug builds still run
-        // them and check that nothing changed.
-        let path = plain_path(&ast);
-        let helpers = if path.is_some() && !cfg!(debug_assertions) {
-            crate::js_compat::Helpers::default()
-        } else {
-            let original = path.as_ref().map(|_| ast.clone());
-            let helpers = Self::rewrite(&source, &mut ast)?;
-            if let Some(original) = original {
-                assert!(
-                    original == ast && helpers == Default::default(),
-                    "the rewrites changed the plain path `{source}`"
-                );
-            }
-            // They only wrap parts in calls, so they never make a plain path.
-            debug_assert_eq!(plain_path(&ast), path, "`{source}`");
-            helpers
-        };
-        Ok(Self {
+    fn new(source: Cow<'static, str>, ast: AstNode, helpers: Helpers) -> Self {
+        Self {
+            path: plain_path(&ast),
             source,
             ast,
-            path,
             native: OnceLock::new(),
             helpers,
-        })
-    }
-
-    /// The rewrites of [`Expr::prepare`], in order; the host functions they
-    /// made the tree call.
-    fn rewrite(source: &str, ast: &mut AstNode) -> Result<crate::js_compat::Helpers, StartupError> {
-        crate::js_regex::translate(ast)
-            .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
-        crate::bounded::guard(ast);
-        Ok(crate::js_compat::rewrite(ast))
+        }
     }
 
     /// The value of a plain path expression on `data` without the
@@ -166,9 +146,9 @@ impl Args {
         Expr::parse(source).map(Args::Expr)
     }
 
-    /// `{expr: source}` with its parsed tree (see [`Expr::from_ast`]).
-    pub fn expr_ast(source: &'static str, ast: AstNode) -> Result<Self, StartupError> {
-        Expr::from_ast(source, ast).map(Args::Expr)
+    /// `{expr: source}` with its prepared tree (see [`Expr::from_ast`]).
+    pub fn expr_ast(source: &'static str, ast: AstNode, helpers: Helpers) -> Self {
+        Args::Expr(Expr::from_ast(source, ast, helpers))
     }
 
     /// A literal given as JSON text.
@@ -259,17 +239,6 @@ impl Switch {
     }
 }
 
-/// Whether a path step is only its node: no predicate stages, focus,
-/// index or ancestor binding, and no tuple stream.
-pub(crate) fn is_plain_step(step: &jsonata_core::ast::PathStep) -> bool {
-    step.stages.is_empty()
-        && step.focus.is_none()
-        && step.index_var.is_none()
-        && step.ancestor_label.is_none()
-        && !step.is_tuple
-        && !step.inner_tuple
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,17 +294,39 @@ mod tests {
     #[cfg(debug_assertions)]
     #[should_panic(expected = "is not the parser's")]
     fn a_tree_that_is_not_the_parsers_is_caught() {
-        let _ = Expr::from_ast("1 + 2", AstNode::Number(3.0));
+        let _ = Expr::from_ast("1 + 2", AstNode::Number(3.0), Helpers::default());
+    }
+
+    /// A generated tree that was not rewritten is caught in debug builds,
+    /// as are helpers other than the rewrite's.
+    #[test]
+    #[cfg(debug_assertions)]
+    fn a_tree_or_helpers_not_rewritten_are_caught() {
+        let source = "$pad(a, 10) & $string(a / b + 1)";
+        let parsed = jsonata_core::parser::parse(source).unwrap();
+        let unrewritten = std::panic::catch_unwind(|| {
+            Expr::from_ast("$pad(a, 10) & $string(a / b + 1)", parsed, Helpers::FINITE)
+        });
+        assert!(unrewritten.is_err());
+        let mut rewritten = jsonata_core::parser::parse(source).unwrap();
+        let helpers = mcpgraph_jsonata::prepare(&mut rewritten).unwrap();
+        assert_eq!(helpers, Helpers::FINITE);
+        let wrong = std::panic::catch_unwind(|| {
+            Expr::from_ast("$pad(a, 10) & $string(a / b + 1)", rewritten, Helpers::KEYS)
+        });
+        assert!(wrong.is_err());
     }
 
     /// The tree the generator writes gives the parser's expression.
     #[test]
     fn a_tree_from_the_generator_is_prepared_like_a_parse() {
-        let source = "$.entry.items[price > 1].name";
-        let ast = jsonata_core::parser::parse(source).unwrap();
-        let built = Expr::from_ast(source, ast).unwrap();
+        let source = "$.entry.items[price > 1].name & $pad(x, 3)";
+        let mut ast = jsonata_core::parser::parse(source).unwrap();
+        let helpers = mcpgraph_jsonata::prepare(&mut ast).unwrap();
+        let built = Expr::from_ast(source, ast, helpers);
         let parsed = Expr::parse(source).unwrap();
         assert_eq!(built.ast, parsed.ast);
+        assert_eq!(built.helpers, parsed.helpers);
         assert_eq!(built.source(), parsed.source());
     }
 }

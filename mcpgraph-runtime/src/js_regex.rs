@@ -1,85 +1,52 @@
-//! Regex literals with JavaScript's meaning.
-//!
-//! jsonata-core builds a regex literal's pattern with Rust's `regex`
-//! crate, whose `\d`, `\w`, `\s`, `\b`, `.` and `i` flag mean something
-//! else than in JavaScript (jsonata-js). When an expression is parsed,
-//! [`translate`] replaces each literal's pattern with the Rust pattern
-//! that matches what JavaScript matches (see `mcpgraph-jsregex`). The
-//! generator has refused, at build time, every literal that has no such
-//! translation, so an error here means the expression did not come from
-//! a checked graph.
+//! Regex literals with JavaScript's meaning, evaluated: the rewrite is
+//! `mcpgraph_jsonata::regex`'s, these tests run its results through the
+//! runtime's evaluator against jsonata-js's values.
 
-use jsonata_core::ast::AstNode;
+use crate::Expr;
+use crate::exec::evaluate_standalone;
+use jsonata_core::value::JValue;
 
-/// Rewrites every regex literal in `ast`; the first untranslatable one is
-/// the error. Walks without recursion, as `bounded::guard` does.
-pub(crate) fn translate(ast: &mut AstNode) -> Result<(), String> {
-    let mut stack = vec![ast];
-    while let Some(node) = stack.pop() {
-        if let AstNode::Regex { pattern, flags } = node {
-            let translated = mcpgraph_jsregex::translate(pattern, flags).map_err(|e| {
-                format!(
-                    "the regex `/{pattern}/{flags}` cannot run as in JavaScript: {}",
-                    e.reason
-                )
-            })?;
-            *pattern = translated.pattern;
-            *flags = translated.flags;
-        }
-        crate::bounded::push_children(node, &mut stack);
-    }
-    Ok(())
+fn eval(source: &str) -> String {
+    let expr = Expr::parse(source.to_owned()).unwrap();
+    let value =
+        evaluate_standalone(&expr, &JValue::Null, &Default::default(), Some(5_000), None).unwrap();
+    crate::js_text::to_js_string(&crate::value::to_json(&value).unwrap())
 }
 
-#[cfg(test)]
-mod tests {
-    use crate::Expr;
-    use crate::exec::evaluate_standalone;
-    use jsonata_core::value::JValue;
-
-    fn eval(source: &str) -> String {
-        let expr = Expr::parse(source.to_owned()).unwrap();
-        let value =
-            evaluate_standalone(&expr, &JValue::Null, &Default::default(), Some(5_000), None)
-                .unwrap();
-        crate::js_text::to_js_string(&crate::value::to_json(&value).unwrap())
+/// Each expected value is jsonata-js 2.2.2's:
+/// node -e 'const j=require("jsonata");(async()=>{for(const e of process.argv.slice(1)) console.log(JSON.stringify(await j(e).evaluate({})))})()' EXPR...
+/// (from bench/, with the expressions below).
+#[test]
+fn regex_functions_match_as_jsonata_js() {
+    for (source, want) in [
+        (r#"$match("x٣4 a1", /\d+/).match"#, r#"["4","1"]"#),
+        (r#"$replace("éa_1b", /\w/, "-")"#, r#""é----""#),
+        (r#"$split("a b\u00a0c", /\s/)"#, r#"["a","b","c"]"#),
+        (r#"$contains("ſ", /s/i)"#, "false"),
+        (r#"$match("ab\r\ncd", /.+/).match"#, r#"["ab","cd"]"#),
+        (
+            r#""éfoo" ~> /\bfoo\b/"#,
+            r#"{"match":"foo","start":1,"end":4,"groups":[]}"#,
+        ),
+        (r#"$replace("\u212akK", /k/i, "x")"#, "\"\u{212a}xx\""),
+    ] {
+        assert_eq!(eval(source), want, "{source}");
     }
+}
 
-    /// Each expected value is jsonata-js 2.2.2's:
-    /// node -e 'const j=require("jsonata");(async()=>{for(const e of process.argv.slice(1)) console.log(JSON.stringify(await j(e).evaluate({})))})()' EXPR...
-    /// (from bench/, with the expressions below).
-    #[test]
-    fn regex_functions_match_as_jsonata_js() {
-        for (source, want) in [
-            (r#"$match("x٣4 a1", /\d+/).match"#, r#"["4","1"]"#),
-            (r#"$replace("éa_1b", /\w/, "-")"#, r#""é----""#),
-            (r#"$split("a b\u00a0c", /\s/)"#, r#"["a","b","c"]"#),
-            (r#"$contains("ſ", /s/i)"#, "false"),
-            (r#"$match("ab\r\ncd", /.+/).match"#, r#"["ab","cd"]"#),
-            (
-                r#""éfoo" ~> /\bfoo\b/"#,
-                r#"{"match":"foo","start":1,"end":4,"groups":[]}"#,
-            ),
-            (r#"$replace("\u212akK", /k/i, "x")"#, "\"\u{212a}xx\""),
-        ] {
-            assert_eq!(eval(source), want, "{source}");
-        }
-    }
+/// jsonata-js never returns from this one (its engine backtracks
+/// exponentially); Rust's engine is linear in the input, so the call
+/// costs milliseconds, far inside any expression time limit.
+#[test]
+fn a_catastrophic_pattern_on_a_long_input_returns_at_once() {
+    let started = std::time::Instant::now();
+    let source = r#"$count($match($pad("", 30000, "a") & "!", /(a+)+$/))"#;
+    assert_eq!(eval(source), "0");
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+}
 
-    /// jsonata-js never returns from this one (its engine backtracks
-    /// exponentially); Rust's engine is linear in the input, so the call
-    /// costs milliseconds, far inside any expression time limit.
-    #[test]
-    fn a_catastrophic_pattern_on_a_long_input_returns_at_once() {
-        let started = std::time::Instant::now();
-        let source = r#"$count($match($pad("", 30000, "a") & "!", /(a+)+$/))"#;
-        assert_eq!(eval(source), "0");
-        assert!(started.elapsed() < std::time::Duration::from_secs(2));
-    }
-
-    #[test]
-    fn a_literal_javascript_reads_otherwise_does_not_start() {
-        let err = Expr::parse(r#"$match(s, /(a)\1/)"#).unwrap_err();
-        assert!(err.0.contains("backreferences"), "{}", err.0);
-    }
+#[test]
+fn a_literal_javascript_reads_otherwise_does_not_start() {
+    let err = Expr::parse(r#"$match(s, /(a)\1/)"#).unwrap_err();
+    assert!(err.0.contains("backreferences"), "{}", err.0);
 }

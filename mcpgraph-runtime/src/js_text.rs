@@ -14,25 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CompactFormatter, Formatter};
 
-/// The largest key JavaScript treats as an array index (2^32 - 2): keys
-/// above it keep their insertion place.
-const MAX_INDEX: u64 = 4_294_967_294;
-
-/// Whether JavaScript orders `key` as an array index: the canonical
-/// decimal form of an integer in `0..=2^32-2` (`"0"`, `"42"`; not `"01"`,
-/// `"-1"`, `"1.0"`).
-pub fn is_index_key(key: &str) -> Option<u64> {
-    let bytes = key.as_bytes();
-    let canonical = match bytes {
-        [b'0'] => true,
-        [b'1'..=b'9', rest @ ..] => rest.len() < 10 && rest.iter().all(u8::is_ascii_digit),
-        _ => false,
-    };
-    if !canonical {
-        return None;
-    }
-    key.parse::<u64>().ok().filter(|n| *n <= MAX_INDEX)
-}
+pub use mcpgraph_jsonata::is_index_key;
 
 /// Whether keys in this order are already in JavaScript's order (true for
 /// the common case of no index keys), so reordering can be skipped.

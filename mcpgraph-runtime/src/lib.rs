@@ -25,6 +25,7 @@ pub mod fuzzing;
 mod graph;
 pub mod http;
 mod js_compat;
+#[cfg(test)]
 mod js_regex;
 #[doc(hidden)]
 pub mod js_text;

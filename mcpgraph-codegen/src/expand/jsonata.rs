@@ -1,13 +1,16 @@
-//! A JSONata expression as the Rust that builds its parsed tree: the
+//! A JSONata expression as the Rust that builds its prepared tree: the
 //! generator parses each expression (with the same `jsonata-core` as the
-//! runtime, pinned to one release) and writes the tree out, so a server's
-//! start-up parses nothing. The runtime then applies its own rewrites
-//! (`Expr::from_ast`) and, in debug builds, checks the tree against a parse.
-//! A tree deeper than [`MAX_DEPTH`] nodes is left to a parse at start-up:
-//! writing it out would nest the Rust as deep, past what the compiler (and
-//! this writer's own stack) takes gladly.
+//! runtime, pinned to one release), applies the rewrites the runtime would
+//! (`mcpgraph_jsonata::prepare`: regex literals, size guards, jsonata-js's
+//! behaviour) and writes the result out, so a server's start-up neither
+//! parses nor rewrites. In debug builds the runtime checks the tree against
+//! a parse and a rewrite of the source (`Expr::from_ast`). A tree deeper
+//! than [`MAX_DEPTH`] nodes is left to a parse at start-up: writing it out
+//! would nest the Rust as deep, past what the compiler (and this writer's
+//! own stack) takes gladly.
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
+use mcpgraph_jsonata::is_plain_step as is_plain;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
 
@@ -16,32 +19,44 @@ use super::lit;
 /// The deepest tree written out as Rust.
 const MAX_DEPTH: usize = 24;
 
-/// `rt::Expr::from_ast(source, tree)`, or `rt::Expr::parse(source)` if the
-/// expression does not parse (validation reports that first) or is too deep.
+/// `rt::Expr::from_ast(source, tree, helpers)`, or `rt::Expr::parse(source)?`
+/// if the expression does not parse or rewrite (validation reports that
+/// first) or is too deep.
 pub(super) fn expr(source: &str) -> TokenStream {
     built(source, quote!(rt::Expr::from_ast), quote!(rt::Expr::parse))
 }
 
-/// `rt::Args::expr_ast(source, tree)`, or `rt::Args::expr(source)`, as
-/// [`expr`].
+/// `rt::Args::expr_ast(source, tree, helpers)`, or `rt::Args::expr(source)?`,
+/// as [`expr`].
 pub(super) fn args(source: &str) -> TokenStream {
     built(source, quote!(rt::Args::expr_ast), quote!(rt::Args::expr))
 }
 
-/// `from_ast(source, tree)?` when the tree can be written out, else
-/// `parse(source)?`.
+/// `from_ast(source, tree, helpers)` when the tree can be written out,
+/// else `parse(source)?`.
 fn built(source: &str, from_ast: TokenStream, parse: TokenStream) -> TokenStream {
     let text = lit::string(source);
     match tree(source) {
-        Some(ast) => quote!(#from_ast(#text, #ast)?),
+        Some((ast, helpers)) => {
+            let helpers = match helpers.bits() {
+                0 => quote!(rt::Helpers::NONE),
+                bits => {
+                    let bits = Literal::u8_unsuffixed(bits);
+                    quote!(rt::Helpers::from_bits(#bits))
+                }
+            };
+            quote!(#from_ast(#text, #ast, #helpers))
+        }
         None => quote!(#parse(#text)?),
     }
 }
 
-/// The block building `source`'s tree, `None` if it does not parse or is
-/// deeper than [`MAX_DEPTH`].
-pub(super) fn tree(source: &str) -> Option<TokenStream> {
-    let ast = jsonata_core::parser::parse(source).ok()?;
+/// The block building `source`'s prepared tree, and the helpers it calls;
+/// `None` if it does not parse or rewrite, or is deeper than
+/// [`MAX_DEPTH`].
+pub(super) fn tree(source: &str) -> Option<(TokenStream, mcpgraph_jsonata::Helpers)> {
+    let mut ast = jsonata_core::parser::parse(source).ok()?;
+    let helpers = mcpgraph_jsonata::prepare(&mut ast).ok()?;
     let mut writer = Writer {
         depth: 0,
         too_deep: false,
@@ -50,10 +65,11 @@ pub(super) fn tree(source: &str) -> Option<TokenStream> {
     if writer.too_deep {
         return None;
     }
-    Some(quote!({
+    let block = quote!({
         use rt::ast as j;
         #node
-    }))
+    });
+    Some((block, helpers))
 }
 
 /// Writes a tree out, counting how deep it is.
@@ -296,19 +312,6 @@ fn plain_names(steps: &[PathStep]) -> Option<(Option<&str>, Vec<&str>)> {
     Some((var, names))
 }
 
-/// Whether a path step is only its node (`j::plain`): no stages, focus,
-/// index or ancestor binding, and no tuple stream. The runtime's
-/// `expr::is_plain_step` is the same test (codegen and the runtime never
-/// depend on each other).
-fn is_plain(step: &PathStep) -> bool {
-    step.stages.is_empty()
-        && step.focus.is_none()
-        && step.index_var.is_none()
-        && step.ancestor_label.is_none()
-        && !step.is_tuple
-        && !step.inner_tuple
-}
-
 /// `j::s("text")`: an owned string.
 fn s(text: &str) -> TokenStream {
     let text = lit::string(text);
@@ -366,6 +369,21 @@ mod tests {
                 .contains("Expr :: from_ast")
         );
         assert!(tree("1 +").is_none());
+    }
+
+    /// The tree written out is the rewritten one, with the helpers the
+    /// rewrite says it calls; an expression the rewrites refuse (a regex
+    /// with no JavaScript meaning in Rust's engine, which validation
+    /// reports) is left to the runtime.
+    #[test]
+    fn trees_are_written_out_rewritten() {
+        let divides = expr("$.entry.a / $.entry.b + 1").to_string();
+        assert!(divides.contains("__mcpgraph_operand"), "{divides}");
+        assert!(divides.contains("Helpers :: from_bits (1)"), "{divides}");
+        let padded = expr("$pad($.entry.s, 4)").to_string();
+        assert!(padded.contains("__mcpgraph_pad_arg"), "{padded}");
+        assert!(padded.contains("Helpers :: NONE"), "{padded}");
+        assert!(tree(r"$match($.entry.s, /(a)\1/)").is_none());
     }
 
     /// Numbers read back exactly, whatever their form.

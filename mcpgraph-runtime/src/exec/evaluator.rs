@@ -22,10 +22,11 @@ use serde_json::Value;
 use super::history::{History, register_history_functions};
 use super::native::same;
 use crate::expr::Expr;
-use crate::js_compat::{self, Helpers};
+use crate::js_compat;
 use crate::meta::Limits;
 use crate::value::from_json;
 use crate::watchdog::{ExpressionTimer, timeout_error};
+use mcpgraph_jsonata::Helpers;
 
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.

@@ -1,50 +1,11 @@
-//! Objects built in JavaScript's key order.
-//!
-//! jsonata-js builds objects as JavaScript does, so integer-like keys come
-//! first, ascending, whatever order they were added in: `{"b": 1, "2": 2}`
-//! lists `2` first, and so does `$keys` of it. jsonata-core keeps insertion
-//! order. Data arrives in JavaScript's order (`value::from_json`) and leaves
-//! in it (`js_text`), but an object built during the evaluation is seen by
-//! `$keys`, `$each`, `$spread`, `$string` and `&` in jsonata-core's order.
-//!
-//! So the constructs that can add an integer-like key after another key
-//! are wrapped in [`in_js_order`]: object constructors whose keys are
-//! computed (or literal and integer-like), group-bys (`items{name: price}`)
-//! and `$merge`. Objects whose keys are all literal names, the common
-//! case, are left as they are.
+//! Objects put in JavaScript's key order: the host function a tree
+//! rewritten by `mcpgraph_jsonata::compat` wraps the objects in that may be
+//! out of that order (its docs say which).
 
-use jsonata_core::ast::AstNode;
 use jsonata_core::evaluator::EvaluatorError;
 use jsonata_core::value::JValue;
 
-use crate::js_text::{in_js_order as keys_in_js_order, is_index_key, sort_js_order};
-
-/// The host function that reorders an object.
-pub(super) const NAME: &str = "__mcpgraph_js_keys";
-
-/// Whether `node` builds an object whose keys may be out of JavaScript's
-/// order.
-pub(super) fn needs_order(node: &AstNode) -> bool {
-    match node {
-        AstNode::Object(pairs) | AstNode::ObjectTransform { pattern: pairs, .. } => {
-            pairs.iter().any(|(key, _)| match key {
-                AstNode::String(name) => is_index_key(name).is_some(),
-                _ => true,
-            })
-        }
-        AstNode::Function {
-            name,
-            is_builtin: true,
-            ..
-        } => name == "merge",
-        _ => false,
-    }
-}
-
-/// Whether `node` is already a call of [`NAME`].
-pub(super) fn is_wrapper(node: &AstNode) -> bool {
-    matches!(node, AstNode::Function { name, .. } if name == NAME)
-}
+use crate::js_text::{in_js_order as keys_in_js_order, sort_js_order};
 
 /// Its argument, an object's keys put in JavaScript's order; anything
 /// else (an object already in order included) as it is.

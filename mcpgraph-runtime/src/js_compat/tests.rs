@@ -11,6 +11,7 @@ use super::*;
 use crate::Expr;
 use crate::exec::evaluate_standalone;
 use crate::value::{from_json, to_json};
+use mcpgraph_jsonata::compat::rewrite;
 
 const DATA: &str = r#"{"x": 1, "items": [{"name": "b", "price": 1}, {"name": "1", "price": 2}]}"#;
 
@@ -151,7 +152,9 @@ fn helpers_are_registered_once_and_without_clashes() {
     let expr = Expr::parse(r#"$merge([{"k": -(x % 2 / x)}, {"0": $max(items.price)}])"#).unwrap();
     assert!(expr.helpers.covers(Helpers::FINITE) && expr.helpers.covers(Helpers::KEYS));
     let mut evaluator = Evaluator::new();
-    let all = Helpers(Helpers::FINITE.0 | Helpers::KEYS.0 | Helpers::NONEMPTY.0);
+    let all = Helpers::FINITE
+        .union(Helpers::KEYS)
+        .union(Helpers::NONEMPTY);
     let registered = register(&mut evaluator, Helpers::default(), all);
     assert_eq!(registered, all);
     // A second time registers nothing (and so cannot fail).

@@ -158,7 +158,8 @@ pub mod count_files {
                                     use rt::ast as j;
                                     j::names(rt::Some(""), &["entry", "directory"])
                                 },
-                            )?,
+                                rt::Helpers::NONE,
+                            ),
                         ),
                     ]),
                 ),
@@ -187,7 +188,8 @@ pub mod count_files {
                             ),
                         ])
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
             })
         }
     }
@@ -708,7 +710,8 @@ pub mod sum_file_sizes {
                                     use rt::ast as j;
                                     j::names(rt::Some(""), &["entry", "directory"])
                                 },
-                            )?,
+                                rt::Helpers::NONE,
+                            ),
                         ),
                     ]),
                 ),
@@ -871,7 +874,9 @@ pub mod sum_file_sizes {
                                                                                         [
                                                                                             j::var("sizeStr"),
                                                                                             j::AstNode::Regex {
-                                                                                                pattern: j::s("[^0-9.]"),
+                                                                                                pattern: j::s(
+                                                                                                    r"[\x{0}-\x{2D}\x{2F}\x{3A}-\x{D7FF}\x{E000}-\x{10FFFF}]",
+                                                                                                ),
                                                                                                 flags: j::s(""),
                                                                                             },
                                                                                             j::string(""),
@@ -890,7 +895,7 @@ pub mod sum_file_sizes {
                                                                                 [
                                                                                     j::var("sizeStr"),
                                                                                     j::AstNode::Regex {
-                                                                                        pattern: j::s("[0-9.]"),
+                                                                                        pattern: j::s(r"[\x{2E}\x{30}-\x{39}]"),
                                                                                         flags: j::s(""),
                                                                                     },
                                                                                     j::string(""),
@@ -967,7 +972,8 @@ pub mod sum_file_sizes {
                             ]),
                         )
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
             })
         }
     }

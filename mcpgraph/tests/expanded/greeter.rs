@@ -146,7 +146,8 @@ pub mod greet {
                                         use rt::ast as j;
                                         j::names(rt::None, &["entry", "language"])
                                     },
-                                )?,
+                                    rt::Helpers::NONE,
+                                ),
                             ]),
                         ),
                     ]),
@@ -165,7 +166,8 @@ pub mod greet {
                             j::string(" !"),
                         )
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
                 english: rt::Expr::from_ast(
                     r#""Hello, " & $.entry.name & "!""#,
                     {
@@ -180,7 +182,8 @@ pub mod greet {
                             j::string("!"),
                         )
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
                 repeat: rt::Expr::from_ast(
                     r#"(
   $line := $exists($.french) ? $.french : $.english;
@@ -246,7 +249,8 @@ pub mod greet {
                             ]),
                         )
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
             })
         }
     }

@@ -238,7 +238,8 @@ pub mod sum_to_n {
                             ),
                         }
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
                 check_condition: rt::Switch::compiled(
                     rt::Vec::from([
                         (
@@ -261,14 +262,16 @@ pub mod sum_to_n {
                                         use rt::ast as j;
                                         j::names(rt::Some(""), &["increment_node", "counter"])
                                     },
-                                )?,
+                                    rt::Helpers::NONE,
+                                ),
                                 rt::Expr::from_ast(
                                     "$.increment_node.target",
                                     {
                                         use rt::ast as j;
                                         j::names(rt::Some(""), &["increment_node", "target"])
                                     },
-                                )?,
+                                    rt::Helpers::NONE,
+                                ),
                             ]),
                         ),
                     ]),
@@ -309,7 +312,8 @@ pub mod sum_to_n {
                             ),
                         }
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
             })
         }
     }

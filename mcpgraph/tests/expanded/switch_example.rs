@@ -148,7 +148,8 @@ pub mod test_switch {
                                         use rt::ast as j;
                                         j::names(rt::None, &["entry", "value"])
                                     },
-                                )?,
+                                    rt::Helpers::NONE,
+                                ),
                             ]),
                         ),
                         (
@@ -168,7 +169,8 @@ pub mod test_switch {
                                         use rt::ast as j;
                                         j::names(rt::None, &["entry", "value"])
                                     },
-                                )?,
+                                    rt::Helpers::NONE,
+                                ),
                             ]),
                         ),
                     ]),
@@ -179,21 +181,24 @@ pub mod test_switch {
                         use rt::ast as j;
                         j::object([(j::string("result"), j::string("high"))])
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
                 low_path: rt::Expr::from_ast(
                     r#"{ "result": "low" }"#,
                     {
                         use rt::ast as j;
                         j::object([(j::string("result"), j::string("low"))])
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
                 zero_path: rt::Expr::from_ast(
                     r#"{ "result": "zero_or_negative" }"#,
                     {
                         use rt::ast as j;
                         j::object([(j::string("result"), j::string("zero_or_negative"))])
                     },
-                )?,
+                    rt::Helpers::NONE,
+                ),
             })
         }
     }

@@ -4,8 +4,8 @@
 use jsonata_core::ast::{AstNode, BinaryOp, PathStep, Stage, UnaryOp};
 
 use super::{Arithmetic, Builtin, Literal, Node, Order};
-use crate::expr::is_plain_step;
-use crate::js_compat::finite;
+use mcpgraph_jsonata::is_plain_step;
+use mcpgraph_jsonata::names::{OPERAND, TRUTH};
 
 fn pair(lhs: &AstNode, rhs: &AstNode, level: u64, depth: &mut u64) -> Option<Box<[Node; 2]>> {
     Some(Box::new([
@@ -108,8 +108,8 @@ pub(super) fn node(ast: &AstNode, level: u64, depth: &mut u64) -> Option<Node> {
                 ("executionCount", [AstNode::String(id)]) => {
                     return Some(Node::ExecutionCount(id.as_str().into()));
                 }
-                (finite::OPERAND, [value, AstNode::Number(_)]) | (finite::TRUTH, [value]) => {
-                    let truth = name == finite::TRUTH;
+                (OPERAND, [value, AstNode::Number(_)]) | (TRUTH, [value]) => {
+                    let truth = name == TRUTH;
                     return Some(Node::Finite(
                         Box::new(node(value, level + 1, depth)?),
                         truth,

@@ -4,7 +4,7 @@
 
 use jsonata_core::ast::{AstNode, BinaryOp, PathStep};
 
-use super::{EXTREME, OPERAND, TRUTH};
+use crate::names::{EXTREME, JOIN, OPERAND, TRUTH};
 
 /// Built-ins whose result is never a non-finite number.
 const FINITE_FUNCTIONS: &[&str] = &[
@@ -42,7 +42,7 @@ const FINITE_FUNCTIONS: &[&str] = &[
     // The checks themselves, and `bounded`'s `$join`.
     OPERAND,
     TRUTH,
-    "__mcpgraph_join",
+    JOIN,
 ];
 
 /// Built-ins whose result is finite when every number they are given is
