@@ -165,7 +165,8 @@ pub(crate) fn tree(rule: &Value) -> TokenStream {
         }
         Value::Object(map) if map.len() == 1 => {
             let Some((name, args)) = map.iter().next() else {
-                unreachable!("an object of one entry")
+                let value = json(rule);
+                return quote!(l::lit(#value));
             };
             if let Some(slot) = slot_read(name, args) {
                 let slot = lit::index(slot);
