@@ -42,7 +42,7 @@ stage otel cargo test -p mcpgraph-tests --features otel --test otlp
 # The public crates' docs build without a warning (missing docs included).
 stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \
     -p mcpgraph -p mcpgraph-runtime -p mcpgraph-codegen -p mcpgraph-macros -p mcpgraph-jsregex \
-    -p mcpgraph-jsonata
+    -p mcpgraph-expr
 stage package scripts/package-check.sh
 
 echo "==> stage times"

@@ -1,11 +1,11 @@
 //! Built-ins bounded before they allocate: the host functions a tree
-//! rewritten by `mcpgraph_jsonata::bounded::guard` calls (its docs say
+//! rewritten by `mcpgraph_expr::bounded::guard` calls (its docs say
 //! why), checking sizes against `maxValueBytes`. Every evaluator
 //! registers both ([`register`]): any expression may call them.
 
 use jsonata_core::evaluator::{Evaluator, EvaluatorError};
 use jsonata_core::value::JValue;
-use mcpgraph_jsonata::names::{JOIN, PAD_ARG};
+use mcpgraph_expr::names::{JOIN, PAD_ARG};
 
 /// The code of a budget error (not a JSONata code: those start with S, T,
 /// D or U), so the node's error can say which limit it hit.
@@ -104,7 +104,7 @@ mod tests {
 
     fn eval(source: &str, max: Option<u64>) -> Result<JValue, EvaluatorError> {
         let mut ast = jsonata_core::parser::parse(source).unwrap();
-        mcpgraph_jsonata::bounded::guard(&mut ast);
+        mcpgraph_expr::bounded::guard(&mut ast);
         let mut evaluator = Evaluator::with_options(Context::new(), Default::default());
         register(&mut evaluator, max);
         let data = JValue::from_json_str(r#"{"s": "ab", "w": 6, "xs": ["a", "b", "c"]}"#).unwrap();

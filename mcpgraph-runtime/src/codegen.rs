@@ -14,7 +14,7 @@ pub use crate::{
     ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
 };
 pub use ::jsonschema;
-pub use ::mcpgraph_jsonata::Helpers;
+pub use ::mcpgraph_expr::Helpers;
 pub use ::serde_json;
 pub use ::std::boxed::Box;
 pub use ::std::clone::Clone;
@@ -231,10 +231,4 @@ pub mod logic {
     }
 }
 
-/// The key of a switch rule's data under which the runtime puts the values
-/// of the rule's `var`s (slots). The generator rewrites every `var` into a
-/// read under this key; it keeps a copy of its own, since codegen and the
-/// runtime never depend on each other, and `mcpgraph/tests/expand.rs` pins
-/// the two together. A NUL character cannot clash with a node id anyone
-/// writes.
-pub const SLOT_KEY: &str = "\u{0}";
+pub use mcpgraph_expr::logic::SLOT_KEY;

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
-use mcpgraph_jsonata::{Helpers, is_plain_step};
+use mcpgraph_expr::{Helpers, is_plain_step};
 
 use crate::error::StartupError;
 use crate::exec::native::Native;
@@ -36,7 +36,7 @@ pub struct Expr {
 }
 
 impl Expr {
-    /// Parses `source` and applies the rewrites (`mcpgraph_jsonata`). The
+    /// Parses `source` and applies the rewrites (`mcpgraph_expr`). The
     /// error message starts with the JSONata error code (`S0201: ...`)
     /// after the expression.
     pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, StartupError> {
@@ -44,14 +44,14 @@ impl Expr {
         let mut ast = jsonata_core::parser::parse(&source).map_err(|e| {
             StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
         })?;
-        let helpers = mcpgraph_jsonata::prepare(&mut ast)
+        let helpers = mcpgraph_expr::prepare(&mut ast)
             .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
         Ok(Self::new(source, ast, helpers))
     }
 
     /// `source` from the tree the generator wrote out as Rust: the tree
     /// `jsonata_core::parser::parse` gives for it, rewritten by
-    /// `mcpgraph_jsonata::prepare`, which said the expression calls
+    /// `mcpgraph_expr::prepare`, which said the expression calls
     /// `helpers`. So start-up neither parses nor rewrites. Debug builds do
     /// both and check that the trees and the helpers are equal.
     pub fn from_ast(source: &'static str, ast: AstNode, helpers: Helpers) -> Self {
@@ -59,7 +59,7 @@ impl Expr {
             let prepared = jsonata_core::parser::parse(source)
                 .ok()
                 .and_then(|mut tree| {
-                    let helpers = mcpgraph_jsonata::prepare(&mut tree).ok()?;
+                    let helpers = mcpgraph_expr::prepare(&mut tree).ok()?;
                     Some((tree, helpers))
                 });
             assert!(
@@ -166,8 +166,6 @@ pub struct Switch {
     pub(crate) conditions: Vec<CompiledRule>,
 }
 
-pub(crate) use crate::codegen::SLOT_KEY;
-
 /// One switch condition as the generator emits it: the rule rewritten so
 /// that each `{"var": S}` reads slot `i` of the data (`{"val": [SLOT_KEY,
 /// "i"]}`, with a scope level inside iterating operators so it still reads
@@ -202,15 +200,10 @@ impl Switch {
                     .iter()
                     .map(|source| Expr::parse(*source))
                     .collect::<Result<_, _>>()?;
-                let json: serde_json::Value = serde_json::from_str(rule.json)
-                    .map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
-                let logic = Logic::compile(&json)
-                    .map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
-                Ok(CompiledRule {
-                    logic: Arc::new(logic),
-                    vars,
-                    needs_context: rule.needs_context,
-                })
+                let logic = serde_json::from_str(rule.json)
+                    .map_err(|e| e.to_string())
+                    .and_then(|json| Logic::compile(&json));
+                CompiledRule::new(rule, logic, vars)
             })
             .collect::<Result<_, StartupError>>()?;
         Ok(Self { conditions })
@@ -226,16 +219,27 @@ impl Switch {
         let conditions = conditions
             .into_iter()
             .map(|(rule, tree, vars)| {
-                let logic = Logic::from_tree(rule.json, tree)
-                    .map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
-                Ok(CompiledRule {
-                    logic: Arc::new(logic),
-                    vars,
-                    needs_context: rule.needs_context,
-                })
+                CompiledRule::new(&rule, Logic::from_tree(rule.json, tree), vars)
             })
             .collect::<Result<_, StartupError>>()?;
         Ok(Self { conditions })
+    }
+}
+
+impl CompiledRule {
+    /// `rule` with its compiled `logic` (or the reason it does not compile)
+    /// and its `var`s.
+    fn new(
+        rule: &Rule,
+        logic: Result<Logic, String>,
+        vars: Vec<Expr>,
+    ) -> Result<Self, StartupError> {
+        let logic = logic.map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
+        Ok(Self {
+            logic: Arc::new(logic),
+            vars,
+            needs_context: rule.needs_context,
+        })
     }
 }
 
@@ -309,7 +313,7 @@ mod tests {
         });
         assert!(unrewritten.is_err());
         let mut rewritten = jsonata_core::parser::parse(source).unwrap();
-        let helpers = mcpgraph_jsonata::prepare(&mut rewritten).unwrap();
+        let helpers = mcpgraph_expr::prepare(&mut rewritten).unwrap();
         assert_eq!(helpers, Helpers::FINITE);
         let wrong = std::panic::catch_unwind(|| {
             Expr::from_ast("$pad(a, 10) & $string(a / b + 1)", rewritten, Helpers::KEYS)
@@ -322,7 +326,7 @@ mod tests {
     fn a_tree_from_the_generator_is_prepared_like_a_parse() {
         let source = "$.entry.items[price > 1].name & $pad(x, 3)";
         let mut ast = jsonata_core::parser::parse(source).unwrap();
-        let helpers = mcpgraph_jsonata::prepare(&mut ast).unwrap();
+        let helpers = mcpgraph_expr::prepare(&mut ast).unwrap();
         let built = Expr::from_ast(source, ast, helpers);
         let parsed = Expr::parse(source).unwrap();
         assert_eq!(built.ast, parsed.ast);

@@ -1,5 +1,5 @@
 //! jsonata-js's behaviour where jsonata-core's differs: the host
-//! functions a tree rewritten by `mcpgraph_jsonata::compat` calls (its docs
+//! functions a tree rewritten by `mcpgraph_expr::compat` calls (its docs
 //! say what each rewrite restores), registered on an evaluator by
 //! [`register`] for the groups an expression needs.
 
@@ -8,8 +8,8 @@ mod keys;
 
 use jsonata_core::evaluator::{Evaluator, EvaluatorError};
 use jsonata_core::value::JValue;
-use mcpgraph_jsonata::Helpers;
-use mcpgraph_jsonata::names::{self, EXTREME, NONEMPTY, OPERAND, SORTABLE, TRUTH};
+use mcpgraph_expr::Helpers;
+use mcpgraph_expr::names::{self, EXTREME, NONEMPTY, OPERAND, SORTABLE, TRUTH};
 
 /// Registers on `evaluator` the helpers of `needed` not yet in
 /// `registered`, and returns the set now registered.

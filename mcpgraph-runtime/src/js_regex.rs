@@ -1,5 +1,5 @@
 //! Regex literals with JavaScript's meaning, evaluated: the rewrite is
-//! `mcpgraph_jsonata::regex`'s, these tests run its results through the
+//! `mcpgraph_expr::regex`'s, these tests run its results through the
 //! runtime's evaluator against jsonata-js's values.
 
 use crate::Expr;

@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CompactFormatter, Formatter};
 
-pub use mcpgraph_jsonata::is_index_key;
+pub use mcpgraph_expr::is_index_key;
 
 /// Whether keys in this order are already in JavaScript's order (true for
 /// the common case of no index keys), so reordering can be skipped.

@@ -66,8 +66,7 @@ fn snapshots_compile_and_start() {
 }
 
 /// The generator rewrites a rule's `var`s into reads under the key where
-/// the runtime puts their values; the two crates never depend on each
-/// other, so each has the key, and this pins them together.
+/// the runtime puts their values (both take it from `mcpgraph-expr`).
 #[test]
 fn the_switch_slot_key_is_the_runtimes() {
     use mcpgraph_codegen::model::{Expr, Logic, Pos};

@@ -1,7 +1,7 @@
 //! A JSONata expression as the Rust that builds its prepared tree: the
 //! generator parses each expression (with the same `jsonata-core` as the
 //! runtime, pinned to one release), applies the rewrites the runtime would
-//! (`mcpgraph_jsonata::prepare`: regex literals, size guards, jsonata-js's
+//! (`mcpgraph_expr::prepare`: regex literals, size guards, jsonata-js's
 //! behaviour) and writes the result out, so a server's start-up neither
 //! parses nor rewrites. In debug builds the runtime checks the tree against
 //! a parse and a rewrite of the source (`Expr::from_ast`). A tree deeper
@@ -10,7 +10,7 @@
 //! own stack) takes gladly.
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
-use mcpgraph_jsonata::is_plain_step as is_plain;
+use mcpgraph_expr::is_plain_step as is_plain;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
 
@@ -54,9 +54,9 @@ fn built(source: &str, from_ast: TokenStream, parse: TokenStream) -> TokenStream
 /// The block building `source`'s prepared tree, and the helpers it calls;
 /// `None` if it does not parse or rewrite, or is deeper than
 /// [`MAX_DEPTH`].
-pub(super) fn tree(source: &str) -> Option<(TokenStream, mcpgraph_jsonata::Helpers)> {
+pub(super) fn tree(source: &str) -> Option<(TokenStream, mcpgraph_expr::Helpers)> {
     let mut ast = jsonata_core::parser::parse(source).ok()?;
-    let helpers = mcpgraph_jsonata::prepare(&mut ast).ok()?;
+    let helpers = mcpgraph_expr::prepare(&mut ast).ok()?;
     let mut writer = Writer {
         depth: 0,
         too_deep: false,

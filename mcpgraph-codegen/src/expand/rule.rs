@@ -9,15 +9,11 @@ use serde_json::Value;
 
 use super::{jsonata, lit};
 use crate::model::Logic;
+use mcpgraph_expr::logic::{self, Args, Node, Op, SLOT_KEY};
 
 /// Operators whose later arguments are evaluated once per item, in a scope
 /// of their own: there, a slot must climb back to the root data.
 const ITERATING: &[&str] = &["map", "filter", "reduce", "all", "some", "none"];
-
-/// The key of the data object under which the runtime puts slot values:
-/// a copy of `mcpgraph_runtime::codegen::SLOT_KEY` (codegen and the runtime
-/// never depend on each other), pinned to it by `mcpgraph/tests/expand.rs`.
-const SLOT_KEY: &str = "\u{0}";
 
 /// Operators that read the data by path themselves: a rule using them is
 /// given the whole context (as mcpGraph gives it) besides the slots.
@@ -104,140 +100,52 @@ pub fn rewrite_rule(rule: &Logic) -> RewrittenRule {
     }
 }
 
-/// The operators of json-logic-js 2.0 by the runtime's name for them
-/// (`mcpgraph_runtime`'s `logic::Op`; debug builds of a server check every
-/// tree written with these against the runtime's own compilation).
-const OPS: &[(&str, &str)] = &[
-    ("==", "Eq"),
-    ("===", "StrictEq"),
-    ("!=", "Ne"),
-    ("!==", "StrictNe"),
-    (">", "Gt"),
-    (">=", "Ge"),
-    ("<", "Lt"),
-    ("<=", "Le"),
-    ("!", "Not"),
-    ("!!", "NotNot"),
-    ("or", "Or"),
-    ("and", "And"),
-    ("if", "If"),
-    ("?:", "If"),
-    ("in", "In"),
-    ("cat", "Cat"),
-    ("substr", "Substr"),
-    ("+", "Add"),
-    ("-", "Sub"),
-    ("*", "Mul"),
-    ("/", "Div"),
-    ("%", "Mod"),
-    ("max", "Max"),
-    ("min", "Min"),
-    ("merge", "Merge"),
-    ("var", "Var"),
-    ("missing", "Missing"),
-    ("missing_some", "MissingSome"),
-    ("all", "All"),
-    ("some", "Some"),
-    ("none", "None"),
-    ("map", "Map"),
-    ("filter", "Filter"),
-    ("reduce", "Reduce"),
-    ("log", "Log"),
-];
-
-/// Operators that the runtime compiles with two arguments as a pair.
-const BINARY: &[&str] = &[
-    "Eq", "Ne", "StrictEq", "StrictNe", "Gt", "Ge", "Lt", "Le", "In",
-];
-
-/// The tree the runtime's rule compiler makes of a rewritten rule, as
-/// Rust that builds it through `rt::logic` (imported as `l`): constants
-/// stay JSON, operations become nodes, slot reads slots.
+/// The tree the rule compiles to (`mcpgraph_expr::logic::compile`, the
+/// runtime's compiler), as Rust that builds it through `rt::logic`
+/// (imported as `l`).
 pub(crate) fn tree(rule: &Value) -> TokenStream {
-    match rule {
-        Value::Array(items) if items.iter().all(is_constant) => {
-            let value = json(rule);
-            quote!(l::lit(#value))
-        }
-        Value::Array(items) => {
-            let items = items.iter().map(tree);
-            quote!(l::array([#(#items),*]))
-        }
-        Value::Object(map) if map.len() == 1 => {
-            let Some((name, args)) = map.iter().next() else {
-                let value = json(rule);
-                return quote!(l::lit(#value));
-            };
-            if let Some(slot) = slot_read(name, args) {
-                let slot = lit::index(slot);
-                return quote!(l::slot(#slot));
-            }
-            let Some(&(_, variant)) = OPS.iter().find(|(op, _)| op == name) else {
-                let name = lit::string(name);
-                return quote!(l::unknown(#name));
-            };
-            let op = syn::Ident::new(variant, proc_macro2::Span::call_site());
-            match args {
-                Value::Array(items) if items.len() == 2 && BINARY.contains(&variant) => {
-                    let (lhs, rhs) = (tree(&items[0]), tree(&items[1]));
-                    quote!(l::binary(l::Op::#op, #lhs, #rhs))
-                }
-                Value::Array(items) => {
-                    let items = items.iter().map(tree);
-                    quote!(l::apply(l::Op::#op, [#(#items),*]))
-                }
-                other => match other.as_object().and_then(|m| {
-                    let (name, args) = m.iter().next().filter(|_| m.len() == 1)?;
-                    slot_read(name, args)
-                }) {
-                    Some(slot) => {
-                        let slot = lit::index(slot);
-                        quote!(l::spread(l::Op::#op, #slot))
-                    }
-                    None => {
-                        let arg = tree(other);
-                        quote!(l::apply(l::Op::#op, [#arg]))
-                    }
-                },
-            }
-        }
-        Value::Number(n) => {
-            let n = jsonata::number(n.as_f64().unwrap_or(f64::NAN));
+    write(&logic::compile(rule))
+}
+
+fn write(node: &Node) -> TokenStream {
+    let op = |op: &Op| syn::Ident::new(&format!("{op:?}"), proc_macro2::Span::call_site());
+    match node {
+        Node::Num(n) => {
+            let n = jsonata::number(*n);
             quote!(l::num(#n))
         }
-        Value::String(s) => {
+        Node::Str(s) => {
             let s = lit::string(s);
             quote!(l::text(#s))
         }
-        other => {
-            let value = json(other);
+        Node::Lit(value) => {
+            let value = json(value);
             quote!(l::lit(#value))
         }
-    }
-}
-
-/// Whether the runtime compiles `rule` to a constant: anything but an
-/// operation (an object of one entry) or an array holding one.
-fn is_constant(rule: &Value) -> bool {
-    match rule {
-        Value::Object(map) => map.len() != 1,
-        Value::Array(items) => items.iter().all(is_constant),
-        _ => true,
-    }
-}
-
-/// The slot a rewritten `{"val": [[depth]?, SLOT_KEY, "i"]}` reads.
-fn slot_read(name: &str, args: &Value) -> Option<usize> {
-    if name != "val" {
-        return None;
-    }
-    let (key, slot) = match args.as_array()?.as_slice() {
-        [Value::Array(_), key, slot] | [key, slot] => (key, slot),
-        _ => return None,
-    };
-    match (key, slot) {
-        (Value::String(key), Value::String(slot)) if key == SLOT_KEY => slot.parse().ok(),
-        _ => None,
+        Node::Array(items) => {
+            let items = items.iter().map(write);
+            quote!(l::array([#(#items),*]))
+        }
+        Node::Slot(i) => {
+            let i = lit::index(*i);
+            quote!(l::slot(#i))
+        }
+        Node::Binary(o, pair) => {
+            let (o, lhs, rhs) = (op(o), write(&pair[0]), write(&pair[1]));
+            quote!(l::binary(l::Op::#o, #lhs, #rhs))
+        }
+        Node::Apply(o, Args::List(args)) => {
+            let (o, args) = (op(o), args.iter().map(write));
+            quote!(l::apply(l::Op::#o, [#(#args),*]))
+        }
+        Node::Apply(o, Args::Spread(i)) => {
+            let (o, i) = (op(o), lit::index(*i));
+            quote!(l::spread(l::Op::#o, #i))
+        }
+        Node::Unknown(name) => {
+            let name = lit::string(name);
+            quote!(l::unknown(#name))
+        }
     }
 }
 

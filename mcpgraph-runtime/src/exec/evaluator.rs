@@ -26,7 +26,7 @@ use crate::js_compat;
 use crate::meta::Limits;
 use crate::value::from_json;
 use crate::watchdog::{ExpressionTimer, timeout_error};
-use mcpgraph_jsonata::Helpers;
+use mcpgraph_expr::Helpers;
 
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.

@@ -1,13 +1,13 @@
 //! NaN and Infinity as jsonata-js treats them: the checks an expression
-//! that divides is rewritten to call (see `mcpgraph_jsonata::compat::finite`),
+//! that divides is rewritten to call (see `mcpgraph_expr::compat::finite`),
 //! host functions registered by `js_compat::register`.
 
 use jsonata_core::evaluator::EvaluatorError;
 use jsonata_core::value::JValue;
 
-use mcpgraph_jsonata::compat::finite::{NEGATED, OPERATORS};
+use mcpgraph_expr::compat::finite::{NEGATED, OPERATORS};
 
-/// `$__mcpgraph_operand(value, code)` (see `mcpgraph_jsonata::names::OPERAND`). Errors as jsonata-js's `evaluateNumericExpression`
+/// `$__mcpgraph_operand(value, code)` (see `mcpgraph_expr::names::OPERAND`). Errors as jsonata-js's `evaluateNumericExpression`
 /// and unary minus raise them.
 pub(super) fn operand(args: &[JValue]) -> Result<JValue, EvaluatorError> {
     let value = args.first().cloned().unwrap_or(JValue::Undefined);

@@ -1,5 +1,5 @@
 //! Objects put in JavaScript's key order: the host function a tree
-//! rewritten by `mcpgraph_jsonata::compat` wraps the objects in that may be
+//! rewritten by `mcpgraph_expr::compat` wraps the objects in that may be
 //! out of that order (its docs say which).
 
 use jsonata_core::evaluator::EvaluatorError;

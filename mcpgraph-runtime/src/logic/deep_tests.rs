@@ -6,7 +6,7 @@ use jsonata_core::value::JValue;
 use serde_json::{Value as Json, json};
 
 use super::{Logic, MAX_RULE_DEPTH, evaluate_logic, evaluate_lowered};
-use crate::expr::SLOT_KEY;
+use mcpgraph_expr::logic::SLOT_KEY;
 
 const DEEP: usize = 100_000;
 

@@ -14,9 +14,9 @@ use std::cell::OnceCell;
 
 use jsonata_core::value::JValue;
 
-use super::compile::{Args, Node, Op};
 use super::value::{Built, Val, js_truthy, logic_truthy};
 use super::{ops, scope};
+use mcpgraph_expr::logic::{Args, Node, Op};
 
 /// What a rule reads besides its own literals, and what it threw.
 pub(crate) struct Env<'a> {

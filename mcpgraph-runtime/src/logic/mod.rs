@@ -17,7 +17,6 @@
 //! the measurement is in the commit that made the switch.
 
 mod coerce;
-mod compile;
 mod eval;
 mod ops;
 mod scope;
@@ -25,8 +24,9 @@ mod value;
 
 use jsonata_core::value::JValue;
 
-pub use compile::{Args, Node, Op};
 use eval::Env;
+use mcpgraph_expr::logic as compile;
+pub use mcpgraph_expr::logic::{Args, Node, Op};
 use value::{Val, js_truthy};
 
 /// How deeply a rule's arrays and objects may nest: graphs are refused

@@ -3,9 +3,9 @@
 //! its json-logic-js 2.0.5 function does in JavaScript.
 
 use super::coerce::{less_than, loose_eq, parse_float, strict_eq, to_number, to_string};
-use super::compile::Op;
 use super::eval::{Argv, Env};
 use super::value::{Built, Val, js_truthy, logic_truthy};
+use mcpgraph_expr::logic::{Op, is_binary};
 
 /// The operators of any number of arguments.
 pub(super) fn variadic<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
@@ -76,12 +76,6 @@ pub(super) fn binary(op: Op, a: &Val<'_>, b: &Val<'_>) -> bool {
         // Only the operators above are compiled to `Node::Binary`.
         _ => false,
     }
-}
-
-/// Whether [`binary`] applies `op`.
-pub(super) fn is_binary(op: Op) -> bool {
-    use Op::*;
-    matches!(op, Eq | Ne | StrictEq | StrictNe | Gt | Ge | Lt | Le | In)
 }
 
 /// The operators of at most three arguments.

@@ -6,9 +6,9 @@
 //! against the context before json-logic-js runs).
 
 use super::coerce::{less_than, to_string};
-use super::compile::Op;
 use super::eval::{Argv, Env};
 use super::value::{Built, Val, logic_truthy};
+use mcpgraph_expr::logic::Op;
 
 /// `map`, `filter`, `reduce`, `all`, `some`, `none`.
 pub(super) fn iterate<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {

@@ -13,7 +13,7 @@ use jsonata_core::value::JValue;
 use serde_json::json;
 
 use super::Logic;
-use crate::expr::SLOT_KEY;
+use mcpgraph_expr::logic::SLOT_KEY;
 
 /// `{"var": ...}` as the generator lowers the `i`th one.
 fn slot(i: usize) -> serde_json::Value {

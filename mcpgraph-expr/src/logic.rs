@@ -1,16 +1,18 @@
-//! A rule compiled into a tree (by the generator, which writes the tree out
-//! as Rust, or at start-up for rules given as text): operators resolved to
+//! Switch rules (JSON Logic) compiled into trees: operators resolved to
 //! [`Op`], constant parts kept as JSON, and the generator's slot reads
-//! (`{"val": [SLOT_KEY, "i"]}`, see `expr::Rule`) turned into [`Node::Slot`].
+//! (`{"val": [SLOT_KEY, "i"]}`) turned into [`Node::Slot`]. The generator
+//! compiles each rule here and writes the tree out as Rust; the runtime
+//! evaluates it, and compiles here the rules it is given as text.
 
 use serde_json::Value as Json;
 
-use super::ops;
-use crate::expr::SLOT_KEY;
+/// The key of a switch rule's data under which the runtime puts the values
+/// of the rule's `var`s (slots): the generator rewrites every `var` into a
+/// read under this key. A NUL character cannot clash with a node id anyone
+/// writes.
+pub const SLOT_KEY: &str = "\u{0}";
 
-/// The operators of json-logic-js 2.0 (the generator names them, see
-/// `codegen::logic`).
-#[doc(hidden)]
+/// The operators of json-logic-js 2.0.
 #[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -51,7 +53,8 @@ pub enum Op {
 }
 
 impl Op {
-    fn named(name: &str) -> Option<Op> {
+    /// The operator json-logic-js calls `name`.
+    pub fn named(name: &str) -> Option<Op> {
         use Op::*;
         Option::Some(match name {
             "==" => Eq,
@@ -93,9 +96,7 @@ impl Op {
     }
 }
 
-/// A compiled rule or part of one (the generator writes it out, see
-/// `codegen::logic`).
-#[doc(hidden)]
+/// A compiled rule or part of one.
 #[derive(Debug, PartialEq)]
 pub enum Node {
     /// A constant number, converted once.
@@ -110,7 +111,7 @@ pub enum Node {
     Array(Box<[Node]>),
     /// The value of slot `i` (a `var` the generator lifted out).
     Slot(usize),
-    /// A comparison or `in` written with two arguments (see `ops::binary`).
+    /// A comparison or `in` written with two arguments (see [`is_binary`]).
     Binary(Op, Box<[Node; 2]>),
     /// Any other operation.
     Apply(Op, Args),
@@ -119,7 +120,6 @@ pub enum Node {
 }
 
 /// An operation's arguments.
-#[doc(hidden)]
 #[derive(Debug, PartialEq)]
 pub enum Args {
     /// One node per argument.
@@ -130,9 +130,9 @@ pub enum Args {
     Spread(usize),
 }
 
-/// Compiles a rule (no deeper than [`super::MAX_RULE_DEPTH`]: this and the
-/// evaluation recurse on it).
-pub(crate) fn compile(rule: &Json) -> Node {
+/// Compiles a rule. It recurses on the rule: callers bound its depth first
+/// (see [`nesting`]).
+pub fn compile(rule: &Json) -> Node {
     match rule {
         Json::Array(items) => {
             let nodes: Vec<Node> = items.iter().map(compile).collect();
@@ -153,7 +153,7 @@ pub(crate) fn compile(rule: &Json) -> Node {
                 return Node::Unknown(name.as_str().into());
             };
             let args = match args {
-                Json::Array(items) if items.len() == 2 && ops::is_binary(op) => {
+                Json::Array(items) if items.len() == 2 && is_binary(op) => {
                     return Node::Binary(op, Box::new([compile(&items[0]), compile(&items[1])]));
                 }
                 Json::Array(items) => Args::List(items.iter().map(compile).collect()),
@@ -172,7 +172,7 @@ pub(crate) fn compile(rule: &Json) -> Node {
 
 /// How deeply `value`'s arrays and objects nest, if no deeper than `limit`;
 /// measured without recursion, for values of any depth.
-pub(crate) fn nesting(value: &Json, limit: usize) -> Option<usize> {
+pub fn nesting(value: &Json, limit: usize) -> Option<usize> {
     let mut deepest = 0;
     let mut stack = vec![(value, 0)];
     while let Some((value, depth)) = stack.pop() {
@@ -212,7 +212,7 @@ impl Node {
     }
 
     /// The first operator json-logic-js would not know, if any.
-    pub(crate) fn unknown(&self) -> Option<&str> {
+    pub fn unknown(&self) -> Option<&str> {
         match self {
             Node::Unknown(name) => Some(name),
             Node::Array(nodes) | Node::Apply(_, Args::List(nodes)) => {
@@ -224,7 +224,7 @@ impl Node {
     }
 
     /// The number of slots the rule reads (one more than the highest).
-    pub(crate) fn slots(&self) -> usize {
+    pub fn slots(&self) -> usize {
         match self {
             Node::Slot(i) | Node::Apply(_, Args::Spread(i)) => i + 1,
             Node::Array(nodes) | Node::Apply(_, Args::List(nodes)) => {
@@ -234,4 +234,11 @@ impl Node {
             _ => 0,
         }
     }
+}
+
+/// Whether `op` written with two arguments compiles to [`Node::Binary`]
+/// (the runtime applies it to the pair directly).
+pub fn is_binary(op: Op) -> bool {
+    use Op::*;
+    matches!(op, Eq | Ne | StrictEq | StrictNe | Gt | Ge | Lt | Le | In)
 }

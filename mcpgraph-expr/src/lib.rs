@@ -1,4 +1,6 @@
-//! jsonata-js's behaviour on jsonata-core's parsed trees.
+//! The expression trees mcpgraph's generator builds and writes out as Rust,
+//! and its runtime evaluates: JSONata trees rewritten to jsonata-js's
+//! behaviour (here at the root), and switch rules compiled ([`logic`]).
 //!
 //! mcpgraph evaluates JSONata with jsonata-core; FORMAT.md says transforms
 //! behave as in jsonata-js (mcpGraph's engine). Where the two differ, or
@@ -26,6 +28,7 @@
 
 pub mod bounded;
 pub mod compat;
+pub mod logic;
 pub mod regex;
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
