@@ -36,19 +36,66 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STD = ("core", "alloc", "std")
+# Where a path starts in a demangled name: at its beginning or inside the
+# generic arguments, `<`, `(`, `[`, `,`, `&`, `*` or a space before it.
+PATH_START = re.compile(r"(?:^|[<(\[,&* ])([A-Za-z_][A-Za-z0-9_]*)::")
+
+# What each crate's code is for.
+PURPOSES = [
+    ("JSONata evaluation and its regex engine",
+     {"jsonata_core", "regex", "regex_automata", "regex_syntax", "aho_corasick",
+      "mcpgraph_expr", "mcpgraph_jsregex", "stacker", "psm", "chrono"}),
+    ("HTTPS client for `http`/`sse` servers",
+     {"reqwest", "rustls", "ring", "webpki", "rustls_pki_types", "untrusted",
+      "tokio_rustls", "hyper_rustls", "rustls_platform_verifier", "rustls_native_certs",
+      "openssl_probe", "url", "idna", "idna_adapter", "icu_normalizer", "icu_properties",
+      "icu_collections", "icu_provider", "icu_locale_core", "zerovec", "zerotrie",
+      "utf8_iter", "form_urlencoded", "percent_encoding", "ipnet", "zeroize",
+      "subtle"}),
+    ("C and assembly (in ours nearly all ring's crypto)", {"?"}),
+    ("serde, serde_json", {"serde", "serde_core", "serde_json", "itoa", "zmij", "ryu_js"}),
+    ("rmcp", {"rmcp"}),
+    ("tokio", {"tokio", "tokio_util", "mio", "signal_hook_registry", "socket2",
+               "futures_util", "futures_core", "futures_channel", "futures_task",
+               "pin_project_lite", "slab", "atomic_waker", "tokio_stream", "process_wrap"}),
+    ("the runtime (mcpgraph-runtime)", {"mcpgraph_runtime"}),
+    ("command line (clap)", {"clap_builder", "clap_lex", "anstream", "anstyle",
+                             "anstyle_parse", "anstyle_query", "colorchoice", "strsim"}),
+    ("logging (tracing-subscriber)", {"tracing_subscriber", "sharded_slab", "thread_local",
+                                      "nu_ansi_term", "tracing_log", "matchers"}),
+    ("the graph or the tools themselves", {"bench_graph", "bench_handwritten"}),
+    ("JSON Schema validator helpers", {"jsonschema", "jsonschema_value", "referencing",
+                                       "fancy_regex", "fluent_uri"}),
+    ("HTTP plumbing (hyper, http, h2)", {"hyper", "hyper_util", "http", "http_body",
+                                         "http_body_util", "httparse", "httpdate", "h2",
+                                         "bytes", "want", "sse_stream", "tower", "tower_http",
+                                         "tower_layer", "tower_service"}),
+    ("tracing (spans and events)", {"tracing", "tracing_core", "log"}),
+]
 
 
 def crate_of(name):
     """The crate a demangled symbol is counted under: its own, or for a
     standard generic (drop glue, Vec, Option...) the first other crate
-    named in it."""
-    paths = re.findall(r"([A-Za-z_][A-Za-z0-9_]*)::", name)
+    whose path appears in its generic arguments. Names without a Rust
+    path (C and assembly) count as "?"."""
+    paths = PATH_START.findall(name)
     if not paths:
         return "?"
     if paths[0] not in STD:
         return paths[0]
     others = [p for p in paths if p not in STD and p[0].islower()]
-    return f"{paths[0]}<{others[0]}>" if others else paths[0]
+    return others[0] if others else paths[0]
+
+
+def purpose_of(crate):
+    for purpose, crates in PURPOSES:
+        if crate in crates:
+            return purpose
+    # Legacy symbol names hash the type arguments of trait impls
+    # (`<PollFn<F> as Future>::poll`), so generic code over other crates'
+    # types lands here too.
+    return "the rest: std, collections, formatting, generics whose names hide their types"
 
 
 def text_symbols(path):
@@ -112,6 +159,12 @@ def report_static(label, path, top):
     print(f"\ncode by crate (text symbols, {mib(total)} in all), top {top}:")
     for crate, sz in by_crate.most_common(top):
         print(f"  {kb(sz)}  {crate}")
+    by_purpose = collections.Counter()
+    for crate, sz in by_crate.items():
+        by_purpose[purpose_of(crate)] += sz
+    print("\ncode by what it is for:")
+    for purpose, sz in by_purpose.most_common():
+        print(f"  {kb(sz)}  {purpose}")
     copies = sum(n - 1 for n in names.values() if n > 1)
     print(f"\n{len(symbols):,} text symbols; {copies:,} of them repeat a name already seen "
           "(the same generic built in several codegen units, or several instances of it)")
