@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `mcpgraph new` end to end: a new crate with the starter graph, depending
-# on this checkout, builds and answers `call` and `--version`. It builds in
+# on this checkout, builds and answers `call` and `--version`; then again
+# without default features (no TLS). It builds in
 # the workspace's target directory with the workspace's profile settings,
-# so it reuses the artifacts of the build stage (about 10 s).
+# so it reuses the artifacts of the build stage (about 10 s; the build
+# without TLS compiles reqwest, rmcp and the runtime once more).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
@@ -11,15 +13,65 @@ trap 'rm -rf "$work"' EXIT
 
 "$target/debug/mcpgraph" new "$work/starter_check" --mcpgraph-path "$root"
 cd "$work/starter_check"
-CARGO_TARGET_DIR="$target" cargo build --quiet \
-    --config 'profile.dev.debug="line-tables-only"' \
-    --config 'profile.dev.package."*".debug=false' \
-    --config 'profile.dev.package.jsonata-core.opt-level=2' \
-    --config 'profile.dev.package.datalogic-rs.opt-level=2'
+build() {
+    CARGO_TARGET_DIR="$target" cargo build --quiet \
+        --config 'profile.dev.debug="line-tables-only"' \
+        --config 'profile.dev.package."*".debug=false' \
+        --config 'profile.dev.package.jsonata-core.opt-level=2' \
+        --config 'profile.dev.package.datalogic-rs.opt-level=2'
+}
+build
 got="$("$target/debug/starter_check" call greet '{"name": "Ada"}')"
 want='{"greeting":"Hello, Ada!"}'
 [[ "$got" == "$want" ]] || { echo "starter-check: call greet gave $got, want $want" >&2; exit 1; }
 version="$("$target/debug/starter_check" --version)"
 [[ "$version" == "starter_check 0.1.0 (mcpgraph "* ]] || { echo "starter-check: --version gave $version" >&2; exit 1; }
-rm -f "$target/debug/starter_check" "$target/debug/starter_check.d"
 echo "starter-check: the starter crate builds and answers: $got"
+
+# The same crate without mcpgraph's default features: no TLS in the tree,
+# the starter tool still answers, an https:// URL given at run time fails
+# its call with the reason, and one written in the graph fails the build.
+sed -i 's|^mcpgraph = { path = "\(.*\)" }$|mcpgraph = { path = "\1", default-features = false }|' Cargo.toml
+grep -q 'default-features = false' Cargo.toml || { echo "starter-check: Cargo.toml not as expected" >&2; exit 1; }
+cat >> graph.yaml <<'YAML'
+  - name: "remote_echo"
+    description: "Calls the remote server's echo"
+    inputSchema: { type: object }
+    nodes:
+      - { id: entry, type: entry, next: call }
+      - { id: call, type: mcp, server: remote, tool: echo, args: {}, next: exit }
+      - { id: exit, type: exit }
+
+mcpServers:
+  remote:
+    type: http
+    url: "${STARTER_REMOTE_URL}"
+YAML
+if cargo tree --quiet -e normal -i rustls >/dev/null 2>&1; then
+    echo "starter-check: rustls is still linked without the tls feature" >&2
+    exit 1
+fi
+build
+got="$("$target/debug/starter_check" call greet '{"name": "Ada"}')"
+[[ "$got" == "$want" ]] || { echo "starter-check: without tls, call greet gave $got" >&2; exit 1; }
+call_remote() {
+    STARTER_REMOTE_URL="$1" "$target/debug/starter_check" call remote_echo '{}' 2>&1 && {
+        echo "starter-check: remote_echo succeeded against $1" >&2
+        exit 1
+    }
+}
+https_error="$(call_remote https://127.0.0.1:9/mcp || true)"
+[[ "$https_error" == *"node \`call\`"*"built without mcpgraph's \`tls\` feature"* ]] ||
+    { echo "starter-check: without tls, an https:// call gave: $https_error" >&2; exit 1; }
+http_error="$(call_remote http://127.0.0.1:9/mcp || true)"
+[[ "$http_error" == *"Connection refused"* && "$http_error" != *"tls"* ]] ||
+    { echo "starter-check: without tls, an http:// call gave: $http_error" >&2; exit 1; }
+sed -i 's|url: "${STARTER_REMOTE_URL}"|url: "https://mcp.example.com/mcp"|' graph.yaml
+if build_log="$(build 2>&1)"; then
+    echo "starter-check: a graph with an https:// server built without tls" >&2
+    exit 1
+fi
+[[ "$build_log" == *"graph.yaml:"*": server \`remote\` calls https://mcp.example.com/mcp, and https:// needs mcpgraph's \`tls\` feature"* ]] ||
+    { echo "starter-check: the https:// build failed otherwise:" >&2; echo "$build_log" >&2; exit 1; }
+rm -f "$target/debug/starter_check" "$target/debug/starter_check.d"
+echo "starter-check: without default features: no rustls, the tool answers, https:// refused at run time and at build time"

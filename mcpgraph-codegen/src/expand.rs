@@ -88,7 +88,7 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
         .zip(&modules)
         .map(|(tool, module)| tool::expand_tool(tool, module, krate));
     let compiled_fields = modules.iter().map(|m| quote!(#m: #m::Compiled));
-    let graph_impl = graph_impl(graph, &modules, options.embed_lock.as_deref());
+    let graph_impl = graph_impl(graph, &modules, options);
     let track = track(options);
     let meta = &graph.server;
     let doc = format!(
@@ -128,8 +128,8 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
 
 /// `impl rt::Graph for Server`: the metadata, start-up and the dispatch of
 /// a call to its tool's `run`.
-fn graph_impl(graph: &GraphFile, modules: &[Ident], lock: Option<&str>) -> TokenStream {
-    let lock = lock.map(|text| {
+fn graph_impl(graph: &GraphFile, modules: &[Ident], options: &ExpandOptions) -> TokenStream {
+    let lock = options.embed_lock.as_deref().map(|text| {
         let text = lit::string(text);
         quote!(const LOCK: rt::Option<&'static str> = rt::Some(#text);)
     });
@@ -139,6 +139,8 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident], lock: Option<&str>) -> Token
         .zip(modules)
         .map(|(t, m)| tool_meta(t, m));
     let server_defs = graph.mcp_servers.iter().map(server_def);
+    let file = options.track_path.as_deref();
+    let tls_checks = graph.mcp_servers.iter().filter_map(|s| tls_check(s, file));
     let compiled_inits = modules.iter().map(|m| quote!(#m: #m::Compiled::new()?));
     let run_arms = modules.iter().enumerate().map(|(i, m)| {
         let i = lit::index(i);
@@ -166,6 +168,8 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident], lock: Option<&str>) -> Token
     });
 
     quote! {
+        #(#tls_checks)*
+
         impl rt::Graph for Server {
             type Compiled = __McpgraphCompiled;
 
@@ -237,6 +241,34 @@ fn pairs(items: &[(String, String)]) -> TokenStream {
     quote!(&[#(#items),*])
 }
 
+/// For a server whose URL is written as `https://...` (not `${VAR}`): an
+/// item that fails the build when the runtime was built without its `tls`
+/// feature, naming the server and where it is declared (in `file`, when the
+/// front end knows it).
+fn tls_check(server: &McpServer, file: Option<&str>) -> Option<TokenStream> {
+    let (Transport::StreamableHttp { url, .. } | Transport::Sse { url, .. }) = &server.transport
+    else {
+        return None;
+    };
+    if !url
+        .get(..8)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+    {
+        return None;
+    }
+    let pos = server.name.pos;
+    let at = match file {
+        Some(file) => format!("{file}:{}:{}", pos.line, pos.column),
+        None => format!("line {}, column {} of the graph file", pos.line, pos.column),
+    };
+    let message = lit::string(&format!(
+        "{at}: server `{}` calls {url}, and https:// needs mcpgraph's `tls` feature, which \
+         this build turned off (default-features = false)",
+        server.name.value
+    ));
+    Some(quote!(const _: () = rt::require_tls(#message);))
+}
+
 fn server_def(server: &McpServer) -> TokenStream {
     let name = lit::string(&server.name.value);
     let transport = match &server.transport {
@@ -277,5 +309,51 @@ fn server_def(server: &McpServer) -> TokenStream {
             timeout_ms: #timeout,
             ping_timeout_ms: #ping_timeout,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{ExpandOptions, generate_str};
+
+    /// Each server written with an `https://` URL (any case) gets one
+    /// build-time TLS check naming it and its line; plain HTTP, stdio and
+    /// `${VAR}` URLs (checked when they connect) get none.
+    #[test]
+    fn https_servers_require_tls() {
+        let source = r#"
+version: "1.0"
+server: { name: s, version: "1" }
+mcpServers:
+  secure: { type: http, url: "https://a.example/mcp" }
+  plain: { type: http, url: "http://127.0.0.1:9/mcp" }
+  events:
+    type: sse
+    url: "HTTPS://b.example/sse"
+  fromEnv: { type: http, url: "${URL}" }
+  local: { command: "true" }
+tools:
+  - name: t
+    description: d
+    inputSchema: { type: object }
+    nodes:
+      - { id: entry, type: entry, next: exit }
+      - { id: exit, type: exit }
+"#;
+        let options = ExpandOptions {
+            track_path: Some("/x/g.yaml".into()),
+            ..ExpandOptions::default()
+        };
+        let out = generate_str(source, "g.yaml", &options);
+        assert_eq!(out.diagnostics.error_count(), 0, "{}", out.diagnostics);
+        let code = out.tokens.to_string();
+        let checks: Vec<&str> = code
+            .split("rt :: require_tls (")
+            .skip(1)
+            .map(|rest| &rest[..rest.find(')').unwrap()])
+            .collect();
+        assert_eq!(checks.len(), 2, "{checks:?}");
+        assert!(checks[0].contains("/x/g.yaml:5:3: server `secure` calls https://a.example/mcp"));
+        assert!(checks[1].contains("/x/g.yaml:7:3: server `events` calls HTTPS://b.example/sse"));
     }
 }

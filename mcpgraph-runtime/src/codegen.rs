@@ -14,6 +14,7 @@ pub use crate::{
     ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
 };
 pub use ::jsonschema;
+
 pub use ::mcpgraph_expr::Helpers;
 pub use ::serde_json;
 pub use ::std::boxed::Box;
@@ -232,3 +233,11 @@ pub mod logic {
 }
 
 pub use mcpgraph_expr::logic::SLOT_KEY;
+
+/// Fails the build, with `message`, when the graph names an `https://`
+/// server and this build has no TLS (`const _: () = rt::require_tls(..);`).
+pub const fn require_tls(message: &str) {
+    if !crate::client_manager::TLS {
+        panic!("{}", message);
+    }
+}

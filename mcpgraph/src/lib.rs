@@ -76,8 +76,14 @@
 //!
 //! # Features
 //!
+//! - `tls` (default): HTTPS to downstream `http`/`sse` servers (rustls
+//!   with ring, the system's certificate roots). Without it
+//!   (`default-features = false`) the binary is about 2.3 MB smaller and
+//!   calls stdio and `http://` servers only: a graph that writes an
+//!   `https://` URL fails to build, and an `https://` URL given at run time
+//!   fails its calls with that reason.
 //! - `otel`: export tool-call and node spans over OTLP/HTTP
-//!   (`--otlp-endpoint`).
+//!   (`--otlp-endpoint`); turns on `tls`.
 
 #![warn(missing_docs)]
 

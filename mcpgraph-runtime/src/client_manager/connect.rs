@@ -102,6 +102,7 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
         }
         TransportSpec::StreamableHttp { url, headers } => {
             let url = expand(url)?;
+            http_client::check_scheme(&url)?;
             let mut custom = HashMap::new();
             for (name, value) in header_map(headers)? {
                 if let Some(name) = name {
@@ -124,6 +125,7 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
         }
         TransportSpec::Sse { url, headers } => {
             let url = expand(url)?;
+            http_client::check_scheme(&url)?;
             let headers = header_map(headers)?;
             let connected = tokio::time::timeout(timeout, async {
                 let transport = sse::connect(&spec.name, &url, headers).await?;

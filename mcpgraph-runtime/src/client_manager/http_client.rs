@@ -1,9 +1,10 @@
 //! The HTTP client for downstream streamable HTTP and SSE servers.
 //!
-//! TLS is rustls with the ring provider. Server certificates are checked by
-//! rustls-platform-verifier, which on Linux reads the system roots, or the
-//! PEM bundle in `SSL_CERT_FILE` / the directories in `SSL_CERT_DIR` when
-//! either is set: the usual way to trust a private CA.
+//! TLS (the `tls` feature, on by default) is rustls with the ring provider.
+//! Server certificates are checked by rustls-platform-verifier, which on
+//! Linux reads the system roots, or the PEM bundle in `SSL_CERT_FILE` / the
+//! directories in `SSL_CERT_DIR` when either is set: the usual way to trust
+//! a private CA. Without the feature, only `http://` URLs connect.
 
 use std::time::Duration;
 
@@ -44,12 +45,34 @@ pub(crate) fn http_client() -> Result<Client, String> {
         .map_err(|e| format!("cannot create an HTTP client: {}", error_chain(&e)))
 }
 
+/// Whether this build speaks HTTPS to downstream servers (the `tls`
+/// feature).
+pub const TLS: bool = cfg!(feature = "tls");
+
+/// Refuses an `https://` URL in a build without the `tls` feature, with
+/// that reason rather than reqwest's "URL scheme is not allowed".
+pub(crate) fn check_scheme(url: &str) -> Result<(), String> {
+    let https = url
+        .get(..8)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
+    if https && !TLS {
+        return Err(format!(
+            "{url}: this server was built without mcpgraph's `tls` feature, so it cannot \
+             call https:// URLs (enable the feature, or use http://)"
+        ));
+    }
+    Ok(())
+}
+
 /// Makes ring the process-wide rustls provider unless something else
 /// (an embedding application) installed one first. reqwest is built without
 /// a default provider here, so an application that builds its own reqwest
 /// client (or rmcp's default one) in the same build calls this first.
+/// Without the `tls` feature there is no provider, and this does nothing.
 pub fn install_crypto_provider() {
+    #[cfg(feature = "tls")]
     static ONCE: std::sync::Once = std::sync::Once::new();
+    #[cfg(feature = "tls")]
     ONCE.call_once(|| {
         if rustls::crypto::CryptoProvider::get_default().is_none() {
             // Losing a race with another installer is fine: either provider works.
@@ -85,4 +108,24 @@ pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cargo test -p mcpgraph-runtime --no-default-features` runs the
+    /// other half (scripts/starter-check.sh runs it end to end).
+    #[test]
+    fn https_connects_only_with_tls() {
+        assert_eq!(check_scheme("http://127.0.0.1:9/mcp"), Ok(()));
+        assert_eq!(check_scheme("http:"), Ok(()));
+        for url in ["https://a.example/mcp", "HTTPS://a.example/mcp"] {
+            let checked = check_scheme(url);
+            assert_eq!(checked.is_ok(), TLS, "{url}: {checked:?}");
+            if let Err(e) = checked {
+                assert!(e.contains("built without mcpgraph's `tls` feature"), "{e}");
+            }
+        }
+    }
 }
