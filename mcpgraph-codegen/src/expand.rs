@@ -50,6 +50,10 @@ pub struct ExpandOptions {
     /// embedded as `Graph::LOCK` for the run-time drift check. Set by
     /// [`generate_file`](crate::generate_file) when the lock exists.
     pub embed_lock: Option<String>,
+    /// How messages in the generated code name the graph file, as its
+    /// diagnostics do. Set by [`generate_str`](crate::generate_str) and
+    /// [`generate_file`](crate::generate_file) from their `display_path`.
+    pub display_path: Option<String>,
 }
 
 impl Default for ExpandOptions {
@@ -60,6 +64,7 @@ impl Default for ExpandOptions {
             require_lock: false,
             track_lock: None,
             embed_lock: None,
+            display_path: None,
         }
     }
 }
@@ -139,7 +144,7 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident], options: &ExpandOptions) -> 
         .zip(modules)
         .map(|(t, m)| tool_meta(t, m));
     let server_defs = graph.mcp_servers.iter().map(server_def);
-    let file = options.track_path.as_deref();
+    let file = options.display_path.as_deref();
     let tls_checks = graph.mcp_servers.iter().filter_map(|s| tls_check(s, file));
     let compiled_inits = modules.iter().map(|m| quote!(#m: #m::Compiled::new()?));
     let run_arms = modules.iter().enumerate().map(|(i, m)| {
@@ -340,11 +345,7 @@ tools:
       - { id: entry, type: entry, next: exit }
       - { id: exit, type: exit }
 "#;
-        let options = ExpandOptions {
-            track_path: Some("/x/g.yaml".into()),
-            ..ExpandOptions::default()
-        };
-        let out = generate_str(source, "g.yaml", &options);
+        let out = generate_str(source, "dir/g.yaml", &ExpandOptions::default());
         assert_eq!(out.diagnostics.error_count(), 0, "{}", out.diagnostics);
         let code = out.tokens.to_string();
         let checks: Vec<&str> = code
@@ -353,7 +354,7 @@ tools:
             .map(|rest| &rest[..rest.find(')').unwrap()])
             .collect();
         assert_eq!(checks.len(), 2, "{checks:?}");
-        assert!(checks[0].contains("/x/g.yaml:5:3: server `secure` calls https://a.example/mcp"));
-        assert!(checks[1].contains("/x/g.yaml:7:3: server `events` calls HTTPS://b.example/sse"));
+        assert!(checks[0].contains("dir/g.yaml:5:3: server `secure` calls https://a.example/mcp"));
+        assert!(checks[1].contains("dir/g.yaml:7:3: server `events` calls HTTPS://b.example/sse"));
     }
 }

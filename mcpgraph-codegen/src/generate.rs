@@ -102,6 +102,9 @@ fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>
 fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: LockState) -> Output {
     let (lowered, mut diagnostics) = crate::load_lowered(source, display_path);
     let mut options = options.clone();
+    options
+        .display_path
+        .get_or_insert_with(|| display_path.to_owned());
     match (&lowered, lock) {
         (_, LockState::None) => {}
         (_, LockState::Problem(message, help)) => {
