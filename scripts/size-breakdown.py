@@ -15,10 +15,10 @@ prints, for each binary:
 - the dynamic relocations the loader applies at every start (each one
   reads 24 bytes of `.rela.dyn` and writes a pointer into a page that
   then stays private to the process);
-- with --calls N (default 2000; 0 skips it): the binary's resident pages
-  after `initialize` and after N calls alternating the transform-only and
-  wide-fan workloads, by mapping, and the crates whose code lies in the
-  text pages the calls added.
+- with --calls N (default 2000; 0 skips it): VmRSS after `initialize` and
+  VmHWM after N calls alternating the transform-only and wide-fan
+  workloads, the binary's resident pages at both points, by mapping, and
+  the crates whose code lies in the text pages the calls added.
 
 Needs binutils (`nm`, `readelf`) and Linux's /proc/PID/pagemap. It only
 measures; nothing fails on a figure.
@@ -217,6 +217,15 @@ def resident(pid, path):
     return per_map, text_pages
 
 
+def status(pid, key):
+    """A field of /proc/PID/status in KiB (VmRSS, VmHWM)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
 def text_delta(path):
     """Virtual address minus file offset of the executable segment."""
     out = subprocess.run(["readelf", "-lW", path], capture_output=True, text=True, check=True)
@@ -241,15 +250,19 @@ def report_resident(label, path, symbols, calls, top):
     rpc(INIT)
     rpc({"jsonrpc": "2.0", "method": "notifications/initialized"})
     time.sleep(0.3)
+    idle_rss = status(proc.pid, "VmRSS")
     idle, idle_pages = resident(proc.pid, path)
     for k in range(calls):
         tool, args = WORKLOADS[k % 2]
         rpc({"jsonrpc": "2.0", "id": k + 1, "method": "tools/call",
              "params": {"name": tool, "arguments": args}})
     after, after_pages = resident(proc.pid, path)
+    peak_rss = status(proc.pid, "VmHWM")
     proc.stdin.close()
     proc.wait()
-    print(f"\n{label}: resident pages of the binary after `initialize` -> after {calls} calls")
+    print(f"\n{label}: VmRSS after `initialize` {idle_rss / 1024:.2f} MiB, "
+          f"VmHWM after {calls} calls {peak_rss / 1024:.2f} MiB")
+    print(f"{label}: resident pages of the binary after `initialize` -> after {calls} calls")
     for perms in sorted(set(idle) | set(after)):
         print(f"  {perms}: {idle[perms]:6d} KiB -> {after[perms]:6d} KiB")
     delta = text_delta(path)

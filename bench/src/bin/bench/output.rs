@@ -108,7 +108,8 @@ pub(crate) fn write_results(
          - Throughput: up to 64 requests written before waiting (stdio), or 64 keep-alive \
          connections (HTTP, `serve --http --stateless`, JSON responses).\n\
          - Memory: VmRSS / VmHWM of the server process from `/proc/PID/status` (not of \
-         downstream servers it starts).\n\
+         downstream servers it starts), each the median of 5 starts (3 with `--quick`), \
+         peers interleaved.\n\
          - Expansion: `mcpgraph_codegen::generate_file` timed in the (release-built) \
          harness; inside `cargo build` the macro runs the same code unoptimised unless \
          `[profile.release.build-override] opt-level` is raised. mcpGraph's figure is \
