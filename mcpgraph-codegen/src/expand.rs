@@ -246,21 +246,15 @@ fn pairs(items: &[(String, String)]) -> TokenStream {
     quote!(&[#(#items),*])
 }
 
-/// For a server whose URL is written as `https://...` (not `${VAR}`): an
-/// item that fails the build when the runtime was built without its `tls`
-/// feature, naming the server and where it is declared (in `file`, when the
-/// front end knows it).
+/// For an HTTP server: an item that fails the build when its URL is
+/// `https://` and the runtime was built without its `tls` feature (the
+/// runtime decides both), naming the server and where it is declared (in
+/// `file`, when the front end knows it).
 fn tls_check(server: &McpServer, file: Option<&str>) -> Option<TokenStream> {
     let (Transport::StreamableHttp { url, .. } | Transport::Sse { url, .. }) = &server.transport
     else {
         return None;
     };
-    if !url
-        .get(..8)
-        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
-    {
-        return None;
-    }
     let pos = server.name.pos;
     let at = match file {
         Some(file) => format!("{file}:{}:{}", pos.line, pos.column),
@@ -271,7 +265,8 @@ fn tls_check(server: &McpServer, file: Option<&str>) -> Option<TokenStream> {
          this build turned off (default-features = false)",
         server.name.value
     ));
-    Some(quote!(const _: () = rt::require_tls(#message);))
+    let url = lit::string(url);
+    Some(quote!(const _: () = rt::require_tls(#url, #message);))
 }
 
 fn server_def(server: &McpServer) -> TokenStream {
@@ -321,9 +316,9 @@ fn server_def(server: &McpServer) -> TokenStream {
 mod tests {
     use crate::{ExpandOptions, generate_str};
 
-    /// Each server written with an `https://` URL (any case) gets one
-    /// build-time TLS check naming it and its line; plain HTTP, stdio and
-    /// `${VAR}` URLs (checked when they connect) get none.
+    /// Each HTTP server gets one build-time TLS check with its URL, naming
+    /// it and its line (the runtime's `require_tls` decides whether the URL
+    /// needs TLS); stdio servers get none.
     #[test]
     fn https_servers_require_tls() {
         let source = r#"
@@ -353,8 +348,17 @@ tools:
             .skip(1)
             .map(|rest| &rest[..rest.find(')').unwrap()])
             .collect();
-        assert_eq!(checks.len(), 2, "{checks:?}");
-        assert!(checks[0].contains("dir/g.yaml:5:3: server `secure` calls https://a.example/mcp"));
-        assert!(checks[1].contains("dir/g.yaml:7:3: server `events` calls HTTPS://b.example/sse"));
+        assert_eq!(checks.len(), 4, "{checks:?}");
+        for (check, (url, at)) in checks.iter().zip([
+            ("https://a.example/mcp", "5:3: server `secure`"),
+            ("http://127.0.0.1:9/mcp", "6:3: server `plain`"),
+            ("HTTPS://b.example/sse", "7:3: server `events`"),
+            ("${URL}", "10:3: server `fromEnv`"),
+        ]) {
+            assert!(
+                check.starts_with(&format!("\"{url}\" , \"dir/g.yaml:{at} calls {url}")),
+                "{check}"
+            );
+        }
     }
 }

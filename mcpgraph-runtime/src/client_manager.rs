@@ -59,7 +59,7 @@ pub(crate) mod wire;
 
 pub use connect::withhold_from_children;
 #[cfg_attr(not(feature = "otel"), allow(unused_imports))]
-pub use http_client::{TLS, install_crypto_provider};
+pub use http_client::{TLS, install_crypto_provider, is_https};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
 use connection::{Connection, InFlight, crash_report, process_gone};

@@ -14,7 +14,6 @@ pub use crate::{
     ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
 };
 pub use ::jsonschema;
-
 pub use ::mcpgraph_expr::Helpers;
 pub use ::serde_json;
 pub use ::std::boxed::Box;
@@ -234,10 +233,12 @@ pub mod logic {
 
 pub use mcpgraph_expr::logic::SLOT_KEY;
 
-/// Fails the build, with `message`, when the graph names an `https://`
-/// server and this build has no TLS (`const _: () = rt::require_tls(..);`).
-pub const fn require_tls(message: &str) {
-    if !crate::client_manager::TLS {
+/// Fails the build, with `message`, when an HTTP server's `url` as the
+/// graph writes it is `https://` and this build has no TLS
+/// (`const _: () = rt::require_tls(url, message);`). A `${VAR}` URL is
+/// checked when it connects.
+pub const fn require_tls(url: &str, message: &str) {
+    if crate::client_manager::is_https(url) && !crate::client_manager::TLS {
         panic!("{}", message);
     }
 }

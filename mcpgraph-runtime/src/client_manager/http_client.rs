@@ -49,13 +49,28 @@ pub(crate) fn http_client() -> Result<Client, String> {
 /// feature).
 pub const TLS: bool = cfg!(feature = "tls");
 
+/// Whether `url` needs TLS: it starts with `https://`, in any case. A
+/// `const fn`, so that the build-time check of a graph's URLs
+/// ([`require_tls`](crate::codegen::require_tls)) is this same test.
+pub const fn is_https(url: &str) -> bool {
+    let (url, scheme) = (url.as_bytes(), b"https://");
+    if url.len() < scheme.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < scheme.len() {
+        if url[i].to_ascii_lowercase() != scheme[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Refuses an `https://` URL in a build without the `tls` feature, with
 /// that reason rather than reqwest's "URL scheme is not allowed".
 pub(crate) fn check_scheme(url: &str) -> Result<(), String> {
-    let https = url
-        .get(..8)
-        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
-    if https && !TLS {
+    if is_https(url) && !TLS {
         return Err(format!(
             "{url}: this server was built without mcpgraph's `tls` feature, so it cannot \
              call https:// URLs (enable the feature, or use http://)"
@@ -120,6 +135,8 @@ mod tests {
     fn https_connects_only_with_tls() {
         assert_eq!(check_scheme("http://127.0.0.1:9/mcp"), Ok(()));
         assert_eq!(check_scheme("http:"), Ok(()));
+        assert_eq!(check_scheme("${URL}"), Ok(()));
+        assert!(!is_https("https:/a") && !is_https("xhttps://a") && is_https("HttPS://a"));
         for url in ["https://a.example/mcp", "HTTPS://a.example/mcp"] {
             let checked = check_scheme(url);
             assert_eq!(checked.is_ok(), TLS, "{url}: {checked:?}");
