@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use mcpgraph::runtime::{CancellationToken, Engine};
+use mcpgraph::{CancellationToken, Engine};
 
 mcpgraph::mcpgraph!("graphs/bench.yaml");
 

@@ -1,5 +1,5 @@
 //! Micro-benchmarks of our side: JSONata evaluation through
-//! `mcpgraph_runtime::evaluate_standalone` (pre-parsed expression) and the
+//! `mcpgraph_runtime::testing::evaluate_standalone` (pre-parsed expression) and the
 //! switch decision of the wide fan through `Execution::switch`, exactly as a
 //! generated server runs it. Same cases and same method as
 //! `bench/js/micro.mjs`: warm up, batches of about 20 ms, median per op.
@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use mcpgraph_codegen::model::NodeKind;
 use mcpgraph_runtime::client_manager::ClientManager;
-use mcpgraph_runtime::value::from_json;
-use mcpgraph_runtime::{Execution, Expr, Limits, NodeType, Rule, Switch, evaluate_standalone};
+use mcpgraph_runtime::testing::from_json;
+use mcpgraph_runtime::testing::evaluate_standalone;
+use mcpgraph_runtime::{Execution, Expr, Limits, NodeType, Rule, Switch};
 use serde_json::Value;
 
 /// Median nanoseconds per call of `op`.

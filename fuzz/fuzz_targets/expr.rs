@@ -4,8 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcpgraph_runtime::jsonata_core::value::JValue;
-use mcpgraph_runtime::{Expr, evaluate_logic, evaluate_standalone};
+use mcpgraph_runtime::testing::jsonata_core::value::JValue;
+use mcpgraph_runtime::Expr;
+use mcpgraph_runtime::testing::{evaluate_logic, evaluate_standalone};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&which, rest)) = data.split_first() else {
@@ -22,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(expr) = Expr::parse(text.to_owned()) else {
             return;
         };
-        let data = mcpgraph_runtime::value::from_json(&doc);
+        let data = mcpgraph_runtime::testing::from_json(&doc);
         let _: Result<JValue, _> =
             evaluate_standalone(&expr, &data, &serde_json::Map::new(), Some(200), Some(100));
     } else if let Ok(rule) = serde_json::from_str::<serde_json::Value>(text) {

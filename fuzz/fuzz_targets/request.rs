@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
-use mcpgraph::runtime::server::{Handler, serve};
-use mcpgraph::runtime::Engine;
+use mcpgraph_runtime::testing::{Handler, serve};
+use mcpgraph::Engine;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 mod graph {

@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    mcpgraph_runtime::fuzzing::wire(data);
+    mcpgraph_runtime::testing::wire(data);
 });

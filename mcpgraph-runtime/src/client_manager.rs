@@ -40,6 +40,7 @@ use futures::future::BoxFuture;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use rmcp::service::ServiceError;
 use serde_json::Value;
+use crate::error::ErrorKind;
 use tokio::sync::Mutex;
 
 mod connect;
@@ -161,7 +162,7 @@ impl ClientManager {
         server: &'a str,
         tool: &'a str,
         arguments: serde_json::Map<String, Value>,
-    ) -> BoxFuture<'a, Result<CallToolResult, String>> {
+    ) -> BoxFuture<'a, Result<CallToolResult, DownstreamError>> {
         Box::pin(self.call_unboxed(server, tool, arguments))
     }
 
@@ -171,12 +172,23 @@ impl ClientManager {
         server: &str,
         tool: &str,
         arguments: serde_json::Map<String, Value>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, DownstreamError> {
+        use crate::error::Downstream::{Cancelled, Crashed, Protocol, Refused, TimedOut};
         let Some(downstream) = self.servers.get(server) else {
-            return Err(format!("no downstream server `{server}` is configured"));
+            return Err(DownstreamError::new(
+                Refused,
+                format!("no downstream server `{server}` is configured"),
+            ));
         };
         let timeout = downstream.spec.timeout();
-        let connection = self.connection(downstream).await?;
+        let connection = self.connection(downstream).await.map_err(|message| {
+            let kind = if self.closing.is_cancelled() {
+                ErrorKind::Shutdown
+            } else {
+                ErrorKind::Downstream(Refused)
+            };
+            DownstreamError { kind, message }
+        })?;
         if let Some(locked) = self.lock.as_ref().and_then(|l| l.server(server)) {
             let changed = connection
                 .drift
@@ -185,9 +197,12 @@ impl ClientManager {
             if let Some(why) = changed.get(tool)
                 && self.strict_lock.load(std::sync::atomic::Ordering::SeqCst)
             {
-                return Err(format!(
-                    "downstream server `{server}` tool `{tool}` changed since the graph's lock ({why}); \
-                     refused under --strict-lock: re-run `mcpgraph lock` and rebuild"
+                return Err(DownstreamError::new(
+                    Protocol,
+                    format!(
+                        "downstream server `{server}` tool `{tool}` changed since the graph's lock ({why}); \
+                         refused under --strict-lock: re-run `mcpgraph lock` and rebuild"
+                    ),
                 ));
             }
         }
@@ -205,22 +220,38 @@ impl ClientManager {
             tokio::time::timeout(timeout, connection.service.peer().call_tool_once(params)).await;
         in_flight.answered(outcome.is_ok());
         match outcome {
-            Err(_) => Err(format!(
-                "{what} did not answer within {} ms (the server's timeoutMs)",
-                timeout.as_millis()
+            Err(_) => Err(DownstreamError::new(
+                TimedOut,
+                format!(
+                    "{what} did not answer within {} ms (the server's timeoutMs)",
+                    timeout.as_millis()
+                ),
             )),
             Ok(Ok(CallToolResponse::Complete(result))) => Ok(result),
-            Ok(Ok(_)) => Err(format!(
-                "{what} asked for input or started a task, which graphs do not support"
+            Ok(Ok(_)) => Err(DownstreamError::new(
+                Protocol,
+                format!("{what} asked for input or started a task, which graphs do not support"),
             )),
-            Ok(Err(ServiceError::McpError(e))) => {
-                Err(format!("{what} failed: {} (error {})", e.message, e.code.0))
-            }
+            Ok(Err(ServiceError::McpError(e))) => Err(DownstreamError::new(
+                Protocol,
+                format!("{what} failed: {} (error {})", e.message, e.code.0),
+            )),
             Ok(Err(e)) => Err(match &connection.process {
                 Some(process) if connection.is_closed() || process_gone(process).await => {
-                    format!("{what} failed: {}", crash_report(process).await)
+                    DownstreamError::new(
+                        Crashed,
+                        format!("{what} failed: {}", crash_report(process).await),
+                    )
                 }
-                _ => format!("{what} failed: {e}"),
+                _ => {
+                    let kind = match &e {
+                        ServiceError::Cancelled { .. } => Cancelled,
+                        ServiceError::TransportClosed => Crashed,
+                        ServiceError::Timeout { .. } => TimedOut,
+                        _ => Protocol,
+                    };
+                    DownstreamError::new(kind, format!("{what} failed: {e}"))
+                }
             }),
         }
     }
@@ -254,6 +285,31 @@ impl ClientManager {
         }
     }
 }
+
+/// A failed downstream call: how it failed, and a message naming the
+/// server and the tool.
+#[derive(Clone, Debug)]
+pub struct DownstreamError {
+    pub(crate) kind: ErrorKind,
+    pub(crate) message: String,
+}
+
+impl DownstreamError {
+    fn new(kind: crate::error::Downstream, message: String) -> Self {
+        Self {
+            kind: ErrorKind::Downstream(kind),
+            message,
+        }
+    }
+}
+
+impl std::fmt::Display for DownstreamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DownstreamError {}
 
 impl std::fmt::Debug for ClientManager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

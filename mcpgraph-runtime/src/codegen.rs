@@ -11,8 +11,13 @@
 
 pub use crate::{
     Args, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture, ServerDef,
-    ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
+    ServerMeta, StartupError, Switch, ToolMeta, TransportDef, schema_violation,
 };
+
+/// The generated binary's command line.
+pub mod cli {
+    pub use crate::cli::{main, main_from};
+}
 pub use ::jsonschema;
 pub use ::mcpgraph_expr::Helpers;
 pub use ::serde_json;

@@ -1,33 +1,226 @@
-//! Error types: failures of one node (reported to the caller as a tool
-//! error naming the node) and start-up failures.
+//! Error types: what went wrong in a call ([`ErrorKind`]), a failed call
+//! ([`NodeError`], reported to the caller as a tool error naming the node)
+//! and start-up failures ([`StartupError`]).
 
 use std::fmt;
 
-/// A failed tool call: which node failed (if any) and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What kind of failure ended a call, for routing and counting; the
+/// message says the rest.
+///
+/// Serialises (and displays) as a dotted name: `expression`,
+/// `limit.execution_time`, `schema.input`, `downstream.timeout`, ...
+/// ([`ErrorKind::as_str`]); [`ErrorKind::from_name`] reads it back.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// A JSONata expression or JSON Logic rule failed (a type error, a
+    /// non-function call, an error it raised, a bad `var` value).
+    Expression,
+    /// One of the graph's limits stopped the call.
+    Limit(Limit),
+    /// A value did not match a tool's schema.
+    Schema(SchemaSide),
+    /// A downstream server's call failed.
+    Downstream(Downstream),
+    /// The caller cancelled the call.
+    Cancelled,
+    /// A cap of the server refused the call (calls in flight, sessions).
+    Refused,
+    /// The server is shutting down: the call did not start, or did not
+    /// finish within the drain time.
+    Shutdown,
+    /// No tool of that name.
+    UnknownTool,
+    /// The graph cannot run the call: it ended without reaching its exit
+    /// node, or its file has errors; or the server could not run it (a
+    /// worker thread could not start or stopped).
+    Internal,
+}
+
+/// Which limit stopped a call (the graph's `limits`, or a downstream
+/// server's `timeoutMs`, which is [`Downstream::Timeout`]).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Limit {
+    /// `maxNodeExecutions`.
+    NodeExecutions,
+    /// `maxExecutionTimeMs`.
+    ExecutionTime,
+    /// `maxExpressionTimeMs`.
+    ExpressionTime,
+    /// `maxExpressionDepth`.
+    ExpressionDepth,
+    /// `maxValueBytes`.
+    ValueBytes,
+    /// `maxValueDepth`.
+    ValueDepth,
+    /// `maxHistoryBytes`.
+    HistoryBytes,
+}
+
+/// Which side of a tool a schema failure is on.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SchemaSide {
+    /// The call's arguments against the tool's `inputSchema`.
+    Input,
+    /// The call's result against the tool's `outputSchema`.
+    Output,
+}
+
+/// How a downstream server's call failed.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Downstream {
+    /// The server's process exited or its connection closed.
+    Crashed,
+    /// No answer within the server's `timeoutMs`.
+    TimedOut,
+    /// The server could not be started or connected to, or is not
+    /// configured.
+    Refused,
+    /// The server answered with a protocol error, or asked for something
+    /// graphs do not support; or its tool changed since the lock under
+    /// `--strict-lock`.
+    Protocol,
+    /// The tool ran and returned an error result (`isError`).
+    ToolError,
+    /// The call was abandoned (the connection was shut down under it).
+    Cancelled,
+}
+
+const NAMES: &[(ErrorKind, &str)] = &[
+    (ErrorKind::Expression, "expression"),
+    (
+        ErrorKind::Limit(Limit::NodeExecutions),
+        "limit.node_executions",
+    ),
+    (ErrorKind::Limit(Limit::ExecutionTime), "limit.execution_time"),
+    (
+        ErrorKind::Limit(Limit::ExpressionTime),
+        "limit.expression_time",
+    ),
+    (
+        ErrorKind::Limit(Limit::ExpressionDepth),
+        "limit.expression_depth",
+    ),
+    (ErrorKind::Limit(Limit::ValueBytes), "limit.value_bytes"),
+    (ErrorKind::Limit(Limit::ValueDepth), "limit.value_depth"),
+    (ErrorKind::Limit(Limit::HistoryBytes), "limit.history_bytes"),
+    (ErrorKind::Schema(SchemaSide::Input), "schema.input"),
+    (ErrorKind::Schema(SchemaSide::Output), "schema.output"),
+    (ErrorKind::Downstream(Downstream::Crashed), "downstream.crashed"),
+    (ErrorKind::Downstream(Downstream::TimedOut), "downstream.timeout"),
+    (ErrorKind::Downstream(Downstream::Refused), "downstream.refused"),
+    (
+        ErrorKind::Downstream(Downstream::Protocol),
+        "downstream.protocol",
+    ),
+    (
+        ErrorKind::Downstream(Downstream::ToolError),
+        "downstream.tool_error",
+    ),
+    (
+        ErrorKind::Downstream(Downstream::Cancelled),
+        "downstream.cancelled",
+    ),
+    (ErrorKind::Cancelled, "cancelled"),
+    (ErrorKind::Refused, "refused"),
+    (ErrorKind::Shutdown, "shutdown"),
+    (ErrorKind::UnknownTool, "unknown_tool"),
+    (ErrorKind::Internal, "internal"),
+];
+
+impl ErrorKind {
+    /// Every kind, in the order of [`ErrorKind::as_str`]'s table.
+    pub fn all() -> impl Iterator<Item = ErrorKind> {
+        NAMES.iter().map(|(kind, _)| *kind)
+    }
+
+    /// The kind's dotted name, as serialised and used as a metric label.
+    pub fn as_str(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .map_or("internal", |(_, name)| name)
+    }
+
+    /// The kind named `name` ([`ErrorKind::as_str`]'s spelling).
+    pub fn from_name(name: &str) -> Option<Self> {
+        NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(kind, _)| *kind)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A failed tool call: its kind, which node failed (if any) and why.
+///
+/// Serialises as `{"kind": "downstream.timeout", "node": "fetch",
+/// "message": "..."}` (`node` is `null` outside any node).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct NodeError {
-    /// The node that was running, `None` before the graph started (for
-    /// example invalid arguments).
-    pub node: Option<String>,
-    /// What failed.
-    pub message: String,
+    kind: ErrorKind,
+    node: Option<String>,
+    message: String,
 }
 
 impl NodeError {
-    /// An error of node `node`.
-    pub fn at(node: &str, message: impl Into<String>) -> Self {
+    /// An error of kind `kind` at node `node` (`None`: outside any node,
+    /// for example invalid arguments).
+    pub fn new(kind: ErrorKind, node: Option<&str>, message: impl Into<String>) -> Self {
         Self {
-            node: Some(node.to_owned()),
+            kind,
+            node: node.map(str::to_owned),
             message: message.into(),
         }
     }
 
-    /// An error outside any node.
+    /// An error of kind `kind` outside any node.
+    pub fn outside(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self::new(kind, None, message)
+    }
+
+    /// An [`ErrorKind::Internal`] error outside any node: what generated
+    /// code reports when it cannot run a call at all (no such tool, a
+    /// graph file with errors).
+    #[doc(hidden)]
     pub fn call(message: impl Into<String>) -> Self {
-        Self {
-            node: None,
-            message: message.into(),
-        }
+        Self::new(ErrorKind::Internal, None, message)
+    }
+
+    /// What kind of failure it is.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The node that was running, `None` before the graph started (for
+    /// example invalid arguments) or after it ended.
+    pub fn node(&self) -> Option<&str> {
+        self.node.as_deref()
+    }
+
+    /// What failed, without the node.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The message, rewritten (redaction).
+    pub(crate) fn map_message(mut self, f: impl FnOnce(&str) -> String) -> Self {
+        self.message = f(&self.message);
+        self
     }
 }
 
@@ -54,3 +247,32 @@ impl fmt::Display for StartupError {
 }
 
 impl std::error::Error for StartupError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_read_back() {
+        let mut seen = std::collections::BTreeSet::new();
+        for kind in ErrorKind::all() {
+            assert!(seen.insert(kind.as_str()), "{} twice", kind.as_str());
+            assert_eq!(ErrorKind::from_name(kind.as_str()), Some(kind));
+        }
+        assert_eq!(ErrorKind::from_name("downstream"), None);
+    }
+
+    #[test]
+    fn serialises_with_kind_node_and_message() {
+        let error = NodeError::new(
+            ErrorKind::Downstream(Downstream::TimedOut),
+            Some("fetch"),
+            "no answer",
+        );
+        assert_eq!(
+            serde_json::to_value(&error).unwrap(),
+            serde_json::json!({"kind": "downstream.timeout", "node": "fetch", "message": "no answer"})
+        );
+        assert_eq!(error.to_string(), "node `fetch`: no answer");
+    }
+}

@@ -17,13 +17,14 @@ use serde_json::Value;
 
 use crate::client_manager::ClientManager;
 use crate::convert::output_of_result;
-use crate::error::NodeError;
+use crate::error::{Downstream, ErrorKind, Limit, NodeError};
 use crate::expr::{Args, Expr};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType};
 use crate::value::{Oversize, from_json, measure, to_json};
 
 #[doc(hidden)]
+#[cfg(feature = "testing")]
 pub mod differential;
 mod evaluator;
 mod history;
@@ -31,6 +32,7 @@ pub(crate) mod native;
 mod switch;
 mod watch;
 
+#[cfg(feature = "testing")]
 pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;
 
@@ -119,10 +121,13 @@ impl Execution {
         self.current = node;
         self.pending = None;
         if self.executed >= self.limits.max_node_executions {
-            return Err(self.error(format!(
+            return Err(self.error(
+                ErrorKind::Limit(Limit::NodeExecutions),
+                format!(
                 "Execution limit exceeded: maximum node executions ({}) reached",
                 self.limits.max_node_executions
-            )));
+            ),
+            ));
         }
         // One clock read per node: the yield, the deadline check and the
         // start time.
@@ -210,24 +215,34 @@ impl Execution {
         let arguments = match self.eval_args(args)? {
             Some(Value::Object(map)) => map,
             Some(other) => {
-                return Err(self.error(format!(
-                    "the arguments for `{server}`/`{tool}` are not an object but {}",
-                    kind_of(&other)
-                )));
+                return Err(self.error(
+                    ErrorKind::Expression,
+                    format!(
+                        "the arguments for `{server}`/`{tool}` are not an object but {}",
+                        kind_of(&other)
+                    ),
+                ));
             }
             None => {
-                return Err(self.error(format!(
-                    "the arguments for `{server}`/`{tool}` yielded no value, not an object"
-                )));
+                return Err(self.error(
+                    ErrorKind::Expression,
+                    format!(
+                        "the arguments for `{server}`/`{tool}` yielded no value, not an object"
+                    ),
+                ));
             }
         };
         let call = self.clients.call(server, tool, arguments);
         let result = match tokio::time::timeout_at(self.deadline.into(), call).await {
-            Ok(result) => result.map_err(|e| self.error(e))?,
+            Ok(result) => result.map_err(|e| self.error(e.kind, e.message))?,
             Err(_) => return Err(self.time_limit()),
         };
-        let output = output_of_result(result)
-            .map_err(|text| self.error(format!("`{server}`/`{tool}` returned an error: {text}")))?;
+        let output = output_of_result(result).map_err(|text| {
+            self.error(
+                ErrorKind::Downstream(Downstream::ToolError),
+                format!("`{server}`/`{tool}` returned an error: {text}"),
+            )
+        })?;
         self.record(from_json_opt(output))?;
         Ok(())
     }
@@ -257,7 +272,7 @@ impl Execution {
             .as_mut()
             .expect("the evaluator is given back only on drop")
             .eval(expr, &self.context, self.node_started)
-            .map_err(|message| self.error(message))
+            .map_err(|(kind, message)| self.error(kind, message))
     }
 
     fn eval_args(&mut self, args: &Args) -> Result<Option<Value>, NodeError> {
@@ -304,10 +319,13 @@ impl Execution {
         match measure(&output, max_depth, max_bytes.min(left)) {
             Ok(bytes) => self.history_bytes += bytes,
             Err(Oversize::Bytes(_)) if left < max_bytes => {
-                return Err(self.error(format!(
-                    "Value limit exceeded: the outputs of this call take more than maxHistoryBytes ({} bytes)",
-                    self.limits.max_history_bytes
-                )));
+                return Err(self.error(
+                    ErrorKind::Limit(Limit::HistoryBytes),
+                    format!(
+                        "Value limit exceeded: the outputs of this call take more than maxHistoryBytes ({} bytes)",
+                        self.limits.max_history_bytes
+                    ),
+                ));
             }
             Err(over) => return Err(self.oversize("the output", &over)),
         }
@@ -329,27 +347,40 @@ impl Execution {
     }
 
     fn oversize(&self, what: &str, over: &Oversize) -> NodeError {
-        self.error(match over {
-            Oversize::Depth(depth) => format!(
-                "Value limit exceeded: {what} nests arrays and objects deeper than maxValueDepth ({depth})"
+        match over {
+            Oversize::Depth(depth) => self.error(
+                ErrorKind::Limit(Limit::ValueDepth),
+                format!(
+                    "Value limit exceeded: {what} nests arrays and objects deeper than maxValueDepth ({depth})"
+                ),
             ),
-            Oversize::Bytes(bytes) => format!(
-                "Value limit exceeded: {what} is larger than maxValueBytes ({bytes} bytes)"
+            Oversize::Bytes(bytes) => self.error(
+                ErrorKind::Limit(Limit::ValueBytes),
+                format!(
+                    "Value limit exceeded: {what} is larger than maxValueBytes ({bytes} bytes)"
+                ),
             ),
-        })
+        }
     }
 
     /// An error of the current node, with secrets expanded from `${VAR}`
     /// redacted here, before spans, records and observers see it.
-    fn error(&self, message: impl Into<String>) -> NodeError {
-        NodeError::at(self.current, crate::env_expand::redact(&message.into()))
+    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> NodeError {
+        NodeError::new(
+            kind,
+            Some(self.current),
+            crate::env_expand::redact(&message.into()),
+        )
     }
 
     fn time_limit(&self) -> NodeError {
-        self.error(format!(
-            "Execution limit exceeded: maximum execution time ({} ms) reached",
-            self.limits.max_execution_time_ms
-        ))
+        self.error(
+            ErrorKind::Limit(Limit::ExecutionTime),
+            format!(
+                "Execution limit exceeded: maximum execution time ({} ms) reached",
+                self.limits.max_execution_time_ms
+            ),
+        )
     }
 }
 

@@ -1,64 +1,71 @@
 //! Runtime of the MCP servers that mcpgraph generates.
 //!
-//! Generated code implements [`Graph`] for a unit type and calls
-//! [`cli::main`]; everything else here serves it, through the graph's
-//! type-erased [`GraphDef`] (so it is compiled once, here, not again in
-//! every graph's crate): [`Engine`] runs calls on single-threaded workers,
-//! [`Execution`] holds one call's context and history, `client_manager`
-//! connects to downstream servers, `server` speaks MCP through rmcp. Users
-//! reach this crate through the `mcpgraph` facade.
+//! **No semver promise:** this crate is an implementation detail of
+//! [`mcpgraph`](https://docs.rs/mcpgraph) and changes with it; use it
+//! through `mcpgraph`, whose public API is pinned.
+//!
+//! Generated code implements [`Graph`] for a unit type and calls the
+//! command line through the hidden [`codegen`] module; everything else here
+//! serves it, through the graph's type-erased [`GraphDef`] (so it is
+//! compiled once, here, not again in every graph's crate): [`Engine`] runs
+//! calls on single-threaded workers, [`Execution`] holds one call's context
+//! and history, `client_manager` connects to downstream servers, `server`
+//! speaks MCP through rmcp.
 
 #![warn(missing_docs)]
 
 mod bounded;
-pub mod cli;
+mod cli;
 pub mod client_manager;
 #[doc(hidden)]
 pub mod codegen;
-pub mod convert;
-pub mod env_expand;
+mod convert;
+mod env_expand;
 mod error;
 mod exec;
 mod expr;
-#[doc(hidden)]
-pub mod fuzzing;
+#[cfg(feature = "testing")]
+mod fuzzing;
 mod graph;
-pub mod http;
+mod http;
 mod js_compat;
 #[cfg(test)]
 mod js_regex;
-#[doc(hidden)]
-pub mod js_text;
+mod js_text;
 mod logic;
 mod meta;
 mod metrics;
 mod observe;
 mod pool;
-pub mod reaper;
-pub mod server;
-pub mod stderr_writer;
+mod reaper;
+mod server;
+mod stderr_writer;
 mod stdio;
-pub mod telemetry;
-pub mod value;
+mod telemetry;
+mod value;
 mod watchdog;
 
-pub use error::{NodeError, StartupError};
-/// Transforms and switch rules evaluated as a node would, for the
-/// differential runner. Not an API.
-#[doc(hidden)]
-pub use exec::differential;
-pub use exec::{Execution, evaluate_standalone};
+pub use client_manager::{ServerSpec, TransportSpec};
+pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
+pub use exec::Execution;
 pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
-pub use jsonata_core;
-pub use logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
 pub use meta::{Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use pool::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
-pub use server::Handler;
-
-/// Re-exported so generated code and users share one version.
-pub use rmcp;
-pub use serde_json;
-pub use tokio;
 pub use tokio_util::sync::CancellationToken;
+
+/// Entry points for tests, the fuzz targets, the differential runner and
+/// the benchmarks, behind the non-default `testing` feature: none of them
+/// is in a user's binary. Not an API.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::exec::differential;
+    pub use crate::exec::evaluate_standalone;
+    pub use crate::fuzzing::wire;
+    pub use crate::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
+    pub use crate::server::{Handler, serve, success_result};
+    pub use crate::value::{from_json, to_json};
+    pub use jsonata_core;
+}

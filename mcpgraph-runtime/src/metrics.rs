@@ -11,14 +11,16 @@ use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::error::ErrorKind;
+
 /// Calls by (tool, outcome): `ok`, `error` (a tool error: a node failed or
 /// the arguments were invalid), `unknown_tool`, `refused` (a cap).
 /// Keyed by tool first, so that counting a call of a known tool (every
 /// call but the first of each tool) allocates nothing.
 static CALLS: Mutex<BTreeMap<String, BTreeMap<&'static str, u64>>> = Mutex::new(BTreeMap::new());
-/// Node errors by kind (the first words of the message: `JSONata error`,
-/// `Value limit exceeded`, `Execution limit exceeded`, ...).
-static NODE_ERRORS: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
+/// Failed calls by their error's kind ([`ErrorKind`]: a fixed set, never
+/// text from a request).
+static NODE_ERRORS: Mutex<BTreeMap<ErrorKind, u64>> = Mutex::new(BTreeMap::new());
 /// Refusals by cap.
 static REFUSALS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
 /// Downstream connections replaced after a crash, a close or a failed probe.
@@ -41,12 +43,8 @@ pub(crate) fn call(tool: &str, outcome: &'static str) {
     *outcomes.entry(outcome).or_default() += 1;
 }
 
-/// Counts one failed node, by the kind its message starts with.
-pub(crate) fn node_error(message: &str) {
-    // `node `x`: Kind: detail` -> `Kind`.
-    let rest = message.split_once("`: ").map_or(message, |(_, rest)| rest);
-    let kind = rest.split(':').next().unwrap_or(rest).trim();
-    let kind: String = kind.chars().take(60).collect();
+/// Counts one failed call, by its error's kind.
+pub(crate) fn node_error(kind: ErrorKind) {
     bump(&NODE_ERRORS, kind);
 }
 
@@ -90,14 +88,13 @@ pub(crate) fn render(sessions: usize, in_flight: usize, connections: usize) -> S
     }
     let _ = writeln!(
         out,
-        "# HELP mcpgraph_node_errors_total Failed nodes by kind."
+        "# HELP mcpgraph_node_errors_total Failed calls by error kind."
     );
     let _ = writeln!(out, "# TYPE mcpgraph_node_errors_total counter");
     for (kind, n) in entries(&NODE_ERRORS) {
         let _ = writeln!(
             out,
-            "mcpgraph_node_errors_total{{kind=\"{}\"}} {n}",
-            escape(&kind)
+            "mcpgraph_node_errors_total{{kind=\"{kind}\"}} {n}"
         );
     }
     let _ = writeln!(
@@ -151,11 +148,16 @@ mod tests {
 
     #[test]
     fn kinds_and_labels() {
-        node_error("node `sum`: JSONata error: T2001: bad");
+        node_error(ErrorKind::Expression);
+        node_error(ErrorKind::Downstream(crate::error::Downstream::TimedOut));
         call("we\"ird", "ok");
         let text = render(2, 1, 3);
         assert!(
-            text.contains("mcpgraph_node_errors_total{kind=\"JSONata error\"}"),
+            text.contains("mcpgraph_node_errors_total{kind=\"expression\"}"),
+            "{text}"
+        );
+        assert!(
+            text.contains("mcpgraph_node_errors_total{kind=\"downstream.timeout\"} 1"),
             "{text}"
         );
         assert!(

@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::client_manager::{ClientManager, ServerSpec, effective_specs};
-use crate::error::{NodeError, StartupError};
+use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
 use crate::exec::{Execution, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::{NodeRecord, Observer, ProgressEvent};
@@ -77,11 +77,30 @@ pub enum CallError {
     Failed(NodeError),
 }
 
+impl CallError {
+    /// What kind of failure it is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            CallError::UnknownTool(_) => ErrorKind::UnknownTool,
+            CallError::Failed(e) => e.kind(),
+        }
+    }
+}
+
 impl std::fmt::Display for CallError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CallError::UnknownTool(name) => write!(f, "unknown tool `{name}`"),
             CallError::Failed(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CallError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CallError::UnknownTool(_) => None,
+            CallError::Failed(e) => Some(e),
         }
     }
 }
@@ -275,9 +294,10 @@ impl Engine {
         let arguments = Value::Object(arguments.unwrap_or_default());
         let tool = &self.shared.tools[index];
         if let Some(message) = (tool.meta.input_check)(&arguments) {
-            return CallOutcome::failed(CallError::Failed(NodeError::call(format!(
-                "invalid arguments: {message}"
-            ))));
+            return CallOutcome::failed(CallError::Failed(NodeError::outside(
+                ErrorKind::Schema(SchemaSide::Input),
+                format!("invalid arguments: {message}"),
+            )));
         }
         let watch = Watch {
             tool: tool.meta.name,
@@ -294,9 +314,10 @@ impl Engine {
         let worker = match self.workers.pick(alone) {
             Ok(worker) => worker,
             Err(e) => {
-                return CallOutcome::failed(CallError::Failed(NodeError::call(format!(
-                    "cannot start a worker: {e}"
-                ))));
+                return CallOutcome::failed(CallError::Failed(NodeError::outside(
+                    ErrorKind::Internal,
+                    format!("cannot start a worker: {e}"),
+                )));
             }
         };
         let load = LoadGuard::new(&worker.load);
@@ -315,14 +336,21 @@ impl Engine {
                     let run = shared.compiled.run(index, &mut exec);
                     let outcome = tokio::select! {
                         outcome = run => outcome,
-                        () = cancel.cancelled() => Err(NodeError::call("the call was cancelled")),
-                        () = stop.cancelled() => Err(NodeError::call(
+                        () = cancel.cancelled() => Err(NodeError::outside(
+                            ErrorKind::Cancelled,
+                            "the call was cancelled",
+                        )),
+                        () = stop.cancelled() => Err(NodeError::outside(
+                            ErrorKind::Shutdown,
                             "the server is shutting down and the call did not finish in time",
                         )),
                     };
                     let outcome = outcome.and_then(|()| {
                         exec.finish().ok_or_else(|| {
-                            NodeError::call("the graph ended without reaching its exit node")
+                            NodeError::outside(
+                                ErrorKind::Internal,
+                                "the graph ended without reaching its exit node",
+                            )
                         })
                     });
                     if let Err(error) = &outcome {
@@ -340,26 +368,26 @@ impl Engine {
             })
         });
         if worker.jobs.send(job).is_err() {
-            return CallOutcome::failed(CallError::Failed(NodeError::call(
+            return CallOutcome::failed(CallError::Failed(NodeError::outside(
+                ErrorKind::Shutdown,
                 "the server is shutting down",
             )));
         }
         let Ok((outcome, records)) = result.await else {
-            return CallOutcome::failed(CallError::Failed(NodeError::call(
+            return CallOutcome::failed(CallError::Failed(NodeError::outside(
+                ErrorKind::Internal,
                 "the worker running the call stopped",
             )));
         };
         // Secrets expanded into server settings stay out of what the
         // caller sees (a URL in a connection error, a stderr tail).
-        let outcome = outcome.map_err(|mut error| {
-            error.message = crate::env_expand::redact(&error.message);
-            error
-        });
+        let outcome = outcome.map_err(|error| error.map_message(crate::env_expand::redact));
         let result = outcome.map_err(CallError::Failed).and_then(|value| {
             match tool.meta.output_check.and_then(|check| check(&value)) {
-                Some(message) => Err(CallError::Failed(NodeError::call(format!(
-                    "the result does not match the tool's outputSchema: {message}"
-                )))),
+                Some(message) => Err(CallError::Failed(NodeError::outside(
+                    ErrorKind::Schema(SchemaSide::Output),
+                    format!("the result does not match the tool's outputSchema: {message}"),
+                ))),
                 None => Ok(value),
             }
         });

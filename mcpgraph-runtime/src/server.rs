@@ -253,7 +253,7 @@ impl ServerHandler for Handler {
             }
             Err(CallError::Failed(e)) => {
                 crate::metrics::call(&request.name, "error");
-                crate::metrics::node_error(&e.to_string());
+                crate::metrics::node_error(e.kind());
                 tracing::warn!(tool = %request.name, error = %e, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into())
             }

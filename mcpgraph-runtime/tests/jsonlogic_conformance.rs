@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use mcpgraph_runtime::evaluate_logic;
+use mcpgraph_runtime::testing::evaluate_logic;
 use serde_json::Value;
 
 use common::{check_against_known_failures, conformance_dir, json_equal};

@@ -39,14 +39,16 @@
 //!
 //! # Calling a graph from Rust
 //!
-//! The generated `Server` implements [`runtime::Graph`]; an
-//! [`runtime::Engine`] runs its tools in-process, with the same argument
-//! and result validation as over MCP:
+//! The generated `Server` implements [`Graph`]; an [`Engine`] runs its
+//! tools in-process, with the same argument and result validation as over
+//! MCP. A failed call is a [`CallError`] whose [`ErrorKind`] says what went
+//! wrong (an expression, a limit, a schema, a downstream server, ...):
 //!
 //! ```
 //! mcpgraph::mcpgraph!("doc/greeter.yaml");
 //!
-//! use mcpgraph::runtime::{CancellationToken, Engine, serde_json::json};
+//! use mcpgraph::{CancellationToken, Engine};
+//! use serde_json::json;
 //!
 //! #[tokio::main]
 //! async fn main() {
@@ -88,7 +90,11 @@
 #![warn(missing_docs)]
 
 pub use mcpgraph_macros::mcpgraph;
-pub use mcpgraph_runtime as runtime;
+pub use mcpgraph_runtime::{
+    CallError, CallOptions, CallOutcome, CancellationToken, Downstream, Engine, ErrorKind, Graph,
+    Limit, NodeError, NodeRecord, NodeType, Observer, ProgressEvent, SchemaSide, ServerSpec,
+    StartupError, TransportSpec,
+};
 
 /// What generated code uses: the runtime's contract with the generator,
 /// exactly the names it emits. Not a public API: it changes without notice.

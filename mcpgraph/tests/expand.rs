@@ -5,7 +5,7 @@
 //! this test, so a snapshot that does not compile fails the test's build,
 //! and the compiled servers are checked to start.
 
-use mcpgraph::runtime::Graph;
+use mcpgraph::Graph;
 
 // Each snapshot is a module here; most of its public items go unused.
 
@@ -76,7 +76,7 @@ fn the_switch_slot_key_is_the_runtimes() {
         spans: Vec::new(),
     });
     let rule = mcpgraph_codegen::rewrite_rule(&var);
-    let json: mcpgraph::runtime::serde_json::Value =
-        mcpgraph::runtime::serde_json::from_str(&rule.json).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&rule.json).unwrap();
     assert_eq!(json["val"][0], mcpgraph::__private::SLOT_KEY);
 }

@@ -9,7 +9,7 @@
 
 extern crate mcpgraph as renamed;
 
-use mcpgraph::runtime::Graph;
+use mcpgraph::Graph;
 
 mod file_utils {
     mcpgraph::mcpgraph!("../examples/file_utils/file_utils.yaml");
@@ -109,7 +109,7 @@ fn generated_schema_validators_agree_with_the_run_time_validator() {
     let run_time = |schema: &str, value: &Value| {
         let schema: Value = serde_json::from_str(schema).unwrap();
         let validator = jsonschema::validator_for(&schema).unwrap();
-        mcpgraph::runtime::schema_violation(validator.validate(value))
+        mcpgraph_runtime::schema_violation(validator.validate(value))
     };
     let inputs = [
         (json!({"code": "AB123", "word": "good"}), None),

@@ -4,19 +4,19 @@
 
 use std::time::Duration;
 
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+use mcpgraph::{ServerSpec, TransportSpec};
 use serde_json::Value;
 
 /// One call through an engine, its result as JSON or its error as text;
 /// a call that takes longer than 10 s fails the test instead of hanging it.
 pub async fn engine_call(
-    engine: &mcpgraph::runtime::Engine,
+    engine: &mcpgraph::Engine,
     tool: &str,
     args: Value,
 ) -> Result<Value, String> {
     const LIMIT: Duration = Duration::from_secs(10);
     let args = args.as_object().cloned();
-    let call = engine.call(tool, args, mcpgraph::runtime::CancellationToken::new());
+    let call = engine.call(tool, args, mcpgraph::CancellationToken::new());
     match tokio::time::timeout(LIMIT, call).await {
         Ok(result) => result.map_err(|e| e.to_string()),
         Err(_) => panic!("`{tool}` did not return within {LIMIT:?}"),
@@ -64,7 +64,7 @@ pub fn test_server_over_http(port: u16, timeout_ms: u64) -> Vec<ServerSpec> {
 
 /// A correct call to the graph's `echo` tool (the test graphs' `{x}` echo)
 /// still works `after` some failure.
-pub async fn assert_echoes(engine: &mcpgraph::runtime::Engine, after: &str) {
+pub async fn assert_echoes(engine: &mcpgraph::Engine, after: &str) {
     assert_eq!(
         engine_call(engine, "echo", serde_json::json!({"x": after})).await,
         Ok(serde_json::json!({"x": after})),

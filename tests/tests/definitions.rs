@@ -5,10 +5,10 @@
 //! gives). Each conversion below destructures every field, so a key added
 //! to one description and not the others stops this file compiling.
 
-use mcpgraph::runtime::client_manager::{
+use mcpgraph_runtime::client_manager::{
     ServerSpec, TransportSpec, effective_specs, parse_override,
 };
-use mcpgraph::runtime::{Limits, ServerDef, TransportDef};
+use mcpgraph_runtime::{Limits, ServerDef, TransportDef};
 use mcpgraph_codegen::model;
 
 /// The codegen's defaults, which it fills in for a file without

@@ -6,8 +6,8 @@
 
 use std::time::{Duration, Instant};
 
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
-use mcpgraph::runtime::{Engine, Graph};
+use mcpgraph::{ServerSpec, TransportSpec};
+use mcpgraph::{Engine, Graph};
 use serde_json::{Value, json};
 
 mod downstream {

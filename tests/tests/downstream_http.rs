@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use mcpgraph::runtime::Engine;
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+use mcpgraph::Engine;
+use mcpgraph::{ServerSpec, TransportSpec};
 use mcpgraph_tests::{Everything, engine_call, free_port, replace_server, test_server_over_http};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -11,8 +11,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use mcpgraph::runtime::Engine;
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+use mcpgraph::Engine;
+use mcpgraph::{ServerSpec, TransportSpec};
 use mcpgraph_tests::{
     Everything, Nginx, TempDir, bin_path, engine_call, example_dir, free_port, replace_server,
     test_server_http,

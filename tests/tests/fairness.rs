@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcpgraph::runtime::{CallOptions, CancellationToken, Engine, NodeType, Observer};
+use mcpgraph::{CallOptions, CancellationToken, Engine, NodeType, Observer};
 use serde_json::{Value, json};
 
 mod spin {

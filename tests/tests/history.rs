@@ -5,7 +5,7 @@
 //! the downstream peer. semantics.rs has the first cases of each; these
 //! are the tables.
 
-use mcpgraph::runtime::{CancellationToken, Engine};
+use mcpgraph::{CancellationToken, Engine};
 use serde_json::{Value, json};
 
 mod history {

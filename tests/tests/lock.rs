@@ -202,12 +202,12 @@ mod drift {
 /// fail with the reason while those to unchanged tools go on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn runtime_drift_and_strict_lock() {
-    use mcpgraph::runtime::Engine;
+    use mcpgraph::Engine;
     use mcpgraph_tests::{engine_call, test_server_spec};
     use serde_json::json;
 
     let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
-    assert!(<drift::Server as mcpgraph::runtime::Graph>::LOCK.is_some());
+    assert!(<drift::Server as mcpgraph::Graph>::LOCK.is_some());
     for (args, strict, say_ok) in [
         (&[][..], true, true),
         (&["--drift"][..], false, true),

@@ -4,8 +4,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcpgraph::runtime::client_manager::ServerSpec;
-use mcpgraph::runtime::{CallOptions, CancellationToken, Engine, NodeRecord, NodeType, Observer};
+use mcpgraph::ServerSpec;
+use mcpgraph::{CallOptions, CancellationToken, Engine, NodeRecord, NodeType, Observer};
 use mcpgraph_tests::{RawServer, run_cli, run_cli_with_env};
 use serde_json::{Value, json};
 

@@ -167,7 +167,7 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 fn spans_reach_an_otlp_http_receiver() {
     let (port, received) = receiver();
     let endpoint = format!("http://127.0.0.1:{port}/v1/traces");
-    let code = mcpgraph::runtime::cli::main_from::<loop_example::Server, _, _>([
+    let code = mcpgraph_runtime::codegen::cli::main_from::<loop_example::Server, _, _>([
         "loop_example",
         "--otlp-endpoint",
         &endpoint,

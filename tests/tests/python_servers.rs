@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use mcpgraph::runtime::Engine;
-use mcpgraph::runtime::client_manager::{ServerSpec, TransportSpec};
+use mcpgraph::Engine;
+use mcpgraph::{ServerSpec, TransportSpec};
 use mcpgraph_tests::{TempDir, engine_call, repo_root};
 use serde_json::{Value, json};
 

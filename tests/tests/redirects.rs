@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mcpgraph::runtime::Engine;
-use mcpgraph::runtime::client_manager::TransportSpec;
+use mcpgraph::Engine;
+use mcpgraph::TransportSpec;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;

@@ -6,7 +6,7 @@
 //! `graphs/switch_semantics.yaml`; the chained tools report, per check,
 //! whether its rule held.
 
-use mcpgraph::runtime::{CancellationToken, Engine};
+use mcpgraph::{CancellationToken, Engine};
 use serde_json::{Value, json};
 
 mod graph {

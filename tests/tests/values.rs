@@ -6,7 +6,7 @@
 //! process. `$pad` and `$join` are checked before they allocate, since
 //! their results may never be a node's output.
 
-use mcpgraph::runtime::Engine;
+use mcpgraph::Engine;
 use serde_json::json;
 
 mod values {
@@ -77,7 +77,7 @@ async fn result_text_is_what_jsonata_js_gives() {
     let value = mcpgraph_tests::engine_call(&engine, "spelling", args)
         .await
         .unwrap();
-    let result = mcpgraph::runtime::server::success_result(value);
+    let result = mcpgraph_runtime::testing::success_result(value);
     let text = &result.content[0].as_text().unwrap().text;
     assert_eq!(
         text,

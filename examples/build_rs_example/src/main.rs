@@ -9,7 +9,7 @@ fn main() -> std::process::ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use mcpgraph::runtime::Graph;
+    use mcpgraph::Graph;
 
     #[test]
     fn generated_by_the_build_script() {

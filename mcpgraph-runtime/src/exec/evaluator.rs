@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use super::history::{History, register_history_functions};
 use super::native::same;
+use crate::error::{ErrorKind, Limit};
 use crate::expr::Expr;
 use crate::js_compat;
 use crate::meta::Limits;
@@ -106,14 +107,15 @@ impl CallEvaluator {
         expr: &Expr,
         context: &JValue,
         started: Instant,
-    ) -> Result<JValue, String> {
+    ) -> Result<JValue, Failure> {
         if let Some(value) = expr.lookup(context) {
             return Ok(value);
         }
         if let Some(native) = expr.native()
             && self.limits.max_expression_depth >= native.depth_needed()
         {
-            let value = contained(|| native.eval(context, &self.history.borrow()));
+            let value = contained(|| native.eval(context, &self.history.borrow()))
+                .map_err(|message| (ErrorKind::Internal, message));
             // Nothing stops a native evaluation midway (the watchdog only
             // cancels jsonata-core's token), so one clock read afterwards
             // decides as the watchdog would, a little more precisely; and
@@ -131,7 +133,7 @@ impl CallEvaluator {
                     check_native(
                         expr,
                         &value,
-                        evaluated.map_err(EvaluatorError::EvaluationError),
+                        evaluated.map_err(|(_, message)| EvaluatorError::EvaluationError(message)),
                     );
                 }
                 return Ok(value);
@@ -146,7 +148,7 @@ impl CallEvaluator {
         expr: &Expr,
         context: &JValue,
         started: Instant,
-    ) -> Result<JValue, String> {
+    ) -> Result<JValue, Failure> {
         let evaluator = self.evaluator.get_or_insert_with(|| {
             new_evaluator(
                 Context::new(),
@@ -165,7 +167,7 @@ impl CallEvaluator {
             // in any state, so it is replaced.
             self.timer.disarm();
             *self = Self::new(self.limits, &self.history);
-            return Err(evaluated.err().unwrap_or_default());
+            return Err((ErrorKind::Internal, evaluated.err().unwrap_or_default()));
         };
         if let Some(limit) = self.timer.disarm() {
             // The watchdog fired: its token is spent for this evaluator.
@@ -179,17 +181,27 @@ impl CallEvaluator {
     }
 }
 
+/// An evaluation's failure: its kind and the message the node reports.
+pub(super) type Failure = (ErrorKind, String);
+
 /// JSONata errors carry their code in the message (`D1012: ...`); limits
 /// get a sentence of their own so the caller knows which one was hit.
-fn describe_jsonata_error(e: &EvaluatorError) -> String {
+fn describe_jsonata_error(e: &EvaluatorError) -> Failure {
     let text = e.to_string();
     match e.code() {
-        Some("D1012") => format!("JSONata evaluation exceeded maxExpressionTimeMs ({text})"),
-        Some("D1011") | Some("U1001") => {
-            format!("JSONata evaluation exceeded maxExpressionDepth ({text})")
-        }
-        Some(crate::bounded::CODE) => e.message()[crate::bounded::CODE.len() + 2..].to_owned(),
-        _ => format!("JSONata error: {text}"),
+        Some("D1012") => (
+            ErrorKind::Limit(Limit::ExpressionTime),
+            format!("JSONata evaluation exceeded maxExpressionTimeMs ({text})"),
+        ),
+        Some("D1011") | Some("U1001") => (
+            ErrorKind::Limit(Limit::ExpressionDepth),
+            format!("JSONata evaluation exceeded maxExpressionDepth ({text})"),
+        ),
+        Some(crate::bounded::CODE) => (
+            ErrorKind::Limit(Limit::ValueBytes),
+            e.message()[crate::bounded::CODE.len() + 2..].to_owned(),
+        ),
+        _ => (ErrorKind::Expression, format!("JSONata error: {text}")),
     }
 }
 
@@ -221,7 +233,7 @@ fn new_evaluator(
 /// `$join` bounded by the default `maxValueBytes`), with `bindings` as
 /// variables and optional time and depth limits. For the conformance
 /// runner and the fuzz targets; not part of the generated-code interface.
-#[doc(hidden)]
+#[cfg(feature = "testing")]
 pub fn evaluate_standalone(
     expr: &Expr,
     data: &JValue,
@@ -263,6 +275,7 @@ pub fn evaluate_standalone(
 }
 
 /// [`evaluate_standalone`] by jsonata-core.
+#[cfg(feature = "testing")]
 pub(super) fn evaluate_by_jsonata(
     expr: &Expr,
     data: &JValue,
@@ -338,8 +351,9 @@ mod tests {
         assert!(expr.native().is_some_and(|native| native.timed()));
         let big = vec![serde_json::json!(0.125); 500_000];
         let data = crate::value::from_json(&serde_json::json!({ "big": big }));
-        let err = evaluator.eval(&expr, &data, Instant::now()).unwrap_err();
+        let (kind, err) = evaluator.eval(&expr, &data, Instant::now()).unwrap_err();
         assert!(err.contains("maxExpressionTimeMs"), "{err}");
+        assert_eq!(kind, ErrorKind::Limit(Limit::ExpressionTime));
         // The evaluator goes on serving.
         let small = JValue::from_json_str(r#"{"big": [1, 2]}"#).unwrap();
         let text = evaluator.eval(&expr, &small, Instant::now()).unwrap();

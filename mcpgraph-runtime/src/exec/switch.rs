@@ -5,7 +5,7 @@
 use jsonata_core::value::JValue;
 
 use super::Execution;
-use crate::error::NodeError;
+use crate::error::{ErrorKind, NodeError};
 use crate::expr::Switch;
 use crate::value::measure;
 
@@ -60,7 +60,10 @@ impl Execution {
                 Ok(Some(false)) => {}
                 Ok(None) | Err(_) => {
                     let e = thrown.or(decided.err()).unwrap_or_default();
-                    chosen = Err(self.error(format!("JSON Logic rule {index} failed: {e}")));
+                    chosen = Err(self.error(
+                        ErrorKind::Expression,
+                        format!("JSON Logic rule {index} failed: {e}"),
+                    ));
                     break;
                 }
             }

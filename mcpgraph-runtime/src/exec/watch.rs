@@ -63,9 +63,9 @@ impl Watch {
         pending
             .span
             .record("duration_ms", duration.as_secs_f64() * 1000.0);
-        pending.span.record("error", error.message.as_str());
+        pending.span.record("error", error.message());
         if self.wants_outputs() {
-            let record = record_of(&pending, started, duration, Err(error.message.clone()));
+            let record = record_of(&pending, started, duration, Err(error.message().to_owned()));
             if let Some(observer) = &self.observer {
                 observer.on_node_error(self.tool, &record);
             }
