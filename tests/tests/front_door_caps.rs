@@ -84,6 +84,12 @@ async fn calls_in_flight_per_server_over_http() {
     eprintln!("refused in {took:?}");
     let metrics = scrape(&server).await;
     assert!(metrics.contains("mcpgraph_calls_in_flight 0"), "{metrics}");
+    // The hanging call failed on the downstream server's timeoutMs: counted
+    // by its kind, never by text from the request or the message.
+    assert!(
+        metrics.contains("mcpgraph_node_errors_total{kind=\"downstream.timeout\"} 1"),
+        "{metrics}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
