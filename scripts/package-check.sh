@@ -15,7 +15,8 @@ for c in "${crates[@]}"; do args+=(-p "$c"); done
 verify=(--no-verify)
 [[ "${1:-}" == "--verify" ]] && verify=()
 
-# The README, the licences and nothing from testdata/ or other crates.
+# A README (the crate's own; the repository's for mcpgraph), the licences,
+# and nothing from testdata/ or other crates.
 for c in "${crates[@]}"; do
     files="$(cargo package --allow-dirty --list -p "$c" 2>/dev/null)"
     for want in Cargo.toml README.md LICENSE-MIT LICENSE-APACHE; do

@@ -1,3 +1,8 @@
+//! This crate is internal to mcpgraph and carries no semver promise: use
+//! it through the [`mcpgraph`](https://docs.rs/mcpgraph) crate. A `build.rs`
+//! that calls [`Builder`] depends on it directly: pin it with `=` to the
+//! version of `mcpgraph`.
+//!
 //! The mcpgraph generator: graph YAML → positioned model → validation → Rust tokens.
 
 pub mod diag;

@@ -1,3 +1,6 @@
+//! This crate is internal to mcpgraph and carries no semver promise: use
+//! it through the [`mcpgraph`](https://docs.rs/mcpgraph) crate.
+//!
 //! The expression trees mcpgraph's generator builds and writes out as Rust,
 //! and its runtime evaluates: JSONata trees rewritten to jsonata-js's
 //! behaviour (here at the root), and switch rules compiled ([`logic`]).

@@ -1,3 +1,6 @@
+//! This crate is internal to mcpgraph and carries no semver promise: use
+//! it through the [`mcpgraph`](https://docs.rs/mcpgraph) crate.
+//!
 //! JSONata regex literals are JavaScript regexes (jsonata-js builds them
 //! with `new RegExp(pattern, flags)`, flags `i` and `m` only, never `u`).
 //! The runtime's engine is Rust's `regex` crate, whose syntax and meaning

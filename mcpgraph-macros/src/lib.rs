@@ -1,3 +1,6 @@
+//! This crate is internal to mcpgraph and carries no semver promise: use
+//! it through the [`mcpgraph`](https://docs.rs/mcpgraph) crate.
+//!
 //! The `mcpgraph!` macro: a shim over `mcpgraph-codegen`, which holds all
 //! of its logic. It converts tokens, and turns a panic of the generator
 //! into a build error beside a skeleton of the server's items.
