@@ -18,31 +18,42 @@ use crate::meta::{Limits, ServerDef, ServerMeta, ToolMeta};
 /// JSONata values, which use `Rc`, and runs on a single-threaded worker.
 pub type RunFuture<'a> = Pin<Box<dyn Future<Output = Result<(), NodeError>> + 'a>>;
 
-/// A compiled graph file. Implemented by generated code.
+/// A compiled graph file. Implemented by generated code (the `Server`
+/// type the macro emits); users name it only as a bound, as in
+/// `Engine::start::<G: Graph>`. Its items are the generator's contract
+/// with the runtime, hidden from the documentation and free to change.
 pub trait Graph: Send + Sync + Sized + 'static {
     /// Every expression and rule of the file, built once at start-up from
     /// the trees the generator wrote out.
+    #[doc(hidden)]
     type Compiled: Send + Sync + 'static;
 
     /// Server metadata.
+    #[doc(hidden)]
     const SERVER: ServerMeta;
     /// Tools, in file order; `run`'s `tool` indexes this.
+    #[doc(hidden)]
     const TOOLS: &'static [ToolMeta];
     /// Downstream servers.
+    #[doc(hidden)]
     const SERVERS: &'static [ServerDef];
     /// Execution limits.
+    #[doc(hidden)]
     const LIMITS: Limits;
     /// The graph's schema lock (`<graph>.lock.json`), reduced to the tools
     /// it calls, when it was built with one: each server's tools are
     /// compared with it at run time.
+    #[doc(hidden)]
     const LOCK: Option<&'static str> = None;
 
     /// Parses every expression and rule. The generator already checked them,
     /// so an error here means a mismatch between generator and runtime.
+    #[doc(hidden)]
     fn compile() -> Result<Self::Compiled, StartupError>;
 
     /// Runs tool number `tool` to its exit node. The result is left in
     /// `exec` (see [`Execution::finish`]).
+    #[doc(hidden)]
     fn run<'a>(compiled: &'a Self::Compiled, tool: usize, exec: &'a mut Execution)
     -> RunFuture<'a>;
 }
@@ -51,7 +62,7 @@ pub trait Graph: Send + Sync + Sized + 'static {
 /// function that compiles it into a [`CompiledGraph`].
 ///
 /// Everything that serves a graph (the [`Engine`](crate::Engine), the MCP
-/// [`Handler`](crate::Handler), the command line, the HTTP server) takes
+/// `Handler`, the command line, the HTTP server) takes
 /// one of these rather than a type parameter, so it is compiled once, in
 /// this crate: a user's rebuild after a graph edit compiles the graph's
 /// own code, not the runtime again. [`GraphDef::of`] builds it from a

@@ -177,7 +177,7 @@ impl Engine {
     }
 
     /// [`Engine::start`] for a graph given by its [`GraphDef`].
-    pub fn start_def(
+    pub(crate) fn start_def(
         graph: GraphDef,
         overrides: Vec<ServerSpec>,
         workers: usize,
@@ -200,7 +200,7 @@ impl Engine {
     }
 
     /// [`Engine::start_local`] for a graph given by its [`GraphDef`].
-    pub fn start_local_def(
+    pub(crate) fn start_local_def(
         graph: GraphDef,
         overrides: Vec<ServerSpec>,
         workers: Option<usize>,

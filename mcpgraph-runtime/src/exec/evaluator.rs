@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions};
 use jsonata_core::value::JValue;
+#[cfg(feature = "testing")]
 use serde_json::Value;
 
 use super::history::{History, register_history_functions};
@@ -25,6 +26,7 @@ use crate::error::{ErrorKind, Limit};
 use crate::expr::Expr;
 use crate::js_compat;
 use crate::meta::Limits;
+#[cfg(feature = "testing")]
 use crate::value::from_json;
 use crate::watchdog::{ExpressionTimer, timeout_error};
 use mcpgraph_expr::Helpers;
