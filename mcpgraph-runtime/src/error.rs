@@ -38,7 +38,7 @@ pub enum ErrorKind {
 }
 
 /// Which limit stopped a call (the graph's `limits`, or a downstream
-/// server's `timeoutMs`, which is [`Downstream::Timeout`]).
+/// server's `timeoutMs`, which is [`Downstream::TimedOut`]).
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Limit {
