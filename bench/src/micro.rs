@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcpgraph_codegen::model::NodeKind;
-use mcpgraph_runtime::client_manager::ClientManager;
-use mcpgraph_runtime::testing::from_json;
+use mcpgraph_runtime::downstream::ClientManager;
 use mcpgraph_runtime::testing::evaluate_standalone;
+use mcpgraph_runtime::testing::from_json;
 use mcpgraph_runtime::{Execution, Expr, Limits, NodeType, Rule, Switch};
 use serde_json::Value;
 

@@ -13,7 +13,7 @@ use std::time::SystemTime;
 use mcpgraph_codegen::lock::drift::{self, Change};
 use mcpgraph_codegen::lock::{Lock, ServerLock, ToolLock, lock_path};
 use mcpgraph_codegen::model::{GraphFile, McpServer, Transport};
-use mcpgraph_runtime::client_manager::{ClientManager, ServerSpec, TransportSpec, parse_override};
+use mcpgraph_runtime::downstream::{ClientManager, ServerSpec, TransportSpec, parse_override};
 
 /// What `mcpgraph lock` was asked to do.
 pub struct LockArgs {

@@ -11,10 +11,10 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 
-use crate::client_manager::{ServerSpec, parse_override};
+use crate::downstream::{ServerSpec, parse_override};
+use crate::engine::{CallOptions, Engine};
 use crate::graph::{Graph, GraphDef};
 use crate::meta::ToolMeta;
-use crate::pool::{CallOptions, Engine};
 
 mod args;
 mod serve;
@@ -24,7 +24,7 @@ use serve::serve_command;
 
 /// Runs the CLI of graph `G` with the process's arguments. Only here (the
 /// generated binary's `main`) may downstream servers get a reaper, which
-/// runs this executable again (`crate::reaper`); [`main_from`] is for
+/// runs this executable again (`crate::downstream::reaper`); [`main_from`] is for
 /// embedding and tests, whose executables are something else.
 #[inline]
 pub fn main<G: Graph>() -> ExitCode {
@@ -33,10 +33,10 @@ pub fn main<G: Graph>() -> ExitCode {
 
 /// [`main`] for a graph given by its [`GraphDef`].
 pub fn main_def(graph: GraphDef) -> ExitCode {
-    if crate::reaper::run_if_reaper() {
+    if crate::downstream::reaper::run_if_reaper() {
         return ExitCode::SUCCESS;
     }
-    crate::reaper::enable();
+    crate::downstream::reaper::enable();
     main_from_def(graph, std::env::args_os().collect())
 }
 
@@ -61,7 +61,7 @@ pub fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let telemetry = crate::telemetry::init(
+    let telemetry = crate::serving::telemetry::init(
         &cli.log_level,
         cli.otlp_endpoint.as_deref(),
         graph.server.name,
@@ -93,7 +93,7 @@ pub fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     // Exporters flush (and may log) first; then what was logged goes out.
     drop(telemetry);
-    crate::stderr_writer::flush(std::time::Duration::from_millis(500));
+    crate::serving::stderr_writer::flush(std::time::Duration::from_millis(500));
     code
 }
 
@@ -144,7 +144,7 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             // terminal: it is shown only when the call fails (see `call`),
             // unless the log level asks for it.
             if !tracing::enabled!(tracing::Level::INFO) {
-                crate::client_manager::stderr::hold();
+                crate::downstream::stderr::hold();
             }
             call(&engine, &tool, arguments.as_deref(), trace).await
         }
@@ -219,7 +219,7 @@ async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool)
             ExitCode::SUCCESS
         }
         Err(e) => {
-            crate::client_manager::stderr::release();
+            crate::downstream::stderr::release();
             fail(e.to_string())
         }
     }

@@ -243,7 +243,7 @@ pub use mcpgraph_expr::logic::SLOT_KEY;
 /// (`const _: () = rt::require_tls(url, message);`). A `${VAR}` URL is
 /// checked when it connects.
 pub const fn require_tls(url: &str, message: &str) {
-    if crate::client_manager::is_https(url) && !crate::client_manager::TLS {
+    if crate::downstream::is_https(url) && !crate::downstream::TLS {
         panic!("{}", message);
     }
 }

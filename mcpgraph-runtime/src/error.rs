@@ -1,6 +1,6 @@
-//! Error types: what went wrong in a call ([`ErrorKind`]), a failed call
-//! ([`NodeError`], reported to the caller as a tool error naming the node)
-//! and start-up failures ([`StartupError`]).
+//! Error types: what went wrong in a call ([`ErrorKind`]), a failed node
+//! ([`NodeError`], reported to the caller as a tool error naming the node),
+//! a failed call ([`CallError`]) and start-up failures ([`StartupError`]).
 
 use std::fmt;
 
@@ -95,7 +95,10 @@ const NAMES: &[(ErrorKind, &str)] = &[
         ErrorKind::Limit(Limit::NodeExecutions),
         "limit.node_executions",
     ),
-    (ErrorKind::Limit(Limit::ExecutionTime), "limit.execution_time"),
+    (
+        ErrorKind::Limit(Limit::ExecutionTime),
+        "limit.execution_time",
+    ),
     (
         ErrorKind::Limit(Limit::ExpressionTime),
         "limit.expression_time",
@@ -109,9 +112,18 @@ const NAMES: &[(ErrorKind, &str)] = &[
     (ErrorKind::Limit(Limit::HistoryBytes), "limit.history_bytes"),
     (ErrorKind::Schema(SchemaSide::Input), "schema.input"),
     (ErrorKind::Schema(SchemaSide::Output), "schema.output"),
-    (ErrorKind::Downstream(Downstream::Crashed), "downstream.crashed"),
-    (ErrorKind::Downstream(Downstream::TimedOut), "downstream.timeout"),
-    (ErrorKind::Downstream(Downstream::Refused), "downstream.refused"),
+    (
+        ErrorKind::Downstream(Downstream::Crashed),
+        "downstream.crashed",
+    ),
+    (
+        ErrorKind::Downstream(Downstream::TimedOut),
+        "downstream.timeout",
+    ),
+    (
+        ErrorKind::Downstream(Downstream::Refused),
+        "downstream.refused",
+    ),
     (
         ErrorKind::Downstream(Downstream::Protocol),
         "downstream.protocol",
@@ -234,6 +246,43 @@ impl fmt::Display for NodeError {
 }
 
 impl std::error::Error for NodeError {}
+
+/// Why a call did not produce a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    /// No tool of that name.
+    UnknownTool(String),
+    /// The call ran and failed (or its arguments were invalid).
+    Failed(NodeError),
+}
+
+impl CallError {
+    /// What kind of failure it is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            CallError::UnknownTool(_) => ErrorKind::UnknownTool,
+            CallError::Failed(e) => e.kind(),
+        }
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::UnknownTool(name) => write!(f, "unknown tool `{name}`"),
+            CallError::Failed(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CallError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CallError::UnknownTool(_) => None,
+            CallError::Failed(e) => Some(e),
+        }
+    }
+}
 
 /// A failure while preparing the server: an expression or schema that does
 /// not compile, a bad `--mcp` file.

@@ -15,18 +15,19 @@ use std::time::{Duration, Instant};
 use jsonata_core::value::JValue;
 use serde_json::Value;
 
-use crate::client_manager::ClientManager;
-use crate::convert::output_of_result;
+use crate::downstream::ClientManager;
+use crate::downstream::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
-use crate::expr::{Args, Expr};
+use crate::expressions::expr::{Args, Expr};
+use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType};
-use crate::value::{Oversize, from_json, measure, to_json};
 
 #[doc(hidden)]
 #[cfg(feature = "testing")]
 pub mod differential;
 mod evaluator;
+mod failure;
 mod history;
 pub(crate) mod native;
 mod switch;
@@ -124,9 +125,9 @@ impl Execution {
             return Err(self.error(
                 ErrorKind::Limit(Limit::NodeExecutions),
                 format!(
-                "Execution limit exceeded: maximum node executions ({}) reached",
-                self.limits.max_node_executions
-            ),
+                    "Execution limit exceeded: maximum node executions ({}) reached",
+                    self.limits.max_node_executions
+                ),
             ));
         }
         // One clock read per node: the yield, the deadline check and the
@@ -334,8 +335,8 @@ impl Execution {
         let ctx = self.context.as_object_mut().expect("context is an object");
         if output.is_undefined() {
             ctx.shift_remove(node);
-        } else if let Some(slot) =
-            crate::value::field_index(ctx, node).and_then(|i| ctx.get_index_mut(i).map(|(_, v)| v))
+        } else if let Some(slot) = crate::expressions::value::field_index(ctx, node)
+            .and_then(|i| ctx.get_index_mut(i).map(|(_, v)| v))
         {
             // A loop re-running a node: no new key to allocate.
             *slot = output.clone();
@@ -344,43 +345,6 @@ impl Execution {
         }
         self.history.borrow_mut().push(node, output);
         Ok(())
-    }
-
-    fn oversize(&self, what: &str, over: &Oversize) -> NodeError {
-        match over {
-            Oversize::Depth(depth) => self.error(
-                ErrorKind::Limit(Limit::ValueDepth),
-                format!(
-                    "Value limit exceeded: {what} nests arrays and objects deeper than maxValueDepth ({depth})"
-                ),
-            ),
-            Oversize::Bytes(bytes) => self.error(
-                ErrorKind::Limit(Limit::ValueBytes),
-                format!(
-                    "Value limit exceeded: {what} is larger than maxValueBytes ({bytes} bytes)"
-                ),
-            ),
-        }
-    }
-
-    /// An error of the current node, with secrets expanded from `${VAR}`
-    /// redacted here, before spans, records and observers see it.
-    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> NodeError {
-        NodeError::new(
-            kind,
-            Some(self.current),
-            crate::env_expand::redact(&message.into()),
-        )
-    }
-
-    fn time_limit(&self) -> NodeError {
-        self.error(
-            ErrorKind::Limit(Limit::ExecutionTime),
-            format!(
-                "Execution limit exceeded: maximum execution time ({} ms) reached",
-                self.limits.max_execution_time_ms
-            ),
-        )
     }
 }
 

@@ -1,8 +1,8 @@
 //! Entry points for the fuzz targets in `fuzz/`: the downstream wire
 //! parsers, reached without a process or a socket. Not an API.
 
-use crate::client_manager::sse::parser::SseParser;
-use crate::client_manager::wire::{IdScanner, decode, oversized};
+use crate::downstream::sse::parser::SseParser;
+use crate::downstream::wire::{IdScanner, decode, oversized};
 
 /// Feeds `bytes` to every downstream wire parser: each line to the stdio
 /// decoder, and the whole in two pieces (split where the first byte says)
@@ -26,7 +26,7 @@ pub fn wire(bytes: &[u8]) {
     parser.feed(head, &mut events);
     parser.feed(tail, &mut events);
     for event in events {
-        if let crate::client_manager::sse::parser::Event::Message { data, .. } = event {
+        if let crate::downstream::sse::parser::Event::Message { data, .. } = event {
             let _ = decode("fuzz", &data);
         }
     }

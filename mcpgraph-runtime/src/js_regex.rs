@@ -10,7 +10,7 @@ fn eval(source: &str) -> String {
     let expr = Expr::parse(source.to_owned()).unwrap();
     let value =
         evaluate_standalone(&expr, &JValue::Null, &Default::default(), Some(5_000), None).unwrap();
-    crate::js_text::to_js_string(&crate::value::to_json(&value).unwrap())
+    crate::expressions::js_text::to_js_string(&crate::expressions::value::to_json(&value).unwrap())
 }
 
 /// Each expected value is jsonata-js 2.2.2's:

@@ -9,50 +9,39 @@
 //! serves it, through the graph's type-erased [`GraphDef`] (so it is
 //! compiled once, here, not again in every graph's crate): [`Engine`] runs
 //! calls on single-threaded workers, [`Execution`] holds one call's context
-//! and history, `client_manager` connects to downstream servers, `server`
-//! speaks MCP through rmcp.
+//! and history, [`downstream`] connects to downstream servers, `serving` speaks
+//! MCP through rmcp.
 
 #![warn(missing_docs)]
 
 mod bounded;
 mod cli;
-pub mod client_manager;
 #[doc(hidden)]
 pub mod codegen;
-mod convert;
-mod env_expand;
+pub mod downstream;
+mod engine;
 mod error;
 mod exec;
-mod expr;
+mod expressions;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
-mod http;
 mod js_compat;
 #[cfg(test)]
 mod js_regex;
-mod js_text;
 mod logic;
 mod meta;
-mod metrics;
 mod observe;
-mod pool;
-mod reaper;
-mod server;
-mod stderr_writer;
-mod stdio;
-mod telemetry;
-mod value;
-mod watchdog;
+mod serving;
 
-pub use client_manager::{ServerSpec, TransportSpec};
+pub use downstream::{ServerSpec, TransportSpec};
+pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
-pub use expr::{Args, Expr, Rule, Switch};
+pub use expressions::expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use meta::{Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
-pub use pool::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use tokio_util::sync::CancellationToken;
 
 /// Entry points for tests, the fuzz targets, the differential runner and
@@ -63,9 +52,9 @@ pub use tokio_util::sync::CancellationToken;
 pub mod testing {
     pub use crate::exec::differential;
     pub use crate::exec::evaluate_standalone;
+    pub use crate::expressions::value::{from_json, to_json};
     pub use crate::fuzzing::wire;
     pub use crate::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
-    pub use crate::server::{Handler, serve, success_result};
-    pub use crate::value::{from_json, to_json};
+    pub use crate::serving::handler::{Handler, serve, success_result};
     pub use jsonata_core;
 }

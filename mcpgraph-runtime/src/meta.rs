@@ -4,7 +4,7 @@
 //! Plain data with `'static` strings, and a leaf: this module imports
 //! nothing of the runtime's, so every other module may use it. Running a
 //! graph is `graph`'s and `exec`'s business; connecting to the servers is
-//! `client_manager`'s.
+//! `downstream`'s.
 
 /// `server:` metadata of a graph file.
 #[derive(Clone, Copy, Debug)]

@@ -5,9 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use mcpgraph_runtime::testing::jsonata_core::value::JValue;
 use mcpgraph_runtime::Expr;
 use mcpgraph_runtime::testing::evaluate_standalone;
+use mcpgraph_runtime::testing::jsonata_core::value::JValue;
 use serde_json::Map;
 
 /// FORMAT.md's defaults.

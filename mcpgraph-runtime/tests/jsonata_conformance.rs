@@ -14,11 +14,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use mcpgraph_runtime::Expr;
+use mcpgraph_runtime::testing::evaluate_standalone;
 use mcpgraph_runtime::testing::jsonata_core::evaluator::error_code_prefix;
 use mcpgraph_runtime::testing::jsonata_core::value::JValue;
 use mcpgraph_runtime::testing::{from_json, to_json};
-use mcpgraph_runtime::Expr;
-use mcpgraph_runtime::testing::evaluate_standalone;
 use serde_json::{Map, Value};
 
 use common::{check_against_known_failures, conformance_dir, json_equal};

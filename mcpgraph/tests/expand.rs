@@ -76,7 +76,6 @@ fn the_switch_slot_key_is_the_runtimes() {
         spans: Vec::new(),
     });
     let rule = mcpgraph_codegen::rewrite_rule(&var);
-    let json: serde_json::Value =
-        serde_json::from_str(&rule.json).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&rule.json).unwrap();
     assert_eq!(json["val"][0], mcpgraph::__private::SLOT_KEY);
 }

@@ -5,11 +5,9 @@
 //! gives). Each conversion below destructures every field, so a key added
 //! to one description and not the others stops this file compiling.
 
-use mcpgraph_runtime::client_manager::{
-    ServerSpec, TransportSpec, effective_specs, parse_override,
-};
-use mcpgraph_runtime::{Limits, ServerDef, TransportDef};
 use mcpgraph_codegen::model;
+use mcpgraph_runtime::downstream::{ServerSpec, TransportSpec, effective_specs, parse_override};
+use mcpgraph_runtime::{Limits, ServerDef, TransportDef};
 
 /// The codegen's defaults, which it fills in for a file without
 /// `executionLimits`, are the runtime's `Limits::default()`. Both types

@@ -6,8 +6,8 @@
 
 use std::time::{Duration, Instant};
 
-use mcpgraph::{ServerSpec, TransportSpec};
 use mcpgraph::{Engine, Graph};
+use mcpgraph::{ServerSpec, TransportSpec};
 use serde_json::{Value, json};
 
 mod downstream {

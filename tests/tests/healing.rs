@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-use mcpgraph::{ServerSpec, TransportSpec};
 use mcpgraph::{CallOptions, CancellationToken, Engine, Graph};
+use mcpgraph::{ServerSpec, TransportSpec};
 use mcpgraph_tests::{
     assert_echoes, engine_call, free_port, replace_server, test_server_over_http,
 };

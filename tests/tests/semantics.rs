@@ -2,8 +2,8 @@
 //! path an MCP call takes after argument parsing), with the purpose-built
 //! test server as the downstream peer.
 
-use mcpgraph::{ServerSpec, TransportSpec};
 use mcpgraph::{CallError, CancellationToken, Engine, Graph};
+use mcpgraph::{ServerSpec, TransportSpec};
 use serde_json::{Value, json};
 
 mod semantics {

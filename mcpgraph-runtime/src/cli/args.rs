@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 
 use crate::meta::ServerMeta;
-use crate::{http, server};
+use crate::serving::{handler as server, http};
 
 #[derive(Parser, Debug)]
 #[command(about = "An MCP server compiled from a graph file by mcpgraph")]

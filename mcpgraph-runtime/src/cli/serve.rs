@@ -6,9 +6,9 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::args::ServeArgs;
-use crate::http::{HttpOptions, MCP_PATH, serve_http};
-use crate::pool::Engine;
-use crate::server::{CallCaps, Handler, serve};
+use crate::engine::Engine;
+use crate::serving::handler::{CallCaps, Handler, serve};
+use crate::serving::http::{HttpOptions, MCP_PATH, serve_http};
 
 pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
     let shutdown = CancellationToken::new();
@@ -22,7 +22,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
         None => {
             // stdio: the session ends at EOF; a signal ends it early, once
             // running calls are done.
-            let serving = serve(handler, crate::stdio::halves());
+            let serving = serve(handler, crate::serving::stdio::halves());
             tokio::pin!(serving);
             tokio::select! {
                 result = &mut serving => return result,
@@ -33,7 +33,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             if !engine.drain(drain).await {
                 tracing::warn!("calls still running after {drain:?} were stopped");
             }
-            tokio::time::sleep(crate::http::FLUSH_GRACE).await;
+            tokio::time::sleep(crate::serving::http::FLUSH_GRACE).await;
             Ok(())
         }
         Some(addr) => {
@@ -41,7 +41,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 None => None,
                 Some(var) => match std::env::var(var) {
                     Ok(token) if !token.is_empty() => {
-                        crate::client_manager::withhold_from_children(var);
+                        crate::downstream::withhold_from_children(var);
                         Some(token)
                     }
                     _ => {

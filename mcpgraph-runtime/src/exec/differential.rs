@@ -9,10 +9,10 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use super::Execution;
-use crate::client_manager::ClientManager;
-use crate::expr::{CompiledRule, Expr, Rule, Switch};
+use crate::downstream::ClientManager;
+use crate::expressions::expr::{CompiledRule, Expr, Rule, Switch};
+use crate::expressions::value::{from_json, measure, to_json};
 use crate::meta::Limits;
-use crate::value::{from_json, measure, to_json};
 
 /// What a transform node made of an expression.
 #[derive(Debug)]
@@ -96,7 +96,7 @@ impl Harness {
         exec.exit();
         let text = exec
             .finish()
-            .map(crate::server::success_result)
+            .map(crate::serving::handler::success_result)
             .and_then(|result| result.content.into_iter().next())
             .and_then(|content| content.as_text().map(|t| t.text.clone()));
         TransformOutcome {

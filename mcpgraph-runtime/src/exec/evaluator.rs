@@ -23,12 +23,12 @@ use serde_json::Value;
 use super::history::{History, register_history_functions};
 use super::native::same;
 use crate::error::{ErrorKind, Limit};
-use crate::expr::Expr;
+use crate::expressions::expr::Expr;
+#[cfg(feature = "testing")]
+use crate::expressions::value::from_json;
+use crate::expressions::watchdog::{ExpressionTimer, timeout_error};
 use crate::js_compat;
 use crate::meta::Limits;
-#[cfg(feature = "testing")]
-use crate::value::from_json;
-use crate::watchdog::{ExpressionTimer, timeout_error};
 use mcpgraph_expr::Helpers;
 
 /// The evaluator of one call, with the watchdog that enforces
@@ -352,7 +352,7 @@ mod tests {
         let expr = Expr::parse("$.big & \"\"").unwrap();
         assert!(expr.native().is_some_and(|native| native.timed()));
         let big = vec![serde_json::json!(0.125); 500_000];
-        let data = crate::value::from_json(&serde_json::json!({ "big": big }));
+        let data = crate::expressions::value::from_json(&serde_json::json!({ "big": big }));
         let (kind, err) = evaluator.eval(&expr, &data, Instant::now()).unwrap_err();
         assert!(err.contains("maxExpressionTimeMs"), "{err}");
         assert_eq!(kind, ErrorKind::Limit(Limit::ExpressionTime));

@@ -6,8 +6,8 @@ use jsonata_core::value::JValue;
 
 use super::Execution;
 use crate::error::{ErrorKind, NodeError};
-use crate::expr::Switch;
-use crate::value::measure;
+use crate::expressions::expr::Switch;
+use crate::expressions::value::measure;
 
 impl Execution {
     /// Runs a switch node's rules; `Some(i)` is the first condition whose

@@ -5,7 +5,7 @@
 use jsonata_core::evaluator::EvaluatorError;
 use jsonata_core::value::JValue;
 
-use crate::js_text::{in_js_order as keys_in_js_order, sort_js_order};
+use crate::expressions::js_text::{in_js_order as keys_in_js_order, sort_js_order};
 
 /// Its argument, an object's keys put in JavaScript's order; anything
 /// else (an object already in order included) as it is.

@@ -10,7 +10,7 @@ use jsonata_core::value::JValue;
 use super::*;
 use crate::Expr;
 use crate::exec::evaluate_standalone;
-use crate::value::{from_json, to_json};
+use crate::expressions::value::{from_json, to_json};
 use mcpgraph_expr::compat::rewrite;
 
 const DATA: &str = r#"{"x": 1, "items": [{"name": "b", "price": 1}, {"name": "1", "price": 2}]}"#;

@@ -54,7 +54,7 @@ fn check_rule_depth(rule: &serde_json::Value) -> Result<(), String> {
 
 /// The error for data nested deeper than [`MAX_DATA_DEPTH`], if it is.
 fn check_data_depth(what: &str, value: &JValue) -> Result<(), String> {
-    crate::value::measure(value, MAX_DATA_DEPTH, u64::MAX)
+    crate::expressions::value::measure(value, MAX_DATA_DEPTH, u64::MAX)
         .map(|_| ())
         .map_err(|_| format!("{what} nests deeper than {MAX_DATA_DEPTH} levels"))
 }
@@ -200,7 +200,7 @@ pub fn evaluate_logic(
         ));
     }
     let root = compile::compile(rule);
-    let data = crate::value::from_json(data);
+    let data = crate::expressions::value::from_json(data);
     let env = Env::new(&[]);
     let value = eval::eval(&root, &env, &Val::data(&data));
     if cfg!(debug_assertions) && !env.thrown() {

@@ -240,7 +240,7 @@ impl<'a> Val<'a> {
             Val::Str(_) | Val::Shared(_) | Val::Text(_) => {
                 Json::String(self.as_str().unwrap_or_default().to_owned())
             }
-            Val::Data(value) => match crate::value::to_json(value) {
+            Val::Data(value) => match crate::expressions::value::to_json(value) {
                 Some(json) => json,
                 None => return Ok(None),
             },

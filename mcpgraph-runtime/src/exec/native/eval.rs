@@ -20,7 +20,7 @@ pub(crate) fn lookup<'a>(data: &'a JValue, names: &[Box<str>]) -> Option<Option<
         let JValue::Object(map) = current else {
             return None;
         };
-        match crate::value::field(map, name) {
+        match crate::expressions::value::field(map, name) {
             Some(JValue::Array(_)) if i + 1 < names.len() => return None,
             Some(value) => current = value,
             None => return Some(None),

@@ -10,8 +10,8 @@ use jsonata_core::value::JValue;
 use super::super::evaluator::evaluate_by_jsonata;
 use super::super::history::History;
 use super::same;
-use crate::client_manager::test_rng::TestRng;
-use crate::expr::Expr;
+use crate::downstream::test_rng::TestRng;
+use crate::expressions::expr::Expr;
 
 /// A history in which node `step` ran twice and `check` once.
 fn history() -> Rc<RefCell<History>> {

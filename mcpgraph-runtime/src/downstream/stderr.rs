@@ -2,7 +2,7 @@
 //! line prefixed with the server's name (while serving), or held back for
 //! a one-shot `call`, whose terminal shows it only if the call fails (or
 //! the log level is `info` or more verbose). It never goes to stdout, and
-//! forwarding never blocks (`crate::stderr_writer`).
+//! forwarding never blocks (`crate::serving::stderr_writer`).
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -50,6 +50,6 @@ pub(super) fn emit(lines: &[u8]) {
         }
     } else {
         drop(held);
-        crate::stderr_writer::write(lines.to_vec());
+        crate::serving::stderr_writer::write(lines.to_vec());
     }
 }

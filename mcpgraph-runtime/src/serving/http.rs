@@ -31,8 +31,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
-use crate::pool::Job;
-use crate::server::Handler;
+use crate::engine::Job;
+use crate::serving::handler::Handler;
 
 /// Time for responses produced during shutdown to reach their streams.
 pub(crate) const FLUSH_GRACE: Duration = Duration::from_millis(150);
@@ -187,8 +187,11 @@ pub async fn serve_http(
             }
             if let Some((caps, open_connections)) = gauges.filter(|_| authorized) {
                 let sessions = manager.sessions.read().await.len();
-                let text =
-                    crate::metrics::render(sessions, caps.caps().running(), open_connections());
+                let text = crate::serving::metrics::render(
+                    sessions,
+                    caps.caps().running(),
+                    open_connections(),
+                );
                 let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
                 response.headers_mut().insert(
                     hyper::header::CONTENT_TYPE,
@@ -211,7 +214,7 @@ pub async fn serve_http(
                 return Ok(response);
             }
             if new_session && manager.sessions.read().await.len() >= max_sessions {
-                crate::metrics::refused("sessions");
+                crate::serving::metrics::refused("sessions");
                 let mut response = plain(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "server busy: too many sessions (--max-sessions); retry later\n",

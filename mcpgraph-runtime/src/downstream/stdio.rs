@@ -125,7 +125,7 @@ pub(crate) fn spawn(
         .spawn()
         .map_err(|e| format!("cannot run `{program}`: {e}"))?;
     if let Some(group) = child.id() {
-        crate::reaper::track(group, true);
+        crate::downstream::reaper::track(group, true);
     }
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -213,7 +213,7 @@ async fn monitor(
     // Whatever the server left behind in its process group goes too.
     signal_group(group, Signal::Kill);
     if let Some(group) = group {
-        crate::reaper::track(group, false);
+        crate::downstream::reaper::track(group, false);
     }
     let _ = exit.send(Some(status.unwrap_or_else(|e| {
         tracing::warn!("waiting for a downstream server: {e}");

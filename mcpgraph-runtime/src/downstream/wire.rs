@@ -99,7 +99,7 @@ pub(crate) fn preview(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client_manager::test_rng::TestRng;
+    use crate::downstream::test_rng::TestRng;
     use rmcp::model::NumberOrString;
 
     #[test]

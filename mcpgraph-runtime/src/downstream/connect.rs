@@ -14,7 +14,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use super::connection::{Connection, HEALTHY, crash_report, process_gone};
 use super::spec::{ServerSpec, TransportSpec};
 use super::{http_client, sse, stdio, streamable, wire};
-use crate::env_expand::expand;
+use crate::downstream::env_expand::expand;
 
 /// Variables of ours that downstream servers do not inherit: secrets of
 /// the graph server itself, such as the bearer token `--auth-token-env`

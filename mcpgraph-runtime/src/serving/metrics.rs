@@ -92,10 +92,7 @@ pub(crate) fn render(sessions: usize, in_flight: usize, connections: usize) -> S
     );
     let _ = writeln!(out, "# TYPE mcpgraph_node_errors_total counter");
     for (kind, n) in entries(&NODE_ERRORS) {
-        let _ = writeln!(
-            out,
-            "mcpgraph_node_errors_total{{kind=\"{kind}\"}} {n}"
-        );
+        let _ = writeln!(out, "mcpgraph_node_errors_total{{kind=\"{kind}\"}} {n}");
     }
     let _ = writeln!(
         out,

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use jsonata_core::value::JValue;
 use serde_json::{Map, Number, Value};
 
-use crate::js_text::{in_js_order, sort_js_order};
+use crate::expressions::js_text::{in_js_order, sort_js_order};
 
 /// Up to this many keys, a field is found by comparing names in order,
 /// which is quicker than hashing the name with the map's SipHash.

@@ -115,7 +115,7 @@ impl ClientManager {
         let Some(connection) = connection else {
             return;
         };
-        crate::metrics::restart();
+        crate::serving::metrics::restart();
         let closing = self.closing.clone();
         let task = self.runtime.spawn(async move {
             // Each running call holds a clone; this task holds the last.

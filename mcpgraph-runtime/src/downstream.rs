@@ -36,19 +36,22 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex as StdMutex};
 
+use crate::error::ErrorKind;
 use futures::future::BoxFuture;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use rmcp::service::ServiceError;
 use serde_json::Value;
-use crate::error::ErrorKind;
 use tokio::sync::Mutex;
 
 mod connect;
 mod connection;
+pub(crate) mod convert;
 mod drift;
+pub(crate) mod env_expand;
 mod http_client;
 mod lifecycle;
 pub mod listing;
+pub(crate) mod reaper;
 mod spec;
 pub(crate) mod sse;
 pub(crate) mod stderr;

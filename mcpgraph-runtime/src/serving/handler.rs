@@ -16,8 +16,8 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
+use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
-use crate::pool::{CallError, CallOptions, Engine};
 
 /// An rmcp server handler for an [`Engine`]'s graph. Not generic, so rmcp's
 /// service loop is compiled once, in this crate, for every graph.
@@ -145,7 +145,7 @@ impl Handler {
         } else {
             return Ok(admitted);
         };
-        crate::metrics::refused(cap);
+        crate::serving::metrics::refused(cap);
         Err(McpError::new(
             rmcp::model::ErrorCode(-32000),
             format!(
@@ -173,7 +173,7 @@ impl Handler {
 /// it is an object. Keys are in the value's order, which `to_json` made
 /// JavaScript's.
 pub fn success_result(value: Value) -> CallToolResult {
-    let text = crate::js_text::to_js_string(&value);
+    let text = crate::expressions::js_text::to_js_string(&value);
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     if value.is_object() {
         result.structured_content = Some(value);
@@ -210,7 +210,7 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let _admitted = self.admit().inspect_err(|_| {
-            crate::metrics::call(&request.name, "refused");
+            crate::serving::metrics::call(&request.name, "refused");
         })?;
         let mut options = CallOptions {
             cancel: context.ct.clone(),
@@ -241,19 +241,19 @@ impl ServerHandler for Handler {
         }
         match outcome.result {
             Ok(value) => {
-                crate::metrics::call(&request.name, "ok");
+                crate::serving::metrics::call(&request.name, "ok");
                 Ok(success_result(value).into())
             }
             Err(CallError::UnknownTool(name)) => {
-                crate::metrics::call(&request.name, "unknown_tool");
+                crate::serving::metrics::call(&request.name, "unknown_tool");
                 Err(McpError::invalid_params(
                     format!("unknown tool `{name}`"),
                     None,
                 ))
             }
             Err(CallError::Failed(e)) => {
-                crate::metrics::call(&request.name, "error");
-                crate::metrics::node_error(e.kind());
+                crate::serving::metrics::call(&request.name, "error");
+                crate::serving::metrics::node_error(e.kind());
                 tracing::warn!(tool = %request.name, error = %e, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into())
             }

@@ -64,7 +64,7 @@ impl AcceptBackoff {
 /// Answers a connection over the cap with a 503 and closes it, in the
 /// background and within a second, whatever the client does.
 pub(super) fn refuse_connection(mut stream: TcpStream) {
-    crate::metrics::refused("connections");
+    crate::serving::metrics::refused("connections");
     tokio::spawn(async move {
         let _ = tokio::time::timeout(Duration::from_secs(1), async {
             let _ = stream.write_all(BUSY).await;
@@ -136,7 +136,7 @@ impl Body for TimedBody {
     ) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
         let this = self.get_mut();
         if this.deadline.as_mut().poll(cx).is_ready() {
-            crate::metrics::refused("body_timeout");
+            crate::serving::metrics::refused("body_timeout");
             this.expired.store(true, Ordering::SeqCst);
             return Poll::Ready(Some(Err(BodyError(format!(
                 "the request body did not arrive within {} s",

@@ -23,7 +23,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::client_manager::{ClientManager, ServerSpec, effective_specs};
+use crate::downstream::{ClientManager, ServerSpec, effective_specs};
+pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
 use crate::exec::{Execution, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
@@ -64,43 +65,6 @@ impl CallOutcome {
         Self {
             result: Err(error),
             records: None,
-        }
-    }
-}
-
-/// Why a call did not produce a result.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CallError {
-    /// No tool of that name.
-    UnknownTool(String),
-    /// The call ran and failed (or its arguments were invalid).
-    Failed(NodeError),
-}
-
-impl CallError {
-    /// What kind of failure it is.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            CallError::UnknownTool(_) => ErrorKind::UnknownTool,
-            CallError::Failed(e) => e.kind(),
-        }
-    }
-}
-
-impl std::fmt::Display for CallError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CallError::UnknownTool(name) => write!(f, "unknown tool `{name}`"),
-            CallError::Failed(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for CallError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CallError::UnknownTool(_) => None,
-            CallError::Failed(e) => Some(e),
         }
     }
 }
@@ -381,7 +345,8 @@ impl Engine {
         };
         // Secrets expanded into server settings stay out of what the
         // caller sees (a URL in a connection error, a stderr tail).
-        let outcome = outcome.map_err(|error| error.map_message(crate::env_expand::redact));
+        let outcome =
+            outcome.map_err(|error| error.map_message(crate::downstream::env_expand::redact));
         let result = outcome.map_err(CallError::Failed).and_then(|value| {
             match tool.meta.output_check.and_then(|check| check(&value)) {
                 Some(message) => Err(CallError::Failed(NodeError::outside(

@@ -30,7 +30,7 @@ pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Tel
         .or_else(|_| EnvFilter::try_new(level))
         .unwrap_or_else(|_| EnvFilter::new("warn"));
     let stderr = tracing_subscriber::fmt::layer()
-        .with_writer(crate::stderr_writer::EventWriter::default)
+        .with_writer(crate::serving::stderr_writer::EventWriter::default)
         .with_ansi(false)
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_filter(filter);
@@ -40,7 +40,7 @@ pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Tel
         use opentelemetry_otlp::WithExportConfig as _;
         let provider = otlp_endpoint.and_then(|endpoint| {
             // An https endpoint needs the TLS provider the HTTP client expects.
-            crate::client_manager::install_crypto_provider();
+            crate::downstream::install_crypto_provider();
             let exporter = opentelemetry_otlp::SpanExporter::builder()
                 .with_http()
                 .with_endpoint(endpoint)
