@@ -80,10 +80,11 @@
 //!
 //! - `tls` (default): HTTPS to downstream `http`/`sse` servers (rustls
 //!   with ring, the system's certificate roots). Without it
-//!   (`default-features = false`) the binary is about 2.3 MB smaller and
-//!   calls stdio and `http://` servers only: a graph that writes an
-//!   `https://` URL fails to build, and an `https://` URL given at run time
-//!   fails its calls with that reason.
+//!   (`default-features = false`) a binary calls stdio and `http://`
+//!   servers only: a graph that writes an `https://` URL fails to build,
+//!   and an `https://` URL given at run time fails its calls with that
+//!   reason. The benchmark graph's release binary was 2.27 MB smaller
+//!   without it (measured 2026-11-25, `docs/bench/SIZE.md`).
 //! - `otel`: export tool-call and node spans over OTLP/HTTP
 //!   (`--otlp-endpoint`); turns on `tls`.
 
