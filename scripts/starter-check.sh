@@ -28,6 +28,19 @@ version="$("$target/debug/starter_check" --version)"
 [[ "$version" == "starter_check 0.1.0 (mcpgraph "* ]] || { echo "starter-check: --version gave $version" >&2; exit 1; }
 echo "starter-check: the starter crate builds and answers: $got"
 
+# The test entry points (the runtime's `testing` feature: the differential
+# runner's harness, the fuzz targets' entry points, the standalone
+# evaluator) are not in a user's binary. The differential runner, built
+# with them, shows that the symbols are there to be found.
+hooks='mcpgraph_runtime::exec::differential::|mcpgraph_runtime::fuzzing::|evaluate_standalone'
+nm -C "$target/debug/differential" | grep -Eq "$hooks" \
+    || { echo "starter-check: no test entry point in the differential runner either: the check proves nothing" >&2; exit 1; }
+if nm -C "$target/debug/starter_check" | grep -E "$hooks" | head -3; then
+    echo "starter-check: test entry points in the starter's binary (above)" >&2
+    exit 1
+fi
+echo "starter-check: no test entry point in the starter's binary"
+
 # The same crate without mcpgraph's default features: no TLS in the tree,
 # the starter tool still answers, an https:// URL given at run time fails
 # its call with the reason, and one written in the graph fails the build.
