@@ -31,7 +31,8 @@ pub struct Expr {
     /// no parsing, which start-up need not pay for every expression.
     native: OnceLock<Option<Native>>,
     /// The host functions the rewrite to jsonata-js's behaviour calls
-    /// (see `js_compat`), which the evaluator registers before running it.
+    /// (see `mcpgraph_expr::compat`), which the evaluator registers before
+    /// running it.
     pub(crate) helpers: Helpers,
 }
 

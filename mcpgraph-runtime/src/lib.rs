@@ -10,7 +10,6 @@
 
 #![warn(missing_docs)]
 
-mod bounded;
 pub mod cli;
 pub mod client_manager;
 #[doc(hidden)]
@@ -24,7 +23,6 @@ mod expr;
 pub mod fuzzing;
 mod graph;
 pub mod http;
-mod js_compat;
 #[cfg(test)]
 mod js_regex;
 #[doc(hidden)]

@@ -22,11 +22,10 @@ use serde_json::Value;
 use super::history::{History, register_history_functions};
 use super::native::same;
 use crate::expr::Expr;
-use crate::js_compat;
 use crate::meta::Limits;
 use crate::value::from_json;
 use crate::watchdog::{ExpressionTimer, timeout_error};
-use mcpgraph_expr::Helpers;
+use mcpgraph_expr::{Helpers, bounded, compat};
 
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.
@@ -39,7 +38,7 @@ pub(super) struct CallEvaluator {
     timer: ExpressionTimer,
     limits: Limits,
     history: Rc<RefCell<History>>,
-    /// The `js_compat` helpers registered so far: each is registered the
+    /// The `compat` helpers registered so far: each is registered the
     /// first time an expression needing it runs.
     helpers: Helpers,
 }
@@ -156,7 +155,7 @@ impl CallEvaluator {
                 &self.history,
             )
         });
-        self.helpers = js_compat::register(evaluator, self.helpers, expr.helpers);
+        self.helpers = compat::register(evaluator, self.helpers, expr.helpers);
         self.timer.arm(started);
         let evaluated = contained(|| evaluator.evaluate(&expr.ast, context));
         let Ok(mut result) = evaluated else {
@@ -188,7 +187,7 @@ fn describe_jsonata_error(e: &EvaluatorError) -> String {
         Some("D1011") | Some("U1001") => {
             format!("JSONata evaluation exceeded maxExpressionDepth ({text})")
         }
-        Some(crate::bounded::CODE) => e.message()[crate::bounded::CODE.len() + 2..].to_owned(),
+        Some(bounded::CODE) => e.message()[bounded::CODE.len() + 2..].to_owned(),
         _ => format!("JSONata error: {text}"),
     }
 }
@@ -212,7 +211,7 @@ fn new_evaluator(
     };
     let mut evaluator = Evaluator::with_options(context, options);
     register_history_functions(&mut evaluator, history);
-    crate::bounded::register(&mut evaluator, value_bytes);
+    bounded::register(&mut evaluator, value_bytes);
     evaluator
 }
 
@@ -274,7 +273,7 @@ pub(super) fn evaluate_by_jsonata(
     let mut timer = ExpressionTimer::new(timeout_ms);
     let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
     let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, history);
-    js_compat::register(&mut evaluator, Helpers::default(), expr.helpers);
+    compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm(Instant::now());
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
     match (timer.disarm(), result) {
