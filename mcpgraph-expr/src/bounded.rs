@@ -18,7 +18,7 @@
 //!   suite pins.
 //!
 //! Both functions are here too, with the `eval` feature: every evaluator
-//! of the runtime registers them ([`register`]), as any rewritten
+//! of the runtime registers them (`register`), as any rewritten
 //! expression may call them.
 
 use jsonata_core::ast::AstNode;
@@ -162,7 +162,6 @@ fn join(args: &[JValue], max: u64) -> Result<JValue, EvaluatorError> {
     }
     Ok(JValue::from(out))
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -25,7 +25,7 @@
 //!
 //! The checks are host functions, here beside the rewrites that call
 //! them (with the `eval` feature), which the runtime registers by group
-//! ([`register`], [`Helpers`]); an expression that needs none of them (no
+//! (`register`, [`Helpers`]); an expression that needs none of them (no
 //! division, no computed keys, no `$merge`, no two-argument `$reduce`) is
 //! left as it is and costs nothing more.
 

@@ -25,7 +25,7 @@
 //! rewrite of its source.
 //!
 //! With `eval`, [`logic`] also evaluates compiled switch rules, and
-//! [`json`] converts values between JSON and JSONata in JavaScript's key
+//! `json` converts values between JSON and JSONata in JavaScript's key
 //! order. The `testing` feature adds the entry points of the tests, the
 //! fuzz targets and the differential runner.
 //!
@@ -42,6 +42,13 @@ pub mod logic;
 pub mod regex;
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
+
+/// How deeply a value's arrays and objects may nest unless a graph says
+/// otherwise: the format's default `maxValueDepth` (FORMAT.md,
+/// `executionLimits`). The runtime's default limits and the rule
+/// evaluator's test entry points (which refuse deeper data) both take it
+/// from here.
+pub const DEFAULT_MAX_VALUE_DEPTH: u64 = 128;
 
 /// The groups of host functions a rewritten expression calls, as a set
 /// of bits, so an evaluator registers only those its expressions use.

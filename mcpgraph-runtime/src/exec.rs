@@ -24,6 +24,7 @@ use crate::observe::{NodeRecord, NodeType};
 use crate::value::{Oversize, from_json, measure, to_json};
 
 #[doc(hidden)]
+#[cfg(feature = "testing")]
 pub mod differential;
 mod evaluator;
 mod history;

@@ -27,7 +27,6 @@ pub mod http;
 mod js_regex;
 #[doc(hidden)]
 pub mod js_text;
-mod logic;
 mod meta;
 mod metrics;
 mod observe;
@@ -43,13 +42,18 @@ mod watchdog;
 pub use error::{NodeError, StartupError};
 /// Transforms and switch rules evaluated as a node would, for the
 /// differential runner. Not an API.
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use exec::differential;
 pub use exec::{Execution, evaluate_standalone};
 pub use expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use jsonata_core;
-pub use logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
+/// The switch rules' evaluator applied as the tests, the fuzz targets and
+/// the differential runner need it. Not an API.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
 pub use meta::{Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use pool::{CallError, CallOptions, CallOutcome, Engine, schema_violation};

@@ -120,4 +120,3 @@ mod measure_tests {
         assert!(measure(&nested(128), 128, u64::MAX).is_ok());
     }
 }
-

@@ -1,8 +1,8 @@
 //! Our side of a case (through the runtime's node entry points and the
 //! generator's lowering) and its comparison with the reference's result.
 
-use mcpgraph::runtime::Rule;
-use mcpgraph::runtime::differential::Harness;
+use mcpgraph_runtime::Rule;
+use mcpgraph_runtime::differential::Harness;
 use serde_json::Value;
 
 use super::corpus::{Case, Input};

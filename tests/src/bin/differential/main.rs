@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use mcpgraph::runtime::differential::Harness;
+use mcpgraph_runtime::differential::Harness;
 
 use compare::{Compared, Disagreement};
 use corpus::{Case, Skipped};
