@@ -23,8 +23,9 @@
 //! - **`$exists($)`**: jsonata-core looks `$` up as a variable named "" and
 //!   answers false; it is evaluated as `($)` instead.
 //!
-//! The checks are host functions the runtime registers (see
-//! [`Helpers`]); an expression that needs none of them (no
+//! The checks are host functions, here beside the rewrites that call
+//! them (with the `eval` feature), which the runtime registers by group
+//! (`register`, [`Helpers`]); an expression that needs none of them (no
 //! division, no computed keys, no `$merge`, no two-argument `$reduce`) is
 //! left as it is and costs nothing more.
 
@@ -32,8 +33,17 @@ pub mod finite;
 mod keys;
 
 use jsonata_core::ast::{AstNode, StepId};
+#[cfg(feature = "eval")]
+use jsonata_core::evaluator::{Evaluator, EvaluatorError};
+#[cfg(feature = "eval")]
+use jsonata_core::value::JValue;
 
-use crate::{Helpers, is_plain_step, names, push_children};
+use crate::{Helpers, is_plain_step, push_children};
+pub use keys::KEYS;
+
+/// `$__mcpgraph_nonempty(value)`: its argument, but no value for an empty
+/// array (see the module docs on `$reduce`).
+pub const NONEMPTY: &str = "__mcpgraph_nonempty";
 
 /// Rewrites `ast` (see the module docs) and says which helpers it now
 /// calls.
@@ -43,7 +53,7 @@ pub fn rewrite(ast: &mut AstNode) -> Helpers {
         used.add(Helpers::FINITE);
     }
     if keys::needs_order(ast) {
-        wrap(ast, names::KEYS, Vec::new());
+        wrap(ast, KEYS, Vec::new());
         used.add(Helpers::KEYS);
     }
     let mut stack = vec![ast];
@@ -59,7 +69,7 @@ pub fn rewrite(ast: &mut AstNode) -> Helpers {
         push_children(node, &mut children);
         for child in children.drain(..) {
             if order_children && keys::needs_order(child) {
-                wrap(child, names::KEYS, Vec::new());
+                wrap(child, KEYS, Vec::new());
                 used.add(Helpers::KEYS);
             }
             stack.push(child);
@@ -83,7 +93,7 @@ fn rewrite_calls(node: &mut AstNode, used: &mut Helpers) {
             *arg = AstNode::Block(vec![AstNode::Variable(String::new())]);
         }
         ("reduce", [array, function]) if reduces_as_written(array, function) => {
-            wrap(array, names::NONEMPTY, Vec::new());
+            wrap(array, NONEMPTY, Vec::new());
             used.add(Helpers::NONEMPTY);
         }
         _ => {}
@@ -113,7 +123,7 @@ fn order_steps(node: &mut AstNode) -> bool {
     let mut ordered = false;
     for step in steps.iter_mut() {
         if is_plain_step(step) && keys::needs_order(&step.node) {
-            wrap(&mut step.node, names::KEYS, Vec::new());
+            wrap(&mut step.node, KEYS, Vec::new());
             step.id = StepId::default();
             ordered = true;
         }
@@ -134,3 +144,52 @@ fn wrap(node: &mut AstNode, name: &str, extra: Vec<AstNode>) {
         is_builtin: true,
     };
 }
+
+/// Registers on `evaluator` the helpers of `needed` not yet in
+/// `registered`, and returns the set now registered.
+#[cfg(feature = "eval")]
+pub fn register(evaluator: &mut Evaluator, registered: Helpers, needed: Helpers) -> Helpers {
+    if registered.covers(needed) {
+        return registered;
+    }
+    type Host = fn(&[JValue]) -> Result<JValue, EvaluatorError>;
+    const GROUPS: [(Helpers, &[(&str, Host)]); 3] = [
+        (
+            Helpers::FINITE,
+            &[
+                (finite::OPERAND, finite::operand),
+                (finite::TRUTH, finite::truth),
+                (finite::EXTREME, finite::extreme),
+                (finite::SORTABLE, finite::sortable),
+            ],
+        ),
+        (Helpers::KEYS, &[(KEYS, keys::in_js_order)]),
+        (Helpers::NONEMPTY, &[(NONEMPTY, nonempty)]),
+    ];
+    for (group, functions) in GROUPS {
+        if !needed.covers(group) || registered.covers(group) {
+            continue;
+        }
+        for &(name, function) in functions {
+            if let Err(e) = evaluator.register_fn(name, function) {
+                // Only a clash with a JSONata built-in can fail; the tests
+                // of this module catch it.
+                tracing::error!("cannot register ${name}: {e}");
+            }
+        }
+    }
+    registered.union(needed)
+}
+
+/// [`NONEMPTY`]: its argument, but no value for an empty array.
+#[cfg(feature = "eval")]
+fn nonempty(args: &[JValue]) -> Result<JValue, EvaluatorError> {
+    Ok(match args.first() {
+        Some(JValue::Array(items)) if items.is_empty() => JValue::Undefined,
+        Some(value) => value.clone(),
+        None => JValue::Undefined,
+    })
+}
+
+#[cfg(all(test, feature = "eval"))]
+mod tests;

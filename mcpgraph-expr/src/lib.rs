@@ -16,13 +16,21 @@
 //! - non-finite numbers, JavaScript's key order, `$reduce` of an empty
 //!   array and `$exists($)` behave as in jsonata-js ([`compat`]).
 //!
-//! A rewritten tree calls host functions ([`names`]) that the runtime
-//! registers on its evaluator; [`Helpers`] says which of them an
-//! expression needs. mcpgraph's generator applies [`prepare`] at build
-//! time and writes the rewritten tree out as Rust, so a server's start-up
-//! rewrites nothing; `mcpgraph-runtime` applies it at start-up only to
-//! the expressions it parses itself, and in debug builds checks every
-//! written-out tree against a parse and a rewrite of its source.
+//! A rewritten tree calls host functions that the runtime registers on
+//! its evaluator; [`Helpers`] says which of them an expression needs.
+//! Each host function sits next to the rewrite that calls it, under the
+//! same name constant, and is compiled with the `eval` feature only: the
+//! runtime turns it on, the generator does not. mcpgraph's generator
+//! applies [`prepare`] at build time and writes the rewritten tree out as
+//! Rust, so a server's start-up rewrites nothing; `mcpgraph-runtime`
+//! applies it at start-up only to the expressions it parses itself, and in
+//! debug builds checks every written-out tree against a parse and a
+//! rewrite of its source.
+//!
+//! With `eval`, [`logic`] also evaluates compiled switch rules, and
+//! `json` converts values between JSON and JSONata in JavaScript's key
+//! order. The `testing` feature adds the entry points of the tests, the
+//! fuzz targets and the differential runner.
 //!
 //! Every walk here goes without recursion: a deep expression must not
 //! overflow the stack.
@@ -31,40 +39,19 @@
 
 pub mod bounded;
 pub mod compat;
+#[cfg(feature = "eval")]
+pub mod json;
 pub mod logic;
 pub mod regex;
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
 
-/// The names of the host functions rewritten trees call.
-pub mod names {
-    /// `$__mcpgraph_pad_arg(arg)`: a `$pad` argument, checked against the
-    /// size budget (see [`bounded`](crate::bounded)).
-    pub const PAD_ARG: &str = "__mcpgraph_pad_arg";
-    /// `$__mcpgraph_join(...)`: `$join`, checked against the size budget.
-    pub const JOIN: &str = "__mcpgraph_join";
-    /// `$__mcpgraph_operand(value, code)`: `value` unless it is a
-    /// non-finite number; `code` says which operand it is (see
-    /// [`OPERATORS`](crate::compat::finite::OPERATORS)).
-    pub const OPERAND: &str = "__mcpgraph_operand";
-    /// `$__mcpgraph_truth(value)`: NaN as false, Infinity an error.
-    pub const TRUTH: &str = "__mcpgraph_truth";
-    /// `$__mcpgraph_extreme(numbers, 1)` is `$max(numbers)`, with 0 it is
-    /// `$min`: the built-ins, but a NaN among the numbers gives NaN, as
-    /// JavaScript's `Math.max` (jsonata-js's) gives; jsonata-core's skips
-    /// it.
-    pub const EXTREME: &str = "__mcpgraph_extreme";
-    /// `$__mcpgraph_sortable(values)`: the array, unless a number in it is
-    /// NaN (D3070, as jsonata-js's one-argument `$sort` finds it is no
-    /// array of numbers) or infinite (D1001); jsonata-core sorts them.
-    pub const SORTABLE: &str = "__mcpgraph_sortable";
-    /// `$__mcpgraph_js_keys(value)`: an object's keys put in JavaScript's
-    /// order.
-    pub const KEYS: &str = "__mcpgraph_js_keys";
-    /// `$__mcpgraph_nonempty(value)`: its argument, but no value for an
-    /// empty array.
-    pub const NONEMPTY: &str = "__mcpgraph_nonempty";
-}
+/// How deeply a value's arrays and objects may nest unless a graph says
+/// otherwise: the format's default `maxValueDepth` (FORMAT.md,
+/// `executionLimits`). The runtime's default limits and the rule
+/// evaluator's test entry points (which refuse deeper data) both take it
+/// from here.
+pub const DEFAULT_MAX_VALUE_DEPTH: u64 = 128;
 
 /// The groups of host functions a rewritten expression calls, as a set
 /// of bits, so an evaluator registers only those its expressions use.
@@ -76,12 +63,13 @@ pub struct Helpers(u8);
 impl Helpers {
     /// None: the expression calls no host function of these groups.
     pub const NONE: Helpers = Helpers(0);
-    /// The non-finite number checks ([`names::OPERAND`], [`names::TRUTH`],
-    /// [`names::EXTREME`], [`names::SORTABLE`]).
+    /// The non-finite number checks ([`compat::finite::OPERAND`],
+    /// [`compat::finite::TRUTH`], [`compat::finite::EXTREME`],
+    /// [`compat::finite::SORTABLE`]).
     pub const FINITE: Helpers = Helpers(1);
-    /// [`names::KEYS`].
+    /// [`compat::KEYS`].
     pub const KEYS: Helpers = Helpers(2);
-    /// [`names::NONEMPTY`].
+    /// [`compat::NONEMPTY`].
     pub const NONEMPTY: Helpers = Helpers(4);
 
     /// The set with these bits (what [`Helpers::bits`] gave), as the
@@ -148,6 +136,29 @@ pub fn is_index_key(key: &str) -> Option<u64> {
         return None;
     }
     key.parse::<u64>().ok().filter(|n| *n <= MAX_INDEX)
+}
+
+/// Whether keys in this order are already in JavaScript's order (true for
+/// the common case of no index keys), so reordering can be skipped.
+pub fn in_js_order<'a>(keys: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut last_index: Option<u64> = None;
+    let mut seen_other = false;
+    for key in keys {
+        match is_index_key(key) {
+            Some(_) if seen_other => return false,
+            Some(n) if last_index.is_some_and(|last| last > n) => return false,
+            Some(n) => last_index = Some(n),
+            None => seen_other = true,
+        }
+    }
+    true
+}
+
+/// Sorts `entries` into JavaScript's order: index keys ascending, then the
+/// others in their current (insertion) order. Stable, so a no-op on
+/// entries already in that order.
+pub fn sort_js_order<T>(entries: &mut [(String, T)]) {
+    entries.sort_by_key(|(key, _)| is_index_key(key).unwrap_or(u64::MAX));
 }
 
 /// Pushes the children of `node` that are expressions onto `stack`: the

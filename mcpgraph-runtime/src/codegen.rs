@@ -142,7 +142,7 @@ pub mod ast {
 /// that start-up parses no JSON. Debug builds compile the JSON too and
 /// check that the trees are equal.
 pub mod logic {
-    pub use crate::logic::{Args, Node, Op};
+    pub use mcpgraph_expr::logic::{Args, Node, Op};
     use serde_json::Value as Json;
 
     /// `Node::Num`: a number.

@@ -14,7 +14,6 @@
 
 #![warn(missing_docs)]
 
-mod bounded;
 mod cli;
 #[doc(hidden)]
 pub mod codegen;
@@ -26,10 +25,8 @@ mod expressions;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
-mod js_compat;
 #[cfg(test)]
 mod js_regex;
-mod logic;
 mod meta;
 mod observe;
 mod serving;
@@ -54,7 +51,7 @@ pub mod testing {
     pub use crate::exec::evaluate_standalone;
     pub use crate::expressions::value::{from_json, to_json};
     pub use crate::fuzzing::wire;
-    pub use crate::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
+    pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
     pub use crate::serving::handler::{Handler, serve, success_result};
     pub use jsonata_core;
 }

@@ -71,7 +71,7 @@ impl Limits {
         max_expression_time_ms: 1000,
         max_value_bytes: 64 << 20,
         max_history_bytes: 256 << 20,
-        max_value_depth: 128,
+        max_value_depth: mcpgraph_expr::DEFAULT_MAX_VALUE_DEPTH,
     };
 }
 

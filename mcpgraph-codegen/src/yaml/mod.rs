@@ -22,8 +22,9 @@ use raw::{DEPTH, RawValue, convert};
 use crate::model::Pos;
 
 /// How deep collections may nest. Deeper input is refused with a clear
-/// error rather than risking the stack.
-pub(crate) const MAX_DEPTH: usize = 64;
+/// error rather than risking the stack. The runtime refuses switch rules
+/// nested deeper than the same bound, so every rule of a graph compiles.
+pub(crate) const MAX_DEPTH: usize = mcpgraph_expr::logic::MAX_RULE_DEPTH;
 
 /// The stack of the thread that reads YAML. Unoptimised builds (the usual
 /// case for proc macros) take tens of kilobytes per nesting level, more than

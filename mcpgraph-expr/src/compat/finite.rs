@@ -12,7 +12,7 @@
 //! rewritten: each arithmetic operand, negated value and truth-tested
 //! value (condition, `and`/`or` side, `?:` left side, `$not`/`$boolean`
 //! argument) that may hold one (judged by the tree alone) goes through a
-//! check, a host function of the runtime ([`OPERAND`], [`TRUTH`]);
+//! check, a host function ([`OPERAND`], [`TRUTH`]);
 //! `$max`/`$min` of numbers that may include NaN are computed as
 //! JavaScript's `Math.max`/`Math.min` do ([`EXTREME`]), and the array
 //! of a one-argument `$sort` is checked as jsonata-js checks it
@@ -21,15 +21,36 @@
 //! sums, products, comparisons and divisions by a non-zero literal give
 //! finite numbers and are left alone, so the usual arithmetic costs
 //! nothing more.
+//!
+//! The checks themselves are here too, with the `eval` feature: host
+//! functions `compat::register` puts on an evaluator.
 
 mod flow;
 
 use jsonata_core::ast::{AstNode, BinaryOp, Stage, UnaryOp};
 
+#[cfg(feature = "eval")]
+use jsonata_core::evaluator::EvaluatorError;
+#[cfg(feature = "eval")]
+use jsonata_core::value::JValue;
+
 use super::wrap;
-use crate::names::{EXTREME, OPERAND, SORTABLE, TRUTH};
 use crate::push_children;
 use flow::{data_value, may_be_non_finite, navigates};
+
+/// `$__mcpgraph_operand(value, code)`: `value` unless it is a non-finite
+/// number; `code` says which operand it is (see [`OPERATORS`]).
+pub const OPERAND: &str = "__mcpgraph_operand";
+/// `$__mcpgraph_truth(value)`: NaN as false, Infinity an error.
+pub const TRUTH: &str = "__mcpgraph_truth";
+/// `$__mcpgraph_extreme(numbers, 1)` is `$max(numbers)`, with 0 it is
+/// `$min`: the built-ins, but a NaN among the numbers gives NaN, as
+/// JavaScript's `Math.max` (jsonata-js's) gives; jsonata-core's skips it.
+pub const EXTREME: &str = "__mcpgraph_extreme";
+/// `$__mcpgraph_sortable(values)`: the array, unless a number in it is NaN
+/// (D3070, as jsonata-js's one-argument `$sort` finds it is no array of
+/// numbers) or infinite (D1001); jsonata-core sorts them.
+pub const SORTABLE: &str = "__mcpgraph_sortable";
 
 /// The arithmetic operators by code: operand code `i` is the left side of
 /// `OPERATORS[i]`, `i + OPERATORS.len()` its right side, and
@@ -175,4 +196,108 @@ fn guard(node: &mut AstNode, data: bool, check: &str, code: Option<usize>) -> bo
     let extra = code.map(|c| vec![AstNode::Number(c as f64)]);
     wrap(node, check, extra.unwrap_or_default());
     true
+}
+
+/// [`OPERAND`]: errors as jsonata-js's `evaluateNumericExpression` and
+/// unary minus raise them.
+#[cfg(feature = "eval")]
+pub(super) fn operand(args: &[JValue]) -> Result<JValue, EvaluatorError> {
+    let value = args.first().cloned().unwrap_or(JValue::Undefined);
+    let n = match value {
+        JValue::Number(n) if !n.is_finite() => n,
+        value => return Ok(value),
+    };
+    if n.is_infinite() {
+        return Err(out_of_range());
+    }
+    let code = match args.get(1) {
+        Some(JValue::Number(c)) => *c as usize,
+        _ => NEGATED,
+    };
+    let message = match (code.checked_sub(OPERATORS.len()), OPERATORS.get(code)) {
+        (_, Some((_, symbol))) => {
+            format!("T2001: The left side of the {symbol} operator must evaluate to a number")
+        }
+        (Some(right), _) if right < OPERATORS.len() => format!(
+            "T2002: The right side of the {} operator must evaluate to a number",
+            OPERATORS[right].1
+        ),
+        _ => "D1002: Cannot negate a non-numeric value: NaN".to_owned(),
+    };
+    Err(EvaluatorError::TypeError(message))
+}
+
+/// [`TRUTH`]: jsonata-js's `boolean` reads NaN as false and fails on
+/// Infinity.
+#[cfg(feature = "eval")]
+pub(super) fn truth(args: &[JValue]) -> Result<JValue, EvaluatorError> {
+    match args.first() {
+        Some(JValue::Number(n)) if n.is_nan() => Ok(JValue::Bool(false)),
+        Some(JValue::Number(n)) if n.is_infinite() => Err(out_of_range()),
+        Some(value) => Ok(value.clone()),
+        None => Ok(JValue::Undefined),
+    }
+}
+
+/// [`EXTREME`]: the signature `<a<n>:n>` of the built-ins (a number alone
+/// is an array of one; an empty array gives no value).
+#[cfg(feature = "eval")]
+pub(super) fn extreme(args: &[JValue]) -> Result<JValue, EvaluatorError> {
+    let max = matches!(args.get(1), Some(JValue::Number(c)) if *c == 1.0);
+    let items = match args.first() {
+        None | Some(JValue::Undefined) => return Ok(JValue::Undefined),
+        Some(JValue::Number(n)) => return Ok(JValue::Number(*n)),
+        Some(JValue::Array(items)) => items,
+        Some(_) => return Err(not_numbers()),
+    };
+    let mut best: Option<f64> = None;
+    for item in items.iter() {
+        let JValue::Number(n) = item else {
+            return Err(not_numbers());
+        };
+        best = Some(match best {
+            None => *n,
+            Some(b) if b.is_nan() || n.is_nan() => f64::NAN,
+            Some(b) if max => b.max(*n),
+            Some(b) => b.min(*n),
+        });
+    }
+    Ok(best.map_or(JValue::Undefined, JValue::Number))
+}
+
+/// [`SORTABLE`], as jsonata-js's `sort`: an array of one is returned as
+/// it is; then every number is checked, an infinite one failing first.
+#[cfg(feature = "eval")]
+pub(super) fn sortable(args: &[JValue]) -> Result<JValue, EvaluatorError> {
+    let value = args.first().cloned().unwrap_or(JValue::Undefined);
+    let JValue::Array(items) = &value else {
+        return Ok(value);
+    };
+    if items.len() <= 1 {
+        return Ok(value);
+    }
+    let number = |test: fn(f64) -> bool| {
+        items
+            .iter()
+            .any(|item| matches!(item, JValue::Number(n) if test(*n)))
+    };
+    if number(f64::is_infinite) {
+        return Err(out_of_range());
+    }
+    if number(f64::is_nan) {
+        return Err(EvaluatorError::EvaluationError(
+            "D3070: The single argument form of the sort function can only be applied to an array of strings or an array of numbers".to_owned(),
+        ));
+    }
+    Ok(value)
+}
+
+#[cfg(feature = "eval")]
+fn not_numbers() -> EvaluatorError {
+    EvaluatorError::TypeError("T0412: Argument 1 must be an array of Number".to_owned())
+}
+
+#[cfg(feature = "eval")]
+fn out_of_range() -> EvaluatorError {
+    EvaluatorError::EvaluationError("D1001: Number out of range".to_owned())
 }

@@ -27,9 +27,8 @@ use crate::expressions::expr::Expr;
 #[cfg(feature = "testing")]
 use crate::expressions::value::from_json;
 use crate::expressions::watchdog::{ExpressionTimer, timeout_error};
-use crate::js_compat;
 use crate::meta::Limits;
-use mcpgraph_expr::Helpers;
+use mcpgraph_expr::{Helpers, bounded, compat};
 
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.
@@ -42,7 +41,7 @@ pub(super) struct CallEvaluator {
     timer: ExpressionTimer,
     limits: Limits,
     history: Rc<RefCell<History>>,
-    /// The `js_compat` helpers registered so far: each is registered the
+    /// The `compat` helpers registered so far: each is registered the
     /// first time an expression needing it runs.
     helpers: Helpers,
 }
@@ -160,7 +159,7 @@ impl CallEvaluator {
                 &self.history,
             )
         });
-        self.helpers = js_compat::register(evaluator, self.helpers, expr.helpers);
+        self.helpers = compat::register(evaluator, self.helpers, expr.helpers);
         self.timer.arm(started);
         let evaluated = contained(|| evaluator.evaluate(&expr.ast, context));
         let Ok(mut result) = evaluated else {
@@ -199,9 +198,9 @@ fn describe_jsonata_error(e: &EvaluatorError) -> Failure {
             ErrorKind::Limit(Limit::ExpressionDepth),
             format!("JSONata evaluation exceeded maxExpressionDepth ({text})"),
         ),
-        Some(crate::bounded::CODE) => (
+        Some(bounded::CODE) => (
             ErrorKind::Limit(Limit::ValueBytes),
-            e.message()[crate::bounded::CODE.len() + 2..].to_owned(),
+            e.message()[bounded::CODE.len() + 2..].to_owned(),
         ),
         _ => (ErrorKind::Expression, format!("JSONata error: {text}")),
     }
@@ -226,7 +225,7 @@ fn new_evaluator(
     };
     let mut evaluator = Evaluator::with_options(context, options);
     register_history_functions(&mut evaluator, history);
-    crate::bounded::register(&mut evaluator, value_bytes);
+    bounded::register(&mut evaluator, value_bytes);
     evaluator
 }
 
@@ -289,7 +288,7 @@ pub(super) fn evaluate_by_jsonata(
     let mut timer = ExpressionTimer::new(timeout_ms);
     let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
     let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, history);
-    js_compat::register(&mut evaluator, Helpers::default(), expr.helpers);
+    compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm(Instant::now());
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
     match (timer.disarm(), result) {

@@ -66,8 +66,8 @@ enum Node {
     Call(Builtin, Box<[Node]>),
     /// `$executionCount("node")`.
     ExecutionCount(Box<str>),
-    /// `js_compat`'s check of an arithmetic operand (false) or of a value
-    /// tested for truth (true) that may be NaN or infinite.
+    /// `mcpgraph_expr::compat`'s check of an arithmetic operand (false) or
+    /// of a value tested for truth (true) that may be NaN or infinite.
     Finite(Box<Node>, bool),
 }
 

@@ -16,7 +16,7 @@ use mcpgraph_expr::{Helpers, is_plain_step};
 
 use crate::error::StartupError;
 use crate::exec::native::Native;
-use crate::logic::Logic;
+use mcpgraph_expr::logic::Logic;
 
 /// A parsed JSONata expression.
 #[derive(Debug)]
@@ -31,7 +31,8 @@ pub struct Expr {
     /// no parsing, which start-up need not pay for every expression.
     native: OnceLock<Option<Native>>,
     /// The host functions the rewrite to jsonata-js's behaviour calls
-    /// (see `js_compat`), which the evaluator registers before running it.
+    /// (see `mcpgraph_expr::compat`), which the evaluator registers before
+    /// running it.
     pub(crate) helpers: Helpers,
 }
 
@@ -214,7 +215,7 @@ impl Switch {
     /// tree written out (`codegen::logic`): nothing is parsed.
     #[doc(hidden)]
     pub fn compiled(
-        conditions: Vec<(Rule, crate::logic::Node, Vec<Expr>)>,
+        conditions: Vec<(Rule, mcpgraph_expr::logic::Node, Vec<Expr>)>,
     ) -> Result<Self, StartupError> {
         let conditions = conditions
             .into_iter()

@@ -14,30 +14,8 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CompactFormatter, Formatter};
 
-pub use mcpgraph_expr::is_index_key;
-
-/// Whether keys in this order are already in JavaScript's order (true for
-/// the common case of no index keys), so reordering can be skipped.
-pub fn in_js_order<'a>(keys: impl IntoIterator<Item = &'a str>) -> bool {
-    let mut last_index: Option<u64> = None;
-    let mut seen_other = false;
-    for key in keys {
-        match is_index_key(key) {
-            Some(_) if seen_other => return false,
-            Some(n) if last_index.is_some_and(|last| last > n) => return false,
-            Some(n) => last_index = Some(n),
-            None => seen_other = true,
-        }
-    }
-    true
-}
-
-/// Sorts `entries` into JavaScript's order: index keys ascending, then the
-/// others in their current (insertion) order. Stable, so a no-op on
-/// entries already in that order.
-pub fn sort_js_order<T>(entries: &mut [(String, T)]) {
-    entries.sort_by_key(|(key, _)| is_index_key(key).unwrap_or(u64::MAX));
-}
+#[cfg(test)]
+use mcpgraph_expr::{in_js_order, is_index_key, sort_js_order};
 
 /// `value` with every object's keys in JavaScript's order (in place,
 /// without recursion). Values from jsonata-core are already in that order

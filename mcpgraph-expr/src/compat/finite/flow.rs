@@ -4,7 +4,8 @@
 
 use jsonata_core::ast::{AstNode, BinaryOp, PathStep};
 
-use crate::names::{EXTREME, JOIN, OPERAND, TRUTH};
+use super::{EXTREME, OPERAND, TRUTH};
+use crate::bounded::JOIN;
 
 /// Built-ins whose result is never a non-finite number.
 const FINITE_FUNCTIONS: &[&str] = &[

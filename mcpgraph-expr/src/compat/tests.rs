@@ -5,22 +5,32 @@
 //!   .then(r => console.log(JSON.stringify(r)), e => console.log(e.code))' EXPR DATA
 //! ```
 
+use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
 
 use super::*;
-use crate::Expr;
-use crate::exec::evaluate_standalone;
-use crate::expressions::value::{from_json, to_json};
-use mcpgraph_expr::compat::rewrite;
+use crate::json::{from_json, to_json};
 
 const DATA: &str = r#"{"x": 1, "items": [{"name": "b", "price": 1}, {"name": "1", "price": 2}]}"#;
 
+/// `source` parsed and rewritten as the generator and the runtime do, and
+/// the helpers it calls.
+fn prepared(source: &str) -> (AstNode, Helpers) {
+    let mut ast = jsonata_core::parser::parse(source).unwrap();
+    let helpers = crate::prepare(&mut ast).unwrap();
+    (ast, helpers)
+}
+
 /// The expression's value as JSON text (`undefined` for no value), or
-/// its error's JSONata code.
+/// its error's JSONata code, evaluated as the runtime's evaluators do it
+/// (the `$pad`/`$join` checks and the helpers it needs registered).
 fn eval(source: &str) -> String {
-    let expr = Expr::parse(source.to_owned()).unwrap();
+    let (ast, helpers) = prepared(source);
     let data = from_json(&serde_json::from_str(DATA).unwrap());
-    match evaluate_standalone(&expr, &data, &Default::default(), None, None) {
+    let mut evaluator = Evaluator::new();
+    crate::bounded::register(&mut evaluator, None);
+    register(&mut evaluator, Helpers::default(), helpers);
+    match evaluator.evaluate(&ast, &data) {
         Ok(value) => to_json(&value).map_or("undefined".to_owned(), |v| v.to_string()),
         Err(e) => e.code().unwrap_or("no code").to_owned(),
     }
@@ -149,8 +159,8 @@ fn expressions_that_need_no_helper_are_left_as_parsed() {
 
 #[test]
 fn helpers_are_registered_once_and_without_clashes() {
-    let expr = Expr::parse(r#"$merge([{"k": -(x % 2 / x)}, {"0": $max(items.price)}])"#).unwrap();
-    assert!(expr.helpers.covers(Helpers::FINITE) && expr.helpers.covers(Helpers::KEYS));
+    let (ast, helpers) = prepared(r#"$merge([{"k": -(x % 2 / x)}, {"0": $max(items.price)}])"#);
+    assert!(helpers.covers(Helpers::FINITE) && helpers.covers(Helpers::KEYS));
     let mut evaluator = Evaluator::new();
     let all = Helpers::FINITE
         .union(Helpers::KEYS)
@@ -158,9 +168,9 @@ fn helpers_are_registered_once_and_without_clashes() {
     let registered = register(&mut evaluator, Helpers::default(), all);
     assert_eq!(registered, all);
     // A second time registers nothing (and so cannot fail).
-    assert_eq!(register(&mut evaluator, registered, expr.helpers), all);
+    assert_eq!(register(&mut evaluator, registered, helpers), all);
     let data = from_json(&serde_json::from_str(DATA).unwrap());
-    let value = evaluator.evaluate(&expr.ast, &data).unwrap();
+    let value = evaluator.evaluate(&ast, &data).unwrap();
     assert_eq!(to_json(&value).unwrap().to_string(), r#"{"0":2,"k":-1}"#);
     assert!(
         matches!(value, JValue::Object(map) if map.keys().next().map(String::as_str) == Some("0"))

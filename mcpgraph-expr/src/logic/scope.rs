@@ -6,12 +6,17 @@
 //! against the context before json-logic-js runs).
 
 use super::coerce::{less_than, to_string};
-use super::eval::{Argv, Env};
+use super::env::{Env, Operands};
+use super::tree::Op;
 use super::value::{Built, Val, logic_truthy};
-use mcpgraph_expr::logic::Op;
 
 /// `map`, `filter`, `reduce`, `all`, `some`, `none`.
-pub(super) fn iterate<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
+pub(super) fn iterate<'a>(
+    op: Op,
+    argv: &impl Operands<'a>,
+    env: &Env<'a>,
+    data: &Val<'a>,
+) -> Val<'a> {
     let scoped = argv.eval(0, env, data);
     let items = scoped.items();
     let run = |item: &Val<'a>| argv.eval(1, env, item);

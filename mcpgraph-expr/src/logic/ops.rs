@@ -3,12 +3,17 @@
 //! its json-logic-js 2.0.5 function does in JavaScript.
 
 use super::coerce::{less_than, loose_eq, parse_float, strict_eq, to_number, to_string};
-use super::eval::{Argv, Env};
+use super::env::{Env, Operands};
+use super::tree::{Op, is_binary};
 use super::value::{Built, Val, js_truthy, logic_truthy};
-use mcpgraph_expr::logic::{Op, is_binary};
 
 /// The operators of any number of arguments.
-pub(super) fn variadic<'a>(op: Op, argv: &Argv<'a>, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
+pub(super) fn variadic<'a>(
+    op: Op,
+    argv: &impl Operands<'a>,
+    env: &Env<'a>,
+    data: &Val<'a>,
+) -> Val<'a> {
     match op {
         Op::Add => fold(argv, env, data, |acc, v| acc + parse_float(v), Some(0.0)),
         Op::Mul => {
@@ -113,7 +118,7 @@ fn log(value: Val<'_>) -> Val<'_> {
 /// `Array.prototype.reduce` over the arguments as numbers; without an
 /// initial value and without arguments JavaScript throws.
 fn fold<'a>(
-    argv: &Argv<'a>,
+    argv: &impl Operands<'a>,
     env: &Env<'a>,
     data: &Val<'a>,
     step: impl Fn(f64, &Val<'a>) -> f64,

@@ -239,7 +239,7 @@ fn numbers_are_written_as_in_javascript() {
 #[test]
 #[should_panic(expected = "is not the compiled one")]
 fn a_generated_rule_tree_unlike_the_compiled_one_is_caught() {
-    use mcpgraph_expr::logic::{Node, Op};
+    use super::{Node, Op};
     let tree = Node::Binary(Op::Ge, Box::new([Node::Num(1.0), Node::Num(2.0)]));
     let _ = super::Logic::from_tree(r#"{">": [1, 2]}"#, tree);
 }
@@ -247,7 +247,7 @@ fn a_generated_rule_tree_unlike_the_compiled_one_is_caught() {
 /// The generator's tree for a rule is taken as it is when it matches.
 #[test]
 fn a_generated_rule_tree_like_the_compiled_one_is_taken() {
-    use mcpgraph_expr::logic::{Node, Op};
+    use super::{Node, Op};
     let tree = Node::Binary(Op::Gt, Box::new([Node::Num(1.0), Node::Num(2.0)]));
     let logic = super::Logic::from_tree(r#"{">": [1, 2]}"#, tree).unwrap();
     assert_eq!(

@@ -5,8 +5,7 @@
 use jsonata_core::value::JValue;
 use serde_json::{Value as Json, json};
 
-use super::{Logic, MAX_RULE_DEPTH, evaluate_logic, evaluate_lowered};
-use mcpgraph_expr::logic::SLOT_KEY;
+use super::{Logic, MAX_RULE_DEPTH, SLOT_KEY, evaluate_logic, evaluate_lowered};
 
 const DEEP: usize = 100_000;
 

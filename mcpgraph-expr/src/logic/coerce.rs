@@ -11,7 +11,7 @@ use super::value::Val;
 
 /// ToString: `undefined` and `null` by name, arrays joined with `,`
 /// (their `null`/`undefined` items empty), objects `[object Object]`.
-pub(crate) fn to_string<'v>(value: &'v Val<'_>) -> Cow<'v, str> {
+pub(super) fn to_string<'v>(value: &'v Val<'_>) -> Cow<'v, str> {
     match value {
         Val::Undefined => Cow::Borrowed("undefined"),
         Val::Null => Cow::Borrowed("null"),
@@ -60,7 +60,7 @@ fn to_primitive<'v, 'a>(value: &'v Val<'a>) -> Cow<'v, Val<'a>> {
 }
 
 /// ToNumber.
-pub(crate) fn to_number(value: &Val<'_>) -> f64 {
+pub(super) fn to_number(value: &Val<'_>) -> f64 {
     match value {
         Val::Undefined => f64::NAN,
         Val::Null => 0.0,
@@ -91,7 +91,7 @@ fn is_js_space(c: char) -> bool {
 
 /// ToNumber of a string: `""` (after trimming) is 0, `0x`/`0o`/`0b`
 /// integers, `Infinity`, decimal literals; anything else `NaN`.
-pub(crate) fn string_to_number(s: &str) -> f64 {
+pub(super) fn string_to_number(s: &str) -> f64 {
     let s = s.trim_matches(is_js_space);
     if s.is_empty() {
         return 0.0;
@@ -171,7 +171,7 @@ fn parse_decimal(s: &str) -> f64 {
 
 /// `parseFloat(value)`: the longest decimal prefix of its string, after
 /// leading white space (`"12px"` is 12, `"0x10"` is 0, `"abc"` NaN).
-pub(crate) fn parse_float(value: &Val<'_>) -> f64 {
+pub(super) fn parse_float(value: &Val<'_>) -> f64 {
     if let Val::Num(n) = value {
         // Through its string and back: the same number, but -0 is 0.
         return if *n == 0.0 { 0.0 } else { *n };
@@ -186,7 +186,7 @@ pub(crate) fn parse_float(value: &Val<'_>) -> f64 {
 
 /// Number::toString: the shortest digits that round-trip, written
 /// plainly from 1e-7 up to 1e21 and in exponent form outside.
-pub(crate) fn number_to_string(n: f64) -> String {
+pub(super) fn number_to_string(n: f64) -> String {
     if n.is_nan() {
         return "NaN".into();
     }
@@ -238,7 +238,7 @@ fn same_object(a: &Val<'_>, b: &Val<'_>) -> bool {
 }
 
 /// `a === b`.
-pub(crate) fn strict_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
+pub(super) fn strict_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
     match (a, b) {
         (Val::Undefined, Val::Undefined) | (Val::Null, Val::Null) => true,
         (Val::Bool(x), Val::Bool(y)) => x == y,
@@ -252,7 +252,7 @@ pub(crate) fn strict_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
 }
 
 /// `a == b`: JavaScript's abstract equality.
-pub(crate) fn loose_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
+pub(super) fn loose_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
     match (a, b) {
         // The common cases first.
         (Val::Num(x), Val::Num(y)) => x == y,
@@ -272,7 +272,7 @@ pub(crate) fn loose_eq(a: &Val<'_>, b: &Val<'_>) -> bool {
 /// The abstract relational comparison `a < b`: two strings compare by
 /// UTF-16 code units, anything else as numbers; `None` when a side is
 /// `NaN` (every comparison is then false).
-pub(crate) fn less_than(a: &Val<'_>, b: &Val<'_>) -> Option<bool> {
+pub(super) fn less_than(a: &Val<'_>, b: &Val<'_>) -> Option<bool> {
     if let (Val::Num(x), Val::Num(y)) = (a, b) {
         return (!x.is_nan() && !y.is_nan()).then_some(x < y);
     }

@@ -1,66 +1,19 @@
 //! Evaluation of a compiled rule, as `jsonLogic.apply` of json-logic-js
 //! 2.0.5 does it: `if`, `and`, `or` and the iterating operators evaluate
 //! their arguments as they need them; every other operator gets all its
-//! arguments evaluated first.
-//!
-//! A throw of json-logic-js is recorded in the [`Env`] rather than
-//! returned: evaluation returns bare values, which stay in registers (a
-//! `Result` around each was copied through memory at every step, which
-//! cost more than the operators). After a throw the rest of the rule
-//! still runs, without effects (`log` is silent, loops stop), and its
-//! value is discarded: the rule's outcome is the first error.
+//! arguments evaluated first. A throw is recorded in the [`Env`] (its
+//! docs say why).
 
-use std::cell::OnceCell;
-
-use jsonata_core::value::JValue;
-
+use super::env::{Env, Operands};
+use super::tree::{Args, Node, Op};
 use super::value::{Built, Val, js_truthy, logic_truthy};
 use super::{ops, scope};
-use mcpgraph_expr::logic::{Args, Node, Op};
-
-/// What a rule reads besides its own literals, and what it threw.
-pub(crate) struct Env<'a> {
-    /// The slot values (`var`s, evaluated with JSONata against the context).
-    slots: &'a [JValue],
-    /// The first error json-logic-js would have thrown.
-    error: OnceCell<Box<str>>,
-}
-
-impl<'a> Env<'a> {
-    pub(crate) fn new(slots: &'a [JValue]) -> Self {
-        Env {
-            slots,
-            error: OnceCell::new(),
-        }
-    }
-
-    /// Records a throw (the first one counts); its value is `undefined`.
-    #[cold]
-    pub(crate) fn throw(&self, message: impl Into<Box<str>>) -> Val<'a> {
-        let _ = self.error.set(message.into());
-        Val::Undefined
-    }
-
-    /// Whether the rule has thrown: its value no longer matters.
-    #[inline]
-    pub(crate) fn thrown(&self) -> bool {
-        self.error.get().is_some()
-    }
-
-    /// The rule's value, or what it threw.
-    pub(crate) fn outcome<T>(self, value: T) -> Result<T, String> {
-        match self.error.into_inner() {
-            Some(error) => Err(error.into()),
-            None => Ok(value),
-        }
-    }
-}
 
 /// Evaluates `node` with `data` as json-logic-js's data (the context, or
 /// the current item inside an iterating operator's callback).
-pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
+pub(super) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
     match node {
-        Node::Slot(i) => slot(env, *i),
+        Node::Slot(i) => env.slot(*i),
         Node::Num(n) => Val::Num(*n),
         Node::Str(s) => Val::Str(s),
         Node::Lit(value) => Val::lit(value),
@@ -73,7 +26,7 @@ pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a>
         Node::Apply(op, args) => {
             let argv = match args {
                 Args::List(nodes) => Argv::Nodes(nodes),
-                Args::Spread(i) => Argv::Spread(slot(env, *i)),
+                Args::Spread(i) => Argv::Spread(env.slot(*i)),
             };
             apply(*op, &argv, env, data)
         }
@@ -83,7 +36,7 @@ pub(crate) fn eval<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a>
 
 /// JavaScript's `Boolean` of the rule's value (`decide`'s question),
 /// without building the value where the rule is a comparison.
-pub(crate) fn truth<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> bool {
+pub(super) fn truth<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> bool {
     match node {
         Node::Binary(op, pair) => binary(*op, pair, env, data),
         Node::Apply(op @ (Op::And | Op::Or), Args::List(nodes)) => {
@@ -140,37 +93,30 @@ fn binary<'a>(op: Op, [a, b]: &'a [Node; 2], env: &Env<'a>, data: &Val<'a>) -> b
 #[inline(always)]
 fn operand<'a>(node: &'a Node, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
     match node {
-        Node::Slot(i) => slot(env, *i),
+        Node::Slot(i) => env.slot(*i),
         Node::Num(n) => Val::Num(*n),
         Node::Str(s) => Val::Str(s),
         _ => eval(node, env, data),
     }
 }
 
-/// A slot's value; `undefined` for a `var` that read nothing.
-#[inline]
-fn slot<'a>(env: &Env<'a>, i: usize) -> Val<'a> {
-    env.slots.get(i).map_or(Val::Undefined, Val::data)
-}
-
-/// An operation's arguments, not yet evaluated.
-pub(crate) enum Argv<'a> {
+/// An operation's arguments, not yet evaluated (see [`Operands`]).
+enum Argv<'a> {
     Nodes(&'a [Node]),
     /// A substituted value standing for the list: its items if it is an
     /// array, else itself alone.
     Spread(Val<'a>),
 }
 
-impl<'a> Argv<'a> {
-    pub(crate) fn len(&self) -> usize {
+impl<'a> Operands<'a> for Argv<'a> {
+    fn len(&self) -> usize {
         match self {
             Argv::Nodes(nodes) => nodes.len(),
             Argv::Spread(value) => value.items().map_or(1, |items| items.len()),
         }
     }
 
-    /// Argument `i`, evaluated against `data`; `undefined` past the end.
-    pub(crate) fn eval(&self, i: usize, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
+    fn eval(&self, i: usize, env: &Env<'a>, data: &Val<'a>) -> Val<'a> {
         match self {
             Argv::Nodes(nodes) => match nodes.get(i) {
                 Some(node) => operand(node, env, data),
@@ -182,24 +128,6 @@ impl<'a> Argv<'a> {
                 None => Val::Undefined,
             },
         }
-    }
-
-    /// The first `N` arguments, after evaluating all of them (json-logic-js
-    /// evaluates arguments an operator then ignores, errors included).
-    pub(crate) fn first<const N: usize>(&self, env: &Env<'a>, data: &Val<'a>) -> [Val<'a>; N] {
-        let mut out: [Val<'a>; N] = std::array::from_fn(|_| Val::Undefined);
-        for i in 0..self.len() {
-            let value = self.eval(i, env, data);
-            if let Some(slot) = out.get_mut(i) {
-                *slot = value;
-            }
-        }
-        out
-    }
-
-    /// All arguments, evaluated.
-    pub(crate) fn all(&self, env: &Env<'a>, data: &Val<'a>) -> Vec<Val<'a>> {
-        (0..self.len()).map(|i| self.eval(i, env, data)).collect()
     }
 }
 

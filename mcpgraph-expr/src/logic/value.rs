@@ -19,7 +19,7 @@ use serde_json::Value as Json;
 /// cost more than the operators (see `eval::truth`).
 #[derive(Clone, Debug)]
 #[repr(u64)]
-pub(crate) enum Val<'a> {
+pub(super) enum Val<'a> {
     Undefined,
     Null,
     Bool(bool),
@@ -46,14 +46,14 @@ pub(crate) enum Val<'a> {
 /// returning `[accumulator]`), deeper than a recursive drop could go: the
 /// last owner takes nested ones apart in a loop instead.
 #[derive(Clone, Debug)]
-pub(crate) struct Built<'a>(Rc<Vec<Val<'a>>>);
+pub(super) struct Built<'a>(Rc<Vec<Val<'a>>>);
 
 impl<'a> Built<'a> {
-    pub(crate) fn new(items: Vec<Val<'a>>) -> Self {
+    pub(super) fn new(items: Vec<Val<'a>>) -> Self {
         Built(Rc::new(items))
     }
 
-    pub(crate) fn ptr_eq(&self, other: &Self) -> bool {
+    pub(super) fn ptr_eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
 
@@ -98,18 +98,18 @@ impl Drop for Built<'_> {
 }
 
 /// The keys of [`Val::Scope`], in order.
-pub(crate) const SCOPE_KEYS: [&str; 2] = ["current", "accumulator"];
+pub(super) const SCOPE_KEYS: [&str; 2] = ["current", "accumulator"];
 
 /// An array's items, wherever the array lives.
 #[derive(Clone, Copy)]
-pub(crate) enum Items<'v, 'a> {
+pub(super) enum Items<'v, 'a> {
     Data(&'a [JValue]),
     Lit(&'a [Json]),
     List(&'v [Val<'a>]),
 }
 
 impl<'v, 'a> Items<'v, 'a> {
-    pub(crate) fn len(self) -> usize {
+    pub(super) fn len(self) -> usize {
         match self {
             Items::Data(items) => items.len(),
             Items::Lit(items) => items.len(),
@@ -117,7 +117,7 @@ impl<'v, 'a> Items<'v, 'a> {
         }
     }
 
-    pub(crate) fn get(self, i: usize) -> Option<Val<'a>> {
+    pub(super) fn get(self, i: usize) -> Option<Val<'a>> {
         match self {
             Items::Data(items) => items.get(i).map(Val::data),
             Items::Lit(items) => items.get(i).map(Val::lit),
@@ -125,14 +125,14 @@ impl<'v, 'a> Items<'v, 'a> {
         }
     }
 
-    pub(crate) fn iter(self) -> impl Iterator<Item = Val<'a>> + 'v {
+    pub(super) fn iter(self) -> impl Iterator<Item = Val<'a>> + 'v {
         (0..self.len()).filter_map(move |i| self.get(i))
     }
 }
 
 impl<'a> Val<'a> {
     /// A value of the data (a slot's value, the context, an item).
-    pub(crate) fn data(value: &'a JValue) -> Self {
+    pub(super) fn data(value: &'a JValue) -> Self {
         match value {
             JValue::Undefined => Val::Undefined,
             JValue::Bool(b) => Val::Bool(*b),
@@ -145,7 +145,7 @@ impl<'a> Val<'a> {
     }
 
     /// A literal of the rule.
-    pub(crate) fn lit(value: &'a Json) -> Self {
+    pub(super) fn lit(value: &'a Json) -> Self {
         match value {
             Json::Null => Val::Null,
             Json::Bool(b) => Val::Bool(*b),
@@ -156,12 +156,12 @@ impl<'a> Val<'a> {
     }
 
     /// A string an operator built.
-    pub(crate) fn text(s: impl Into<String>) -> Self {
+    pub(super) fn text(s: impl Into<String>) -> Self {
         Val::Text(Rc::new(s.into()))
     }
 
     #[inline]
-    pub(crate) fn as_str(&self) -> Option<&str> {
+    pub(super) fn as_str(&self) -> Option<&str> {
         match self {
             Val::Str(s) => Some(s),
             Val::Shared(s) => Some(s),
@@ -171,7 +171,7 @@ impl<'a> Val<'a> {
     }
 
     /// The items, if this is an array (`Array.isArray`).
-    pub(crate) fn items(&self) -> Option<Items<'_, 'a>> {
+    pub(super) fn items(&self) -> Option<Items<'_, 'a>> {
         match self {
             Val::Data(JValue::Array(items)) => Some(Items::Data(items)),
             Val::Lit(Json::Array(items)) => Some(Items::Lit(items)),
@@ -181,20 +181,20 @@ impl<'a> Val<'a> {
     }
 
     /// Whether this is an array or an object.
-    pub(crate) fn is_container(&self) -> bool {
+    pub(super) fn is_container(&self) -> bool {
         matches!(
             self,
             Val::Data(_) | Val::Lit(_) | Val::List(_) | Val::Scope(_)
         )
     }
 
-    pub(crate) fn is_nullish(&self) -> bool {
+    pub(super) fn is_nullish(&self) -> bool {
         matches!(self, Val::Undefined | Val::Null)
     }
 
     /// JavaScript's `value[key]` for a key that is a string: object fields,
     /// array and string indices and their `length`. `None` is `undefined`.
-    pub(crate) fn get(&self, key: &str) -> Option<Val<'a>> {
+    pub(super) fn get(&self, key: &str) -> Option<Val<'a>> {
         if let Some(items) = self.items() {
             return if key == "length" {
                 Some(Val::Num(items.len() as f64))
@@ -225,7 +225,8 @@ impl<'a> Val<'a> {
     /// `null` for `NaN` and `±Infinity`. Built arrays nested more than
     /// `depth` levels are an error (`reduce` can nest one per item; the
     /// data is bounded before it gets here).
-    pub(crate) fn to_json(&self, depth: usize) -> Result<Option<Json>, String> {
+    #[cfg(feature = "testing")]
+    pub(super) fn to_json(&self, depth: usize) -> Result<Option<Json>, String> {
         let built = |items: &[Val<'a>]| -> Result<Vec<Option<Json>>, String> {
             let Some(depth) = depth.checked_sub(1) else {
                 return Err("the rule's value nests too deeply to write as JSON".to_owned());
@@ -240,7 +241,7 @@ impl<'a> Val<'a> {
             Val::Str(_) | Val::Shared(_) | Val::Text(_) => {
                 Json::String(self.as_str().unwrap_or_default().to_owned())
             }
-            Val::Data(value) => match crate::expressions::value::to_json(value) {
+            Val::Data(value) => match crate::json::to_json(value) {
                 Some(json) => json,
                 None => return Ok(None),
             },
@@ -264,6 +265,7 @@ impl<'a> Val<'a> {
 
 /// A number as JSON: `null` when not finite, integral ones without a
 /// fraction (as JavaScript writes them).
+#[cfg(feature = "testing")]
 fn number_json(n: f64) -> Json {
     const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
     if !n.is_finite() {
@@ -283,7 +285,7 @@ fn array_index(key: &str) -> Option<usize> {
 }
 
 /// JavaScript's truthiness (`Boolean(value)`), which decides a switch.
-pub(crate) fn js_truthy(value: &Val<'_>) -> bool {
+pub(super) fn js_truthy(value: &Val<'_>) -> bool {
     match value {
         Val::Undefined | Val::Null => false,
         Val::Bool(b) => *b,
@@ -297,7 +299,7 @@ pub(crate) fn js_truthy(value: &Val<'_>) -> bool {
 
 /// `jsonLogic.truthy`: as JavaScript, except that `[]` is false. Used by
 /// `if`, `and`, `or`, `!`, `!!` and the iterating operators.
-pub(crate) fn logic_truthy(value: &Val<'_>) -> bool {
+pub(super) fn logic_truthy(value: &Val<'_>) -> bool {
     match value.items() {
         Some(items) => items.len() != 0,
         None => js_truthy(value),

@@ -1,0 +1,91 @@
+//! What an operator reads besides its own arguments and what it throws
+//! ([`Env`]), and its arguments as it sees them ([`Operands`]): evaluated
+//! on demand, by the evaluator (`eval`) that implements the trait. The
+//! operators (`ops`, `scope`) depend on this file, not on the evaluator,
+//! which depends on them.
+
+use std::cell::OnceCell;
+
+use jsonata_core::value::JValue;
+
+use super::value::Val;
+
+/// What a rule reads besides its own literals, and what it threw.
+///
+/// A throw of json-logic-js is recorded here rather than returned:
+/// evaluation returns bare values, which stay in registers (a `Result`
+/// around each was copied through memory at every step, which cost more
+/// than the operators). After a throw the rest of the rule still runs,
+/// without effects (`log` is silent, loops stop), and its value is
+/// discarded: the rule's outcome is the first error.
+pub(super) struct Env<'a> {
+    /// The slot values (`var`s, evaluated with JSONata against the context).
+    slots: &'a [JValue],
+    /// The first error json-logic-js would have thrown.
+    error: OnceCell<Box<str>>,
+}
+
+impl<'a> Env<'a> {
+    pub(super) fn new(slots: &'a [JValue]) -> Self {
+        Env {
+            slots,
+            error: OnceCell::new(),
+        }
+    }
+
+    /// Slot `i`'s value; `undefined` for a `var` that read nothing.
+    #[inline]
+    pub(super) fn slot(&self, i: usize) -> Val<'a> {
+        self.slots.get(i).map_or(Val::Undefined, Val::data)
+    }
+
+    /// Records a throw (the first one counts); its value is `undefined`.
+    #[cold]
+    pub(super) fn throw(&self, message: impl Into<Box<str>>) -> Val<'a> {
+        let _ = self.error.set(message.into());
+        Val::Undefined
+    }
+
+    /// Whether the rule has thrown: its value no longer matters.
+    #[inline]
+    pub(super) fn thrown(&self) -> bool {
+        self.error.get().is_some()
+    }
+
+    /// The rule's value, or what it threw.
+    pub(super) fn outcome<T>(self, value: T) -> Result<T, String> {
+        match self.error.into_inner() {
+            Some(error) => Err(error.into()),
+            None => Ok(value),
+        }
+    }
+}
+
+/// An operation's arguments, not yet evaluated: an operator evaluates
+/// those it needs, when it needs them (`if`, `and`, `or` and the iterating
+/// operators evaluate lazily; the others all first).
+pub(super) trait Operands<'a> {
+    /// How many arguments there are.
+    fn len(&self) -> usize;
+
+    /// Argument `i`, evaluated against `data`; `undefined` past the end.
+    fn eval(&self, i: usize, env: &Env<'a>, data: &Val<'a>) -> Val<'a>;
+
+    /// The first `N` arguments, after evaluating all of them (json-logic-js
+    /// evaluates arguments an operator then ignores, errors included).
+    fn first<const N: usize>(&self, env: &Env<'a>, data: &Val<'a>) -> [Val<'a>; N] {
+        let mut out: [Val<'a>; N] = std::array::from_fn(|_| Val::Undefined);
+        for i in 0..self.len() {
+            let value = self.eval(i, env, data);
+            if let Some(slot) = out.get_mut(i) {
+                *slot = value;
+            }
+        }
+        out
+    }
+
+    /// All arguments, evaluated.
+    fn all(&self, env: &Env<'a>, data: &Val<'a>) -> Vec<Val<'a>> {
+        (0..self.len()).map(|i| self.eval(i, env, data)).collect()
+    }
+}

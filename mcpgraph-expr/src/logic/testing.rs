@@ -1,0 +1,125 @@
+//! The entry points of the tests, the fuzz targets and the differential
+//! runner (the `testing` feature): a rule's value besides its decision,
+//! and rules applied to data given as JSON. A server needs none of them.
+
+use jsonata_core::value::JValue;
+
+use super::env::Env;
+use super::eval;
+use super::rule::{Logic, check_rule_depth};
+use super::tree;
+use super::value::{Val, js_truthy};
+use crate::DEFAULT_MAX_VALUE_DEPTH;
+use crate::json::from_json;
+
+/// How deeply the data of [`evaluate_logic`] and [`evaluate_lowered`] (and
+/// the values they write) may nest: the format's default
+/// `maxValueDepth`, which a server applies to every `var` value. Servers
+/// bound their values themselves; evaluation never recurses on data.
+const MAX_DATA_DEPTH: usize = DEFAULT_MAX_VALUE_DEPTH as usize;
+
+/// The error for data nested deeper than [`MAX_DATA_DEPTH`], if it is;
+/// measured without recursion, for values of any depth.
+fn check_data_depth(what: &str, value: &JValue) -> Result<(), String> {
+    let mut stack = vec![(value, 0)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &JValue>> = match value {
+            JValue::Array(items) => Box::new(items.iter()),
+            JValue::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth >= MAX_DATA_DEPTH {
+            return Err(format!("{what} nests deeper than {MAX_DATA_DEPTH} levels"));
+        }
+        stack.extend(children.map(|child| (child, depth + 1)));
+    }
+    Ok(())
+}
+
+/// `JSON.stringify` of a rule's value, bounded (see [`Val::to_json`]).
+fn value_json(value: &Val<'_>) -> Result<Option<serde_json::Value>, String> {
+    value.to_json(MAX_DATA_DEPTH)
+}
+
+/// The outcome of a rule, as the reference reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleOutcome {
+    /// `JSON.stringify` of the rule's value: `None` for `undefined`,
+    /// `null` for `NaN` and `±Infinity`.
+    pub value: Option<serde_json::Value>,
+    /// `Boolean(value)`: whether a switch takes this condition.
+    pub holds: bool,
+}
+
+impl Logic {
+    /// The rule's value and decision, as [`evaluate_lowered`] reports them.
+    pub fn outcome(&self, slots: &[JValue], context: &JValue) -> Result<RuleOutcome, String> {
+        if slots.len() < self.slots {
+            return Err(format!(
+                "the rule reads {} slots, {} given",
+                self.slots,
+                slots.len()
+            ));
+        }
+        let env = Env::new(slots);
+        let value = eval::eval(&self.root, &env, &Val::data(context));
+        let value = env.outcome(value_json(&value))??;
+        // As the switch decides (without building the value).
+        let holds = self.decide(slots, context)?;
+        Ok(RuleOutcome { value, holds })
+    }
+}
+
+/// Applies a rule exactly as a generated server's switch node does: `rule`
+/// is the rule as the generator lowers it (each `{"var": S}` replaced by
+/// `{"val": ["\u0000", "i"]}`, or `{"val": [[depth], "\u0000", "i"]}`
+/// inside an iterating operator's callback: see
+/// `mcpgraph_codegen::expand::rule::rewrite_rule`), `slots[i]` the value
+/// JSONata gave `S` against the context (`JValue::Undefined` when it read
+/// nothing), and `context` the node's context (what `missing` reads).
+///
+/// This is the entry point for a differential runner against mcpGraph:
+/// lower with `rewrite_rule`, evaluate the `vars` with the runtime's
+/// JSONata, call this. It compiles the rule on every call; a server
+/// compiles once.
+pub fn evaluate_lowered(
+    rule: &serde_json::Value,
+    slots: &[JValue],
+    context: &JValue,
+) -> Result<RuleOutcome, String> {
+    let logic = Logic::compile(rule)?;
+    for slot in slots {
+        check_data_depth("a slot value", slot)?;
+    }
+    check_data_depth("the context", context)?;
+    logic.outcome(slots, context)
+}
+
+/// Applies a plain JSON Logic rule (its `var`s read `data` by path, as in
+/// json-logic-js) with the operators switch rules run on; errors are
+/// json-logic-js's throws. For the JSON Logic conformance suites. The value
+/// is `JSON.stringify`'s (`undefined` as `null`).
+pub fn evaluate_logic(
+    rule: &serde_json::Value,
+    data: &serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    check_rule_depth(rule)?;
+    if tree::nesting(data, MAX_DATA_DEPTH).is_none() {
+        return Err(format!(
+            "the data nests deeper than {MAX_DATA_DEPTH} levels"
+        ));
+    }
+    let root = tree::compile(rule);
+    let data = from_json(data);
+    let env = Env::new(&[]);
+    let value = eval::eval(&root, &env, &Val::data(&data));
+    if cfg!(debug_assertions) && !env.thrown() {
+        // Switches ask `eval::truth`, which skips building values: the
+        // suites run through here, so they check it against the value.
+        let again = Env::new(&[]);
+        let holds = eval::truth(&root, &again, &Val::data(&data));
+        assert_eq!(holds, js_truthy(&value), "truth of {rule}");
+    }
+    let json = env.outcome(value_json(&value))?;
+    Ok(json?.unwrap_or(serde_json::Value::Null))
+}
