@@ -46,6 +46,7 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                 tool: remote,
                 args,
                 next,
+                ..
             } => {
                 let (server, remote) = (lit::string(&server.value), lit::string(&remote.value));
                 let args = expand_args(args);
