@@ -200,7 +200,7 @@ async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool)
     let outcome = engine.call_with(tool, Some(arguments), options).await;
     for record in outcome.records.iter().flatten() {
         let detail = match &record.outcome {
-            Ok(Some(output)) => format!("-> {output}"),
+            Ok(Some(output)) => format!("-> {}", result_text(output)),
             Ok(None) => "-> (no output)".to_owned(),
             Err(e) => format!("!! {e}"),
         };
@@ -225,9 +225,10 @@ async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool)
     }
 }
 
-/// What `call` prints for a result: the text of the tool result an MCP
-/// client gets ([`success_result`](crate::server::success_result)), with
-/// JavaScript's number spelling (`0.000001`, not serde_json's `1e-6`).
+/// What `call` prints for a result (and `--trace` for a node's output):
+/// the text of the tool result an MCP client gets
+/// ([`success_result`](crate::server::success_result)), with JavaScript's
+/// number spelling (`0.000001`, not serde_json's `1e-6`).
 fn result_text(value: &Value) -> String {
     crate::js_text::to_js_string(value)
 }
