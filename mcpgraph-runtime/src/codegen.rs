@@ -13,6 +13,7 @@ pub use crate::{
     Args, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture, ServerDef,
     ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
 };
+pub use crate::expr::Condition;
 pub use ::jsonschema;
 pub use ::mcpgraph_expr::Helpers;
 pub use ::serde_json;
@@ -131,11 +132,11 @@ pub mod ast {
     }
 }
 
-/// What generated code builds a compiled switch rule with
-/// ([`Switch::compiled`](crate::Switch::compiled)): the tree the runtime's
-/// rule compiler makes of the rewritten rule's JSON, node for node, so
-/// that start-up parses no JSON. Debug builds compile the JSON too and
-/// check that the trees are equal.
+/// What generated code builds a switch condition's tree with
+/// ([`Condition::tree`], for [`Switch::compiled`](crate::Switch::compiled)):
+/// the tree the runtime's rule compiler makes of the rewritten rule's JSON,
+/// node for node, so that start-up parses no JSON. Debug builds compile the
+/// JSON too and check that the trees are equal.
 pub mod logic {
     pub use crate::logic::{Args, Node, Op};
     use serde_json::Value as Json;

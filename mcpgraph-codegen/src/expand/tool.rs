@@ -65,14 +65,14 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                     } = rule::rewrite_rule(&c.rule);
                     let json = lit::string(&json);
                     let tree = rule::tree(&value);
-                    let exprs = vars.iter().map(|v| jsonata::expr(v));
-                    let vars = vars.iter().map(|v| lit::string(v));
+                    let slots = vars.iter().map(|v| jsonata::expr(v));
                     quote! {
-                        (
-                            rt::Rule { json: #json, vars: &[#(#vars),*], needs_context: #needs_context },
-                            { use rt::logic as l; #tree },
-                            rt::Vec::from([#(#exprs),*]),
-                        )
+                        rt::Condition {
+                            json: #json,
+                            tree: { use rt::logic as l; #tree },
+                            slots: rt::Vec::from([#(#slots),*]),
+                            needs_context: #needs_context,
+                        }
                     }
                 });
                 field_decls.push(quote!(#field: rt::Switch));
