@@ -9,11 +9,11 @@
 //! `#[derive(rt::Clone)]`), so generated code never spells
 //! `::core::result::Result::Ok`.
 
+pub use crate::expr::Condition;
 pub use crate::{
     Args, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture, ServerDef,
     ServerMeta, StartupError, Switch, ToolMeta, TransportDef, cli, schema_violation,
 };
-pub use crate::expr::Condition;
 pub use ::jsonschema;
 pub use ::mcpgraph_expr::Helpers;
 pub use ::serde_json;
@@ -233,6 +233,13 @@ pub mod logic {
 }
 
 pub use mcpgraph_expr::logic::SLOT_KEY;
+
+/// The check of a schema that accepts every value reaching it (`{}`, or
+/// `{"type": "object"}` for a tool's arguments, always an object): the
+/// generator emits no validator for it.
+pub fn no_check(_: &serde_json::Value) -> Option<String> {
+    None
+}
 
 /// Fails the build, with `message`, when an HTTP server's `url` as the
 /// graph writes it is `https://` and this build has no TLS

@@ -8,12 +8,19 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
+use super::schema::{ToolSchemas, validator_module};
 use super::{jsonata, lit, rule};
 use crate::ident::{camel, snake, unique};
 use crate::model::{Arg, NodeKind, Tool};
 
-/// The module of `tool`, named `module`.
-pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> TokenStream {
+/// The module of `tool`, named `module`, holding the schema validators
+/// `schemas` assigns it.
+pub(super) fn expand_tool(
+    tool: &Tool,
+    module: &Ident,
+    schemas: &ToolSchemas<'_>,
+    krate: &syn::Path,
+) -> TokenStream {
     let ids: Vec<&str> = tool.nodes.iter().map(|n| n.id.value.as_str()).collect();
     let variants = unique(&ids, camel, &[]);
     let fields = unique(&ids, snake, &[]);
@@ -109,18 +116,10 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
     } else {
         quote!(compiled: &Compiled)
     };
-    let input_schema = super::schema::validator_module(
-        &tool.input_schema,
-        &Ident::new("input_schema", proc_macro2::Span::call_site()),
-        krate,
-    );
-    let output_schema = tool.output_schema.as_ref().map(|schema| {
-        super::schema::validator_module(
-            schema,
-            &Ident::new("output_schema", proc_macro2::Span::call_site()),
-            krate,
-        )
-    });
+    let validators = schemas
+        .modules
+        .iter()
+        .map(|(name, schema)| validator_module(schema, name, krate));
     let doc = format!(
         " The tool `{}`: its nodes and its state machine.",
         tool.name.value
@@ -160,8 +159,7 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                 }
             }
 
-            #input_schema
-            #output_schema
+            #(#validators)*
         }
     }
 }
