@@ -88,12 +88,14 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
     let krate = &options.krate;
     let tools: Vec<&Tool> = graph.tools.iter().collect();
     let modules = tool_modules(&tools);
+    let schemas = schema::plan(&tools, &modules);
     let tool_modules = tools
         .iter()
         .zip(&modules)
-        .map(|(tool, module)| tool::expand_tool(tool, module, krate));
+        .zip(&schemas)
+        .map(|((tool, module), schemas)| tool::expand_tool(tool, module, schemas, krate));
     let compiled_fields = modules.iter().map(|m| quote!(#m: #m::Compiled));
-    let graph_impl = graph_impl(graph, &modules, options);
+    let graph_impl = graph_impl(graph, &modules, &schemas, options);
     let track = track(options);
     let meta = &graph.server;
     let doc = format!(
@@ -133,7 +135,12 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
 
 /// `impl rt::Graph for Server`: the metadata, start-up and the dispatch of
 /// a call to its tool's `run`.
-fn graph_impl(graph: &GraphFile, modules: &[Ident], options: &ExpandOptions) -> TokenStream {
+fn graph_impl(
+    graph: &GraphFile,
+    modules: &[Ident],
+    schemas: &[schema::ToolSchemas<'_>],
+    options: &ExpandOptions,
+) -> TokenStream {
     let lock = options.embed_lock.as_deref().map(|text| {
         let text = lit::string(text);
         quote!(const LOCK: rt::Option<&'static str> = rt::Some(#text);)
@@ -141,8 +148,8 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident], options: &ExpandOptions) -> 
     let tool_metas = graph
         .tools
         .iter()
-        .zip(modules)
-        .map(|(t, m)| tool_meta(t, m));
+        .zip(schemas)
+        .map(|(t, s)| tool_meta(t, s));
     let server_defs = graph.mcp_servers.iter().map(server_def);
     let file = options.display_path.as_deref();
     let tls_checks = graph.mcp_servers.iter().filter_map(|s| tls_check(s, file));
@@ -211,7 +218,8 @@ fn graph_impl(graph: &GraphFile, modules: &[Ident], options: &ExpandOptions) -> 
     }
 }
 
-fn tool_meta(tool: &Tool, module: &Ident) -> TokenStream {
+/// `rt::ToolMeta` of `tool`, whose schemas are checked as `schemas` says.
+fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>) -> TokenStream {
     let name = lit::string(&tool.name.value);
     let description = lit::string(&tool.description);
     let input = lit::string(&tool.input_schema.to_string());
@@ -220,18 +228,15 @@ fn tool_meta(tool: &Tool, module: &Ident) -> TokenStream {
             .as_ref()
             .map(|s| lit::string(&s.to_string())),
     );
-    let output_check = lit::option(
-        tool.output_schema
-            .as_ref()
-            .map(|_| quote!(#module::output_schema::check)),
-    );
+    let input_check = schemas.input.path();
+    let output_check = lit::option(schemas.output.as_ref().map(schema::Check::path));
     quote! {
         rt::ToolMeta {
             name: #name,
             description: #description,
             input_schema: #input,
             output_schema: #output,
-            input_check: #module::input_schema::check,
+            input_check: #input_check,
             output_check: #output_check,
         }
     }

@@ -212,6 +212,9 @@ pub enum NodeKind {
         tool: Sp<String>,
         /// `args` (default: empty object).
         args: Arg,
+        /// Where a missing argument goes: the `args` key, or the node's
+        /// mapping when it has none.
+        args_pos: Pos,
         /// `next`.
         next: Sp<String>,
     },

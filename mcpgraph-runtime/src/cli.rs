@@ -200,7 +200,7 @@ async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool)
     let outcome = engine.call_with(tool, Some(arguments), options).await;
     for record in outcome.records.iter().flatten() {
         let detail = match &record.outcome {
-            Ok(Some(output)) => format!("-> {output}"),
+            Ok(Some(output)) => format!("-> {}", result_text(output)),
             Ok(None) => "-> (no output)".to_owned(),
             Err(e) => format!("!! {e}"),
         };
@@ -215,7 +215,7 @@ async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool)
     }
     match outcome.result {
         Ok(value) => {
-            println!("{value}");
+            println!("{}", result_text(&value));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -225,7 +225,40 @@ async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool)
     }
 }
 
+/// What `call` prints for a result (and `--trace` for a node's output):
+/// the text of the tool result an MCP client gets
+/// ([`success_result`](crate::serving::handler::success_result)), with JavaScript's
+/// number spelling (`0.000001`, not serde_json's `1e-6`).
+fn result_text(value: &Value) -> String {
+    crate::expressions::js_text::to_js_string(value)
+}
+
 fn fail(message: String) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `call` prints the text of the MCP tool result, numbers included.
+    #[test]
+    fn call_prints_the_text_of_the_tool_result() {
+        let values = [
+            json!(0.000001),
+            json!(1e16),
+            json!({ "small": 1e-6, "big": 1e16, "tiny": 1e-7, "huge": 1e21, "n": [0.5, -0.0] }),
+        ];
+        for value in values {
+            let result = crate::serving::handler::success_result(value.clone());
+            let text = result.content[0].as_text().map(|t| t.text.as_str());
+            assert_eq!(Some(result_text(&value).as_str()), text);
+        }
+        assert_eq!(
+            result_text(&json!([1e-6, 1e16])),
+            "[0.000001,10000000000000000]"
+        );
+    }
 }

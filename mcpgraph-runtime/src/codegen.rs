@@ -9,6 +9,7 @@
 //! `#[derive(rt::Clone)]`), so generated code never spells
 //! `::core::result::Result::Ok`.
 
+pub use crate::expressions::expr::Condition;
 pub use crate::{
     Args, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture, ServerDef,
     ServerMeta, StartupError, Switch, ToolMeta, TransportDef, schema_violation,
@@ -136,11 +137,11 @@ pub mod ast {
     }
 }
 
-/// What generated code builds a compiled switch rule with
-/// ([`Switch::compiled`](crate::Switch::compiled)): the tree the runtime's
-/// rule compiler makes of the rewritten rule's JSON, node for node, so
-/// that start-up parses no JSON. Debug builds compile the JSON too and
-/// check that the trees are equal.
+/// What generated code builds a switch condition's tree with
+/// ([`Condition::tree`], for [`Switch::compiled`](crate::Switch::compiled)):
+/// the tree the runtime's rule compiler makes of the rewritten rule's JSON,
+/// node for node, so that start-up parses no JSON. Debug builds compile the
+/// JSON too and check that the trees are equal.
 pub mod logic {
     pub use mcpgraph_expr::logic::{Args, Node, Op};
     use serde_json::Value as Json;
@@ -237,6 +238,13 @@ pub mod logic {
 }
 
 pub use mcpgraph_expr::logic::SLOT_KEY;
+
+/// The check of a schema that accepts every value reaching it (`{}`, or
+/// `{"type": "object"}` for a tool's arguments, always an object): the
+/// generator emits no validator for it.
+pub fn no_check(_: &serde_json::Value) -> Option<String> {
+    None
+}
 
 /// Fails the build, with `message`, when an HTTP server's `url` as the
 /// graph writes it is `https://` and this build has no TLS

@@ -186,6 +186,41 @@ fn generated_schema_validators_agree_with_the_run_time_validator() {
     }
 }
 
+/// A schema repeated across tools is checked by the validator of its
+/// first use, and an input schema that accepts every object has no
+/// validator to run; each still judges as jsonschema's run-time validator
+/// does.
+#[test]
+fn shared_and_trivial_schemas_judge_as_the_run_time_validator() {
+    use serde_json::{Value, json};
+    let tools = <renamed_crate::schemas::Server as Graph>::TOOLS;
+    let [rich, shared] = tools else {
+        panic!("two tools expected, found {}", tools.len());
+    };
+    let run_time = |schema: &str, value: &Value| {
+        let schema: Value = serde_json::from_str(schema).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        mcpgraph_runtime::schema_violation(validator.validate(value))
+    };
+    let values = [
+        json!({}),
+        json!({"a": 1, "total": 99.5, "items": ["a"], "ok": true}),
+        json!({"total": 100}),
+        json!({"total": 1, "flag": "yes"}),
+        json!(7),
+    ];
+    assert_eq!(shared.output_schema, rich.output_schema);
+    let output_check = shared.output_check.unwrap();
+    for value in &values {
+        let expected = run_time(shared.output_schema.unwrap(), value);
+        assert_eq!(output_check(value), expected, "{value}");
+        if value.is_object() {
+            assert_eq!(run_time(shared.input_schema, value), None, "{value}");
+            assert_eq!((shared.input_check)(value), None, "{value}");
+        }
+    }
+}
+
 /// The generator writes each expression's parsed tree out as Rust; in this
 /// debug build, starting the graph checks every tree against a parse of its
 /// source (`Expr::from_ast`), for trees with every kind of node.

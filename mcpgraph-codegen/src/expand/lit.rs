@@ -1,7 +1,8 @@
 //! Literals as a person would write them: integers without a type suffix,
-//! strings with quotes or line breaks as raw strings (a multi-line JSONata
-//! expression reads as it stands in the YAML), and `Option`s through the
-//! runtime contract's `rt::Some` / `rt::None`.
+//! strings with quotes as raw strings, multi-line text as a raw string with
+//! its line breaks (a multi-line JSONata expression reads as it stands in
+//! the YAML), and `Option`s through the runtime contract's `rt::Some` /
+//! `rt::None`.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
@@ -17,16 +18,23 @@ pub(crate) fn index(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
 
-/// A string literal: raw (`r#"{ "a": 1 }"#`) when the plain form would
-/// need escapes for quotes, backslashes or line breaks, plain otherwise.
-/// Text a raw string cannot hold (a carriage return, other control
-/// characters) stays a plain, escaped string.
+/// A string literal. Text of several lines (two or more not blank) is a
+/// raw string with its line breaks, so it reads as it stands in the YAML.
+/// Other text is raw (`r#"{ "a": 1 }"#`) when the plain form would escape
+/// quotes or backslashes on one line, and plain otherwise: a lone line
+/// break stays an escape (`"a\n"`). Text a raw string cannot hold (a
+/// carriage return, other control characters) stays a plain, escaped
+/// string.
 pub(crate) fn string(text: &str) -> Literal {
-    let needs_escapes = text.contains(['"', '\\', '\n']);
+    let raw = if text.contains('\n') {
+        text.lines().filter(|line| !line.trim().is_empty()).count() > 1
+    } else {
+        text.contains(['"', '\\'])
+    };
     let raw_safe = !text
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\t');
-    if !needs_escapes || !raw_safe {
+    if !raw || !raw_safe {
         return Literal::string(text);
     }
     let mut hashes = String::new();
@@ -51,13 +59,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn strings_are_raw_only_when_escapes_would_be_needed() {
+    fn strings_are_raw_only_for_quotes_on_one_line_or_for_several_lines() {
         assert_eq!(string("$.a.b").to_string(), r#""$.a.b""#);
         assert_eq!(
             string(r#"{ "a": 1 }"#).to_string(),
             r###"r#"{ "a": 1 }"#"###
         );
         assert_eq!(string("a\nb").to_string(), "r\"a\nb\"");
+        assert_eq!(string("\n").to_string(), r#""\n""#);
+        assert_eq!(string("a\n\n").to_string(), r#""a\n\n""#);
+        assert_eq!(string("\"a\"\n").to_string(), r#""\"a\"\n""#);
+        assert_eq!(string(" \n  ").to_string(), r#"" \n  ""#);
         assert_eq!(string("x \"# y").to_string(), "r##\"x \"# y\"##");
         assert_eq!(string("a\r\nb").to_string(), r#""a\r\nb""#);
         assert_eq!(int(1000u64).to_string(), "1000");

@@ -8,12 +8,19 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
+use super::schema::{ToolSchemas, validator_module};
 use super::{jsonata, lit, rule};
 use crate::ident::{camel, snake, unique};
 use crate::model::{Arg, NodeKind, Tool};
 
-/// The module of `tool`, named `module`.
-pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> TokenStream {
+/// The module of `tool`, named `module`, holding the schema validators
+/// `schemas` assigns it.
+pub(super) fn expand_tool(
+    tool: &Tool,
+    module: &Ident,
+    schemas: &ToolSchemas<'_>,
+    krate: &syn::Path,
+) -> TokenStream {
     let ids: Vec<&str> = tool.nodes.iter().map(|n| n.id.value.as_str()).collect();
     let variants = unique(&ids, camel, &[]);
     let fields = unique(&ids, snake, &[]);
@@ -46,6 +53,7 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                 tool: remote,
                 args,
                 next,
+                ..
             } => {
                 let (server, remote) = (lit::string(&server.value), lit::string(&remote.value));
                 let args = expand_args(args);
@@ -64,14 +72,14 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                     } = rule::rewrite_rule(&c.rule);
                     let json = lit::string(&json);
                     let tree = rule::tree(&value);
-                    let exprs = vars.iter().map(|v| jsonata::expr(v));
-                    let vars = vars.iter().map(|v| lit::string(v));
+                    let slots = vars.iter().map(|v| jsonata::expr(v));
                     quote! {
-                        (
-                            rt::Rule { json: #json, vars: &[#(#vars),*], needs_context: #needs_context },
-                            { use rt::logic as l; #tree },
-                            rt::Vec::from([#(#exprs),*]),
-                        )
+                        rt::Condition {
+                            json: #json,
+                            tree: { use rt::logic as l; #tree },
+                            slots: rt::Vec::from([#(#slots),*]),
+                            needs_context: #needs_context,
+                        }
                     }
                 });
                 field_decls.push(quote!(#field: rt::Switch));
@@ -108,18 +116,10 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
     } else {
         quote!(compiled: &Compiled)
     };
-    let input_schema = super::schema::validator_module(
-        &tool.input_schema,
-        &Ident::new("input_schema", proc_macro2::Span::call_site()),
-        krate,
-    );
-    let output_schema = tool.output_schema.as_ref().map(|schema| {
-        super::schema::validator_module(
-            schema,
-            &Ident::new("output_schema", proc_macro2::Span::call_site()),
-            krate,
-        )
-    });
+    let validators = schemas
+        .modules
+        .iter()
+        .map(|(name, schema)| validator_module(schema, name, krate));
     let doc = format!(
         " The tool `{}`: its nodes and its state machine.",
         tool.name.value
@@ -159,8 +159,7 @@ pub(super) fn expand_tool(tool: &Tool, module: &Ident, krate: &syn::Path) -> Tok
                 }
             }
 
-            #input_schema
-            #output_schema
+            #(#validators)*
         }
     }
 }

@@ -56,6 +56,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
                 server,
                 tool: name,
                 args,
+                args_pos,
                 ..
             } = &node.kind
             else {
@@ -76,7 +77,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
                 d.note(format!("its tools in `{lock_name}`: {}", names.join(", ")));
                 continue;
             };
-            check_args(tool, name.pos, &name.value, args, target, diags);
+            check_args(tool, &name.value, args, *args_pos, target, diags);
         }
         check_output_paths(tool, lock, diags);
     }
@@ -99,12 +100,13 @@ fn lint(d: &mut Diagnostic, name: &'static str) {
     d.lint = Some(name);
 }
 
-/// The `args` of one call against the tool's input schema.
+/// The `args` of one call (written at `args_pos`) against the tool's input
+/// schema.
 fn check_args(
     tool: &Tool,
-    pos: Pos,
     name: &str,
     args: &Arg,
+    args_pos: Pos,
     target: &ToolLock,
     diags: &mut Diagnostics,
 ) {
@@ -130,10 +132,11 @@ fn check_args(
         if !fields.iter().any(|(k, _)| k.value == key) {
             diags
                 .error(
-                    pos,
+                    args_pos,
                     format!("the call to `{name}` lacks its required argument `{key}`"),
                 )
-                .note(format!("`{name}` requires: {}", list(required)));
+                .note(format!("`{name}` requires: {}", list(required)))
+                .help(format!("add `{key}` to the node's `args`"));
         }
     }
     for (key, arg) in fields {

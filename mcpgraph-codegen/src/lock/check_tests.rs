@@ -139,3 +139,43 @@ fn each_call_is_checked_against_the_locked_tool() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// A missing required argument is reported where it goes: at the `args`
+/// key (block or flow style), or at the node when it has no `args`; the
+/// help names the argument to add.
+#[test]
+fn a_missing_argument_is_reported_at_args() {
+    let graph = r#"version: "1.0"
+server: { name: "g", version: "1" }
+mcpServers:
+  fs: { command: "fs" }
+tools:
+  - name: "t"
+    description: "d"
+    inputSchema: { type: object }
+    nodes:
+      - { id: entry, type: entry, next: flow }
+      - { id: flow, type: mcp, server: fs, tool: stat, args: { pth: "/" }, next: block }
+      - id: block
+        type: mcp
+        server: fs
+        tool: stat
+        args:
+          pth: "/"
+        next: bare
+      - { id: bare, type: mcp, server: fs, tool: stat, next: exit }
+      - { id: exit, type: exit }
+"#;
+    let (file, _) = crate::load_str_with_warnings(graph, "g.yaml").unwrap();
+    let mut diags = Diagnostics::new("g.yaml", graph);
+    check(&file, &lock(), "g.lock.json", &mut diags);
+    diags.sort();
+    let got: Vec<(u32, u32, Option<&str>)> = diags
+        .items
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.pos.line, d.pos.column, d.help.as_deref()))
+        .collect();
+    let help = Some("add `path` to the node's `args`");
+    assert_eq!(got, [(11, 56, help), (16, 9, help), (19, 9, help)]);
+}

@@ -25,6 +25,11 @@ impl<'n> Fields<'n> {
     pub(super) fn get(&self, key: &str) -> Option<&'n yaml::Node> {
         self.map.get(key).map(|(_, v)| *v)
     }
+
+    /// Where `key` is written, when it is.
+    pub(super) fn key_pos(&self, key: &str) -> Option<Pos> {
+        self.map.get(key).map(|(k, _)| k.pos)
+    }
 }
 
 impl Cx<'_, '_> {

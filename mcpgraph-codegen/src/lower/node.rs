@@ -172,6 +172,7 @@ impl Cx<'_, '_> {
             server: server?,
             tool: tool?,
             args,
+            args_pos: f.key_pos("args").unwrap_or(f.pos),
             next: next?,
         })
     }

@@ -167,7 +167,8 @@ pub struct Switch {
     pub(crate) conditions: Vec<CompiledRule>,
 }
 
-/// One switch condition as the generator emits it: the rule rewritten so
+/// One switch condition as text, for [`Switch::new`] to parse (the
+/// generator writes a [`Condition`] instead): the rule rewritten so
 /// that each `{"var": S}` reads slot `i` of the data (`{"val": [SLOT_KEY,
 /// "i"]}`, with a scope level inside iterating operators so it still reads
 /// the root), `S` as `vars[i]`, and whether the rule reads the context
@@ -178,6 +179,21 @@ pub struct Rule {
     pub json: &'static str,
     /// JSONata sources of the slots.
     pub vars: &'static [&'static str],
+    /// Whether the whole context must be passed as data.
+    pub needs_context: bool,
+}
+
+/// One switch condition as the generator writes it out
+/// ([`Switch::compiled`]): nothing left to parse.
+#[derive(Debug)]
+pub struct Condition {
+    /// The rewritten rule as JSON text, as in [`Rule::json`]: for messages,
+    /// and for debug builds to check `tree` against.
+    pub json: &'static str,
+    /// The rule's tree, as the runtime's rule compiler makes it of `json`.
+    pub tree: mcpgraph_expr::logic::Node,
+    /// The expressions whose values fill the rule's slots, in slot order.
+    pub slots: Vec<Expr>,
     /// Whether the whole context must be passed as data.
     pub needs_context: bool,
 }
@@ -204,23 +220,22 @@ impl Switch {
                 let logic = serde_json::from_str(rule.json)
                     .map_err(|e| e.to_string())
                     .and_then(|json| Logic::compile(&json));
-                CompiledRule::new(rule, logic, vars)
+                CompiledRule::new(rule.json, logic, vars, rule.needs_context)
             })
             .collect::<Result<_, StartupError>>()?;
         Ok(Self { conditions })
     }
 
-    /// The same, with each rule's `var`s already built (the generator's
-    /// [`Expr::from_ast`], in the order of [`Rule::vars`]) and the rule's
-    /// tree written out (`codegen::logic`): nothing is parsed.
+    /// The same, with each rule's slots already built (the generator's
+    /// [`Expr::from_ast`]) and its tree written out (`codegen::logic`):
+    /// nothing is parsed.
     #[doc(hidden)]
-    pub fn compiled(
-        conditions: Vec<(Rule, mcpgraph_expr::logic::Node, Vec<Expr>)>,
-    ) -> Result<Self, StartupError> {
+    pub fn compiled(conditions: Vec<Condition>) -> Result<Self, StartupError> {
         let conditions = conditions
             .into_iter()
-            .map(|(rule, tree, vars)| {
-                CompiledRule::new(&rule, Logic::from_tree(rule.json, tree), vars)
+            .map(|c| {
+                let logic = Logic::from_tree(c.json, c.tree);
+                CompiledRule::new(c.json, logic, c.slots, c.needs_context)
             })
             .collect::<Result<_, StartupError>>()?;
         Ok(Self { conditions })
@@ -228,18 +243,19 @@ impl Switch {
 }
 
 impl CompiledRule {
-    /// `rule` with its compiled `logic` (or the reason it does not compile)
-    /// and its `var`s.
+    /// The rule written as `json` with its compiled `logic` (or the reason
+    /// it does not compile) and its `var`s.
     fn new(
-        rule: &Rule,
+        json: &str,
         logic: Result<Logic, String>,
         vars: Vec<Expr>,
+        needs_context: bool,
     ) -> Result<Self, StartupError> {
-        let logic = logic.map_err(|e| StartupError(format!("rule `{}`: {e}", rule.json)))?;
+        let logic = logic.map_err(|e| StartupError(format!("rule `{json}`: {e}")))?;
         Ok(Self {
             logic: Arc::new(logic),
             vars,
-            needs_context: rule.needs_context,
+            needs_context,
         })
     }
 }

@@ -177,8 +177,7 @@ pub mod count_files {
                                             "split",
                                             [
                                                 j::names(rt::Some(""), &["list_directory_node", "content"]),
-                                                j::string(r"
-"),
+                                                j::string("\n"),
                                             ],
                                             true,
                                         ),
@@ -749,8 +748,7 @@ pub mod sum_file_sizes {
                                                 rt::Some(""),
                                                 &["list_directory_with_sizes_node", "content"],
                                             ),
-                                            j::string(r"
-"),
+                                            j::string("\n"),
                                         ],
                                         true,
                                     ),

@@ -129,17 +129,13 @@ pub mod greet {
             rt::Ok(Self {
                 route: rt::Switch::compiled(
                     rt::Vec::from([
-                        (
-                            rt::Rule {
-                                json: r#"{"==":[{"val":["\u0000","0"]},"fr"]}"#,
-                                vars: &["entry.language"],
-                                needs_context: false,
-                            },
-                            {
+                        rt::Condition {
+                            json: r#"{"==":[{"val":["\u0000","0"]},"fr"]}"#,
+                            tree: {
                                 use rt::logic as l;
                                 l::binary(l::Op::Eq, l::slot(0), l::text("fr"))
                             },
-                            rt::Vec::from([
+                            slots: rt::Vec::from([
                                 rt::Expr::from_ast(
                                     "entry.language",
                                     {
@@ -149,7 +145,8 @@ pub mod greet {
                                     rt::Helpers::NONE,
                                 ),
                             ]),
-                        ),
+                            needs_context: false,
+                        },
                     ]),
                 )?,
                 french: rt::Expr::from_ast(

@@ -242,20 +242,13 @@ pub mod sum_to_n {
                 ),
                 check_condition: rt::Switch::compiled(
                     rt::Vec::from([
-                        (
-                            rt::Rule {
-                                json: r#"{"<":[{"val":["\u0000","0"]},{"val":["\u0000","1"]}]}"#,
-                                vars: &[
-                                    "$.increment_node.counter",
-                                    "$.increment_node.target",
-                                ],
-                                needs_context: false,
-                            },
-                            {
+                        rt::Condition {
+                            json: r#"{"<":[{"val":["\u0000","0"]},{"val":["\u0000","1"]}]}"#,
+                            tree: {
                                 use rt::logic as l;
                                 l::binary(l::Op::Lt, l::slot(0), l::slot(1))
                             },
-                            rt::Vec::from([
+                            slots: rt::Vec::from([
                                 rt::Expr::from_ast(
                                     "$.increment_node.counter",
                                     {
@@ -273,7 +266,8 @@ pub mod sum_to_n {
                                     rt::Helpers::NONE,
                                 ),
                             ]),
-                        ),
+                            needs_context: false,
+                        },
                     ]),
                 )?,
                 exit_sum: rt::Expr::from_ast(

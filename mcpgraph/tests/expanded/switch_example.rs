@@ -131,17 +131,13 @@ pub mod test_switch {
             rt::Ok(Self {
                 switch_node: rt::Switch::compiled(
                     rt::Vec::from([
-                        (
-                            rt::Rule {
-                                json: r#"{">":[{"val":["\u0000","0"]},10]}"#,
-                                vars: &["entry.value"],
-                                needs_context: false,
-                            },
-                            {
+                        rt::Condition {
+                            json: r#"{">":[{"val":["\u0000","0"]},10]}"#,
+                            tree: {
                                 use rt::logic as l;
                                 l::binary(l::Op::Gt, l::slot(0), l::num(10.0))
                             },
-                            rt::Vec::from([
+                            slots: rt::Vec::from([
                                 rt::Expr::from_ast(
                                     "entry.value",
                                     {
@@ -151,18 +147,15 @@ pub mod test_switch {
                                     rt::Helpers::NONE,
                                 ),
                             ]),
-                        ),
-                        (
-                            rt::Rule {
-                                json: r#"{">":[{"val":["\u0000","0"]},0]}"#,
-                                vars: &["entry.value"],
-                                needs_context: false,
-                            },
-                            {
+                            needs_context: false,
+                        },
+                        rt::Condition {
+                            json: r#"{">":[{"val":["\u0000","0"]},0]}"#,
+                            tree: {
                                 use rt::logic as l;
                                 l::binary(l::Op::Gt, l::slot(0), l::num(0.0))
                             },
-                            rt::Vec::from([
+                            slots: rt::Vec::from([
                                 rt::Expr::from_ast(
                                     "entry.value",
                                     {
@@ -172,7 +165,8 @@ pub mod test_switch {
                                     rt::Helpers::NONE,
                                 ),
                             ]),
-                        ),
+                            needs_context: false,
+                        },
                     ]),
                 )?,
                 high_path: rt::Expr::from_ast(
