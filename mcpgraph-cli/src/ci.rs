@@ -7,7 +7,7 @@ use mcpgraph_codegen::diag::{Diagnostic, Diagnostics, Severity};
 use serde_json::{Value, json};
 
 /// One GitHub workflow command per diagnostic, each on its own line.
-pub fn github(d: &Diagnostics) -> String {
+pub(crate) fn github(d: &Diagnostics) -> String {
     let mut out = String::new();
     for item in &d.items {
         let mut properties = vec![format!("file={}", escape_property(&d.path))];
@@ -71,7 +71,7 @@ fn rule_id(item: &Diagnostic) -> &'static str {
 
 /// A SARIF 2.1.0 log of every diagnostic of `files`, as one run of
 /// mcpgraph.
-pub fn sarif(files: &[Diagnostics]) -> Value {
+pub(crate) fn sarif(files: &[Diagnostics]) -> Value {
     let mut rules: Vec<&'static str> = Vec::new();
     let mut results = Vec::new();
     for d in files {

@@ -16,7 +16,7 @@ use mcpgraph_codegen::model::{GraphFile, McpServer, Transport};
 use mcpgraph_runtime::downstream::{ClientManager, ServerSpec, TransportSpec, parse_override};
 
 /// What `mcpgraph lock` was asked to do.
-pub struct LockArgs {
+pub(crate) struct LockArgs {
     /// The graph file.
     pub graph: PathBuf,
     /// `--mcp` files, later ones overriding earlier ones.
@@ -30,7 +30,7 @@ pub struct LockArgs {
 }
 
 /// Runs `mcpgraph lock`.
-pub fn run(args: &LockArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, String> {
     let (file, _) = mcpgraph_codegen::load_file(&args.graph).map_err(|d| {
         for item in &d.items {
             eprintln!("{}", d.render(item));

@@ -38,7 +38,7 @@ fn words(name: &str) -> Vec<String> {
 }
 
 /// `UpperCamelCase` form of `name`, always a valid identifier.
-pub fn camel(name: &str) -> String {
+pub(crate) fn camel(name: &str) -> String {
     let mut out: String = words(name)
         .iter()
         .map(|w| {
@@ -59,7 +59,7 @@ pub fn camel(name: &str) -> String {
 }
 
 /// `snake_case` form of `name`, always a valid identifier.
-pub fn snake(name: &str) -> String {
+pub(crate) fn snake(name: &str) -> String {
     let mut out = words(name).join("_");
     if out.is_empty() {
         out.push_str("node");
@@ -88,7 +88,7 @@ fn escape_keyword(mut name: String) -> String {
 /// Converts every name with `convert` and numbers collisions in order:
 /// the first keeps its form, later ones get the smallest free suffix ≥ 2.
 /// `reserved` names are treated as taken from the start.
-pub fn unique(names: &[&str], convert: fn(&str) -> String, reserved: &[&str]) -> Vec<Ident> {
+pub(crate) fn unique(names: &[&str], convert: fn(&str) -> String, reserved: &[&str]) -> Vec<Ident> {
     let mut taken: HashSet<String> = reserved.iter().map(|s| (*s).to_owned()).collect();
     names
         .iter()

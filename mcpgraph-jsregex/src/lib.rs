@@ -27,7 +27,9 @@ use set::CharSet;
 /// with (`m` at most: `i` is compiled into the pattern).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Translated {
+    /// The pattern in the syntax of the `regex` crate.
     pub pattern: String,
+    /// The flags to build it with: `m` or nothing.
     pub flags: String,
 }
 
@@ -35,7 +37,9 @@ pub struct Translated {
 /// offset into the pattern).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsupported {
+    /// The character offset into the pattern.
     pub offset: usize,
+    /// What JavaScript does there that the translation cannot.
     pub reason: String,
 }
 

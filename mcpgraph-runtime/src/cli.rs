@@ -32,7 +32,7 @@ pub fn main<G: Graph>() -> ExitCode {
 }
 
 /// [`main`] for a graph given by its [`GraphDef`].
-pub fn main_def(graph: GraphDef) -> ExitCode {
+pub(crate) fn main_def(graph: GraphDef) -> ExitCode {
     if crate::downstream::reaper::run_if_reaper() {
         return ExitCode::SUCCESS;
     }
@@ -56,7 +56,7 @@ where
 }
 
 /// [`main_from`] for a graph given by its [`GraphDef`].
-pub fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
+pub(crate) fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
     let cli = match parse_args(&graph.server, args) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

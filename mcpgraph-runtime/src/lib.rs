@@ -12,8 +12,6 @@
 //! and history, [`downstream`] connects to downstream servers, `serving` speaks
 //! MCP through rmcp.
 
-#![warn(missing_docs)]
-
 mod cli;
 #[doc(hidden)]
 pub mod codegen;
@@ -51,7 +49,7 @@ pub mod testing {
     pub use crate::exec::evaluate_standalone;
     pub use crate::expressions::value::{from_json, to_json};
     pub use crate::fuzzing::wire;
-    pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
     pub use crate::serving::handler::{Handler, serve, success_result};
     pub use jsonata_core;
+    pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
 }

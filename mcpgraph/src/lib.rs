@@ -88,8 +88,6 @@
 //! - `otel`: export tool-call and node spans over OTLP/HTTP
 //!   (`--otlp-endpoint`); turns on `tls`.
 
-#![warn(missing_docs)]
-
 pub use mcpgraph_macros::mcpgraph;
 pub use mcpgraph_runtime::{
     CallError, CallOptions, CallOutcome, CancellationToken, Downstream, Engine, ErrorKind, Graph,

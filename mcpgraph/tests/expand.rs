@@ -9,23 +9,23 @@ use mcpgraph::Graph;
 
 // Each snapshot is a module here; most of its public items go unused.
 
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod file_utils {
     include!("expanded/file_utils.rs");
 }
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod loop_example {
     include!("expanded/loop_example.rs");
 }
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod switch_example {
     include!("expanded/switch_example.rs");
 }
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod test_minimal {
     include!("expanded/test_minimal.rs");
 }
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod build_rs_example {
     include!("expanded/greeter.rs");
 }

@@ -55,7 +55,7 @@ mod renamed_crate {
         crate = ::renamed
     );
     /// Generated schema validators included (`tests/schemas/graph.yaml`).
-    pub mod schemas {
+    pub(crate) mod schemas {
         ::renamed::mcpgraph!("tests/schemas/graph.yaml", crate = ::renamed);
     }
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// The node output for `result`: `Ok(None)` is "no output", `Err` carries
 /// the text of an `isError` result.
-pub fn output_of_result(result: CallToolResult) -> Result<Option<Value>, String> {
+pub(crate) fn output_of_result(result: CallToolResult) -> Result<Option<Value>, String> {
     if result.is_error == Some(true) {
         let text: Vec<&str> = result
             .content

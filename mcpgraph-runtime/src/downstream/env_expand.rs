@@ -29,7 +29,7 @@ fn remember(name: &str, value: &str) {
 
 /// `text` with every value expanded from `${VAR}` so far (4 characters or
 /// longer) replaced by `${VAR}`.
-pub fn redact(text: &str) -> String {
+pub(crate) fn redact(text: &str) -> String {
     let expanded = EXPANDED.read().unwrap_or_else(|e| e.into_inner());
     let mut text = text.to_owned();
     for (value, name) in expanded.iter() {
@@ -43,7 +43,10 @@ pub fn redact(text: &str) -> String {
 /// Expands `${VAR}` / `${VAR:-default}` in `input` using `lookup`. An unset
 /// variable without a default is an error naming it. A `$` not followed by
 /// `{` is kept as it is.
-pub fn expand_with(input: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+pub(crate) fn expand_with(
+    input: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
     let mut out = String::with_capacity(input.len());
     let mut rest = input;
     while let Some(start) = rest.find("${") {
@@ -73,7 +76,7 @@ pub fn expand_with(input: &str, lookup: impl Fn(&str) -> Option<String>) -> Resu
 
 /// Expands against the process environment, remembering the values for
 /// [`redact`].
-pub fn expand(input: &str) -> Result<String, String> {
+pub(crate) fn expand(input: &str) -> Result<String, String> {
     expand_with(input, |name| {
         let value = std::env::var(name).ok();
         if let Some(value) = &value {

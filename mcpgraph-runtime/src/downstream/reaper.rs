@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set in the reaper's environment to our process id.
-pub const REAPER_ENV: &str = "MCPGRAPH_REAPER_OF";
+pub(crate) const REAPER_ENV: &str = "MCPGRAPH_REAPER_OF";
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 

@@ -43,7 +43,7 @@ pub(crate) struct Process {
 impl Process {
     /// The exit status, waiting up to `wait` for it (and for the stderr
     /// pipe to drain) when the child has not exited yet.
-    pub async fn exit_status(&self, wait: Duration) -> Option<ExitStatus> {
+    pub(super) async fn exit_status(&self, wait: Duration) -> Option<ExitStatus> {
         let mut exit = self.exit.clone();
         let status = tokio::time::timeout(wait, exit.wait_for(Option::is_some))
             .await
@@ -54,18 +54,18 @@ impl Process {
     }
 
     /// The last lines the child wrote on stderr.
-    pub fn stderr_tail(&self) -> String {
+    pub(super) fn stderr_tail(&self) -> String {
         self.stderr.text()
     }
 
     /// Starts stopping the child without waiting (see [`Process::stop`]).
-    pub fn request_stop(&self) {
+    pub(super) fn request_stop(&self) {
         self.stop.cancel();
     }
 
     /// Stops the child (stdin closed by the transport, then signals) and
     /// waits until it has been reaped.
-    pub async fn stop(&self) {
+    pub(super) async fn stop(&self) {
         self.stop.cancel();
         let mut exit = self.exit.clone();
         // Err: the monitor is gone (runtime shutting down; the child is

@@ -43,7 +43,7 @@ fn reorder_keys(value: &mut Value) {
 /// `value` as `JSON.stringify(value)` writes it: compact, numbers spelt
 /// as JavaScript spells them. Keys are written in the value's order (see
 /// [`reorder_keys`]).
-pub fn to_js_string(value: &Value) -> String {
+pub(crate) fn to_js_string(value: &Value) -> String {
     let mut out = Vec::with_capacity(128);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, JsFormatter);
     // Writing a `Value` to memory cannot fail: its keys are strings and
@@ -53,7 +53,7 @@ pub fn to_js_string(value: &Value) -> String {
 }
 
 /// A number as JavaScript's `String(n)` writes it (`-0` as `0`).
-pub fn js_number(n: f64) -> String {
+pub(crate) fn js_number(n: f64) -> String {
     if n == 0.0 {
         return "0".to_owned();
     }

@@ -10,7 +10,7 @@
 
 mod front_door;
 
-pub use front_door::{
+pub(crate) use front_door::{
     DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
     DEFAULT_SESSION_IDLE_SECS,
 };
@@ -38,22 +38,22 @@ use crate::serving::handler::Handler;
 pub(crate) const FLUSH_GRACE: Duration = Duration::from_millis(150);
 
 /// The path MCP is served on.
-pub const MCP_PATH: &str = "/mcp";
+pub(crate) const MCP_PATH: &str = "/mcp";
 
 /// A liveness/readiness probe for load balancers and orchestrators: `GET`
 /// answers 200 while serving. Once shutdown has begun, new connections are
 /// refused (the listener is closed) and a probe on a kept-alive connection
 /// gets 503; both read as "not ready". It needs no token and no allowed
 /// `Host` (probes come by IP), and tells nothing but that.
-pub const HEALTH_PATH: &str = "/health";
+pub(crate) const HEALTH_PATH: &str = "/health";
 
 /// Counters and gauges in the Prometheus text format, behind the same
 /// token as `/mcp`.
-pub const METRICS_PATH: &str = "/metrics";
+pub(crate) const METRICS_PATH: &str = "/metrics";
 
 /// Settings of the HTTP server.
 #[derive(Clone, Debug)]
-pub struct HttpOptions {
+pub(crate) struct HttpOptions {
     /// Address to bind.
     pub addr: SocketAddr,
     /// `Host` values accepted besides the loopback names (DNS-rebinding
@@ -95,7 +95,7 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 /// returns. Reports the bound address through `bound` (useful with port 0).
 /// Connections are accepted here and each served on one of the engine's
 /// worker threads, in turn.
-pub async fn serve_http(
+pub(crate) async fn serve_http(
     handler: Handler,
     options: HttpOptions,
     shutdown: CancellationToken,

@@ -8,7 +8,7 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 /// Keeps exporters alive; flushes them when dropped.
 #[must_use]
-pub struct Telemetry {
+pub(crate) struct Telemetry {
     #[cfg(feature = "otel")]
     provider: Option<opentelemetry_sdk::trace::SdkTracerProvider>,
 }
@@ -25,7 +25,7 @@ impl Drop for Telemetry {
 /// Installs the global subscriber: stderr at `level` (or `RUST_LOG`), and
 /// OTLP export of the same spans to `otlp_endpoint` when given (feature
 /// `otel`; ignored with a warning without it).
-pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Telemetry {
+pub(crate) fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Telemetry {
     let filter = EnvFilter::try_from_default_env()
         .or_else(|_| EnvFilter::try_new(level))
         .unwrap_or_else(|_| EnvFilter::new("warn"));

@@ -10,13 +10,13 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 /// `testdata/` at the top of the repository (see its README for provenance).
-pub fn conformance_dir() -> PathBuf {
+pub(crate) fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata")
 }
 
 /// Deep equality of JSON values, numbers equal within a relative tolerance
 /// of 1e-10 (the suites' expected values come from JavaScript doubles).
-pub fn json_equal(a: &Value, b: &Value) -> bool {
+pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             if x == y {
@@ -43,7 +43,7 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
 
 /// Reads a known-failures file: one `case-id  reason` per line, `#`
 /// comments and blank lines ignored. Every entry must give a reason.
-pub fn known_failures(path: &Path) -> BTreeMap<String, String> {
+pub(crate) fn known_failures(path: &Path) -> BTreeMap<String, String> {
     let text =
         fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut known = BTreeMap::new();
@@ -70,7 +70,10 @@ pub fn known_failures(path: &Path) -> BTreeMap<String, String> {
 /// Fails unless the cases that did not pass are exactly those listed in the
 /// known-failures file at `path`: no new failure, no listed case that now
 /// passes, no listed case that does not exist.
-pub fn check_against_known_failures(results: &BTreeMap<String, Result<(), String>>, path: &Path) {
+pub(crate) fn check_against_known_failures(
+    results: &BTreeMap<String, Result<(), String>>,
+    path: &Path,
+) {
     let known = known_failures(path);
     let mut problems = Vec::new();
     for (id, result) in results {

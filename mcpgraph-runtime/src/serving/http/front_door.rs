@@ -19,13 +19,13 @@ use tokio::net::TcpStream;
 use tokio::time::Sleep;
 
 /// Default of `serve --max-connections`.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// Default of `serve --max-sessions`.
-pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+pub(crate) const DEFAULT_MAX_SESSIONS: usize = 1024;
 /// Default of `serve --session-idle-secs`.
-pub const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
+pub(crate) const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
 /// Default of `serve --body-timeout-secs`.
-pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+pub(crate) const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
 
 /// The first wait after a failed `accept`, and the longest.
 const BACKOFF_START: Duration = Duration::from_millis(10);
