@@ -3,8 +3,9 @@
 # (.ci/run runs it in a clone of HEAD with nothing beside it):
 # pinned peers, the whole build, every test, the package check. Each stage
 # prints its time.
-# The test crate (tests/) drives the example binaries built here
-# (target/<profile>/<name>), so the build stage must come first.
+# The test crate (tests/) builds the binaries it drives through cargo
+# (mcpgraph_tests::bin_path), with the features this build uses: after the
+# build stage that is a no-op.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
