@@ -38,7 +38,7 @@ stage soak scripts/soak.sh --seconds 60
 # `mcpgraph new`'s starter crate builds against this checkout and answers.
 stage starter scripts/starter-check.sh
 # The OTLP exporter is behind a cargo feature: its test builds the facade
-# and runtime once more with it (tests/tests/otlp.rs is empty without it).
+# and runtime once more with it (the otlp test binary needs the feature).
 stage otel cargo test -p mcpgraph-tests --features otel --test otlp
 # The public crates' docs build without a warning (missing docs included).
 stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \
