@@ -76,7 +76,7 @@ pub const RAW_TIMEOUT: Duration = Duration::from_secs(20);
 pub type Client = RunningService<RoleClient, ()>;
 
 /// Awaits `fut`, failing with `what` if it takes longer than [`TIMEOUT`].
-/// The clock starts after the workspace's binaries are built
+/// The clock starts after the programs the tests drive are built
 /// ([`ensure_programs_built`]): a test whose other task is building them
 /// is not hanging.
 pub async fn timed<F: std::future::Future>(what: &str, fut: F) -> F::Output {

@@ -1,5 +1,5 @@
 //! Where things are: the workspace root, the examples and their data, the
-//! workspace's binaries (built through cargo on first use), and programs
+//! binaries the tests drive (built through cargo on first use), and programs
 //! on `PATH`.
 
 use std::collections::HashMap;
@@ -13,6 +13,17 @@ pub const EXAMPLES: [&str; 4] = [
     "loop_example",
     "switch_example",
     "test_minimal",
+];
+
+/// The binaries of other packages that the tests drive: the examples and
+/// the `mcpgraph` CLI. [`bin_path`] builds these; this package's own
+/// binaries are `env!("CARGO_BIN_EXE_<name>")` in the tests.
+const PROGRAMS: [&str; 5] = [
+    EXAMPLES[0],
+    EXAMPLES[1],
+    EXAMPLES[2],
+    EXAMPLES[3],
+    "mcpgraph",
 ];
 
 /// The workspace root (the parent of this crate's directory), canonicalized.
@@ -43,11 +54,11 @@ pub fn counting_dir() -> PathBuf {
         .unwrap_or_else(|e| panic!("missing example data folder {}: {e}", dir.display()))
 }
 
-/// Absolute path of the workspace binary `name` (an example server, the
-/// `mcpgraph` CLI, the test server): built by cargo for this run, so a test
-/// never drives a stale build. The first call in a process runs one
-/// `cargo build` of the workspace's binaries (quick when they are up to
-/// date) and panics with cargo's errors if it fails.
+/// Absolute path of the binary `name` (an example server or the `mcpgraph`
+/// CLI), built by cargo for this run, so a test never drives a stale
+/// build. The first call in a process runs one `cargo build` of all of them
+/// (quick when they are up to date) and panics with cargo's errors if it
+/// fails.
 ///
 /// A program of this package run by a script instead of cargo test (the
 /// soak run) calls [`find_programs_beside_this_executable`] first.
@@ -59,13 +70,13 @@ pub fn bin_path(name: &str) -> PathBuf {
     match programs.get(name) {
         Some(path) => path.clone(),
         None => panic!(
-            "`{name}` is not a binary of this workspace (cargo built: {})",
-            programs.keys().cloned().collect::<Vec<_>>().join(", ")
+            "`{name}` is not among the binaries the tests build ({}): add it to PROGRAMS",
+            PROGRAMS.join(", ")
         ),
     }
 }
 
-/// Builds the workspace's binaries now if [`bin_path`] has not yet, so that
+/// Builds the programs now if [`bin_path`] has not yet, so that
 /// a build is not counted against a test's time limit (see [`crate::timed`]).
 pub fn ensure_programs_built() {
     if BESIDE_THIS_EXECUTABLE.get().is_none() {
@@ -95,7 +106,7 @@ fn beside_this_executable(name: &str) -> PathBuf {
     path
 }
 
-/// The workspace's binaries by name, built once per process.
+/// [`PROGRAMS`] by name, built once per process.
 fn programs() -> Result<&'static HashMap<String, PathBuf>, &'static str> {
     static PROGRAMS: OnceLock<Result<HashMap<String, PathBuf>, String>> = OnceLock::new();
     PROGRAMS
@@ -104,15 +115,18 @@ fn programs() -> Result<&'static HashMap<String, PathBuf>, &'static str> {
         .map_err(String::as_str)
 }
 
-/// Runs `cargo build --workspace --bins --examples` in the profile this test
-/// was built with, and reads the binaries' paths from cargo's JSON messages.
+/// Runs `cargo build --workspace --lib --examples --bin <each of PROGRAMS>`
+/// in the profile this test was built with, and reads the binaries' paths
+/// from cargo's JSON messages.
 ///
-/// `--examples` is there for the features, not for the examples (two small
-/// ones in bench/): with a target that uses dev-dependencies, cargo resolves
-/// features as `cargo test --workspace` and `cargo build --workspace
-/// --all-targets` do, so after either of them this build has nothing to do
-/// instead of compiling a second variant of tokio and everything above it.
-/// Concurrent test processes are safe: cargo locks the target directory.
+/// The rest of the command is there so that the programs are the ones the
+/// build stage (`cargo build --workspace --all-targets`) made, not a second
+/// variant of them and of everything below: `--workspace` and `--examples`
+/// (two small ones in bench/) make cargo resolve features over every member
+/// with dev-dependencies, and `--lib` builds the proc-macro crate as a
+/// member with its debug info, not as a host dependency without it. After
+/// the build stage this build has nothing to do. Concurrent test processes
+/// are safe: cargo locks the target directory.
 fn build_programs() -> Result<HashMap<String, PathBuf>, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
     let mut cmd = std::process::Command::new(&cargo);
@@ -120,7 +134,8 @@ fn build_programs() -> Result<HashMap<String, PathBuf>, String> {
         .arg("build")
         .arg("--manifest-path")
         .arg(repo_root().join("Cargo.toml"))
-        .args(["--workspace", "--bins", "--examples"])
+        .args(["--workspace", "--lib", "--examples"])
+        .args(PROGRAMS.iter().flat_map(|name| ["--bin", name]))
         .args(["--message-format", "json-render-diagnostics"])
         .args(profile_args())
         .stdin(Stdio::null());
