@@ -139,6 +139,16 @@ fn build_programs() -> Result<HashMap<String, PathBuf>, String> {
         .args(["--message-format", "json-render-diagnostics"])
         .args(profile_args())
         .stdin(Stdio::null());
+    // cargo test sets these for the test process. Build scripts that watch
+    // them (ring's does) would otherwise rerun for this build, and again for
+    // the next cargo test, rebuilding everything above them both times.
+    for (key, _) in std::env::vars_os() {
+        if let Some(key) = key.to_str()
+            && (key.starts_with("CARGO_PKG_") || CARGO_TEST_ENV.contains(&key))
+        {
+            cmd.env_remove(key);
+        }
+    }
     let shown = format!(
         "{} {:?}",
         cargo.to_string_lossy(),
@@ -174,6 +184,17 @@ fn build_programs() -> Result<HashMap<String, PathBuf>, String> {
     }
     Ok(programs)
 }
+
+/// Variables cargo sets for a test process, besides `CARGO_PKG_*`.
+const CARGO_TEST_ENV: [&str; 7] = [
+    "CARGO_MANIFEST_DIR",
+    "CARGO_MANIFEST_PATH",
+    "CARGO_CRATE_NAME",
+    "CARGO_BIN_NAME",
+    "CARGO_PRIMARY_PACKAGE",
+    "CARGO_TARGET_TMPDIR",
+    "OUT_DIR",
+];
 
 /// The cargo profile of this executable, read from where cargo put it
 /// (`<target>/<profile dir>/deps/<test>`): `debug` is the `dev` profile.
