@@ -108,8 +108,8 @@ fn beside_this_executable(name: &str) -> PathBuf {
 
 /// [`PROGRAMS`] by name, built once per process.
 fn programs() -> Result<&'static HashMap<String, PathBuf>, &'static str> {
-    static PROGRAMS: OnceLock<Result<HashMap<String, PathBuf>, String>> = OnceLock::new();
-    PROGRAMS
+    static BUILT: OnceLock<Result<HashMap<String, PathBuf>, String>> = OnceLock::new();
+    BUILT
         .get_or_init(build_programs)
         .as_ref()
         .map_err(String::as_str)
