@@ -3,8 +3,9 @@
 # (.ci/run runs it in a clone of HEAD with nothing beside it):
 # pinned peers, the whole build, every test, the package check. Each stage
 # prints its time.
-# The test crate (tests/) drives the example binaries built here
-# (target/<profile>/<name>), so the build stage must come first.
+# The test crate (tests/) builds the binaries it drives through cargo
+# (mcpgraph_tests::bin_path), with the features this build uses: after the
+# build stage that is a no-op.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,7 +38,7 @@ stage soak scripts/soak.sh --seconds 60
 # `mcpgraph new`'s starter crate builds against this checkout and answers.
 stage starter scripts/starter-check.sh
 # The OTLP exporter is behind a cargo feature: its test builds the facade
-# and runtime once more with it (tests/tests/otlp.rs is empty without it).
+# and runtime once more with it (the otlp test binary needs the feature).
 stage otel cargo test -p mcpgraph-tests --features otel --test otlp
 # The public crates' docs build without a warning (missing docs included).
 stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \

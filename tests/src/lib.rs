@@ -1,10 +1,11 @@
 //! Test harness for the mcpgraph end-to-end tests.
 //!
-//! The tests in `tests/tests/*.rs` drive the compiled example servers
-//! (`target/<profile>/{file_utils,loop_example,switch_example,test_minimal}`)
-//! over stdio with a real MCP client (rmcp), with the raw JSON-RPC wire, and
-//! through their command line. The binaries are NOT built by this crate: run
-//! `cargo build --workspace` (or `scripts/test.sh`) first.
+//! The tests in `tests/tests/` (a few binaries, one per area, each former
+//! test file a module) drive the compiled example servers
+//! (`file_utils`, `loop_example`, `switch_example`, `test_minimal`) over
+//! stdio with a real MCP client (rmcp), with the raw JSON-RPC wire, and
+//! through their command line. [`bin_path`] builds them through cargo on
+//! first use, in the test's profile, so a test never drives a stale binary.
 //!
 //! `file_utils` calls `@modelcontextprotocol/server-filesystem`; the harness
 //! always passes `--mcp FILE` pointing its `filesystem` server at the pinned
@@ -13,7 +14,7 @@
 //!
 //! The helpers are grouped by what they drive, and all re-exported here
 //! (`mcpgraph_tests::bin_path`, `mcpgraph_tests::HttpServer`, ...):
-//! - [`paths`]: the workspace, the examples, the compiled binaries;
+//! - [`paths`]: the workspace, the examples, the binaries built through cargo;
 //! - [`compat`]: mcpGraph's example graphs and expected results;
 //! - [`command`]: an example's command line, and one CLI run;
 //! - [`stdio`]: a server over stdio under an rmcp client;
@@ -75,7 +76,11 @@ pub const RAW_TIMEOUT: Duration = Duration::from_secs(20);
 pub type Client = RunningService<RoleClient, ()>;
 
 /// Awaits `fut`, failing with `what` if it takes longer than [`TIMEOUT`].
+/// The clock starts after the programs the tests drive are built
+/// ([`ensure_programs_built`]): a test whose other task is building them
+/// is not hanging.
 pub async fn timed<F: std::future::Future>(what: &str, fut: F) -> F::Output {
+    ensure_programs_built();
     match tokio::time::timeout(TIMEOUT, fut).await {
         Ok(v) => v,
         Err(_) => panic!("timed out after {TIMEOUT:?}: {what}"),

@@ -5,8 +5,8 @@
 //! in which span names, attribute keys and string values appear verbatim.
 //!
 //! Run with `cargo test -p mcpgraph-tests --features otel --test otlp` (the
-//! feature turns on the facade's `otel`).
-#![cfg(feature = "otel")]
+//! feature turns on the facade's `otel`; without it this binary is not
+//! built).
 
 use std::io::{BufReader, Write};
 use std::net::TcpListener;

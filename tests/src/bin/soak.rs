@@ -116,6 +116,8 @@ async fn main() -> std::process::ExitCode {
             }
         }
     }
+    // scripts/soak.sh builds this program with the ones it drives.
+    mcpgraph_tests::find_programs_beside_this_executable();
     let server = mcpgraph_tests::bin_path("mcpgraph-test-server");
     let mcp = mcpgraph_tests::test_server_override(&server.to_string_lossy(), 300, "soak");
     let http = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;

@@ -1,0 +1,10 @@
+//! The command lines: a compiled server's CLI, `mcpgraph lock`, and
+//! observability (`call --trace`, observer hooks, progress).
+//!
+//! One binary, one module per former test binary: `cargo test --test cli
+//! lock::` runs one. The OTLP export is tested in `otlp.rs`, a binary of
+//! its own that needs the `otel` feature.
+
+mod cli;
+mod lock;
+mod observe;

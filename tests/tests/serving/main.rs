@@ -1,0 +1,22 @@
+//! The graph server as a client sees it: the MCP protocol over stdio and
+//! HTTP, the HTTP front door with its caps and auth, the official SDK
+//! clients, concurrency, fairness, cancellation, load, stateless replicas,
+//! shutdown and stderr.
+//!
+//! One binary, one module per former test binary: `cargo test --test
+//! serving load::` runs one.
+
+mod cancel;
+mod concurrency;
+mod fairness;
+mod front_door_caps;
+mod http_auth;
+mod http_front_door;
+mod load;
+mod protocol;
+mod replicas;
+mod sdk_clients;
+mod secrets;
+mod shutdown;
+mod stderr_pressure;
+mod tools_list;
