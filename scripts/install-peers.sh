@@ -8,7 +8,7 @@
 #   - peers/.venv with the Python packages of peers/requirements.txt, every
 #     dependency pinned by peers/constraints.txt
 #   - nginx and openssl (Debian packages, via apt-get when missing; needs
-#     root) for the replicas and TLS tests (tests/tests/replicas.rs,
+#     root) for the replicas and TLS tests (tests/tests/serving/replicas.rs,
 #     tests/tests/downstream_tls.rs)
 # Idempotent: each part is skipped when a stamp shows it already matches its
 # pinned inputs, so a second run takes well under a second.
@@ -70,7 +70,7 @@ else
 fi
 
 # --- nginx and openssl (Debian packages) ------------------------------------
-# tests/tests/replicas.rs puts two --stateless replicas behind nginx, and
+# tests/tests/serving/replicas.rs puts two --stateless replicas behind nginx, and
 # tests/tests/downstream_tls.rs terminates TLS with it (certificates made
 # with the openssl command); both start nginx on loopback themselves (never
 # as a system service).
@@ -100,5 +100,5 @@ else
         exit 1
     fi
     echo "install-peers: WARNING: nginx missing and cannot be installed here (no apt-get or not root);" \
-         "tests/tests/replicas.rs will fail until nginx is installed (apt-get install nginx)" >&2
+         "tests/tests/serving/replicas.rs will fail until nginx is installed (apt-get install nginx)" >&2
 fi

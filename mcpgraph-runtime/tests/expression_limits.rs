@@ -1,6 +1,6 @@
 //! `maxExpressionDepth` and `maxExpressionTimeMs` reach the evaluator a
 //! transform uses: hostile expressions are stopped with an error, quickly,
-//! instead of hanging or overflowing the stack. (tests/tests/semantics.rs
+//! instead of hanging or overflowing the stack. (tests/tests/graphs/semantics.rs
 //! checks the same through a generated server and its error messages.)
 
 use std::time::{Duration, Instant};

@@ -10,6 +10,7 @@
 
 mod compat;
 mod definitions;
+mod error_kinds;
 #[allow(clippy::module_inception)]
 mod history;
 #[allow(clippy::module_inception)]
