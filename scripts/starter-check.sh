@@ -33,10 +33,15 @@ echo "starter-check: the starter crate builds and answers: $got"
 # evaluator) are not in a user's binary. The differential runner, built
 # with them, shows that the symbols are there to be found.
 hooks='mcpgraph_runtime::exec::differential::|mcpgraph_runtime::fuzzing::|evaluate_standalone'
-nm -C "$target/debug/differential" | grep -Eq "$hooks" \
+# (grep reads all of nm's output: under pipefail, `grep -q` quitting early
+# would fail the pipeline with nm's SIGPIPE.)
+found="$(nm -C "$target/debug/differential" | grep -Ec "$hooks" || true)"
+[[ "$found" -gt 0 ]] \
     || { echo "starter-check: no test entry point in the differential runner either: the check proves nothing" >&2; exit 1; }
-if nm -C "$target/debug/starter_check" | grep -E "$hooks" | head -3; then
-    echo "starter-check: test entry points in the starter's binary (above)" >&2
+leaked="$(nm -C "$target/debug/starter_check" | grep -E "$hooks" || true)"
+if [[ -n "$leaked" ]]; then
+    echo "starter-check: test entry points in the starter's binary:" >&2
+    echo "$leaked" | head -3 >&2
     exit 1
 fi
 echo "starter-check: no test entry point in the starter's binary"

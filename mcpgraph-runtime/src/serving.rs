@@ -4,6 +4,8 @@
 //! an operator watches: `/metrics` ([`metrics`]), logs and spans
 //! ([`telemetry`], written by [`stderr_writer`]).
 
+// Public for the `testing` re-exports (the fuzz target serves through it).
+#[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 pub(crate) mod handler;
 pub(crate) mod http;
 pub(crate) mod metrics;

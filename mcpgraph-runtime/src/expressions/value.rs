@@ -8,7 +8,7 @@
 
 use indexmap::IndexMap;
 use jsonata_core::value::JValue;
-pub use mcpgraph_expr::json::{from_json, to_json};
+pub(crate) use mcpgraph_expr::json::{from_json, to_json};
 
 /// Up to this many keys, a field is found by comparing names in order,
 /// which is quicker than hashing the name with the map's SipHash.
