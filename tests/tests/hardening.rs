@@ -1,6 +1,7 @@
 //! A hostile client against `serve --http` (issue 27): what it sends must
 //! not grow the server's memory or its `/metrics` (tool names it makes up
-//! share one label).
+//! share one label), and the bearer scheme is matched as HTTP says, in any
+//! case.
 
 use std::time::{Duration, Instant};
 
@@ -114,5 +115,62 @@ async fn unknown_tool_names_do_not_grow_metrics_or_memory() {
         "RSS grew from {before} KiB to {after} KiB"
     );
     sum_to_ten(&clients[0]).await;
+    server.stop().await;
+}
+
+/// The bearer scheme is case-insensitive (RFC 9110 §11.1) and may be
+/// followed by more than one space (RFC 6750 §2.1's `1*SP`); the token is
+/// not, and another scheme carrying the right token is still refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bearer_scheme_in_any_case() {
+    const TOKEN_VAR: &str = "MCPGRAPH_TEST_AUTH_TOKEN";
+    let token = format!("Tok-{}-Secret", std::process::id());
+    let server = HttpServer::start(
+        "loop_example",
+        &["--auth-token-env", TOKEN_VAR],
+        &[(TOKEN_VAR, &token)],
+    )
+    .await;
+    let body = initialize_body();
+    let accepted = [
+        format!("Bearer {token}"),
+        format!("bearer {token}"),
+        format!("BEARER {token}"),
+        format!("bEaReR {token}"),
+        format!("Bearer   {token}"),
+    ];
+    for auth in &accepted {
+        let r = post_mcp(server.addr, &[("Authorization", auth)], &body).await;
+        assert_accepted(&r, auth);
+    }
+    let refused = [
+        format!("bearer {}", token.to_lowercase()),
+        format!("bearer {}", token.to_uppercase()),
+        "bearer not-the-token".to_owned(),
+        format!("Basic {token}"),
+        format!("Bearer{token}"),
+        format!("Bearers {token}"),
+        format!("bearer\t{token}"),
+        token.clone(),
+        "bearer ".to_owned(),
+    ];
+    for auth in &refused {
+        let r = post_mcp(server.addr, &[("Authorization", auth)], &body).await;
+        assert_eq!(r.status, 401, "{auth:?}: {r:?}");
+        assert!(
+            r.header("mcp-session-id").is_none(),
+            "{auth:?}: no session without auth: {r:?}"
+        );
+    }
+    // `/metrics` is behind the same token, read the same way.
+    let r = http_request(
+        server.addr,
+        "GET",
+        "/metrics",
+        &[("Authorization", &format!("BEARER {token}"))],
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{r:?}");
     server.stop().await;
 }
