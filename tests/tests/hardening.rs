@@ -1,7 +1,7 @@
 //! A hostile client against `serve --http` (issue 27): what it sends must
-//! not grow the server's memory or its `/metrics` (tool names it makes up
-//! share one label), and the bearer scheme is matched as HTTP says, in any
-//! case.
+//! not grow the server's memory, its `/metrics` (tool names it makes up
+//! share one label) or its log lines; and the bearer scheme is matched as
+//! HTTP says, in any case.
 
 use std::time::{Duration, Instant};
 
@@ -46,7 +46,8 @@ async fn sum_to_ten(client: &Client) {
 
 /// 3,000 calls of tools the graph does not have, each named with 64 KiB of
 /// its own, leave `/metrics` small (one shared label) and the server's
-/// memory where it was; a real call is still answered.
+/// memory where it was; neither the errors nor the server's log lines
+/// repeat the names whole; a real call is still answered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_tool_names_do_not_grow_metrics_or_memory() {
     let server = HttpServer::start("loop_example", &[], &[]).await;
@@ -70,7 +71,10 @@ async fn unknown_tool_names_do_not_grow_metrics_or_memory() {
                     .call_tool(call_params(&name, json!({})))
                     .await
                     .expect_err("a tool the graph does not have");
-                assert!(refused.to_string().contains("unknown tool"), "{refused}");
+                let refused = refused.to_string();
+                assert!(refused.contains("unknown tool"), "{refused}");
+                // The name is not echoed back whole.
+                assert!(refused.len() < 1024, "{} bytes of error", refused.len());
             }
             client
         })
@@ -86,11 +90,13 @@ async fn unknown_tool_names_do_not_grow_metrics_or_memory() {
 
     let after = rss_kib(server.pid());
     let metrics = scrape(&server).await;
+    let stderr = server.stderr();
     eprintln!(
         "{UNKNOWN_CALLS} unknown tools of {NAME_BYTES} bytes in {took:?}: /metrics {} bytes, \
-         RSS {before} KiB before, {after} KiB after ({:+} KiB)",
+         RSS {before} KiB before, {after} KiB after ({:+} KiB), {} bytes of stderr",
         metrics.len(),
-        after as i64 - before as i64
+        after as i64 - before as i64,
+        stderr.len()
     );
     assert!(
         metrics.len() < 64 * 1024,
@@ -113,6 +119,14 @@ async fn unknown_tool_names_do_not_grow_metrics_or_memory() {
     assert!(
         after <= before + 32 * 1024,
         "RSS grew from {before} KiB to {after} KiB"
+    );
+    // rmcp logs every error response, message included, at `warn`: the
+    // names must not reach the log whole either.
+    let longest = stderr.lines().map(str::len).max().unwrap_or(0);
+    assert!(
+        longest < 4096,
+        "a {longest}-byte line in the server's {}-byte stderr",
+        stderr.len()
     );
     sum_to_ten(&clients[0]).await;
     server.stop().await;

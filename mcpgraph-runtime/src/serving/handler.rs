@@ -257,12 +257,9 @@ impl ServerHandler for Handler {
                 metrics::call(self.tool_label(&request.name), "ok");
                 Ok(success_result(value).into())
             }
-            Err(CallError::UnknownTool(name)) => {
+            Err(e @ CallError::UnknownTool(_)) => {
                 metrics::call(metrics::UNKNOWN_TOOL, "unknown_tool");
-                Err(McpError::invalid_params(
-                    format!("unknown tool `{name}`"),
-                    None,
-                ))
+                Err(McpError::invalid_params(e.to_string(), None))
             }
             Err(CallError::Failed(e)) => {
                 metrics::call(self.tool_label(&request.name), "error");
