@@ -266,9 +266,25 @@ impl CallError {
     }
 }
 
+/// The longest tool name an error message repeats whole: the longest a
+/// tool can have (MCP's 128 characters of `A-Z a-z 0-9 _ - .`). A longer
+/// name, which no tool has, is cut there: a client sending made-up names of
+/// 64 KiB must not get them echoed back, nor written to the log with every
+/// error rmcp reports.
+const MAX_TOOL_NAME_SHOWN: usize = 128;
+
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            CallError::UnknownTool(name) if name.len() > MAX_TOOL_NAME_SHOWN => {
+                let shown = name.floor_char_boundary(MAX_TOOL_NAME_SHOWN);
+                write!(
+                    f,
+                    "unknown tool `{}…` ({} bytes)",
+                    &name[..shown],
+                    name.len()
+                )
+            }
             CallError::UnknownTool(name) => write!(f, "unknown tool `{name}`"),
             CallError::Failed(e) => e.fmt(f),
         }
@@ -323,5 +339,20 @@ mod tests {
             serde_json::json!({"kind": "downstream.timeout", "node": "fetch", "message": "no answer"})
         );
         assert_eq!(error.to_string(), "node `fetch`: no answer");
+    }
+
+    #[test]
+    fn unknown_tool_names_are_cut_past_the_longest_tool_name() {
+        let longest = "t".repeat(MAX_TOOL_NAME_SHOWN);
+        assert_eq!(
+            CallError::UnknownTool(longest.clone()).to_string(),
+            format!("unknown tool `{longest}`")
+        );
+        // 127 ASCII bytes then a 2-byte character: cut before it.
+        let name = format!("{}é{}", "x".repeat(127), "y".repeat(65_000));
+        assert_eq!(
+            CallError::UnknownTool(name).to_string(),
+            format!("unknown tool `{}…` (65129 bytes)", "x".repeat(127))
+        );
     }
 }

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
+use crate::serving::metrics;
 
 /// An rmcp server handler for an [`Engine`]'s graph. Not generic, so rmcp's
 /// service loop is compiled once, in this crate, for every graph.
@@ -145,7 +146,7 @@ impl Handler {
         } else {
             return Ok(admitted);
         };
-        crate::serving::metrics::refused(cap);
+        metrics::refused(cap);
         Err(McpError::new(
             rmcp::model::ErrorCode(-32000),
             format!(
@@ -165,6 +166,18 @@ impl Handler {
     /// The engine running this handler's calls.
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// The label `/metrics` counts a call of `name` under: the graph's own
+    /// name for one of its tools, [`metrics::UNKNOWN_TOOL`] for any other,
+    /// so that no client can add labels (or memory) by making names up.
+    fn tool_label(&self, name: &str) -> &'static str {
+        self.engine
+            .tools()
+            .iter()
+            .map(|t| t.meta.name)
+            .find(|known| *known == name)
+            .unwrap_or(metrics::UNKNOWN_TOOL)
     }
 }
 
@@ -210,7 +223,7 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let _admitted = self.admit().inspect_err(|_| {
-            crate::serving::metrics::call(&request.name, "refused");
+            metrics::call(self.tool_label(&request.name), "refused");
         })?;
         let mut options = CallOptions {
             cancel: context.ct.clone(),
@@ -241,19 +254,16 @@ impl ServerHandler for Handler {
         }
         match outcome.result {
             Ok(value) => {
-                crate::serving::metrics::call(&request.name, "ok");
+                metrics::call(self.tool_label(&request.name), "ok");
                 Ok(success_result(value).into())
             }
-            Err(CallError::UnknownTool(name)) => {
-                crate::serving::metrics::call(&request.name, "unknown_tool");
-                Err(McpError::invalid_params(
-                    format!("unknown tool `{name}`"),
-                    None,
-                ))
+            Err(e @ CallError::UnknownTool(_)) => {
+                metrics::call(metrics::UNKNOWN_TOOL, "unknown_tool");
+                Err(McpError::invalid_params(e.to_string(), None))
             }
             Err(CallError::Failed(e)) => {
-                crate::serving::metrics::call(&request.name, "error");
-                crate::serving::metrics::node_error(e.kind());
+                metrics::call(self.tool_label(&request.name), "error");
+                metrics::node_error(e.kind());
                 tracing::warn!(tool = %request.name, error = %e, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into())
             }

@@ -152,7 +152,7 @@ pub(crate) async fn serve_http(
         options.body_timeout,
         options.stateless,
     );
-    let auth = options.auth_token.map(|t| format!("Bearer {t}"));
+    let auth = options.auth_token;
     let stopping = shutdown.clone();
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
         let mut mcp = mcp.clone();
@@ -174,7 +174,7 @@ pub(crate) async fn serve_http(
             request
                 .headers()
                 .get(hyper::header::AUTHORIZATION)
-                .is_some_and(|got| constant_time_eq(got.as_bytes(), expected.as_bytes()))
+                .is_some_and(|got| bearer_matches(got.as_bytes(), expected.as_bytes()))
         });
         let on_path = request.uri().path() == MCP_PATH;
         let is_delete = request.method() == hyper::Method::DELETE;
@@ -329,6 +329,50 @@ where
     service.call(request).await
 }
 
+/// Whether the `Authorization` value `header` carries the bearer token
+/// `token`: the scheme `Bearer` in any case (RFC 9110 §11.1: schemes are
+/// case-insensitive), one or more spaces (RFC 6750 §2.1's `1*SP`), then
+/// exactly `token`, compared in constant time.
+fn bearer_matches(header: &[u8], token: &[u8]) -> bool {
+    const SCHEME: &[u8] = b"Bearer";
+    let Some((scheme, rest)) = header.split_at_checked(SCHEME.len()) else {
+        return false;
+    };
+    let spaces = rest.iter().take_while(|&&b| b == b' ').count();
+    scheme.eq_ignore_ascii_case(SCHEME) && spaces > 0 && constant_time_eq(&rest[spaces..], token)
+}
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bearer_matches;
+
+    #[test]
+    fn bearer_scheme_is_case_insensitive_and_the_token_is_not() {
+        for header in [
+            "Bearer s3cret",
+            "bearer s3cret",
+            "BEARER s3cret",
+            "Bearer   s3cret",
+        ] {
+            assert!(bearer_matches(header.as_bytes(), b"s3cret"), "{header:?}");
+        }
+        for header in [
+            "Bearer S3CRET",
+            "Bearer s3cre",
+            "Bearer s3crett",
+            "Basic s3cret",
+            "Bearers3cret",
+            "Bearer\ts3cret",
+            "Bearer ",
+            "Bearer",
+            "s3cret",
+            "",
+        ] {
+            assert!(!bearer_matches(header.as_bytes(), b"s3cret"), "{header:?}");
+        }
+    }
 }

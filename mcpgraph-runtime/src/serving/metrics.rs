@@ -5,6 +5,10 @@
 //!
 //! Process-wide: one binary serves one graph. Counting is an atomic add or
 //! a short lock on a small map, off the hot path's allocations.
+//!
+//! Every label is `&'static str`: a tool name from the graph, an outcome,
+//! an error kind, a cap. Nothing a client sends becomes a label, so each
+//! map has a size fixed by the graph, whatever the clients do.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -13,11 +17,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::ErrorKind;
 
+/// The tool label of every call naming a tool the graph does not have. Not
+/// a possible tool name (those are `A-Z a-z 0-9 _ - .`), so it cannot be
+/// mistaken for one.
+pub(crate) const UNKNOWN_TOOL: &str = "(unknown)";
+
 /// Calls by (tool, outcome): `ok`, `error` (a tool error: a node failed or
-/// the arguments were invalid), `unknown_tool`, `refused` (a cap).
-/// Keyed by tool first, so that counting a call of a known tool (every
-/// call but the first of each tool) allocates nothing.
-static CALLS: Mutex<BTreeMap<String, BTreeMap<&'static str, u64>>> = Mutex::new(BTreeMap::new());
+/// the arguments were invalid), `unknown_tool`, `refused` (a cap). The tool
+/// is one of the graph's or [`UNKNOWN_TOOL`]: at most four entries per tool.
+static CALLS: Mutex<BTreeMap<(&'static str, &'static str), u64>> = Mutex::new(BTreeMap::new());
 /// Failed calls by their error's kind ([`ErrorKind`]: a fixed set, never
 /// text from a request).
 static NODE_ERRORS: Mutex<BTreeMap<ErrorKind, u64>> = Mutex::new(BTreeMap::new());
@@ -33,14 +41,10 @@ fn bump<K: Ord>(map: &Mutex<BTreeMap<K, u64>>, key: K) {
         .or_default() += 1;
 }
 
-/// Counts one finished call.
-pub(crate) fn call(tool: &str, outcome: &'static str) {
-    let mut calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
-    let outcomes = match calls.get_mut(tool) {
-        Some(outcomes) => outcomes,
-        None => calls.entry(tool.to_owned()).or_default(),
-    };
-    *outcomes.entry(outcome).or_default() += 1;
+/// Counts one finished call of `tool`: a name from the graph, or
+/// [`UNKNOWN_TOOL`], never the name a client sent.
+pub(crate) fn call(tool: &'static str, outcome: &'static str) {
+    bump(&CALLS, (tool, outcome));
 }
 
 /// Counts one failed call, by its error's kind.
@@ -72,15 +76,8 @@ pub(crate) fn render(sessions: usize, in_flight: usize, connections: usize) -> S
         "# HELP mcpgraph_calls_total Tool calls by tool and outcome."
     );
     let _ = writeln!(out, "# TYPE mcpgraph_calls_total counter");
-    let calls: Vec<((String, &'static str), u64)> = {
-        let calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
-        calls
-            .iter()
-            .flat_map(|(tool, outcomes)| outcomes.iter().map(|(o, n)| ((tool.clone(), *o), *n)))
-            .collect()
-    };
-    for ((tool, outcome), n) in calls {
-        let tool = escape(&tool);
+    for ((tool, outcome), n) in entries(&CALLS) {
+        let tool = escape(tool);
         let _ = writeln!(
             out,
             "mcpgraph_calls_total{{tool=\"{tool}\",outcome=\"{outcome}\"}} {n}"
@@ -148,6 +145,7 @@ mod tests {
         node_error(ErrorKind::Expression);
         node_error(ErrorKind::Downstream(crate::error::Downstream::TimedOut));
         call("we\"ird", "ok");
+        call(UNKNOWN_TOOL, "unknown_tool");
         let text = render(2, 1, 3);
         assert!(
             text.contains("mcpgraph_node_errors_total{kind=\"expression\"}"),
@@ -159,6 +157,10 @@ mod tests {
         );
         assert!(
             text.contains("mcpgraph_calls_total{tool=\"we\\\"ird\",outcome=\"ok\"} 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("mcpgraph_calls_total{tool=\"(unknown)\",outcome=\"unknown_tool\"} 1"),
             "{text}"
         );
         assert!(text.contains("mcpgraph_sessions 2\n"), "{text}");
