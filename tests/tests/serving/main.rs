@@ -10,6 +10,7 @@ mod cancel;
 mod concurrency;
 mod fairness;
 mod front_door_caps;
+mod hardening;
 mod http_auth;
 mod http_front_door;
 mod load;
