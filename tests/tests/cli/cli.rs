@@ -22,6 +22,21 @@ async fn call_prints_result_json() {
     );
 }
 
+/// `call` prints the text the tool result carries (`JSON.stringify`'s
+/// number spelling, as an MCP client and mcpGraph see it), not serde_json's
+/// (`1e-6`, `1e+16`).
+#[tokio::test]
+async fn call_prints_the_result_text_with_javascript_numbers() {
+    let args = r#"{"a":0.000001,"b":1e16,"c":1e21,"d":1e-7,"e":-0.0}"#;
+    let out = run_cli("test_minimal", &["call", "test_tool", args]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        out.stdout.trim(),
+        r#"{"a":0.000001,"b":10000000000000000,"c":1e+21,"d":1e-7,"e":0}"#,
+        "{out:?}"
+    );
+}
+
 #[tokio::test]
 async fn call_every_example() {
     let out = run_cli(
