@@ -101,20 +101,21 @@ pub(super) async fn process_gone(process: &stdio::Process) -> bool {
     process.exit_status(CRASH_REPORT_WAIT).await.is_some()
 }
 
-/// "`cmd` exited with exit status: 3; its stderr ended with: ...".
+/// "`cmd` exited (exit status: 3); what it wrote on stderr is in this
+/// server's log" (or "its stderr was empty").
 pub(super) async fn crash_report(process: &stdio::Process) -> String {
     let status = match process.exit_status(CRASH_REPORT_WAIT).await {
         Some(status) => format!("exited ({status})"),
         None => "closed its stdout".to_owned(),
     };
-    let tail = process.stderr_tail();
-    let tail = tail.lines().rev().take(10).collect::<Vec<_>>();
-    let tail = tail.into_iter().rev().collect::<Vec<_>>().join("\n");
-    if tail.is_empty() {
+    // What it wrote on stderr is in this server's log (forwarded, redacted),
+    // never in the error: a caller is not to read a child's stderr, which
+    // may quote its environment, paths or data of other calls.
+    if process.stderr_tail().trim().is_empty() {
         format!("`{}` {status}; its stderr was empty", process.program)
     } else {
         format!(
-            "`{}` {status}; its stderr ended with:\n{tail}",
+            "`{}` {status}; what it wrote on stderr is in this server's log",
             process.program
         )
     }

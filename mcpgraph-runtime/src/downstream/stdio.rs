@@ -154,12 +154,30 @@ pub(crate) fn spawn(
     Ok((transport, process))
 }
 
+/// Longest part of a line held back while waiting for its end: past it,
+/// the part is forwarded as it is (so a child writing no newline is still
+/// heard, and a line costs bounded memory).
+const LINE_HOLD: usize = 8 * 1024;
+
 /// Forwards the child's stderr (see [`super::stderr`]), line by line with
-/// a `[name]` prefix, keeping the tail.
+/// a `[name]` prefix and with values expanded from `${VAR}` redacted (a
+/// whole line at a time, so a secret split between two reads is still
+/// found), keeping the tail.
 async fn pump_stderr(name: String, pipe: ChildStderr, tail: Arc<StderrTail>) {
     let mut pipe = pipe;
     let mut buf = vec![0u8; 8192];
-    let mut at_line_start = true;
+    let mut line: Vec<u8> = Vec::new();
+    let prefix = format!("[{name}] ");
+    let forward = |line: &[u8]| {
+        let text = crate::downstream::env_expand::redact(&String::from_utf8_lossy(line));
+        let mut out = Vec::with_capacity(prefix.len() + text.len() + 1);
+        out.extend_from_slice(prefix.as_bytes());
+        out.extend_from_slice(text.as_bytes());
+        if !out.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+        super::stderr::emit(&out);
+    };
     loop {
         let n = match pipe.read(&mut buf).await {
             Ok(0) | Err(_) => break,
@@ -167,18 +185,16 @@ async fn pump_stderr(name: String, pipe: ChildStderr, tail: Arc<StderrTail>) {
         };
         let chunk = &buf[..n];
         tail.push(chunk);
-        let mut out = Vec::with_capacity(n + 32);
-        for line in chunk.split_inclusive(|b| *b == b'\n') {
-            if at_line_start {
-                out.extend_from_slice(format!("[{name}] ").as_bytes());
+        for part in chunk.split_inclusive(|b| *b == b'\n') {
+            line.extend_from_slice(part);
+            if part.ends_with(b"\n") || line.len() >= LINE_HOLD {
+                forward(&line);
+                line.clear();
             }
-            out.extend_from_slice(line);
-            at_line_start = line.ends_with(b"\n");
         }
-        super::stderr::emit(&out);
     }
-    if !at_line_start {
-        super::stderr::emit(b"\n");
+    if !line.is_empty() {
+        forward(&line);
     }
     tail.eof.cancel();
 }

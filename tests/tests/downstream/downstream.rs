@@ -34,7 +34,7 @@ async fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, String>
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_crash_reports_the_stderr_tail_and_the_next_call_restarts_the_server() {
+async fn a_crash_reports_the_exit_status_not_the_stderr_and_the_next_call_restarts_the_server() {
     let e = engine::<downstream::Server>(test_server(5000, &[]));
     mcpgraph_tests::assert_echoes(&e, "start").await;
     let err = call(&e, "crash", json!({"lines": 3})).await.unwrap_err();
@@ -44,21 +44,22 @@ async fn a_crash_reports_the_stderr_tail_and_the_next_call_restarts_the_server()
         "`test`",
         "mcpgraph-test-server",
         "exit status: 3",
-        "stderr line 3 of 3",
-        "crashing on request",
+        "what it wrote on stderr is in this server's log",
     ] {
         assert!(err.contains(want), "missing {want:?} in: {err}");
     }
+    // The child's stderr goes to our log, never to the caller.
+    for never in ["stderr line", "crashing on request"] {
+        assert!(!err.contains(never), "{never:?} reached the caller: {err}");
+    }
+    assert_eq!(err.lines().count(), 1, "{err}");
     mcpgraph_tests::assert_echoes(&e, "a crash").await;
-    // A long stderr: only its tail is reported.
     let err = call(&e, "crash", json!({"lines": 300})).await.unwrap_err();
     eprintln!("{err}");
     assert!(
-        err.contains("crashing on request") && err.contains("stderr line 300 of 300"),
+        err.contains("exit status: 3") && !err.contains("stderr line"),
         "{err}"
     );
-    assert!(!err.contains("line 1 of 300"), "{err}");
-    assert!(err.lines().count() <= 12, "the tail is bounded: {err}");
     mcpgraph_tests::assert_echoes(&e, "a second crash").await;
 }
 
@@ -187,15 +188,19 @@ async fn an_oversized_reply_fails_that_call_only() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_server_that_dies_at_start_is_reported_with_its_stderr() {
+async fn a_server_that_dies_at_start_is_reported_with_its_exit_status() {
     let e = engine::<downstream::Server>(test_server(5000, &["--crash-on-start"]));
     let err = call(&e, "echo", json!({"x": 1})).await.unwrap_err();
     eprintln!("{err}");
     assert!(
         err.contains("cannot start downstream server `test`")
             && err.contains("exit status: 4")
-            && err.contains("refusing to start (--crash-on-start)"),
+            && err.contains("what it wrote on stderr is in this server's log"),
         "{err}"
+    );
+    assert!(
+        !err.contains("refusing to start (--crash-on-start)"),
+        "the child's stderr reached the caller: {err}"
     );
 }
 

@@ -135,10 +135,11 @@ async fn an_unset_variable_fails_the_call_naming_it() {
 }
 
 /// A value expanded from `${VAR}` (here a secret passed as an argument,
-/// which the crashing server's stderr tail then quotes) reaches the client
-/// as `${VAR}`, while the rest of the tail stays as it was.
+/// which the crashing server then writes on its stderr) reaches neither the
+/// client (which gets the exit status, not the stderr) nor our log (where
+/// the child's stderr is forwarded with the value as `${VAR}`).
 #[tokio::test(flavor = "multi_thread")]
-async fn expanded_secrets_are_redacted_from_errors() {
+async fn expanded_secrets_are_redacted_from_errors_and_the_log() {
     let secret = "sekrit-value-42";
     let file = write_config(
         "redact",
@@ -147,7 +148,7 @@ async fn expanded_secrets_are_redacted_from_errors() {
             "args": ["--describe", "${MCPGRAPH_TEST_TAG}"]
         }}}),
     );
-    let (client, _log) = file_utils(&file, &[("MCPGRAPH_TEST_TAG", secret)]).await;
+    let (client, log) = file_utils(&file, &[("MCPGRAPH_TEST_TAG", secret)]).await;
     let r = timed(
         "count_files",
         client
@@ -160,9 +161,20 @@ async fn expanded_secrets_are_redacted_from_errors() {
     assert_eq!(r.is_error, Some(true), "{text}");
     assert!(!text.contains(secret), "{text}");
     assert!(
-        text.contains("tag=${MCPGRAPH_TEST_TAG}") && text.contains("crashing on request"),
+        text.contains("exit status") && !text.contains("crashing on request"),
         "{text}"
     );
+    // The forwarded stderr reaches our log (give the forwarding a moment).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !log().contains("crashing on request") && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let log = log();
+    assert!(
+        log.contains("tag=${MCPGRAPH_TEST_TAG}") && log.contains("crashing on request"),
+        "{log}"
+    );
+    assert!(!log.contains(secret), "the secret reached the log:\n{log}");
     let _ = timed("close", client.cancel()).await;
     let _ = std::fs::remove_file(&file);
 }
