@@ -1,0 +1,193 @@
+//! The schema lock's checks hold against a server that will not be
+//! checked (issue 27): under `--strict-lock` a `tools/list` that fails
+//! refuses the call, and a later call lists again; a `nextCursor` that never
+//! ends fails `mcpgraph lock` and the run-time comparison in a bounded time,
+//! naming the server. And a value as deep as the `maxValueDepth` ceiling
+//! allows, or deeper, fails with the value-depth limit instead of
+//! overflowing a stack.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use mcpgraph::{CallError, CancellationToken, Downstream, Engine, ErrorKind};
+use mcpgraph_tests::{TempDir, bin_path, test_server_spec};
+use serde_json::{Value, json};
+
+mod drift {
+    mcpgraph::mcpgraph!("graphs/drift.yaml");
+}
+
+const TEST_SERVER: &str = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+
+/// `tool` called through `engine`, within `limit` (the test fails if not).
+async fn call_within(
+    engine: &Engine,
+    tool: &str,
+    args: Value,
+    limit: Duration,
+) -> Result<Value, CallError> {
+    let call = engine.call(tool, args.as_object().cloned(), CancellationToken::new());
+    match tokio::time::timeout(limit, call).await {
+        Ok(result) => result,
+        Err(_) => panic!("`{tool}` did not return within {limit:?}"),
+    }
+}
+
+/// The drift graph against the test server started with `args`
+/// (`timeoutMs` 30 s, far longer than any test waits).
+fn drift_engine(args: &[&str], strict: bool) -> Engine {
+    Engine::start::<drift::Server>(test_server_spec(TEST_SERVER, 30_000, args), 1)
+        .expect("engine starts")
+        .with_strict_lock(strict)
+}
+
+/// A `tools/list` that fails refuses the call under `--strict-lock`, with
+/// an error naming the server and why; the failure is not kept, so the
+/// next call lists again and goes through. Without `--strict-lock` the call
+/// goes through at once (the failure is a warning in the log).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_lock_refuses_a_server_it_cannot_list_and_lists_again() {
+    let limit = Duration::from_secs(5);
+    let engine = drift_engine(&["--list-error", "1"], true);
+    let refused = call_within(&engine, "echo", json!({}), limit)
+        .await
+        .expect_err("the first call is refused");
+    assert_eq!(
+        refused.kind(),
+        ErrorKind::Downstream(Downstream::Protocol),
+        "{refused}"
+    );
+    let message = refused.to_string();
+    for part in [
+        "downstream server `test` tool `json_text` could not be compared with the graph's lock",
+        "tools/list fails on purpose (--list-error)",
+        "refused under --strict-lock",
+    ] {
+        assert!(message.contains(part), "{part:?} not in: {message}");
+    }
+    let again = call_within(&engine, "echo", json!({}), limit).await;
+    assert_eq!(again.map_err(|e| e.to_string()), Ok(json!(7)));
+    engine.shutdown().await;
+
+    let lenient = drift_engine(&["--list-error", "1"], false);
+    let echoed = call_within(&lenient, "echo", json!({}), limit).await;
+    assert_eq!(echoed.map_err(|e| e.to_string()), Ok(json!(7)));
+    lenient.shutdown().await;
+}
+
+/// A server whose `tools/list` always fails is refused on every call
+/// under `--strict-lock`, each call listing again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_lock_keeps_refusing_a_server_that_never_lists() {
+    let engine = drift_engine(&["--list-error", "1000"], true);
+    for _ in 0..3 {
+        let refused = call_within(&engine, "say", json!({}), Duration::from_secs(5))
+            .await
+            .expect_err("refused");
+        assert_eq!(refused.kind(), ErrorKind::Downstream(Downstream::Protocol));
+        assert!(
+            refused.to_string().contains("fails on purpose"),
+            "{refused}"
+        );
+    }
+    engine.shutdown().await;
+}
+
+/// Pagination that does not end (the same cursor again and again, or a new
+/// one each page) fails the run-time comparison at once instead of
+/// listing until `timeoutMs`: under `--strict-lock` the call is refused,
+/// naming the server and why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endless_pagination_fails_the_runtime_check_quickly() {
+    for (mode, why) in [
+        ("again", "sent the cursor `again` a second time"),
+        ("fresh", "still had a `nextCursor` after 100 pages"),
+    ] {
+        let engine = drift_engine(&["--endless-cursor", mode], true);
+        let started = Instant::now();
+        let refused = call_within(&engine, "echo", json!({}), Duration::from_secs(5))
+            .await
+            .expect_err("refused");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(
+            refused.kind(),
+            ErrorKind::Downstream(Downstream::Protocol),
+            "{refused}"
+        );
+        let message = refused.to_string();
+        assert!(
+            message.contains("downstream server `test`") && message.contains(why),
+            "{mode}: {message}"
+        );
+        engine.shutdown().await;
+    }
+}
+
+/// Runs `mcpgraph lock` in `dir` with `args`; kills it and fails the test
+/// if it has not ended within `limit`.
+fn lock_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(bin_path("mcpgraph"))
+        .arg("lock")
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mcpgraph");
+    let started = Instant::now();
+    while child.try_wait().expect("wait for mcpgraph").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("reap mcpgraph");
+            panic!(
+                "`mcpgraph lock {args:?}` still ran after {limit:?}; stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("reap mcpgraph")
+}
+
+/// `mcpgraph lock` against a server whose pagination never ends fails
+/// within 5 s (not after the 60 s default `timeoutMs`), names the server
+/// and says why, and writes no lock.
+#[test]
+fn endless_pagination_fails_mcpgraph_lock_within_five_seconds() {
+    // Built before the clock starts.
+    bin_path("mcpgraph");
+    for (mode, why) in [
+        (
+            "again",
+            "sent the cursor `again` a second time: its pagination loops",
+        ),
+        ("fresh", "still had a `nextCursor` after 100 pages"),
+    ] {
+        let dir = TempDir::new("lock-endless-cursor");
+        let graph = format!(
+            r#"version: "1.0"
+server: {{ name: "endless", version: "0.0.1" }}
+mcpServers:
+  test: {{ command: {TEST_SERVER:?}, args: ["--endless-cursor", "{mode}"] }}
+tools:
+  - name: "t"
+    description: "Calls the test server"
+    inputSchema: {{ type: object }}
+    nodes:
+      - {{ id: entry, type: entry, next: n0 }}
+      - {{ id: n0, type: mcp, server: test, tool: text, args: {{ text: hi }}, next: exit }}
+      - {{ id: exit, type: exit }}
+"#
+        );
+        std::fs::write(dir.path().join("graph.yaml"), graph).expect("write the graph");
+        let out = lock_within(dir.path(), &["graph.yaml"], Duration::from_secs(5));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{mode}: {stderr}");
+        assert!(
+            stderr.contains("error: server `test`: ") && stderr.contains(why),
+            "{mode}: {stderr}"
+        );
+        assert!(!dir.path().join("graph.lock.json").exists());
+    }
+}
