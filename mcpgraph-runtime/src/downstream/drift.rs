@@ -49,6 +49,9 @@ impl LockedTools {
     }
 }
 
+/// The locked tools a server changed, with why.
+type Changed = Arc<BTreeMap<String, String>>;
+
 /// The comparison of one connection's server with the lock, made on the
 /// first call that needs it and kept for the connection's life once made.
 ///
@@ -63,7 +66,7 @@ impl LockedTools {
 #[derive(Default)]
 pub(super) struct DriftCheck {
     /// The last comparison's outcome; `None` before the first.
-    state: tokio::sync::Mutex<Option<Result<Arc<BTreeMap<String, String>>, ListingError>>>,
+    state: tokio::sync::Mutex<Option<Result<Changed, ListingError>>>,
     /// Comparisons ended so far, to tell a caller that queued behind one.
     ended: AtomicU64,
 }
@@ -78,7 +81,7 @@ impl DriftCheck {
         locked: &HashMap<String, Value>,
         timeout: Duration,
         strict: bool,
-    ) -> Result<Arc<BTreeMap<String, String>>, ListingError> {
+    ) -> Result<Changed, ListingError> {
         let arrived = self.ended.load(Ordering::SeqCst);
         let mut state = self.state.lock().await;
         match &*state {
