@@ -191,3 +191,58 @@ tools:
         assert!(!dir.path().join("graph.lock.json").exists());
     }
 }
+
+mod deep {
+    mcpgraph::mcpgraph!("graphs/deep_values.yaml");
+}
+
+/// How deeply `value`'s arrays and objects nest, counted without recursion.
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            Value::Object(map) => map.values().collect(),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        stack.extend(children.into_iter().map(|child| (child, depth + 1)));
+    }
+    deepest
+}
+
+/// With `maxValueDepth` at its ceiling, a value nested exactly that deep is
+/// converted and returned on a worker thread's stack, and one level more,
+/// or 200,000 levels, fails with the value-depth limit (`limit.value_depth`)
+/// and leaves the server answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn values_at_the_depth_ceiling_fit_the_stack_and_deeper_ones_fail() {
+    // mcpgraph_expr::MAX_VALUE_DEPTH_CEILING, which graphs/deep_values.yaml sets.
+    const CEILING: usize = 256;
+    let engine = Engine::start::<deep::Server>(vec![], 1).expect("engine starts");
+    let limit = Duration::from_secs(30);
+    for n in [CEILING + 1, 200_000] {
+        let error = call_within(&engine, "nest", json!({ "n": n }), limit)
+            .await
+            .expect_err("too deep");
+        assert_eq!(
+            error.kind(),
+            ErrorKind::Limit(mcpgraph::Limit::ValueDepth),
+            "{n}: {error}"
+        );
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("deeper than maxValueDepth ({CEILING})")),
+            "{error}"
+        );
+    }
+    let value = call_within(&engine, "nest", json!({ "n": CEILING }), limit)
+        .await
+        .expect("a value at the ceiling is returned");
+    assert_eq!(depth(&value), CEILING);
+    // Dropping it recursively here is fine: the test's thread is not a
+    // worker's, and this is far below what its stack carries.
+    engine.shutdown().await;
+}
