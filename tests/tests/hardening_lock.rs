@@ -94,6 +94,44 @@ async fn strict_lock_keeps_refusing_a_server_that_never_lists() {
     engine.shutdown().await;
 }
 
+/// A `tools/list` that never answers refuses the call under
+/// `--strict-lock` once the server's `timeoutMs` has passed, as a timeout;
+/// calls that queued behind that listing share its error instead of each
+/// waiting a `timeoutMs` of their own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_lock_refuses_a_server_whose_listing_hangs_once_per_wait() {
+    let timeout_ms = 1500;
+    let engine = Engine::start::<drift::Server>(
+        test_server_spec(TEST_SERVER, timeout_ms, &["--list-hang"]),
+        1,
+    )
+    .expect("engine starts")
+    .with_strict_lock(true);
+    let started = Instant::now();
+    let calls = (0..3).map(|_| call_within(&engine, "echo", json!({}), Duration::from_secs(10)));
+    for refused in futures::future::join_all(calls).await {
+        let refused = refused.expect_err("refused");
+        assert_eq!(
+            refused.kind(),
+            ErrorKind::Downstream(Downstream::TimedOut),
+            "{refused}"
+        );
+        assert!(
+            refused
+                .to_string()
+                .contains("got no complete answer within 1500 ms"),
+            "{refused}"
+        );
+    }
+    // One listing's wait for the three calls, not three in a row.
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < Duration::from_millis(2 * timeout_ms),
+        "{elapsed:?}"
+    );
+    engine.shutdown().await;
+}
+
 /// Pagination that does not end (the same cursor again and again, or a new
 /// one each page) fails the run-time comparison at once instead of
 /// listing until `timeoutMs`: under `--strict-lock` the call is refused,

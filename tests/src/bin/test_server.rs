@@ -16,6 +16,7 @@
 //!   schema lock's drift tests);
 //! - `--list-error N`: fail the first N `tools/list` requests with an error
 //!   (then list as usual), for the lock's fail-closed tests;
+//! - `--list-hang`: never answer `tools/list` (other requests are served);
 //! - `--endless-cursor again|fresh`: answer every `tools/list` page with a
 //!   `nextCursor`, forever: `again` always the same one, `fresh` a new one
 //!   each page (for the bounds on pagination);
@@ -104,6 +105,8 @@ static CALLS: AtomicU64 = AtomicU64::new(0);
 static DRIFT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// `tools/list` requests still to fail (`--list-error`).
 static LIST_ERRORS: AtomicU64 = AtomicU64::new(0);
+/// Set by `--list-hang`.
+static LIST_HANG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// `--endless-cursor`: 0 off, 1 `again`, 2 `fresh`.
 static ENDLESS: AtomicU64 = AtomicU64::new(0);
 /// `tools/list` requests answered.
@@ -186,6 +189,9 @@ impl ServerHandler for TestServer {
                 "tools/list fails on purpose (--list-error)",
                 None,
             ));
+        }
+        if LIST_HANG.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
         }
         let page = LISTED.fetch_add(1, Ordering::SeqCst);
         let drift = DRIFT.load(Ordering::SeqCst);
@@ -353,6 +359,7 @@ async fn main() {
                 };
                 LIST_ERRORS.store(n, Ordering::SeqCst);
             }
+            "--list-hang" => LIST_HANG.store(true, Ordering::SeqCst),
             "--endless-cursor" => {
                 let mode = match args.next().as_deref() {
                     Some("again") => 1,
