@@ -280,6 +280,12 @@ async fn values_at_the_depth_ceiling_fit_the_stack_and_deeper_ones_fail() {
         .await
         .expect("a value at the ceiling is returned");
     assert_eq!(depth(&value), CEILING);
+    // The same depth through a recursive outputSchema: `{}` wrapped
+    // CEILING - 1 times.
+    let checked = call_within(&engine, "nest_checked", json!({ "n": CEILING - 1 }), limit)
+        .await
+        .expect("a value at the ceiling passes its schema");
+    assert_eq!(depth(&checked), CEILING);
     // Dropping it recursively here is fine: the test's thread is not a
     // worker's, and this is far below what its stack carries.
     engine.shutdown().await;
