@@ -113,6 +113,39 @@ mod tests {
         );
     }
 
+    /// Objects nested `depth` deep (objects cost the conversions the most
+    /// stack per level), built without recursion.
+    fn nested(depth: u64) -> JValue {
+        let mut value = JValue::Number(1.0);
+        for _ in 0..depth {
+            value = JValue::object([("k".to_owned(), value)].into_iter().collect());
+        }
+        value
+    }
+
+    /// A value at `MAX_VALUE_DEPTH_CEILING` goes through every recursive
+    /// conversion of a call's edges on half of a worker thread's 2 MiB
+    /// stack, in this (debug) build, where frames are largest: the ceiling
+    /// keeps its margin as the conversions change.
+    #[test]
+    fn values_at_the_depth_ceiling_convert_on_half_a_worker_stack() {
+        let converted = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(|| {
+                let value = nested(crate::MAX_VALUE_DEPTH_CEILING);
+                let json = to_json(&value).expect("a value");
+                let text = serde_json::to_string(&json.clone()).expect("serialises");
+                let back = from_json(&json);
+                drop(json);
+                (text.len(), back == value)
+            })
+            .expect("a thread")
+            .join()
+            .expect("no overflow");
+        // `{"k":` and `}` per level, around the `1`.
+        assert_eq!(converted, (6 * 256 + 1, true));
+    }
+
     #[test]
     fn undefined_is_no_value_and_drops_from_containers() {
         assert_eq!(to_json(&JValue::Undefined), None);

@@ -51,6 +51,16 @@ use jsonata_core::ast::{AstNode, PathStep, Stage};
 /// from here.
 pub const DEFAULT_MAX_VALUE_DEPTH: u64 = 128;
 
+/// The largest `maxValueDepth` a graph may set (a larger one fails the
+/// build). The conversions of a value at the edges of a call (to and from
+/// JSON, serde_json's clone, serialisation and drop) recurse once per
+/// level, on worker threads of 2 MiB; measured there from a fresh stack,
+/// the costliest, `json::to_json` of nested objects, carries
+/// about 870 levels in a debug build and 2,800 in a release one (clone:
+/// 1,370 and 3,400; the others more). 256 leaves the stack used before the
+/// conversion, and debug builds, a margin of more than three times.
+pub const MAX_VALUE_DEPTH_CEILING: u64 = 256;
+
 /// The groups of host functions a rewritten expression calls, as a set
 /// of bits, so an evaluator registers only those its expressions use.
 /// The `$pad`/`$join` checks are not among them: every evaluator has

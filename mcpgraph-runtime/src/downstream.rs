@@ -30,7 +30,8 @@
 //! `--mcp` override, `connection` one connection (health, probe, crash
 //! report), `lifecycle` how the manager checks, replaces and retires
 //! connections, `connect` connecting and the handshake, `listing` what a
-//! server offers (for `mcpgraph lock`).
+//! server offers (for `mcpgraph lock` and `drift`, with bounded paging),
+//! `drift` the comparison with the lock.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
@@ -105,7 +106,8 @@ pub struct ClientManager {
     closing: tokio_util::sync::CancellationToken,
     /// The lock the graph was built against, if any (`Graph::LOCK`).
     lock: Option<drift::LockedTools>,
-    /// `--strict-lock`: calls to a tool that changed since the lock fail.
+    /// `--strict-lock`: calls to a tool that changed since the lock, or
+    /// that could not be compared with it, fail.
     strict_lock: std::sync::atomic::AtomicBool,
 }
 
@@ -145,7 +147,8 @@ impl ClientManager {
     }
 
     /// With `strict`, a call to a tool that changed since the lock fails
-    /// instead of reaching the server.
+    /// instead of reaching the server, and so does a call to a server whose
+    /// tools cannot be listed to compare them (the next call lists again).
     pub fn set_strict_lock(&self, strict: bool) {
         self.strict_lock
             .store(strict, std::sync::atomic::Ordering::SeqCst);
@@ -193,12 +196,22 @@ impl ClientManager {
             DownstreamError { kind, message }
         })?;
         if let Some(locked) = self.lock.as_ref().and_then(|l| l.server(server)) {
+            let strict = self.strict_lock.load(std::sync::atomic::Ordering::SeqCst);
             let changed = connection
                 .drift
-                .get_or_init(|| drift::changed_tools(server, &connection, locked, timeout))
-                .await;
+                .changed(server, &connection, locked, timeout, strict)
+                .await
+                .map_err(|e| {
+                    DownstreamError::new(
+                        if e.timed_out { TimedOut } else { Protocol },
+                        format!(
+                            "downstream server `{server}` tool `{tool}` could not be compared with the graph's lock: {e}; \
+                             refused under --strict-lock (the next call lists the server's tools again)"
+                        ),
+                    )
+                })?;
             if let Some(why) = changed.get(tool)
-                && self.strict_lock.load(std::sync::atomic::Ordering::SeqCst)
+                && strict
             {
                 return Err(DownstreamError::new(
                     Protocol,

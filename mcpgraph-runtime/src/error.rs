@@ -80,8 +80,9 @@ pub enum Downstream {
     /// configured.
     Refused,
     /// The server answered with a protocol error, or asked for something
-    /// graphs do not support; or its tool changed since the lock under
-    /// `--strict-lock`.
+    /// graphs do not support; or, under `--strict-lock`, its tool changed
+    /// since the lock, or its tools could not be listed to compare them
+    /// (a listing with no answer at all is [`Downstream::TimedOut`]).
     Protocol,
     /// The tool ran and returned an error result (`isError`).
     ToolError,

@@ -4,6 +4,7 @@
 use super::{Cx, Lowered, Unfinished};
 use crate::model::{GraphFile, Limits, Pos, ServerMeta, Sp, Tool};
 use crate::yaml::{self, Value};
+use mcpgraph_expr::MAX_VALUE_DEPTH_CEILING;
 
 impl Cx<'_, '_> {
     /// The whole file.
@@ -124,6 +125,19 @@ impl Cx<'_, '_> {
             {
                 *slot = v;
             }
+        }
+        if limits.max_value_depth > MAX_VALUE_DEPTH_CEILING
+            && let Some(n) = f.get("maxValueDepth")
+        {
+            self.err(
+                n.pos,
+                format!(
+                    "`maxValueDepth` must be at most {MAX_VALUE_DEPTH_CEILING} (the stacks that convert a value \
+                     carry no deeper ones), found `{}`",
+                    limits.max_value_depth
+                ),
+            );
+            limits.max_value_depth = MAX_VALUE_DEPTH_CEILING;
         }
         limits
     }
@@ -293,6 +307,28 @@ mod tests {
                 "`maxExpressionTimeMs` must be a positive integer, found the string `10`",
                 "unknown key `maxThings` in `executionLimits`",
             ]
+        );
+    }
+
+    /// A `maxValueDepth` over the ceiling is an error at its value; the
+    /// ceiling itself is accepted.
+    #[test]
+    fn value_depth_has_a_ceiling() {
+        let base = with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n");
+        let at = format!("{base}executionLimits:\n  maxValueDepth: 256\n");
+        assert_eq!(load(&at).limits.max_value_depth, 256);
+        let over =
+            format!("{base}executionLimits:\n  maxNodeExecutions: 5\n  maxValueDepth: 1000000\n");
+        let line = over.lines().count() as u32;
+        assert_eq!(
+            one_error(&over),
+            (
+                line,
+                18,
+                "`maxValueDepth` must be at most 256 (the stacks that convert a value carry no deeper ones), \
+                 found `1000000`"
+                    .to_owned()
+            )
         );
     }
 

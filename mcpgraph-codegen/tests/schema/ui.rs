@@ -33,6 +33,7 @@ const SCHEMA_REJECTS: &[&str] = &[
     "unknown_key_top.yaml",
     "unknown_node_type.yaml",
     "unknown_server_type.yaml",
+    "value_depth_ceiling.yaml",
     "wrong_type_next.yaml",
     "wrong_type_nodes.yaml",
     "wrong_type_version.yaml",

@@ -143,7 +143,7 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
         service,
         process,
         health: AtomicU8::new(HEALTHY),
-        drift: tokio::sync::OnceCell::new(),
+        drift: Default::default(),
     })
 }
 

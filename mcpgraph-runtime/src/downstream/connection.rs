@@ -26,7 +26,7 @@ pub(super) struct Connection {
     pub(super) health: AtomicU8,
     /// The locked tools its server changed (see `drift`), compared on the
     /// first call that needs it.
-    pub(super) drift: tokio::sync::OnceCell<std::collections::BTreeMap<String, String>>,
+    pub(super) drift: super::drift::DriftCheck,
 }
 
 pub(super) const HEALTHY: u8 = 0;

@@ -3,14 +3,19 @@
 //! each connection compares them with what the server lists now. A tool
 //! that is gone, or whose input or output schema changed in more than its
 //! descriptive text, is logged as drift; under `--strict-lock` the calls
-//! that use it fail instead of sending a request the server may reject.
+//! that use it fail instead of sending a request the server may reject,
+//! and so do calls to a server whose tools cannot be listed (see
+//! [`DriftCheck`]).
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde_json::Value;
 
 use super::connection::Connection;
+use super::listing::{ListingError, all_tools};
 
 /// Per server, per tool: the locked `inputSchema` and `outputSchema`.
 #[derive(Debug, Default)]
@@ -44,34 +49,86 @@ impl LockedTools {
     }
 }
 
-/// The tools of `locked` that changed on `connection`'s server, with why.
-/// A server that cannot be listed counts as unchanged (the calls will say
-/// what is wrong).
-pub(super) async fn changed_tools(
+/// The locked tools a server changed, with why.
+type Changed = Arc<BTreeMap<String, String>>;
+
+/// The comparison of one connection's server with the lock, made on the
+/// first call that needs it and kept for the connection's life once made.
+///
+/// A server whose tools cannot be listed (an error, no answer within its
+/// `timeoutMs`, pagination that does not end) was not compared. By default
+/// that is a warning, once per connection, and calls go on. Under
+/// `--strict-lock` it refuses the call, and is not kept: the calls that
+/// queued behind the failed listing share its error (with N calls waiting
+/// on a server whose listing hangs, each waits one `timeoutMs`, not N),
+/// and the next call after them lists again, so a passing fault does not
+/// refuse calls for the rest of the connection's life.
+#[derive(Default)]
+pub(super) struct DriftCheck {
+    /// The last comparison's outcome; `None` before the first.
+    state: tokio::sync::Mutex<Option<Result<Changed, ListingError>>>,
+    /// Comparisons ended so far, to tell a caller that queued behind one.
+    ended: AtomicU64,
+}
+
+impl DriftCheck {
+    /// The tools of `locked` that changed on `connection`'s server, with
+    /// why; under `strict`, the error of a listing that failed.
+    pub(super) async fn changed(
+        &self,
+        server: &str,
+        connection: &Connection,
+        locked: &HashMap<String, Value>,
+        timeout: Duration,
+        strict: bool,
+    ) -> Result<Changed, ListingError> {
+        let arrived = self.ended.load(Ordering::SeqCst);
+        let mut state = self.state.lock().await;
+        match &*state {
+            Some(Ok(changed)) => return Ok(Arc::clone(changed)),
+            // Warned of when it failed.
+            Some(Err(_)) if !strict => return Ok(Arc::default()),
+            Some(Err(e)) if self.ended.load(Ordering::SeqCst) != arrived => return Err(e.clone()),
+            _ => {}
+        }
+        let outcome = changed_tools(server, connection, locked, timeout, strict)
+            .await
+            .map(Arc::new);
+        self.ended.fetch_add(1, Ordering::SeqCst);
+        *state = Some(outcome.clone());
+        match outcome {
+            Err(_) if !strict => Ok(Arc::default()),
+            outcome => outcome,
+        }
+    }
+}
+
+/// The tools of `locked` that changed on `connection`'s server, with why,
+/// or why its tools could not be listed.
+async fn changed_tools(
     server: &str,
     connection: &Connection,
     locked: &HashMap<String, Value>,
     timeout: Duration,
-) -> BTreeMap<String, String> {
-    let listed =
-        match tokio::time::timeout(timeout, connection.service.peer().list_all_tools()).await {
-            Ok(Ok(tools)) => tools,
-            Ok(Err(e)) => {
+    strict: bool,
+) -> Result<BTreeMap<String, String>, ListingError> {
+    let listed = match all_tools(connection.service.peer(), timeout).await {
+        Ok(tools) => tools,
+        Err(e) => {
+            if strict {
                 tracing::warn!(
                     server,
-                    "cannot list the tools of `{server}` to compare them with the lock: {e}"
+                    "cannot compare the tools of `{server}` with the lock: {e}; its calls are refused under --strict-lock until a listing succeeds"
                 );
-                return BTreeMap::new();
-            }
-            Err(_) => {
+            } else {
                 tracing::warn!(
                     server,
-                    "`{server}` did not list its tools within {} ms; not compared with the lock",
-                    timeout.as_millis()
+                    "cannot compare the tools of `{server}` with the lock: {e}; not compared"
                 );
-                return BTreeMap::new();
             }
-        };
+            return Err(e);
+        }
+    };
     let listed: HashMap<String, Value> = listed
         .iter()
         .filter_map(|tool| Some((tool.name.to_string(), serde_json::to_value(tool).ok()?)))
@@ -88,7 +145,7 @@ pub(super) async fn changed_tools(
             list.join(", ")
         );
     }
-    changed
+    Ok(changed)
 }
 
 /// The locked tools that `listed` lacks or describes differently.

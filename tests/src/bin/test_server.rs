@@ -14,6 +14,12 @@
 //! - `--drift`: list its tools as a newer version of itself would: `image`
 //!   gone, and `text` requiring `text` (a number now) and `lang` (for the
 //!   schema lock's drift tests);
+//! - `--list-error N`: fail the first N `tools/list` requests with an error
+//!   (then list as usual), for the lock's fail-closed tests;
+//! - `--list-hang`: never answer `tools/list` (other requests are served);
+//! - `--endless-cursor again|fresh`: answer every `tools/list` page with a
+//!   `nextCursor`, forever: `again` always the same one, `fresh` a new one
+//!   each page (for the bounds on pagination);
 //! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
 //!   stdio (stateful sessions; `crash` ends the whole process, so the URL
 //!   vanishes until a new server binds the port).
@@ -97,6 +103,14 @@ const TOOLS: &[(&str, &str)] = &[
 static CALLS: AtomicU64 = AtomicU64::new(0);
 /// Set by `--drift`.
 static DRIFT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// `tools/list` requests still to fail (`--list-error`).
+static LIST_ERRORS: AtomicU64 = AtomicU64::new(0);
+/// Set by `--list-hang`.
+static LIST_HANG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// `--endless-cursor`: 0 off, 1 `again`, 2 `fresh`.
+static ENDLESS: AtomicU64 = AtomicU64::new(0);
+/// `tools/list` requests answered.
+static LISTED: AtomicU64 = AtomicU64::new(0);
 /// `hang` calls whose cancellation arrived.
 static CANCELLED: AtomicU64 = AtomicU64::new(0);
 
@@ -168,6 +182,18 @@ impl ServerHandler for TestServer {
                 .cloned()
                 .unwrap_or_default(),
         );
+        let failing =
+            LIST_ERRORS.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        if failing.is_ok() {
+            return Err(McpError::internal_error(
+                "tools/list fails on purpose (--list-error)",
+                None,
+            ));
+        }
+        if LIST_HANG.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
+        let page = LISTED.fetch_add(1, Ordering::SeqCst);
         let drift = DRIFT.load(Ordering::SeqCst);
         let text_schema = Arc::new(
             json!({"type": "object", "required": ["text", "lang"],
@@ -176,7 +202,7 @@ impl ServerHandler for TestServer {
             .cloned()
             .unwrap_or_default(),
         );
-        Ok(ListToolsResult::with_all_items(
+        let mut listed = ListToolsResult::with_all_items(
             TOOLS
                 .iter()
                 .filter(|(name, _)| !(drift && *name == "image"))
@@ -185,7 +211,13 @@ impl ServerHandler for TestServer {
                     _ => Tool::new(*name, *description, Arc::clone(&schema)),
                 })
                 .collect(),
-        ))
+        );
+        listed.next_cursor = match ENDLESS.load(Ordering::SeqCst) {
+            1 => Some("again".to_owned()),
+            2 => Some(format!("page-{page}")),
+            _ => None,
+        };
+        Ok(listed)
     }
 
     async fn call_tool(
@@ -319,6 +351,26 @@ async fn main() {
             }
             "--garbage-on-start" => raw_stdout("test server starting (not JSON)"),
             "--drift" => DRIFT.store(true, Ordering::SeqCst),
+            "--list-error" => {
+                let n = args.next().and_then(|n| n.parse::<u64>().ok());
+                let Some(n) = n else {
+                    eprintln!("test server: --list-error needs a count");
+                    std::process::exit(2);
+                };
+                LIST_ERRORS.store(n, Ordering::SeqCst);
+            }
+            "--list-hang" => LIST_HANG.store(true, Ordering::SeqCst),
+            "--endless-cursor" => {
+                let mode = match args.next().as_deref() {
+                    Some("again") => 1,
+                    Some("fresh") => 2,
+                    _ => {
+                        eprintln!("test server: --endless-cursor needs `again` or `fresh`");
+                        std::process::exit(2);
+                    }
+                };
+                ENDLESS.store(mode, Ordering::SeqCst);
+            }
             "--slow-start" => {
                 // A server that takes its time before it answers anything.
                 let ms = args
