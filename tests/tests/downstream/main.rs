@@ -13,6 +13,7 @@ mod downstream;
 mod downstream_example;
 mod downstream_http;
 mod env_expansion;
+mod hardening_lock;
 mod healing;
 mod orphans;
 mod python_servers;
