@@ -111,7 +111,7 @@ pub(super) async fn crash_report(process: &stdio::Process) -> String {
     // What it wrote on stderr is in this server's log (forwarded, redacted),
     // never in the error: a caller is not to read a child's stderr, which
     // may quote its environment, paths or data of other calls.
-    if process.stderr_tail().trim().is_empty() {
+    if !process.wrote_stderr() {
         format!("`{}` {status}; its stderr was empty", process.program)
     } else {
         format!(

@@ -2,11 +2,17 @@
 //! line prefixed with the server's name (while serving), or held back for
 //! a one-shot `call`, whose terminal shows it only if the call fails (or
 //! the log level is `info` or more verbose). It never goes to stdout, and
-//! forwarding never blocks (`crate::serving::stderr_writer`).
+//! forwarding never blocks (`crate::serving::stderr_writer`). Each line is
+//! redacted (values expanded from `${VAR}` shown as `${VAR}`) before it is
+//! forwarded or held.
 
 use std::io::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::io::AsyncReadExt;
+use tokio::process::ChildStderr;
+use tokio_util::sync::CancellationToken;
 
 /// Bytes of held-back stderr kept (the end of it).
 const HELD_BYTES: usize = 64 * 1024;
@@ -33,7 +39,7 @@ pub(crate) fn release() {
 }
 
 /// Prefixed lines of one server, forwarded or held.
-pub(super) fn emit(lines: &[u8]) {
+fn emit(lines: &[u8]) {
     // Decided under the lock, so a line is never held after `release`
     // took what was held.
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
@@ -52,4 +58,75 @@ pub(super) fn emit(lines: &[u8]) {
         drop(held);
         crate::serving::stderr_writer::write(lines.to_vec());
     }
+}
+
+/// What the crash report needs of one child's forwarded stderr: whether it
+/// wrote anything but white space, and when the pipe ended.
+#[derive(Default)]
+pub(super) struct Forwarded {
+    wrote: AtomicBool,
+    ended: CancellationToken,
+}
+
+impl Forwarded {
+    /// Whether the child wrote anything but white space.
+    pub(super) fn wrote(&self) -> bool {
+        self.wrote.load(Ordering::Relaxed)
+    }
+
+    /// Completes when the child's stderr has ended.
+    pub(super) async fn ended(&self) {
+        self.ended.cancelled().await;
+    }
+}
+
+/// Longest part of a line held back while waiting for its end: past it,
+/// the part is forwarded as it is (so a child writing no newline is still
+/// heard, and a line costs bounded memory).
+const LINE_HOLD: usize = 8 * 1024;
+
+/// Forwards the stderr of the child `name` in the background, line by line
+/// with a `[name]` prefix and with values expanded from `${VAR}` redacted
+/// (a whole line at a time, so a secret split between two reads is still
+/// found).
+pub(super) fn forward(name: &str, pipe: ChildStderr) -> Arc<Forwarded> {
+    let forwarded = Arc::new(Forwarded::default());
+    tokio::spawn(pump(format!("[{name}] "), pipe, Arc::clone(&forwarded)));
+    forwarded
+}
+
+async fn pump(prefix: String, mut pipe: ChildStderr, forwarded: Arc<Forwarded>) {
+    let mut buf = vec![0u8; 8192];
+    let mut line: Vec<u8> = Vec::new();
+    let forward = |line: &[u8]| {
+        let text = crate::downstream::env_expand::redact(&String::from_utf8_lossy(line));
+        let mut out = Vec::with_capacity(prefix.len() + text.len() + 1);
+        out.extend_from_slice(prefix.as_bytes());
+        out.extend_from_slice(text.as_bytes());
+        if !out.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+        emit(&out);
+    };
+    loop {
+        let n = match pipe.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let chunk = &buf[..n];
+        if chunk.iter().any(|b| !b.is_ascii_whitespace()) {
+            forwarded.wrote.store(true, Ordering::Relaxed);
+        }
+        for part in chunk.split_inclusive(|b| *b == b'\n') {
+            line.extend_from_slice(part);
+            if part.ends_with(b"\n") || line.len() >= LINE_HOLD {
+                forward(&line);
+                line.clear();
+            }
+        }
+    }
+    if !line.is_empty() {
+        forward(&line);
+    }
+    forwarded.ended.cancel();
 }

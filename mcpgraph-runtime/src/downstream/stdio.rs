@@ -4,22 +4,20 @@
 //! Unlike rmcp's `TokioChildProcess`, this transport
 //! - bounds each line ([`MAX_REPLY_BYTES`]) and turns an oversized or
 //!   malformed reply into an error for the one call it answers;
-//! - keeps the tail of the child's stderr (while forwarding every line to our
-//!   stderr, prefixed with the server's name; never to stdout) so a crash
-//!   can be reported with it;
+//! - forwards the child's stderr to ours (`super::stderr`: prefixed,
+//!   redacted, never to stdout or a caller), noting whether it wrote any;
 //! - records the exit status, and stops the child's whole process group
 //!   (stdin closed, then SIGTERM, then SIGKILL) when the connection closes.
 
-use std::collections::VecDeque;
 use std::process::{ExitStatus, Stdio};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::RoleClient;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -27,15 +25,13 @@ use super::wire::{IdScanner, MAX_REPLY_BYTES, decode, oversized};
 
 /// How long a child gets after its stdin closes, and again after SIGTERM.
 const GRACE: Duration = Duration::from_secs(2);
-/// Bytes of stderr kept for error messages.
-const STDERR_TAIL_BYTES: usize = 4096;
 
 /// The child process behind a stdio connection, as seen by the client
-/// manager: its exit status and the tail of its stderr.
+/// manager: its exit status and whether it wrote on stderr.
 pub(crate) struct Process {
     /// The program, as run (after `${VAR}` expansion).
     pub program: String,
-    stderr: Arc<StderrTail>,
+    stderr: Arc<super::stderr::Forwarded>,
     exit: watch::Receiver<Option<ExitStatus>>,
     stop: CancellationToken,
 }
@@ -49,13 +45,13 @@ impl Process {
             .await
             .ok()
             .and_then(|r| r.ok().and_then(|s| *s));
-        let _ = tokio::time::timeout(wait, self.stderr.eof.cancelled()).await;
+        let _ = tokio::time::timeout(wait, self.stderr.ended()).await;
         status
     }
 
-    /// The last lines the child wrote on stderr.
-    pub(super) fn stderr_tail(&self) -> String {
-        self.stderr.text()
+    /// Whether the child wrote anything but white space on stderr.
+    pub(super) fn wrote_stderr(&self) -> bool {
+        self.stderr.wrote()
     }
 
     /// Starts stopping the child without waiting (see [`Process::stop`]).
@@ -71,41 +67,6 @@ impl Process {
         // Err: the monitor is gone (runtime shutting down; the child is
         // killed on drop).
         let _ = exit.wait_for(Option::is_some).await;
-    }
-}
-
-/// A bounded buffer with the end of the child's stderr.
-#[derive(Default)]
-struct StderrTail {
-    bytes: StdMutex<VecDeque<u8>>,
-    eof: CancellationToken,
-}
-
-impl StderrTail {
-    fn push(&self, chunk: &[u8]) {
-        let Ok(mut bytes) = self.bytes.lock() else {
-            return;
-        };
-        let chunk = &chunk[chunk.len().saturating_sub(STDERR_TAIL_BYTES)..];
-        let excess = (bytes.len() + chunk.len()).saturating_sub(STDERR_TAIL_BYTES);
-        bytes.drain(..excess);
-        bytes.extend(chunk);
-    }
-
-    fn text(&self) -> String {
-        let Ok(bytes) = self.bytes.lock() else {
-            return String::new();
-        };
-        let (a, b) = bytes.as_slices();
-        let mut all = a.to_vec();
-        all.extend_from_slice(b);
-        let text = String::from_utf8_lossy(&all);
-        let text = text.trim_end();
-        // The buffer may start mid-line: drop that partial first line.
-        match text.split_once('\n') {
-            Some((_, rest)) if bytes.len() >= STDERR_TAIL_BYTES => rest.to_owned(),
-            _ => text.to_owned(),
-        }
     }
 }
 
@@ -132,14 +93,13 @@ pub(crate) fn spawn(
     else {
         return Err(format!("cannot run `{program}`: its stdio is not piped"));
     };
-    let tail = Arc::new(StderrTail::default());
-    tokio::spawn(pump_stderr(name.to_owned(), stderr, Arc::clone(&tail)));
+    let forwarded = super::stderr::forward(name, stderr);
     let (exit_tx, exit) = watch::channel(None);
     let stop = CancellationToken::new();
     tokio::spawn(monitor(child, stop.clone(), exit_tx));
     let process = Arc::new(Process {
         program,
-        stderr: tail,
+        stderr: forwarded,
         exit,
         stop: stop.clone(),
     });
@@ -152,51 +112,6 @@ pub(crate) fn spawn(
         process: Arc::clone(&process),
     };
     Ok((transport, process))
-}
-
-/// Longest part of a line held back while waiting for its end: past it,
-/// the part is forwarded as it is (so a child writing no newline is still
-/// heard, and a line costs bounded memory).
-const LINE_HOLD: usize = 8 * 1024;
-
-/// Forwards the child's stderr (see [`super::stderr`]), line by line with
-/// a `[name]` prefix and with values expanded from `${VAR}` redacted (a
-/// whole line at a time, so a secret split between two reads is still
-/// found), keeping the tail.
-async fn pump_stderr(name: String, pipe: ChildStderr, tail: Arc<StderrTail>) {
-    let mut pipe = pipe;
-    let mut buf = vec![0u8; 8192];
-    let mut line: Vec<u8> = Vec::new();
-    let prefix = format!("[{name}] ");
-    let forward = |line: &[u8]| {
-        let text = crate::downstream::env_expand::redact(&String::from_utf8_lossy(line));
-        let mut out = Vec::with_capacity(prefix.len() + text.len() + 1);
-        out.extend_from_slice(prefix.as_bytes());
-        out.extend_from_slice(text.as_bytes());
-        if !out.ends_with(b"\n") {
-            out.push(b'\n');
-        }
-        super::stderr::emit(&out);
-    };
-    loop {
-        let n = match pipe.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        let chunk = &buf[..n];
-        tail.push(chunk);
-        for part in chunk.split_inclusive(|b| *b == b'\n') {
-            line.extend_from_slice(part);
-            if part.ends_with(b"\n") || line.len() >= LINE_HOLD {
-                forward(&line);
-                line.clear();
-            }
-        }
-    }
-    if !line.is_empty() {
-        forward(&line);
-    }
-    tail.eof.cancel();
 }
 
 /// Owns the child: records its exit, and stops it when asked.
@@ -381,25 +296,5 @@ impl Drop for ChildTransport {
         // Dropped without `close` (a handshake that timed out): stdin
         // closes with it; make sure the child goes too.
         self.process.stop.cancel();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stderr_tail_is_bounded_and_starts_at_a_line() {
-        let tail = StderrTail::default();
-        for i in 0..2000 {
-            tail.push(format!("line {i}\n").as_bytes());
-        }
-        let text = tail.text();
-        assert!(text.len() <= STDERR_TAIL_BYTES, "{}", text.len());
-        assert!(text.starts_with("line "), "{text:?}");
-        assert!(text.ends_with("line 1999"), "{text:?}");
-        let small = StderrTail::default();
-        small.push(b"only\n");
-        assert_eq!(small.text(), "only");
     }
 }

@@ -29,7 +29,6 @@
 //! `@hang`, `@garbage`, `@malformed` or `@huge:<bytes>` misbehaves, any
 //! other path lists three entries.
 
-use std::io::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -41,6 +40,11 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
+
+#[path = "test_server/faults.rs"]
+mod faults;
+
+use faults::{CANCELLED, crash, hang, huge, malformed, raw_stdout};
 
 /// One per session over HTTP (one in all over stdio).
 #[derive(Default)]
@@ -111,49 +115,6 @@ static LIST_HANG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool:
 static ENDLESS: AtomicU64 = AtomicU64::new(0);
 /// `tools/list` requests answered.
 static LISTED: AtomicU64 = AtomicU64::new(0);
-/// `hang` calls whose cancellation arrived.
-static CANCELLED: AtomicU64 = AtomicU64::new(0);
-
-/// Writes one raw line on stdout (beside rmcp's own writes, which happen
-/// only when a handler returns).
-fn raw_stdout(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(format!("{line}\n").as_bytes());
-    let _ = out.flush();
-}
-
-fn crash(lines: u64) -> ! {
-    for i in 1..=lines {
-        eprintln!("test server: stderr line {i} of {lines}");
-    }
-    eprintln!("test server: crashing on request");
-    std::process::exit(3)
-}
-
-async fn hang(context: &RequestContext<RoleServer>) -> CallToolResult {
-    // Tests of cancellation wait for the first line before they cancel and
-    // for the second to see that the cancel reached this server.
-    eprintln!("test server: hang started");
-    context.ct.cancelled().await;
-    CANCELLED.fetch_add(1, Ordering::SeqCst);
-    eprintln!("test server: hang cancelled");
-    CallToolResult::error(vec![ContentBlock::text("cancelled")])
-}
-
-async fn malformed(context: &RequestContext<RoleServer>) -> CallToolResult {
-    let id = serde_json::to_string(&context.id).unwrap_or_else(|_| "0".into());
-    raw_stdout(&format!(
-        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":7}},"error":"both"}}"#
-    ));
-    // The real answer never comes (until the client gives up).
-    let _ = tokio::time::timeout(Duration::from_secs(30), context.ct.cancelled()).await;
-    CallToolResult::error(vec![ContentBlock::text("late")])
-}
-
-fn huge(bytes: u64) -> CallToolResult {
-    let bytes = usize::try_from(bytes).unwrap_or(usize::MAX).min(256 << 20);
-    CallToolResult::success(vec![ContentBlock::text("x".repeat(bytes))])
-}
 
 fn arg<'a>(request: &'a CallToolRequestParams, key: &str) -> Option<&'a Value> {
     request.arguments.as_ref().and_then(|a| a.get(key))

@@ -1,0 +1,54 @@
+//! The test server's misbehaviours on request: a raw line beside rmcp's
+//! replies, a crash with stderr lines, a call that hangs until cancelled, a
+//! malformed reply, a huge one.
+
+use std::io::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::service::{RequestContext, RoleServer};
+
+/// `hang` calls whose cancellation arrived.
+pub(crate) static CANCELLED: AtomicU64 = AtomicU64::new(0);
+
+/// Writes one raw line on stdout (beside rmcp's own writes, which happen
+/// only when a handler returns).
+pub(crate) fn raw_stdout(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(format!("{line}\n").as_bytes());
+    let _ = out.flush();
+}
+
+pub(crate) fn crash(lines: u64) -> ! {
+    for i in 1..=lines {
+        eprintln!("test server: stderr line {i} of {lines}");
+    }
+    eprintln!("test server: crashing on request");
+    std::process::exit(3)
+}
+
+pub(crate) async fn hang(context: &RequestContext<RoleServer>) -> CallToolResult {
+    // Tests of cancellation wait for the first line before they cancel and
+    // for the second to see that the cancel reached this server.
+    eprintln!("test server: hang started");
+    context.ct.cancelled().await;
+    CANCELLED.fetch_add(1, Ordering::SeqCst);
+    eprintln!("test server: hang cancelled");
+    CallToolResult::error(vec![ContentBlock::text("cancelled")])
+}
+
+pub(crate) async fn malformed(context: &RequestContext<RoleServer>) -> CallToolResult {
+    let id = serde_json::to_string(&context.id).unwrap_or_else(|_| "0".into());
+    raw_stdout(&format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":7}},"error":"both"}}"#
+    ));
+    // The real answer never comes (until the client gives up).
+    let _ = tokio::time::timeout(Duration::from_secs(30), context.ct.cancelled()).await;
+    CallToolResult::error(vec![ContentBlock::text("late")])
+}
+
+pub(crate) fn huge(bytes: u64) -> CallToolResult {
+    let bytes = usize::try_from(bytes).unwrap_or(usize::MAX).min(256 << 20);
+    CallToolResult::success(vec![ContentBlock::text("x".repeat(bytes))])
+}
