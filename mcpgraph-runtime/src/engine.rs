@@ -346,7 +346,7 @@ impl Engine {
         // Secrets expanded into server settings stay out of what the
         // caller sees (a URL in a connection error, a stderr tail).
         let outcome =
-            outcome.map_err(|error| error.map_message(crate::downstream::env_expand::redact));
+            outcome.map_err(|error| error.map_message(|m| crate::secrets::redact(m).into_owned()));
         let result = outcome.map_err(CallError::Failed).and_then(|value| {
             match tool.meta.output_check.and_then(|check| check(&value)) {
                 Some(message) => Err(CallError::Failed(NodeError::outside(

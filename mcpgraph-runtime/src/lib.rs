@@ -27,6 +27,7 @@ mod graph;
 mod js_regex;
 mod meta;
 mod observe;
+mod secrets;
 mod serving;
 
 pub use downstream::{ServerSpec, TransportSpec};

@@ -19,6 +19,10 @@ mod loop_example {
     mcpgraph::mcpgraph!("../examples/loop_example/loop_example.yaml");
 }
 
+mod file_utils {
+    mcpgraph::mcpgraph!("../examples/file_utils/file_utils.yaml");
+}
+
 /// (request line, body) of every request received.
 type Received = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
 
@@ -239,4 +243,78 @@ fn spans_reach_an_otlp_http_receiver() {
             body.len()
         );
     }
+}
+
+/// The secret of [`exported_spans_hold_no_secret`], in the environment of
+/// the process that exports.
+const SECRET_VAR: &str = "MCPGRAPH_OTLP_SECRET";
+const SECRET: &str = "sk live/42+ab\"cd";
+
+/// A secret expanded into a downstream URL, which the connection error
+/// quotes percent-encoded, reaches no exported span in any form: the node
+/// span's `error` attribute carries `${VAR}` instead. Run in a process of
+/// its own (the subscriber is global): this test re-runs this binary for
+/// [`export_with_a_secret`].
+#[test]
+fn exported_spans_hold_no_secret() {
+    let (port, received) = receiver();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "export_with_a_secret",
+            "--nocapture",
+        ])
+        .env(SECRET_VAR, SECRET)
+        .env("MCPGRAPH_OTLP_PORT", port.to_string())
+        .output()
+        .unwrap();
+    let output =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{output}");
+    let received = received.lock().unwrap().clone();
+    let body: Vec<u8> = received.into_iter().flat_map(|(_, b)| b).collect();
+    assert!(
+        contains(&body, "${MCPGRAPH_OTLP_SECRET}"),
+        "the connection error is not in the exported spans ({} bytes)",
+        body.len()
+    );
+    for form in [
+        "sk live",
+        "sk%20live",
+        "42+ab",
+        "42%2Bab",
+        "ab\\\"cd",
+        "ab%22cd",
+    ] {
+        assert!(!contains(&body, form), "`{form}` was exported");
+        assert!(!output.contains(form), "`{form}` was logged:\n{output}");
+    }
+}
+
+/// The exporting side of [`exported_spans_hold_no_secret`] (ignored: it
+/// only runs in the process that test starts).
+#[test]
+#[ignore = "run by exported_spans_hold_no_secret in a process of its own"]
+fn export_with_a_secret() {
+    let port = std::env::var("MCPGRAPH_OTLP_PORT").expect("run by exported_spans_hold_no_secret");
+    let config = std::env::temp_dir().join(format!("mcpgraph-otlp-{}.json", std::process::id()));
+    let url = format!("http://127.0.0.1:1/mcp/${{{SECRET_VAR}}}?key=${{{SECRET_VAR}}}");
+    let servers = serde_json::json!({"mcpServers": {"filesystem": {"type": "http", "url": url, "timeoutMs": 3000}}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let endpoint = format!("http://127.0.0.1:{port}/v1/traces");
+    let code = mcpgraph_runtime::codegen::cli::main_from::<file_utils::Server, _, _>([
+        "file_utils",
+        "--otlp-endpoint",
+        &endpoint,
+        "--log-level",
+        "debug",
+        "--mcp",
+        config.to_str().unwrap(),
+        "call",
+        "count_files",
+        r#"{"directory": "/data"}"#,
+    ]);
+    let _ = std::fs::remove_file(&config);
+    assert_ne!(code, ExitCode::SUCCESS, "the call cannot succeed");
 }

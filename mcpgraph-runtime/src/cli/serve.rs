@@ -42,6 +42,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 Some(var) => match std::env::var(var) {
                     Ok(token) if !token.is_empty() => {
                         crate::downstream::withhold_from_children(var);
+                        crate::secrets::remember(var, &token);
                         Some(token)
                     }
                     _ => {

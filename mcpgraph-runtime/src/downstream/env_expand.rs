@@ -4,41 +4,8 @@
 //! The values expanded this way are often secrets (tokens in headers, URLs
 //! or arguments), and they can come back in text a client sees: a
 //! connection error quoting a URL, a crashed server's stderr, a downstream
-//! error message. [`redact`] puts the `${VAR}` back in such text.
-
-use std::sync::RwLock;
-
-/// Values at least this long are redacted (shorter ones would also hide
-/// ordinary words and numbers).
-const REDACT_MIN_LEN: usize = 4;
-
-/// `(value, name)` of every variable expanded so far, longest value first.
-static EXPANDED: RwLock<Vec<(String, String)>> = RwLock::new(Vec::new());
-
-fn remember(name: &str, value: &str) {
-    if value.len() < REDACT_MIN_LEN {
-        return;
-    }
-    let mut expanded = EXPANDED.write().unwrap_or_else(|e| e.into_inner());
-    if expanded.iter().any(|(v, n)| v == value && n == name) {
-        return;
-    }
-    expanded.push((value.to_owned(), name.to_owned()));
-    expanded.sort_by_key(|(value, _)| std::cmp::Reverse(value.len()));
-}
-
-/// `text` with every value expanded from `${VAR}` so far (4 characters or
-/// longer) replaced by `${VAR}`.
-pub(crate) fn redact(text: &str) -> String {
-    let expanded = EXPANDED.read().unwrap_or_else(|e| e.into_inner());
-    let mut text = text.to_owned();
-    for (value, name) in expanded.iter() {
-        if text.contains(value.as_str()) {
-            text = text.replace(value.as_str(), &format!("${{{name}}}"));
-        }
-    }
-    text
-}
+//! error message: [`expand`] remembers them as secrets, which
+//! `crate::secrets::redact` puts the `${VAR}` back for.
 
 /// Expands `${VAR}` / `${VAR:-default}` in `input` using `lookup`. An unset
 /// variable without a default is an error naming it. A `$` not followed by
@@ -74,13 +41,13 @@ pub(crate) fn expand_with(
     Ok(out)
 }
 
-/// Expands against the process environment, remembering the values for
-/// [`redact`].
+/// Expands against the process environment, remembering the values as
+/// secrets (`crate::secrets`).
 pub(crate) fn expand(input: &str) -> Result<String, String> {
     expand_with(input, |name| {
         let value = std::env::var(name).ok();
         if let Some(value) = &value {
-            remember(name, value);
+            crate::secrets::remember(name, value);
         }
         value
     })
@@ -111,16 +78,5 @@ mod tests {
         let err = expand_with("${NOPE}", env).unwrap_err();
         assert!(err.contains("`NOPE`"), "{err}");
         assert!(expand_with("${TOKEN", env).is_err());
-    }
-
-    #[test]
-    fn expanded_values_are_redacted_from_text() {
-        remember("MCPGRAPH_UNIT_TOKEN", "tok-123456");
-        remember("MCPGRAPH_UNIT_SHORT", "abc");
-        let text = "GET https://x/?key=tok-123456 failed (abc)";
-        assert_eq!(
-            redact(text),
-            "GET https://x/?key=${MCPGRAPH_UNIT_TOKEN} failed (abc)"
-        );
     }
 }

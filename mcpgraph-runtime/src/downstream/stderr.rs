@@ -99,7 +99,8 @@ async fn pump(prefix: String, mut pipe: ChildStderr, forwarded: Arc<Forwarded>) 
     let mut buf = vec![0u8; 8192];
     let mut line: Vec<u8> = Vec::new();
     let forward = |line: &[u8]| {
-        let text = crate::downstream::env_expand::redact(&String::from_utf8_lossy(line));
+        let line = String::from_utf8_lossy(line);
+        let text = crate::secrets::redact(&line);
         let mut out = Vec::with_capacity(prefix.len() + text.len() + 1);
         out.extend_from_slice(prefix.as_bytes());
         out.extend_from_slice(text.as_bytes());

@@ -30,7 +30,7 @@ impl Execution {
         NodeError::new(
             kind,
             Some(self.current),
-            crate::downstream::env_expand::redact(&message.into()),
+            crate::secrets::redact(&message.into()).into_owned(),
         )
     }
 

@@ -115,7 +115,7 @@ pub(crate) fn flush(limit: Duration) {
 }
 
 /// A writer for `tracing_subscriber`: one event per writer, queued whole
-/// when the writer is dropped.
+/// when the writer is dropped, with secrets redacted (`crate::secrets`).
 #[derive(Default)]
 pub(crate) struct EventWriter(Vec<u8>);
 
@@ -132,6 +132,6 @@ impl Write for EventWriter {
 
 impl Drop for EventWriter {
     fn drop(&mut self) {
-        write(std::mem::take(&mut self.0));
+        write(crate::secrets::redact_bytes(std::mem::take(&mut self.0)));
     }
 }

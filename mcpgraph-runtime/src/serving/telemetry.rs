@@ -1,6 +1,10 @@
 //! Where logs and spans go: stderr always (stdout belongs to the stdio
 //! transport), and, with the `otel` cargo feature and `--otlp-endpoint`,
-//! an OTLP/HTTP exporter too.
+//! an OTLP/HTTP exporter too (`otlp`). Both redact secrets
+//! (`crate::secrets`): stderr in its writer, OTLP in its exporter.
+
+#[cfg(feature = "otel")]
+mod otlp;
 
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -23,45 +27,24 @@ impl Drop for Telemetry {
 }
 
 /// Installs the global subscriber: stderr at `level` (or `RUST_LOG`), and
-/// OTLP export of the same spans to `otlp_endpoint` when given (feature
-/// `otel`; ignored with a warning without it).
+/// OTLP export of the runtime's spans, with events at the same level, to
+/// `otlp_endpoint` when given (feature `otel`; ignored with a warning
+/// without it).
 pub(crate) fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Telemetry {
-    let filter = EnvFilter::try_from_default_env()
-        .or_else(|_| EnvFilter::try_new(level))
-        .unwrap_or_else(|_| EnvFilter::new("warn"));
+    let filter = || {
+        EnvFilter::try_from_default_env()
+            .or_else(|_| EnvFilter::try_new(level))
+            .unwrap_or_else(|_| EnvFilter::new("warn"))
+    };
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(crate::serving::stderr_writer::EventWriter::default)
         .with_ansi(false)
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-        .with_filter(filter);
+        .with_filter(filter());
     #[cfg(feature = "otel")]
     {
-        use opentelemetry::trace::TracerProvider as _;
-        use opentelemetry_otlp::WithExportConfig as _;
-        let provider = otlp_endpoint.and_then(|endpoint| {
-            // An https endpoint needs the TLS provider the HTTP client expects.
-            crate::downstream::install_crypto_provider();
-            let exporter = opentelemetry_otlp::SpanExporter::builder()
-                .with_http()
-                .with_endpoint(endpoint)
-                .build()
-                .map_err(|e| eprintln!("warning: OTLP exporter not started: {e}"))
-                .ok()?;
-            let resource = opentelemetry_sdk::Resource::builder()
-                .with_service_name(service_name.to_owned())
-                .build();
-            Some(
-                opentelemetry_sdk::trace::SdkTracerProvider::builder()
-                    .with_batch_exporter(exporter)
-                    .with_resource(resource)
-                    .build(),
-            )
-        });
-        let otel = provider.as_ref().map(|p| {
-            tracing_opentelemetry::layer()
-                .with_tracer(p.tracer("mcpgraph"))
-                .with_filter(EnvFilter::new("mcpgraph_runtime=debug"))
-        });
+        let provider = otlp_endpoint.and_then(|endpoint| otlp::provider(endpoint, service_name));
+        let otel = provider.as_ref().map(|p| otlp::layer(p, filter()));
         let _ = tracing_subscriber::registry()
             .with(stderr)
             .with(otel)

@@ -181,3 +181,45 @@ async fn expanded_secrets_are_redacted_from_errors_and_the_log() {
     let _ = timed("close", client.cancel()).await;
     let _ = std::fs::remove_file(&file);
 }
+
+/// A secret expanded into an HTTP server's URL comes back from the URL
+/// parser percent-encoded (`a b` as `a%20b`): it is redacted in that form
+/// too, from the caller's error and from our log.
+#[tokio::test(flavor = "multi_thread")]
+async fn secrets_are_redacted_in_their_encoded_forms() {
+    let secret = "sk live/42+ab\"cd";
+    let file = write_config(
+        "encoded",
+        &json!({"mcpServers": {"filesystem": {
+            "type": "http",
+            "url": "http://127.0.0.1:1/mcp/${MCPGRAPH_TEST_TAG}?key=${MCPGRAPH_TEST_TAG}",
+            "timeoutMs": 3000
+        }}}),
+    );
+    let (client, log) = file_utils(
+        &file,
+        &[("MCPGRAPH_TEST_TAG", secret), ("RUST_LOG", "debug")],
+    )
+    .await;
+    let r = count(&client).await;
+    let text = result_text(&r);
+    assert_eq!(r.is_error, Some(true), "{text}");
+    let forms = [
+        "sk live",
+        "sk%20live",
+        "42+ab",
+        "42%2Bab",
+        "ab\\\"cd",
+        "ab%22cd",
+        "live%2F42",
+    ];
+    for form in forms {
+        assert!(!text.contains(form), "`{form}` reached the caller: {text}");
+    }
+    let _ = timed("close", client.cancel()).await;
+    let log = log();
+    for form in forms {
+        assert!(!log.contains(form), "`{form}` reached the log:\n{log}");
+    }
+    let _ = std::fs::remove_file(&file);
+}
