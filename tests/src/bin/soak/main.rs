@@ -1,16 +1,20 @@
 //! The soak run (`scripts/soak.sh`): mixed calls to the file_utils example,
 //! over stdio and over streamable HTTP at once, whose downstream server is
 //! the purpose-built test server, with faults injected: crashes, hangs,
-//! garbage and malformed replies, and client cancellations. It reports the
+//! garbage and malformed replies, and client cancellations; beside them a
+//! hostile client (`hostile`) sends the HTTP server what an attacker or a
+//! broken client would. It reports the
 //! servers' RSS after a warm-up and at the end, their open file
 //! descriptors, the child processes they hold, and the outcomes by kind;
 //! it fails (exit 1) when memory or descriptors grow or children pile up.
 //!
 //!   soak [--calls N] [--seconds S] [--concurrency C]
 
+mod hostile;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mcpgraph_tests::{Client, HttpServer, call_params, command_with_mcp, stdio_client};
@@ -120,7 +124,8 @@ async fn main() -> std::process::ExitCode {
     mcpgraph_tests::find_programs_beside_this_executable();
     let server = mcpgraph_tests::bin_path("mcpgraph-test-server");
     let mcp = mcpgraph_tests::test_server_override(&server.to_string_lossy(), 300, "soak");
-    let http = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    // Sessions the hostile client abandons expire after 5 s of quiet.
+    let http = HttpServer::start_with_mcp("file_utils", &mcp, &["--session-idle-secs", "5"]).await;
     let mut stdio_cmd = command_with_mcp("file_utils", &mcp);
     stdio_cmd.arg("serve");
     let (stdio, _stdio_stderr) = stdio_client(stdio_cmd).await;
@@ -176,6 +181,17 @@ async fn main() -> std::process::ExitCode {
         }
     };
 
+    // The hostile client runs from the warm-up to the end, so that what it
+    // costs at steady state is in the baseline and growth is not.
+    let stop = Arc::new(AtomicBool::new(false));
+    let hostile_outcomes = hostile::Outcomes::default();
+    let session = mcpgraph_tests::open_session(http.addr).await;
+    let hostile = tokio::spawn(hostile::run(
+        http.addr,
+        session,
+        Arc::clone(&stop),
+        Arc::clone(&hostile_outcomes),
+    ));
     let warm_up = 2_000.min(calls);
     run(warm_up).await;
     let start: Vec<(u64, usize)> = probes.iter().map(|(_, p)| (p.rss_kib(), p.fds())).collect();
@@ -184,12 +200,18 @@ async fn main() -> std::process::ExitCode {
     }
     let began = Instant::now();
     run(calls).await;
+    stop.store(true, Ordering::Relaxed);
+    let _ = hostile.await;
     let done = next.load(Ordering::SeqCst).min(calls);
     println!(
         "soak: {done} calls in {:.1} s at concurrency {concurrency}",
         began.elapsed().as_secs_f64()
     );
     for (what, n) in outcomes.lock().await.iter() {
+        println!("soak:   {n:>7}  {what}");
+    }
+    let hostile_outcomes = hostile_outcomes.lock().unwrap().clone();
+    for (what, n) in &hostile_outcomes {
         println!("soak:   {n:>7}  {what}");
     }
     // Let retired connections and crashed children be reaped.
@@ -209,6 +231,14 @@ async fn main() -> std::process::ExitCode {
         }
         if children > 2 {
             println!("soak: FAIL: {name} holds {children} child processes");
+            failed = true;
+        }
+    }
+    // A hostile request the server never answered, or one it served as if
+    // it were good, means a bound is missing.
+    for (what, n) in &hostile_outcomes {
+        if what.ends_with("no answer") || what.contains("200 OK") && !what.contains("tool name") {
+            println!("soak: FAIL: {n} × {what}");
             failed = true;
         }
     }
