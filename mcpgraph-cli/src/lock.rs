@@ -120,11 +120,13 @@ fn spec_of(server: &McpServer) -> ServerSpec {
                 args,
                 cwd,
                 env,
+                inherit_env,
             } => TransportSpec::Stdio {
                 command: command.clone(),
                 args: args.clone(),
                 cwd: cwd.clone(),
                 env: env.clone(),
+                inherit_env: inherit_env.clone(),
             },
             Transport::StreamableHttp { url, headers } => TransportSpec::StreamableHttp {
                 url: url.clone(),
@@ -155,7 +157,9 @@ fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, String>
         for name in &names {
             listed.push(manager.list_tools(name).await);
         }
-        manager.shutdown().await;
+        manager
+            .shutdown(std::time::Instant::now() + std::time::Duration::from_secs(3))
+            .await;
         listed
     });
     names

@@ -282,17 +282,20 @@ fn server_def(server: &McpServer) -> TokenStream {
             args,
             cwd,
             env,
+            inherit_env,
         } => {
             let command = lit::string(command);
             let args = args.iter().map(|a| lit::string(a));
             let cwd = lit::option(cwd.as_deref().map(lit::string));
             let env = pairs(env);
+            let inherit_env = inherit_env.iter().map(|n| lit::string(n));
             quote! {
                 rt::TransportDef::Stdio {
                     command: #command,
                     args: &[#(#args),*],
                     cwd: #cwd,
                     env: #env,
+                    inherit_env: &[#(#inherit_env),*],
                 }
             }
         }

@@ -127,6 +127,9 @@ pub enum Transport {
         cwd: Option<String>,
         /// `env`, in file order.
         env: Vec<(String, String)>,
+        /// `inheritEnv`: names of our environment variables passed through
+        /// (beside the default allow-list), in file order.
+        inherit_env: Vec<String>,
     },
     /// `type: streamableHttp` (also `http`, `streamable-http`).
     StreamableHttp {

@@ -44,6 +44,7 @@ use rmcp::service::ServiceError;
 use serde_json::Value;
 use tokio::sync::Mutex;
 
+mod child_env;
 mod connect;
 mod connection;
 pub(crate) mod convert;
@@ -52,17 +53,19 @@ pub(crate) mod env_expand;
 mod http_client;
 mod lifecycle;
 pub mod listing;
+mod monitor;
 pub(crate) mod reaper;
 mod spec;
 pub(crate) mod sse;
 pub(crate) mod stderr;
+mod stdin_writer;
 mod stdio;
 mod streamable;
 #[cfg(test)]
 pub(crate) mod test_rng;
 pub(crate) mod wire;
 
-pub use connect::withhold_from_children;
+pub use child_env::withhold_from_children;
 #[cfg_attr(not(feature = "otel"), allow(unused_imports))]
 pub use http_client::{TLS, install_crypto_provider, is_https};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
@@ -102,8 +105,11 @@ pub struct ClientManager {
     /// Connections being closed in the background (after a crash or a
     /// failed ping); `shutdown` waits for them.
     retiring: StdMutex<Vec<tokio::task::JoinHandle<()>>>,
-    /// Cancelled by `shutdown`: retiring connections close at once.
+    /// Cancelled by `shutdown`: retiring connections close at once, and
+    /// connection attempts give up their handshake.
     closing: tokio_util::sync::CancellationToken,
+    /// Every child process started and not yet reaped, for `shutdown`.
+    children: Arc<stdio::Children>,
     /// The lock the graph was built against, if any (`Graph::LOCK`).
     lock: Option<drift::LockedTools>,
     /// `--strict-lock`: calls to a tool that changed since the lock, or
@@ -132,6 +138,7 @@ impl ClientManager {
             runtime,
             retiring: StdMutex::new(Vec::new()),
             closing: tokio_util::sync::CancellationToken::new(),
+            children: Arc::default(),
             lock: None,
             strict_lock: std::sync::atomic::AtomicBool::new(false),
         }
@@ -272,35 +279,59 @@ impl ClientManager {
         }
     }
 
-    /// Closes every open connection, stopping child processes (stdin
-    /// closed, then SIGTERM, then SIGKILL to their process groups), and
-    /// waits for them.
-    pub async fn shutdown(&self) {
+    /// Closes every connection and stops every child process by
+    /// `deadline`, never waiting past it: connection attempts in progress
+    /// are abandoned, children (all at once) get their stdin closed, then
+    /// SIGTERM, and what is left of them is killed (SIGKILL to their
+    /// process groups) [`KILL_MARGIN`] before the deadline and reaped.
+    pub async fn shutdown(&self, deadline: std::time::Instant) {
+        let deadline = tokio::time::Instant::from_std(deadline);
         self.closing.cancel();
-        let mut closing = Vec::new();
         for downstream in self.servers.values() {
-            if let Some(connection) = downstream.slot.lock().await.connection.take() {
+            // An attempt in progress lets go of the slot at once now; a
+            // call's check holds it for a ping at most.
+            let Ok(mut slot) = tokio::time::timeout_at(deadline, downstream.slot.lock()).await
+            else {
+                continue;
+            };
+            if let Some(connection) = slot.connection.take() {
+                // Its transport closes the child's stdin and stops it.
                 connection.service.cancellation_token().cancel();
-                if let Some(process) = &connection.process {
-                    process.request_stop();
-                }
-                closing.push(connection);
             }
         }
-        for connection in closing {
-            if let Some(process) = &connection.process {
-                process.stop().await;
+        let children = self.children.live();
+        for child in &children {
+            child.request_stop();
+        }
+        let all_exited = || futures::future::join_all(children.iter().map(|c| c.exited()));
+        let kill_at = deadline
+            .checked_sub(KILL_MARGIN)
+            .unwrap_or(deadline)
+            .max(tokio::time::Instant::now());
+        if tokio::time::timeout_at(kill_at, all_exited())
+            .await
+            .is_err()
+        {
+            for child in &children {
+                child.kill();
             }
+            let _ = tokio::time::timeout_at(deadline, all_exited()).await;
         }
         let retiring = match self.retiring.lock() {
             Ok(mut retiring) => std::mem::take(&mut *retiring),
             Err(_) => Vec::new(),
         };
-        for task in retiring {
-            let _ = task.await;
-        }
+        let _ = tokio::time::timeout_at(deadline, futures::future::join_all(retiring)).await;
     }
 }
+
+/// How long before shutdown's deadline the children still running are
+/// killed, so that they are reaped by the deadline.
+const KILL_MARGIN: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// How long shutdown takes at most when the caller gives no deadline
+/// (`Engine::shutdown`): children get stdin closed and SIGTERM within it.
+pub(crate) const SHUTDOWN_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// A failed downstream call: how it failed, and a message naming the
 /// server and the tool.

@@ -388,8 +388,10 @@ impl Engine {
         tokio::time::timeout(limit, wait).await.is_ok()
     }
 
-    /// Closes downstream connections.
+    /// Closes downstream connections and stops their processes, within a
+    /// few seconds (`downstream::SHUTDOWN_LIMIT`) whatever they do.
     pub async fn shutdown(&self) {
-        self.shared.clients.shutdown().await;
+        let deadline = std::time::Instant::now() + crate::downstream::SHUTDOWN_LIMIT;
+        self.shared.clients.shutdown(deadline).await;
     }
 }

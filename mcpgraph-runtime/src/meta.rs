@@ -109,6 +109,9 @@ pub enum TransportDef {
         cwd: Option<&'static str>,
         /// Added environment variables.
         env: &'static [(&'static str, &'static str)],
+        /// `inheritEnv`: our variables passed through beside the default
+        /// allow-list.
+        inherit_env: &'static [&'static str],
     },
     /// Streamable HTTP.
     StreamableHttp {

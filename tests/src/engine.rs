@@ -43,6 +43,7 @@ pub fn test_server_spec(command: &str, timeout_ms: u64, args: &[&str]) -> Vec<Se
         args: args.iter().map(|a| (*a).to_owned()).collect(),
         cwd: None,
         env: vec![],
+        inherit_env: vec![],
     };
     let mut servers = replace_server("test", transport);
     servers[0].timeout_ms = Some(timeout_ms);

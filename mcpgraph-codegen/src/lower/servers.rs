@@ -72,6 +72,7 @@ impl Cx<'_, '_> {
                 "args",
                 "cwd",
                 "env",
+                "inheritEnv",
                 "timeoutMs",
                 "pingTimeoutMs",
             ],
@@ -81,6 +82,7 @@ impl Cx<'_, '_> {
                 "args",
                 "cwd",
                 "env",
+                "inheritEnv",
                 "url",
                 "headers",
                 "timeoutMs",
@@ -107,11 +109,16 @@ impl Cx<'_, '_> {
                     .get("env")
                     .map(|n| self.string_map(n, "`env`"))
                     .unwrap_or_default();
+                let inherit_env = f
+                    .get("inheritEnv")
+                    .map(|n| self.env_names(n))
+                    .unwrap_or_default();
                 Transport::Stdio {
                     command: command?.value,
                     args,
                     cwd,
                     env,
+                    inherit_env,
                 }
             }
             "" => return None,
@@ -136,6 +143,47 @@ impl Cx<'_, '_> {
             ping_timeout_ms,
         })
     }
+
+    /// `inheritEnv`: a sequence of environment variable names (letters,
+    /// digits and `_`, not starting with a digit); other items are reported
+    /// where they are and left out.
+    fn env_names(&mut self, node: &yaml::Node) -> Vec<String> {
+        let what = "an item of `inheritEnv`";
+        let Value::Seq(items) = &node.value else {
+            self.wrong_type(node, "`inheritEnv`", "a sequence of variable names");
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        for item in items {
+            let Some(name) = self.string(item, what) else {
+                continue;
+            };
+            if is_env_name(&name.value) {
+                names.push(name.value);
+            } else {
+                self.err(
+                    item.pos,
+                    format!(
+                        "{what} must be an environment variable name (letters, digits and `_`, \
+                         not starting with a digit), found {}",
+                        super::fields::describe(item)
+                    ),
+                );
+            }
+        }
+        names
+    }
+}
+
+/// Whether `name` is a portable environment variable name: ASCII letters,
+/// digits and `_`, not starting with a digit (the `--mcp` parser of the
+/// runtime applies the same rule).
+fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]
@@ -151,7 +199,7 @@ mod tests {
     fn servers() {
         let src = with_nodes(&format!("{ENTRY}{EXIT}")).replace(
             "  fs:\n    command: npx\n",
-            "  fs:\n    command: npx\n    args: [-y, pkg]\n    env: {A: b}\n    cwd: .\n    timeoutMs: 5\n    pingTimeoutMs: 6\n  a: {type: sse, url: 'http://x'}\n  b: {type: streamableHttp, url: u, headers: {H: v}}\n  c: {type: http, url: u}\n  d: {type: streamable-http, url: u}\n",
+            "  fs:\n    command: npx\n    args: [-y, pkg]\n    env: {A: b}\n    cwd: .\n    timeoutMs: 5\n    pingTimeoutMs: 6\n    inheritEnv: [AWS_PROFILE, _X1]\n  a: {type: sse, url: 'http://x'}\n  b: {type: streamableHttp, url: u, headers: {H: v}}\n  c: {type: http, url: u}\n  d: {type: streamable-http, url: u}\n",
         );
         let src = src.replace("next: a\n", "next: exit\n");
         let f = load(&src);
@@ -163,6 +211,7 @@ mod tests {
                 args: vec!["-y".into(), "pkg".into()],
                 cwd: Some(".".into()),
                 env: vec![("A".into(), "b".into())],
+                inherit_env: vec!["AWS_PROFILE".into(), "_X1".into()],
             }
         );
         assert_eq!(f.mcp_servers[0].timeout_ms, Some(5));
@@ -176,13 +225,17 @@ mod tests {
             .replace("next: a\n", "next: exit\n")
             .replace(
                 "  fs:\n    command: npx\n",
-                "  fs:\n    url: x\n  h: {type: htp, url: u}\n  i: {type: sse}\n",
+                "  fs:\n    url: x\n  g: {command: c, inheritEnv: HOME}\n  g2: {command: c, inheritEnv: [1, 'A=B', '9X', OK]}\n  h: {type: htp, url: u}\n  i: {type: sse}\n",
             );
         assert_eq!(
             messages(&bad),
             [
                 "unknown key `url` in server `fs`",
                 "missing required field `command` in server `fs`",
+                "`inheritEnv` must be a sequence of variable names, found a string",
+                "an item of `inheritEnv` must be a string, found a number",
+                "an item of `inheritEnv` must be an environment variable name (letters, digits and `_`, not starting with a digit), found the string `A=B`",
+                "an item of `inheritEnv` must be an environment variable name (letters, digits and `_`, not starting with a digit), found the string `9X`",
                 "unknown server type `htp` (expected one of stdio, sse, streamableHttp, http, streamable-http)",
                 "missing required field `url` in server `i`",
             ]

@@ -3,32 +3,19 @@
 //! within its `timeoutMs`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::AtomicU8;
-use std::sync::{Arc, Mutex as StdMutex};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, HEALTHY, crash_report, process_gone};
 use super::spec::{ServerSpec, TransportSpec};
 use super::{http_client, sse, stdio, streamable, wire};
 use crate::downstream::env_expand::expand;
-
-/// Variables of ours that downstream servers do not inherit: secrets of
-/// the graph server itself, such as the bearer token `--auth-token-env`
-/// names. Every other variable is inherited, as the format says.
-static WITHHELD: StdMutex<Vec<String>> = StdMutex::new(Vec::new());
-
-/// Keeps the environment variable `var` from the downstream servers
-/// started from now on (an explicit `env` entry still sets it).
-pub fn withhold_from_children(var: &str) {
-    let mut withheld = WITHHELD.lock().unwrap_or_else(|e| e.into_inner());
-    if !withheld.iter().any(|v| v == var) {
-        withheld.push(var.to_owned());
-    }
-}
 
 /// Why a connection attempt failed, with the child process it started (if
 /// any) still to be stopped: the caller stops it in the background, so the
@@ -48,21 +35,21 @@ impl From<String> for ConnectError {
 }
 
 /// Connects to `spec`'s server and completes the MCP handshake within the
-/// server's `timeoutMs`.
-pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectError> {
+/// server's `timeoutMs`; gives up at once when `closing` is cancelled
+/// (shutdown), returning the child it started for the caller to stop.
+pub(super) async fn connect(
+    spec: &ServerSpec,
+    closing: &CancellationToken,
+    children: &stdio::Children,
+) -> Result<Connection, ConnectError> {
     let timeout = spec.timeout();
-    let handshake_timeout = || {
-        format!(
-            "did not complete the MCP handshake within {} ms (the server's timeoutMs)",
-            timeout.as_millis()
-        )
-    };
     let (service, process) = match &spec.transport {
         TransportSpec::Stdio {
             command,
             args,
             cwd,
             env,
+            inherit_env,
         } => {
             let program = expand(command)?;
             let mut cmd = tokio::process::Command::new(&program);
@@ -72,14 +59,15 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
             if let Some(cwd) = cwd {
                 cmd.current_dir(expand(cwd)?);
             }
-            for var in WITHHELD.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-                cmd.env_remove(var);
-            }
+            // Not our whole environment: the allow-list, `inheritEnv`, `env`.
+            cmd.env_clear();
+            cmd.envs(super::child_env::inherited(&spec.name, inherit_env));
             for (key, value) in env {
                 cmd.env(key, expand(value)?);
             }
-            let (transport, process) = stdio::spawn(&spec.name, program.clone(), cmd)?;
-            match tokio::time::timeout(timeout, ().serve(transport)).await {
+            let (transport, process) =
+                stdio::spawn(&spec.name, program.clone(), cmd, timeout, children)?;
+            match within(timeout, closing, ().serve(transport)).await {
                 Ok(Ok(service)) => (service, Some(process)),
                 Ok(Err(e)) => {
                     let message = if process_gone(&process).await {
@@ -92,9 +80,9 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
                         process: Some(process),
                     });
                 }
-                Err(_) => {
+                Err(why) => {
                     return Err(ConnectError {
-                        message: format!("`{program}` {}", handshake_timeout()),
+                        message: format!("`{program}` {why}"),
                         process: Some(process),
                     });
                 }
@@ -117,17 +105,17 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
                 streamable::GuardedClient::new(http_client::http_client()?, &spec.name),
                 config,
             );
-            match tokio::time::timeout(timeout, ().serve(transport)).await {
+            match within(timeout, closing, ().serve(transport)).await {
                 Ok(Ok(service)) => (service, None),
                 Ok(Err(e)) => return Err(format!("{url}: {}", initialize_error(&e)).into()),
-                Err(_) => return Err(format!("{url} {}", handshake_timeout()).into()),
+                Err(why) => return Err(format!("{url} {why}").into()),
             }
         }
         TransportSpec::Sse { url, headers } => {
             let url = expand(url)?;
             http_client::check_scheme(&url)?;
             let headers = header_map(headers)?;
-            let connected = tokio::time::timeout(timeout, async {
+            let connected = within(timeout, closing, async {
                 let transport = sse::connect(&spec.name, &url, headers).await?;
                 ().serve(transport).await.map_err(|e| format!("{url}: {e}"))
             })
@@ -135,7 +123,7 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
             match connected {
                 Ok(Ok(service)) => (service, None),
                 Ok(Err(e)) => return Err(e.into()),
-                Err(_) => return Err(format!("{url} {}", handshake_timeout()).into()),
+                Err(why) => return Err(format!("{url} {why}").into()),
             }
         }
     };
@@ -145,6 +133,26 @@ pub(super) async fn connect(spec: &ServerSpec) -> Result<Connection, ConnectErro
         health: AtomicU8::new(HEALTHY),
         drift: Default::default(),
     })
+}
+
+/// `handshake` within `limit` (the server's `timeoutMs`) and until
+/// shutdown begins; why not, otherwise.
+async fn within<T>(
+    limit: std::time::Duration,
+    closing: &CancellationToken,
+    handshake: impl Future<Output = T>,
+) -> Result<T, String> {
+    tokio::select! {
+        done = tokio::time::timeout(limit, handshake) => done.map_err(|_| {
+            format!(
+                "did not complete the MCP handshake within {} ms (the server's timeoutMs)",
+                limit.as_millis()
+            )
+        }),
+        () = closing.cancelled() => {
+            Err("was abandoned in its MCP handshake: the server is shutting down".to_owned())
+        }
+    }
 }
 
 /// Why the handshake with an HTTP server failed, down to the root cause

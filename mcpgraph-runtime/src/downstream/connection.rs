@@ -50,8 +50,12 @@ pub(super) async fn ping(connection: &Connection, limit: Duration) -> Result<(),
 }
 
 impl Connection {
+    /// Whether the connection is gone: closed, or its child retired
+    /// (killed; its stdout may not have ended yet).
     pub(super) fn is_closed(&self) -> bool {
-        self.service.is_closed() || self.service.peer().is_transport_closed()
+        self.service.is_closed()
+            || self.service.peer().is_transport_closed()
+            || self.process.as_ref().is_some_and(|p| p.retired().is_some())
     }
 }
 
@@ -102,8 +106,11 @@ pub(super) async fn process_gone(process: &stdio::Process) -> bool {
 }
 
 /// "`cmd` exited (exit status: 3); what it wrote on stderr is in this
-/// server's log" (or "its stderr was empty").
+/// server's log" (or "its stderr was empty"), or why it was retired.
 pub(super) async fn crash_report(process: &stdio::Process) -> String {
+    if let Some(why) = process.retired() {
+        return format!("`{}` {why}", process.program);
+    }
     let status = match process.exit_status(CRASH_REPORT_WAIT).await {
         Some(status) => format!("exited ({status})"),
         None => "closed its stdout".to_owned(),

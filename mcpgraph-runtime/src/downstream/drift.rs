@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::connection::Connection;
+use super::env_expand::warn_redacted;
 use super::listing::{ListingError, all_tools};
 
 /// Per server, per tool: the locked `inputSchema` and `outputSchema`.
@@ -116,12 +117,12 @@ async fn changed_tools(
         Ok(tools) => tools,
         Err(e) => {
             if strict {
-                tracing::warn!(
+                warn_redacted!(
                     server,
                     "cannot compare the tools of `{server}` with the lock: {e}; its calls are refused under --strict-lock until a listing succeeds"
                 );
             } else {
-                tracing::warn!(
+                warn_redacted!(
                     server,
                     "cannot compare the tools of `{server}` with the lock: {e}; not compared"
                 );
@@ -139,7 +140,7 @@ async fn changed_tools(
             .iter()
             .map(|(tool, why)| format!("`{tool}` ({why})"))
             .collect();
-        tracing::warn!(
+        warn_redacted!(
             server,
             "downstream server `{server}` changed since the graph's lock: {}; re-run `mcpgraph lock` and rebuild",
             list.join(", ")

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::connect::{ConnectError, connect};
 use super::connection::{Connection, FAILED, HEALTHY, crash_report, ping};
+use super::env_expand::warn_redacted;
 use super::{ClientManager, Downstream};
 
 impl ClientManager {
@@ -25,13 +26,13 @@ impl ClientManager {
         if let Some(connection) = slot.connection.as_ref() {
             if connection.is_closed() {
                 if let Some(process) = &connection.process {
-                    tracing::warn!(
+                    warn_redacted!(
                         server,
                         "downstream server `{server}` {}; restarting it",
                         crash_report(process).await
                     );
                 } else {
-                    tracing::warn!(server, "the connection to `{server}` closed; reconnecting");
+                    warn_redacted!(server, "the connection to `{server}` closed; reconnecting");
                 }
                 self.retire(slot.connection.take());
             } else if connection.health.load(Ordering::SeqCst) != HEALTHY {
@@ -44,7 +45,7 @@ impl ClientManager {
                 match outcome {
                     Ok(()) => connection.health.store(HEALTHY, Ordering::SeqCst),
                     Err(why) => {
-                        tracing::warn!(
+                        warn_redacted!(
                             server,
                             "downstream server `{server}` left a call unanswered and then failed a ping ({why}); \
                              new calls use a new connection"
@@ -75,14 +76,14 @@ impl ClientManager {
         }
         let spec = downstream.spec.clone();
         let attempts = Arc::clone(&downstream.attempts);
+        let (closing, children) = (self.closing.clone(), Arc::clone(&self.children));
         let (result_tx, result) = tokio::sync::oneshot::channel();
         let attempt = self.runtime.spawn(async move {
             let server = spec.name.as_str();
-            // Not raced with shutdown: dropping a handshake midway would
-            // leave its child to a drop instead of a stop. Shutdown waits
-            // for the attempt (bounded by `timeoutMs`) and then stops what
-            // it connected.
-            let (connected, failed_process) = match connect(&spec).await {
+            // Shutdown makes `connect` give up its handshake at once (and
+            // return the child it started, stopped below), so the slot is
+            // free for shutdown to empty.
+            let (connected, failed_process) = match connect(&spec, &closing, &children).await {
                 Ok(connection) => (Ok(Arc::new(connection)), None),
                 Err(ConnectError { message, process }) => (
                     Err(format!(

@@ -46,6 +46,9 @@ pub enum TransportSpec {
         cwd: Option<String>,
         /// Added environment.
         env: Vec<(String, String)>,
+        /// `inheritEnv`: names of our environment variables passed through
+        /// beside the default allow-list (see `child_env`).
+        inherit_env: Vec<String>,
     },
     /// Streamable HTTP.
     StreamableHttp {
@@ -90,11 +93,13 @@ impl From<&ServerDef> for ServerSpec {
                 args,
                 cwd,
                 env,
+                inherit_env,
             } => TransportSpec::Stdio {
                 command: command.to_owned(),
                 args: args.iter().map(|a| (*a).to_owned()).collect(),
                 cwd: cwd.map(str::to_owned),
                 env: pairs(env),
+                inherit_env: inherit_env.iter().map(|n| (*n).to_owned()).collect(),
             },
             TransportDef::StreamableHttp { url, headers } => TransportSpec::StreamableHttp {
                 url: url.to_owned(),
@@ -183,6 +188,7 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
             },
             cwd: string("cwd")?,
             env: map("env")?,
+            inherit_env: inherit_env(obj.get("inheritEnv"))?,
         },
         "streamableHttp" | "http" | "streamable-http" => TransportSpec::StreamableHttp {
             url: string("url")?.ok_or("`url` is required")?,
@@ -204,6 +210,28 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
         timeout_ms,
         ping_timeout_ms,
     })
+}
+
+/// `inheritEnv` of a `--mcp` entry: variable names, as the codegen
+/// accepts them (letters, digits and `_`, not starting with a digit).
+fn inherit_env(value: Option<&Value>) -> Result<Vec<String>, String> {
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    let items = value
+        .as_array()
+        .ok_or("`inheritEnv` must be an array of variable names")?;
+    items
+        .iter()
+        .map(|item| match item.as_str() {
+            Some(name) if super::child_env::is_env_name(name) => Ok(name.to_owned()),
+            Some(name) => Err(format!(
+                "`inheritEnv`: `{name}` is not an environment variable name \
+                 (letters, digits and `_`, not starting with a digit)"
+            )),
+            None => Err("`inheritEnv` must be an array of variable names".to_owned()),
+        })
+        .collect()
 }
 
 /// Builds the server list from the compiled-in definitions and an optional
@@ -233,12 +261,14 @@ mod tests {
                 args: &["-y", "x"],
                 cwd: None,
                 env: &[],
+                inherit_env: &[],
             },
             timeout_ms: None,
             ping_timeout_ms: None,
         }];
         let over = parse_override(
-            r#"{"mcpServers": {"fs": {"command": "node", "args": ["a.js"], "timeoutMs": 5, "pingTimeoutMs": 7},
+            r#"{"mcpServers": {"fs": {"command": "node", "args": ["a.js"], "timeoutMs": 5, "pingTimeoutMs": 7,
+                       "inheritEnv": ["AWS_PROFILE"]},
                 "web": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"A": "b"}}}}"#,
         )
         .unwrap();
@@ -250,7 +280,8 @@ mod tests {
                 command: "node".into(),
                 args: vec!["a.js".into()],
                 cwd: None,
-                env: vec![]
+                env: vec![],
+                inherit_env: vec!["AWS_PROFILE".into()],
             }
         );
         assert_eq!(specs[0].timeout_ms, Some(5));
@@ -269,5 +300,11 @@ mod tests {
             "{err}"
         );
         assert!(parse_override("[]").is_err());
+        for bad in [r#""HOME""#, "[1]", r#"["A=B"]"#, r#"["9X"]"#, r#"[""]"#] {
+            let text =
+                format!(r#"{{"mcpServers": {{"x": {{"command": "c", "inheritEnv": {bad}}}}}}}"#);
+            let err = parse_override(&text).unwrap_err();
+            assert!(err.0.contains("`inheritEnv`"), "{bad}: {err}");
+        }
     }
 }

@@ -14,6 +14,7 @@ use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
+use super::env_expand::{redact, warn_redacted};
 use super::http_client::{error_chain, http_client};
 use super::wire::{decode, oversized};
 
@@ -116,7 +117,7 @@ async fn read_stream(
                     decode(&name, &data)
                 }
                 Event::Message { kind, .. } => {
-                    tracing::debug!(server = name, "ignoring SSE event `{kind}`");
+                    tracing::debug!(server = name, "ignoring SSE event `{}`", redact(&kind));
                     None
                 }
                 Event::Oversized(scanner) => oversized(&name, &scanner),
@@ -134,8 +135,8 @@ async fn read_stream(
                 return;
             }
             Err(e) => {
-                tracing::warn!(
-                    server = name,
+                warn_redacted!(
+                    name.as_str(),
                     "the event stream of `{name}` failed: {}",
                     error_chain(&e)
                 );

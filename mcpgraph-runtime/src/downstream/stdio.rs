@@ -6,34 +6,41 @@
 //!   malformed reply into an error for the one call it answers;
 //! - forwards the child's stderr to ours (`super::stderr`: prefixed,
 //!   redacted, never to stdout or a caller), noting whether it wrote any;
+//! - writes to the child through a bounded queue, retiring a child that
+//!   stops reading (`super::stdin_writer`);
 //! - records the exit status, and stops the child's whole process group
-//!   (stdin closed, then SIGTERM, then SIGKILL) when the connection closes.
+//!   (stdin closed, then SIGTERM, then SIGKILL) when the connection closes,
+//!   or kills it at once when it is retired or shutdown's time is up.
 
 use std::process::{ExitStatus, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use rmcp::RoleClient;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{ChildStdout, Command};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::stdin_writer::{Refused, StdinQueue};
 use super::wire::{IdScanner, MAX_REPLY_BYTES, decode, oversized};
-
-/// How long a child gets after its stdin closes, and again after SIGTERM.
-const GRACE: Duration = Duration::from_secs(2);
 
 /// The child process behind a stdio connection, as seen by the client
 /// manager: its exit status and whether it wrote on stderr.
 pub(crate) struct Process {
+    /// The server's name.
+    server: String,
     /// The program, as run (after `${VAR}` expansion).
     pub program: String,
     stderr: Arc<super::stderr::Forwarded>,
     exit: watch::Receiver<Option<ExitStatus>>,
     stop: CancellationToken,
+    /// Cancelled to kill the child's process group now.
+    kill: CancellationToken,
+    /// Why the child was killed, when it was retired (see [`Process::retire`]).
+    retired: OnceLock<String>,
 }
 
 impl Process {
@@ -63,18 +70,84 @@ impl Process {
     /// waits until it has been reaped.
     pub(super) async fn stop(&self) {
         self.stop.cancel();
+        self.exited().await;
+    }
+
+    /// Completes once the child has been reaped.
+    pub(super) async fn exited(&self) {
         let mut exit = self.exit.clone();
         // Err: the monitor is gone (runtime shutting down; the child is
         // killed on drop).
         let _ = exit.wait_for(Option::is_some).await;
     }
+
+    /// Kills the child's process group now (SIGKILL), without a grace.
+    pub(super) fn kill(&self) {
+        self.stop.cancel();
+        self.kill.cancel();
+    }
+
+    /// Cancelled once the child is being stopped (or killed).
+    pub(super) fn stopping(&self) -> CancellationToken {
+        self.stop.clone()
+    }
+
+    /// Kills a child that misbehaves beyond healing (`why`, e.g. it stopped
+    /// reading its stdin): its connection closes, the calls on it fail with
+    /// a crash report saying why, and the next call starts a new one.
+    pub(super) fn retire(&self, why: String) {
+        if self.retired.set(why).is_ok()
+            && let Some(why) = self.retired.get()
+        {
+            let program = &self.program;
+            crate::downstream::env_expand::warn_redacted!(
+                self.server.as_str(),
+                "downstream server `{}`: `{program}` {why}",
+                self.server
+            );
+        }
+        self.kill();
+    }
+
+    /// Why the child was retired, if it was.
+    pub(super) fn retired(&self) -> Option<&str> {
+        self.retired.get().map(String::as_str)
+    }
+
+    fn has_exited(&self) -> bool {
+        self.exit.borrow().is_some()
+    }
 }
 
-/// Starts `cmd` as the server `name`.
+/// The children a client manager started and that may still run, so that
+/// shutdown can stop (and finally kill) every one of them, whichever
+/// connection, failed attempt or retired connection it belongs to.
+#[derive(Default)]
+pub(crate) struct Children(Mutex<Vec<Arc<Process>>>);
+
+impl Children {
+    fn add(&self, process: &Arc<Process>) {
+        let mut children = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        children.retain(|c| !c.has_exited());
+        children.push(Arc::clone(process));
+    }
+
+    /// The children not reaped yet.
+    pub(super) fn live(&self) -> Vec<Arc<Process>> {
+        let mut children = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        children.retain(|c| !c.has_exited());
+        children.clone()
+    }
+}
+
+/// Starts `cmd` as the server `name`; a write to it that takes longer than
+/// `write_limit` retires it.
 pub(crate) fn spawn(
     name: &str,
     program: String,
     mut cmd: Command,
+    write_limit: Duration,
+    children: &Children,
 ) -> Result<(ChildTransport, Arc<Process>), String> {
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -95,17 +168,31 @@ pub(crate) fn spawn(
     };
     let forwarded = super::stderr::forward(name, stderr);
     let (exit_tx, exit) = watch::channel(None);
-    let stop = CancellationToken::new();
-    tokio::spawn(monitor(child, stop.clone(), exit_tx));
+    let (stop, kill) = (CancellationToken::new(), CancellationToken::new());
+    tokio::spawn(super::monitor::monitor(
+        child,
+        stop.clone(),
+        kill.clone(),
+        exit_tx,
+    ));
     let process = Arc::new(Process {
+        server: name.to_owned(),
         program,
         stderr: forwarded,
         exit,
-        stop: stop.clone(),
+        stop,
+        kill,
+        retired: OnceLock::new(),
     });
+    children.add(&process);
     let transport = ChildTransport {
         name: name.to_owned(),
-        stdin: Arc::new(tokio::sync::Mutex::new(Some(stdin))),
+        stdin: Some(StdinQueue::start(
+            name,
+            stdin,
+            Arc::clone(&process),
+            write_limit,
+        )),
         stdout: BufReader::with_capacity(64 * 1024, stdout),
         line: Vec::new(),
         discarding: None,
@@ -114,73 +201,11 @@ pub(crate) fn spawn(
     Ok((transport, process))
 }
 
-/// Owns the child: records its exit, and stops it when asked.
-async fn monitor(
-    mut child: Child,
-    stop: CancellationToken,
-    exit: watch::Sender<Option<ExitStatus>>,
-) {
-    let group = child.id();
-    let status = tokio::select! {
-        status = child.wait() => status,
-        () = stop.cancelled() => {
-            // The transport closed stdin first: a well-behaved server exits.
-            match tokio::time::timeout(GRACE, child.wait()).await {
-                Ok(status) => status,
-                Err(_) => {
-                    signal_group(group, Signal::Term);
-                    match tokio::time::timeout(GRACE, child.wait()).await {
-                        Ok(status) => status,
-                        Err(_) => {
-                            signal_group(group, Signal::Kill);
-                            let _ = child.start_kill();
-                            child.wait().await
-                        }
-                    }
-                }
-            }
-        }
-    };
-    // Whatever the server left behind in its process group goes too.
-    signal_group(group, Signal::Kill);
-    if let Some(group) = group {
-        crate::downstream::reaper::track(group, false);
-    }
-    let _ = exit.send(Some(status.unwrap_or_else(|e| {
-        tracing::warn!("waiting for a downstream server: {e}");
-        ExitStatus::default()
-    })));
-}
-
-enum Signal {
-    Term,
-    Kill,
-}
-
-#[cfg(unix)]
-fn signal_group(group: Option<u32>, signal: Signal) {
-    let Some(Ok(pgid)) = group.map(libc::pid_t::try_from) else {
-        return;
-    };
-    let signal = match signal {
-        Signal::Term => libc::SIGTERM,
-        Signal::Kill => libc::SIGKILL,
-    };
-    // SAFETY: killpg has no memory-safety preconditions. The group was
-    // created for this child (process_group(0)), so its id is the child's
-    // pid, which is not reused while the group has members.
-    unsafe {
-        libc::killpg(pgid, signal);
-    }
-}
-
-#[cfg(not(unix))]
-fn signal_group(_group: Option<u32>, _signal: Signal) {}
-
 /// The rmcp transport over a child's stdin/stdout.
 pub(crate) struct ChildTransport {
     name: String,
-    stdin: Arc<tokio::sync::Mutex<Option<ChildStdin>>>,
+    /// `None` once closed.
+    stdin: Option<StdinQueue>,
     stdout: BufReader<ChildStdout>,
     /// The line being read (kept across cancelled `receive` calls).
     line: Vec<u8>,
@@ -237,20 +262,9 @@ impl Transport<RoleClient> for ChildTransport {
         &mut self,
         item: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        let stdin = Arc::clone(&self.stdin);
-        async move {
-            let mut bytes = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
-            bytes.push(b'\n');
-            let mut stdin = stdin.lock().await;
-            let Some(pipe) = stdin.as_mut() else {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::NotConnected,
-                    "the server's stdin is closed",
-                ));
-            };
-            pipe.write_all(&bytes).await?;
-            pipe.flush().await
-        }
+        // Queued now, never waited on: the future holds nothing.
+        let queued = self.queue(&item);
+        async move { queued }
     }
 
     async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
@@ -285,9 +299,51 @@ impl Transport<RoleClient> for ChildTransport {
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
-        drop(self.stdin.lock().await.take());
+        // The writer closes stdin once it has written what was queued, or
+        // at once now that the child is being stopped.
+        drop(self.stdin.take());
         self.process.stop().await;
         Ok(())
+    }
+}
+
+impl ChildTransport {
+    /// Queues `item` for the child's stdin. A full queue (the child does
+    /// not read) refuses a request or notification with an error, and
+    /// drops a reply to the child's own request (nothing waits for it).
+    fn queue(&self, item: &ClientJsonRpcMessage) -> Result<(), std::io::Error> {
+        let Some(stdin) = &self.stdin else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                "the server's stdin is closed",
+            ));
+        };
+        let mut bytes = serde_json::to_vec(item).map_err(std::io::Error::other)?;
+        bytes.push(b'\n');
+        match stdin.push(bytes) {
+            Ok(()) => Ok(()),
+            Err(Refused::Closed) => Err(std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                "the server's stdin is closed",
+            )),
+            Err(Refused::Full) => {
+                if matches!(
+                    item,
+                    ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_)
+                ) {
+                    stdin.note_dropped_reply();
+                    return Ok(());
+                }
+                let (messages, bytes) = stdin.waiting();
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    format!(
+                        "downstream server `{}` is not reading its stdin ({messages} messages, {bytes} bytes waiting); not sent",
+                        self.name
+                    ),
+                ))
+            }
+        }
     }
 }
 

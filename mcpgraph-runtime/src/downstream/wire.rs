@@ -5,6 +5,8 @@
 use rmcp::model::{ErrorData, RequestId, ServerJsonRpcMessage};
 use serde_json::Value;
 
+use super::env_expand::{redact, warn_redacted};
+
 mod id_scanner;
 
 pub(crate) use id_scanner::IdScanner;
@@ -28,7 +30,7 @@ pub(crate) fn decode(server: &str, bytes: &[u8]) -> Option<ServerJsonRpcMessage>
         Err(e) => e,
     };
     let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
-        tracing::warn!(
+        warn_redacted!(
             server,
             "downstream server `{server}` sent something that is not JSON (ignored): {}",
             preview(bytes)
@@ -39,7 +41,8 @@ pub(crate) fn decode(server: &str, bytes: &[u8]) -> Option<ServerJsonRpcMessage>
         // A request or notification we cannot read: nothing waits on it.
         tracing::debug!(
             server,
-            "ignoring an unreadable message from `{server}`: {error}"
+            "ignoring an unreadable message from `{server}`: {}",
+            redact(&error.to_string())
         );
         return None;
     }
@@ -53,7 +56,7 @@ pub(crate) fn decode(server: &str, bytes: &[u8]) -> Option<ServerJsonRpcMessage>
             format!("malformed reply: {error}: {}", preview(bytes)),
         )),
         _ => {
-            tracing::warn!(
+            warn_redacted!(
                 server,
                 "downstream server `{server}` sent an invalid message without an id (ignored): {error}"
             );
@@ -76,7 +79,7 @@ pub(crate) fn oversized(server: &str, scanner: &IdScanner) -> Option<ServerJsonR
             format!("reply larger than the limit of {MAX_REPLY_BYTES} bytes"),
         )),
         None => {
-            tracing::warn!(
+            warn_redacted!(
                 server,
                 "downstream server `{server}` sent a message larger than {MAX_REPLY_BYTES} bytes (dropped)"
             );
@@ -85,14 +88,14 @@ pub(crate) fn oversized(server: &str, scanner: &IdScanner) -> Option<ServerJsonR
     }
 }
 
-/// The first bytes of a message, for error messages.
+/// The first characters of a message, for errors and the log, redacted
+/// before it is cut (so no part of a secret is left at the cut).
 pub(crate) fn preview(bytes: &[u8]) -> String {
     const MAX: usize = 120;
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX)]);
-    if bytes.len() > MAX {
-        format!("{text}…")
-    } else {
-        text.into_owned()
+    let text = redact(&String::from_utf8_lossy(bytes));
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
     }
 }
 

@@ -67,6 +67,7 @@ const _: () = {
                     ],
                     cwd: rt::None,
                     env: &[],
+                    inherit_env: &[],
                 },
                 timeout_ms: rt::None,
                 ping_timeout_ms: rt::None,

@@ -20,6 +20,11 @@
 //! - `--endless-cursor again|fresh`: answer every `tools/list` page with a
 //!   `nextCursor`, forever: `again` always the same one, `fresh` a new one
 //!   each page (for the bounds on pagination);
+//! - `--stdout-line TEXT`: print TEXT on stdout (not JSON) first, then serve;
+//! - `--env-file PATH`: write its environment (`NAME=value` lines) to PATH,
+//!   then serve (for the allow-listed environment of downstream servers);
+//! - `--stop-reading-and-ping-flood`: answer the first tool call, then stop
+//!   reading stdin and flood stdout with `ping` requests, forever;
 //! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
 //!   stdio (stateful sessions; `crash` ends the whole process, so the URL
 //!   vanishes until a new server binds the port).
@@ -43,6 +48,8 @@ use serde_json::{Value, json};
 
 #[path = "test_server/faults.rs"]
 mod faults;
+#[path = "test_server/http.rs"]
+mod http;
 
 use faults::{CANCELLED, crash, hang, huge, malformed, raw_stdout};
 
@@ -187,6 +194,7 @@ impl ServerHandler for TestServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         CALLS.fetch_add(1, Ordering::SeqCst);
+        faults::flood_soon();
         if self.wedged.load(Ordering::SeqCst) || request.name.as_ref() == "wedge" {
             self.wedged.store(true, Ordering::SeqCst);
             std::future::pending::<()>().await;
@@ -299,7 +307,7 @@ async fn main() {
                     eprintln!("test server: --http needs a port");
                     std::process::exit(2);
                 };
-                serve_http(port).await;
+                http::serve_http(port).await;
                 return;
             }
             "--crash-on-start" => {
@@ -311,6 +319,9 @@ async fn main() {
                 std::future::pending::<()>().await;
             }
             "--garbage-on-start" => raw_stdout("test server starting (not JSON)"),
+            "--stdout-line" => raw_stdout(&args.next().unwrap_or_default()),
+            "--env-file" => faults::write_env(&args.next().unwrap_or_default()),
+            "--stop-reading-and-ping-flood" => faults::FLOOD.store(true, Ordering::SeqCst),
             "--drift" => DRIFT.store(true, Ordering::SeqCst),
             "--list-error" => {
                 let n = args.next().and_then(|n| n.parse::<u64>().ok());
@@ -361,40 +372,4 @@ async fn main() {
         std::process::exit(2);
     };
     let _ = service.waiting().await;
-}
-
-/// Serves streamable HTTP on `127.0.0.1:port`, path `/mcp`, until killed.
-async fn serve_http(port: u16) {
-    use hyper_util::rt::{TokioExecutor, TokioIo};
-    use hyper_util::service::TowerToHyperService;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService,
-    };
-
-    let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("test server: cannot bind 127.0.0.1:{port}: {e}");
-            std::process::exit(2);
-        }
-    };
-    let service = TowerToHyperService::new(StreamableHttpService::new(
-        || Ok(TestServer::default()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    ));
-    eprintln!("test server: listening on http://127.0.0.1:{port}/mcp");
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
-        let service = service.clone();
-        tokio::spawn(async move {
-            let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-        });
-    }
 }

@@ -7,6 +7,7 @@
 //! `downstream_tls.rs`, a binary of its own because it sets `SSL_CERT_FILE`
 //! for its whole process.
 
+mod children;
 // Holds a graph module named like the file, as when it was a test binary.
 #[allow(clippy::module_inception)]
 mod downstream;

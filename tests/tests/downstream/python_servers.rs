@@ -33,6 +33,7 @@ fn stdio(name: &str, command: String, args: &[&str]) -> ServerSpec {
             args: args.iter().map(|a| (*a).to_owned()).collect(),
             cwd: None,
             env: Vec::new(),
+            inherit_env: Vec::new(),
         },
         timeout_ms: Some(30_000),
         ping_timeout_ms: None,

@@ -62,11 +62,13 @@ fn def_of(server: &model::McpServer) -> ServerDef {
             args,
             cwd,
             env,
+            inherit_env,
         } => TransportDef::Stdio {
             command: leak(command),
             args: Box::leak(args.iter().map(|a| leak(a)).collect()),
             cwd: cwd.as_deref().map(leak),
             env: pairs(env),
+            inherit_env: Box::leak(inherit_env.iter().map(|n| leak(n)).collect()),
         },
         model::Transport::StreamableHttp { url, headers } => TransportDef::StreamableHttp {
             url: leak(url),
@@ -100,6 +102,7 @@ fn kind(spec: &ServerSpec) -> &'static str {
             args: _,
             cwd: _,
             env: _,
+            inherit_env: _,
         } => "stdio",
         TransportSpec::StreamableHttp { url: _, headers: _ } => "streamableHttp",
         TransportSpec::Sse { url: _, headers: _ } => "sse",
@@ -112,7 +115,8 @@ const ACCEPTED: &[(&str, &str)] = &[
     (
         "stdio",
         r#"{"type": "stdio", "command": "${CMD:-node}", "args": ["a", "${B}"], "cwd": "/w",
-            "env": {"K": "v", "L": "${M}"}, "timeoutMs": 5, "pingTimeoutMs": 6}"#,
+            "env": {"K": "v", "L": "${M}"}, "inheritEnv": ["AWS_PROFILE", "_X9"],
+            "timeoutMs": 5, "pingTimeoutMs": 6}"#,
     ),
     (
         "streamableHttp",
@@ -166,6 +170,10 @@ const REJECTED: &[(&str, &str)] = &[
     (r#"{"command": "c", "cwd": ["/"]}"#, "`cwd`"),
     (r#"{"command": "c", "env": ["K"]}"#, "`env`"),
     (r#"{"command": "c", "env": {"K": 1}}"#, "K"),
+    (r#"{"command": "c", "inheritEnv": "HOME"}"#, "`inheritEnv`"),
+    (r#"{"command": "c", "inheritEnv": [1]}"#, "`inheritEnv`"),
+    (r#"{"command": "c", "inheritEnv": ["A=B"]}"#, "`inheritEnv`"),
+    (r#"{"command": "c", "inheritEnv": ["9X"]}"#, "`inheritEnv`"),
     (r#"{"type": "sse", "url": ["u"]}"#, "`url`"),
     (
         r#"{"type": "http", "url": "u", "headers": {"A": false}}"#,

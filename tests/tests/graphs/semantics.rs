@@ -249,6 +249,7 @@ async fn a_missing_downstream_command_is_a_clear_error() {
             args: vec![],
             cwd: None,
             env: vec![],
+            inherit_env: vec![],
         },
         timeout_ms: None,
         ping_timeout_ms: None,

@@ -1,6 +1,7 @@
 //! Secrets stay where they belong: the bearer token the HTTP front door
 //! reads from `--auth-token-env` is not passed on to downstream servers,
-//! while every other variable of ours still is (the format's rule).
+//! even when their `inheritEnv` names it, while another variable that
+//! `inheritEnv` names is (the format's rule).
 
 use mcpgraph_tests::*;
 use serde_json::json;
@@ -13,6 +14,7 @@ async fn the_auth_token_variable_is_not_inherited_by_downstream_servers() {
     let config = json!({ "mcpServers": { "filesystem": {
         "command": env!("CARGO_BIN_EXE_mcpgraph-test-server"),
         "args": ["--describe", "secrets"],
+        "inheritEnv": ["MCPGRAPH_TEST_GREETING"],
     } } });
     let dir = TempDir::new("secrets");
     let mcp = dir.path().join("mcp.json");

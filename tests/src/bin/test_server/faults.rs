@@ -1,9 +1,10 @@
 //! The test server's misbehaviours on request: a raw line beside rmcp's
 //! replies, a crash with stderr lines, a call that hangs until cancelled, a
-//! malformed reply, a huge one.
+//! malformed reply, a huge one, a flood of pings while not reading stdin;
+//! and its environment written to a file.
 
 use std::io::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{CallToolResult, ContentBlock};
@@ -51,4 +52,44 @@ pub(crate) async fn malformed(context: &RequestContext<RoleServer>) -> CallToolR
 pub(crate) fn huge(bytes: u64) -> CallToolResult {
     let bytes = usize::try_from(bytes).unwrap_or(usize::MAX).min(256 << 20);
     CallToolResult::success(vec![ContentBlock::text("x".repeat(bytes))])
+}
+
+/// Set by `--stop-reading-and-ping-flood`; cleared when the flood starts.
+pub(crate) static FLOOD: AtomicBool = AtomicBool::new(false);
+
+/// With `--stop-reading-and-ping-flood`, on the first tool call: shortly
+/// after its answer went out, this process stops reading stdin for good
+/// (its only runtime thread blocks) and another thread writes `ping`
+/// requests on stdout as fast as they are read, forever.
+pub(crate) fn flood_soon() {
+    if !FLOOD.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    tokio::spawn(async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        std::thread::spawn(|| {
+            let mut out = std::io::stdout().lock();
+            for id in 1_000_000u64.. {
+                let ping = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+                if out.write_all(ping.as_bytes()).is_err() || out.write_all(b"\n").is_err() {
+                    return;
+                }
+            }
+        });
+        eprintln!("test server: stopped reading stdin, flooding pings");
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    });
+}
+
+/// `--env-file PATH`: this process's environment, `NAME=value` per line.
+pub(crate) fn write_env(path: &str) {
+    let text: String = std::env::vars()
+        .map(|(name, value)| format!("{name}={value}\n"))
+        .collect();
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("test server: cannot write {path}: {e}");
+        std::process::exit(2);
+    }
 }

@@ -1,0 +1,111 @@
+//! The environment a downstream stdio server starts with: not ours, but an
+//! allow-list of it, as the official TypeScript and Python SDK clients do
+//! (`getDefaultEnvironment`, `get_default_environment`), so that a cloud or
+//! API credential in our environment does not reach every server we start.
+//!
+//! A child gets, in this order (a later one wins):
+//! - the variables of [`DEFAULT_INHERITED`] that are set (a value starting
+//!   with `()`, a shell function, is left out, as the SDKs do);
+//! - the variables its `inheritEnv` names that are set;
+//! - its `env` entries, `${VAR}` expanded.
+//!
+//! A variable withheld with [`withhold_from_children`] (the bearer token
+//! `--auth-token-env` names) is never inherited, even when `inheritEnv`
+//! names it; an explicit `env` entry still sets it.
+
+use std::ffi::OsString;
+use std::sync::Mutex;
+
+/// The SDKs' allow-list (the TypeScript SDK adds `PROGRAMFILES` on Windows).
+#[cfg(not(windows))]
+pub(crate) const DEFAULT_INHERITED: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/// The SDKs' allow-list (the TypeScript SDK adds `PROGRAMFILES` on Windows).
+#[cfg(windows)]
+pub(crate) const DEFAULT_INHERITED: &[&str] = &[
+    "APPDATA",
+    "HOMEDRIVE",
+    "HOMEPATH",
+    "LOCALAPPDATA",
+    "PATH",
+    "PROCESSOR_ARCHITECTURE",
+    "PROGRAMFILES",
+    "SYSTEMDRIVE",
+    "SYSTEMROOT",
+    "TEMP",
+    "USERNAME",
+    "USERPROFILE",
+];
+
+/// Variables of ours that downstream servers never inherit: secrets of the
+/// graph server itself, such as the bearer token `--auth-token-env` names.
+static WITHHELD: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Keeps the environment variable `var` from the downstream servers
+/// started from now on, even those whose `inheritEnv` names it (an
+/// explicit `env` entry still sets it).
+pub fn withhold_from_children(var: &str) {
+    let mut withheld = WITHHELD.lock().unwrap_or_else(|e| e.into_inner());
+    if !withheld.iter().any(|v| v == var) {
+        withheld.push(var.to_owned());
+    }
+}
+
+/// Whether `name` is a portable environment variable name: ASCII letters,
+/// digits and `_`, not starting with a digit (the codegen applies the same
+/// rule to `inheritEnv`).
+pub(crate) fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The variables of ours the server `server` inherits: the allow-list and
+/// what `inherit_env` names, each when set, minus the withheld ones.
+pub(super) fn inherited(server: &str, inherit_env: &[String]) -> Vec<(String, OsString)> {
+    let withheld = WITHHELD.lock().unwrap_or_else(|e| e.into_inner());
+    let names = (DEFAULT_INHERITED.iter().map(|n| (*n, false)))
+        .chain(inherit_env.iter().map(|n| (n.as_str(), true)));
+    let mut out: Vec<(String, OsString)> = Vec::new();
+    for (name, named) in names {
+        if out.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        if withheld.iter().any(|w| w == name) {
+            if !named {
+                continue;
+            }
+            tracing::warn!(
+                server,
+                "`inheritEnv` of `{server}` names `{name}`, which --auth-token-env keeps from downstream servers: not passed"
+            );
+            continue;
+        }
+        let Some(value) = std::env::var_os(name) else {
+            continue;
+        };
+        if value.as_encoded_bytes().starts_with(b"()") {
+            // A shell function: left out, as the SDKs do.
+            continue;
+        }
+        out.push((name.to_owned(), value));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for good in ["HOME", "_X", "a1", "AWS_SECRET_ACCESS_KEY"] {
+            assert!(is_env_name(good), "{good}");
+        }
+        for bad in ["", "9X", "A=B", "A B", "É", "A-B", "${X}"] {
+            assert!(!is_env_name(bad), "{bad}");
+        }
+    }
+}
