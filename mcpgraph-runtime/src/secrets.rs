@@ -114,6 +114,20 @@ pub(crate) fn redact_bytes(bytes: Vec<u8>) -> Vec<u8> {
     }
 }
 
+/// `tracing::warn!` about the downstream server `$server`, its message
+/// [`redact`]ed: text a server sent and settings expanded from `${VAR}`
+/// reach the log as `${VAR}`, as the server's forwarded stderr does.
+macro_rules! warn_redacted {
+    ($server:expr, $($message:tt)+) => {
+        ::tracing::warn!(
+            server = $server,
+            "{}",
+            $crate::secrets::redact(&format!($($message)+))
+        )
+    };
+}
+pub(crate) use warn_redacted;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,8 +15,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::connection::Connection;
-use super::env_expand::warn_redacted;
 use super::listing::{ListingError, all_tools};
+use crate::secrets::warn_redacted;
 
 /// Per server, per tool: the locked `inputSchema` and `outputSchema`.
 #[derive(Debug, Default)]

@@ -7,20 +7,6 @@
 //! error message: [`expand`] remembers them as secrets, which
 //! `crate::secrets::redact` puts the `${VAR}` back for.
 
-/// `tracing::warn!` about the downstream server `$server`, its message
-/// [`redact`]ed: text a server sent and settings expanded from `${VAR}`
-/// reach the log as `${VAR}`, as the server's forwarded stderr does.
-macro_rules! warn_redacted {
-    ($server:expr, $($message:tt)+) => {
-        ::tracing::warn!(
-            server = $server,
-            "{}",
-            $crate::downstream::env_expand::redact(&format!($($message)+))
-        )
-    };
-}
-pub(crate) use warn_redacted;
-
 /// Expands `${VAR}` / `${VAR:-default}` in `input` using `lookup`. An unset
 /// variable without a default is an error naming it. A `$` not followed by
 /// `{` is kept as it is.

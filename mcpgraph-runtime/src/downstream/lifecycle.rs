@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use super::connect::{ConnectError, connect};
 use super::connection::{Connection, FAILED, HEALTHY, crash_report, ping};
-use super::env_expand::warn_redacted;
 use super::{ClientManager, Downstream};
+use crate::secrets::warn_redacted;
 
 impl ClientManager {
     /// The open connection to `downstream`, after replacing one that

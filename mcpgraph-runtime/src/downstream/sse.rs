@@ -14,9 +14,9 @@ use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
-use super::env_expand::{redact, warn_redacted};
 use super::http_client::{error_chain, http_client};
 use super::wire::{decode, oversized};
+use crate::secrets::{redact, warn_redacted};
 
 pub(crate) mod parser;
 

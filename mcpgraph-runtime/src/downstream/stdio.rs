@@ -100,7 +100,7 @@ impl Process {
             && let Some(why) = self.retired.get()
         {
             let program = &self.program;
-            crate::downstream::env_expand::warn_redacted!(
+            crate::secrets::warn_redacted!(
                 self.server.as_str(),
                 "downstream server `{}`: `{program}` {why}",
                 self.server

@@ -5,7 +5,7 @@
 use rmcp::model::{ErrorData, RequestId, ServerJsonRpcMessage};
 use serde_json::Value;
 
-use super::env_expand::{redact, warn_redacted};
+use crate::secrets::{redact, warn_redacted};
 
 mod id_scanner;
 
@@ -92,10 +92,11 @@ pub(crate) fn oversized(server: &str, scanner: &IdScanner) -> Option<ServerJsonR
 /// before it is cut (so no part of a secret is left at the cut).
 pub(crate) fn preview(bytes: &[u8]) -> String {
     const MAX: usize = 120;
-    let text = redact(&String::from_utf8_lossy(bytes));
+    let text = String::from_utf8_lossy(bytes);
+    let text = redact(&text);
     match text.char_indices().nth(MAX) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text,
+        None => text.into_owned(),
     }
 }
 
