@@ -265,3 +265,24 @@ async fn old_connections_close_after_their_response() {
     );
     server.stop().await;
 }
+
+/// An SDK client (rmcp over reqwest, which pools its connections and keeps
+/// an event stream open) goes on calling across connection ages: the
+/// closes at `--max-connection-age-secs 1` cost it no call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sdk_clients_outlive_connection_ages() {
+    let server = HttpServer::start("loop_example", &["--max-connection-age-secs", "1"], &[]).await;
+    let client = server.rmcp_client(4).await;
+    for n in 1..=20u64 {
+        let r = client
+            .call_tool(call_params("sum_to_n", json!({ "n": n })))
+            .await
+            .unwrap_or_else(|e| panic!("call {n} across connection ages: {e}"));
+        assert_eq!(
+            r.structured_content,
+            Some(json!({ "sum": n * (n + 1) / 2 }))
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    server.stop().await;
+}
