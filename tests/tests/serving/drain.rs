@@ -259,3 +259,35 @@ async fn second_signal_exits_at_once() {
     );
     eprintln!("a second SIGTERM during the drain: exited ({status}) after {took:.2?}");
 }
+
+/// The whole shutdown is bounded by `--drain-secs` plus 5 s, even when
+/// what follows the drain would wait longer: here a downstream server that
+/// never answers `initialize` (`timeoutMs` 120000), connected to when the
+/// signal comes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_is_bounded_by_drain_secs_plus_slack() {
+    let tmp = TempDir::new("drain-bound");
+    let tag = tmp.path().join("silent-tag");
+    let script = std::path::Path::new("sleep 600; :");
+    let mcp = super::shutdown::write_override(
+        tmp.path(),
+        std::path::Path::new("sh"),
+        &[std::path::Path::new("-c"), script, &tag],
+    );
+    let mut server = HttpServer::start_with_mcp("file_utils", &mcp, &["--drain-secs", "2"]).await;
+    let addr = server.addr;
+    let sid = open_session(addr).await;
+    tokio::spawn(async move { post_mcp(addr, &[("Mcp-Session-Id", &sid)], &count_body(2)).await });
+    wait_child(&tag.to_string_lossy()).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.signal("TERM");
+    let signalled = Instant::now();
+    let status = server.wait_exit(Duration::from_secs(8)).await;
+    let took = signalled.elapsed();
+    assert!(
+        status.is_some(),
+        "still running {took:?} after SIGTERM with --drain-secs 2\nstderr:\n{}",
+        server.stderr()
+    );
+    eprintln!("a silent downstream, --drain-secs 2: exited ({status:?}) after {took:.2?}");
+}

@@ -23,7 +23,7 @@ const EXIT_LIMIT: Duration = Duration::from_secs(8);
 const CHILD_LIMIT: Duration = Duration::from_secs(2);
 
 /// Writes `{"mcpServers": {"filesystem": {command, args}}}` into `dir`.
-fn write_override(dir: &Path, command: &Path, args: &[&Path]) -> PathBuf {
+pub(crate) fn write_override(dir: &Path, command: &Path, args: &[&Path]) -> PathBuf {
     let file = dir.join("mcp.json");
     let v = json!({
         "mcpServers": { "filesystem": { "command": command, "args": args, "timeoutMs": 120000 } }
