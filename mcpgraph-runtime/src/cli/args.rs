@@ -95,7 +95,9 @@ pub(super) struct ServeArgs {
     #[arg(long, value_name = "VAR", requires = "http")]
     pub(super) auth_token_env: Option<String>,
 
-    /// Seconds in-flight calls may run after SIGINT/SIGTERM.
+    /// Seconds in-flight calls may run after SIGINT/SIGTERM (new calls are
+    /// refused at once; a second signal exits at once; the process is gone
+    /// 5 s after this at the latest).
     #[arg(long, default_value_t = DEFAULT_DRAIN_SECS)]
     pub(super) drain_secs: u64,
 
@@ -112,6 +114,37 @@ pub(super) struct ServeArgs {
     /// HTTP only.
     #[arg(long, default_value_t = http::DEFAULT_MAX_CONNECTIONS, value_parser = at_least_one, requires = "http")]
     pub(super) max_connections: usize,
+
+    /// Open connections from one peer (an IPv4 address, an IPv6 /64) at
+    /// most; one more gets HTTP 503 and is closed. Default: three quarters
+    /// of --max-connections, rounded up. HTTP only.
+    #[arg(long, value_parser = at_least_one, requires = "http")]
+    pub(super) max_connections_per_peer: Option<usize>,
+
+    /// Requests per second from one peer (bursts up to as many); one more
+    /// gets HTTP 429 with Retry-After. Default: 1000 for peers beyond
+    /// loopback (a reverse proxy on the same host is one peer for all its
+    /// clients); a value given applies to every peer; 0: no limit. HTTP
+    /// only.
+    #[arg(long, value_name = "N", requires = "http")]
+    pub(super) max_request_rate_per_peer: Option<u32>,
+
+    /// Seconds a response may wait for a client that stops reading before
+    /// its connection is dropped. HTTP only.
+    #[arg(long, default_value_t = http::DEFAULT_SEND_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    pub(super) send_timeout_secs: u64,
+
+    /// Seconds after which a connection is closed once its current
+    /// response is sent (clients reconnect, and spread over replicas).
+    /// HTTP only.
+    #[arg(long, default_value_t = http::DEFAULT_MAX_CONNECTION_AGE_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    pub(super) max_connection_age_secs: u64,
+
+    /// Serve /metrics on this address (IP:PORT or PORT, for a private
+    /// interface; no token asked) instead of on the public listener. HTTP
+    /// only.
+    #[arg(long, value_name = "ADDR", value_parser = parse_http_addr, requires = "http")]
+    pub(super) metrics_addr: Option<std::net::SocketAddr>,
 
     /// MCP sessions at most; a client opening one more gets HTTP 503.
     /// HTTP only.
@@ -180,6 +213,11 @@ impl Default for ServeArgs {
             header_timeout_secs: DEFAULT_HEADER_TIMEOUT_SECS,
             body_timeout_secs: http::DEFAULT_BODY_TIMEOUT_SECS,
             max_connections: http::DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_peer: None,
+            max_request_rate_per_peer: None,
+            send_timeout_secs: http::DEFAULT_SEND_TIMEOUT_SECS,
+            max_connection_age_secs: http::DEFAULT_MAX_CONNECTION_AGE_SECS,
+            metrics_addr: None,
             max_sessions: http::DEFAULT_MAX_SESSIONS,
             session_idle_secs: http::DEFAULT_SESSION_IDLE_SECS,
             max_in_flight: server::DEFAULT_MAX_IN_FLIGHT,

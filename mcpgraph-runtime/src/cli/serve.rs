@@ -1,5 +1,11 @@
 //! `serve`: MCP over stdio or streamable HTTP until the session ends or a
 //! signal comes, then a drain of the calls still running.
+//!
+//! The first SIGINT or SIGTERM starts the drain: no new call is admitted
+//! (over stdio or HTTP), the running ones finish within `--drain-secs`.
+//! A second signal ends the process at once, with status 128 + its number;
+//! and whatever happens, the process is gone [`SHUTDOWN_SLACK`] after
+//! `--drain-secs` (status 1).
 
 use std::time::Duration;
 
@@ -8,16 +14,29 @@ use tokio_util::sync::CancellationToken;
 use super::args::ServeArgs;
 use crate::engine::Engine;
 use crate::serving::handler::{CallCaps, Handler, serve};
-use crate::serving::http::{HttpOptions, MCP_PATH, serve_http};
+use crate::serving::http::{HttpOptions, MCP_PATH, RateLimit, serve_http};
+
+/// What the whole shutdown may take beyond `--drain-secs`: the calls
+/// stopped at the drain's end (1 s), the last responses and connections
+/// (about 2 s), the downstream servers. Past it the process exits anyway.
+pub(super) const SHUTDOWN_SLACK: Duration = Duration::from_secs(5);
 
 pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
     let shutdown = CancellationToken::new();
-    tokio::spawn(cancel_on_signal(shutdown.clone()));
     let drain = Duration::from_secs(args.drain_secs);
     let handler = Handler::new(engine.clone()).with_caps(CallCaps::new(
         args.max_in_flight,
         args.max_in_flight_per_session,
     ));
+    // Listening from now on, so that no signal falls between.
+    if let Some(signals) = Signals::new() {
+        tokio::spawn(on_signals(
+            signals,
+            shutdown.clone(),
+            handler.clone(),
+            drain,
+        ));
+    }
     match args.http {
         None => {
             // stdio: the session ends at EOF; a signal ends it early, once
@@ -29,7 +48,8 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 () = shutdown.cancelled() => {}
             }
             // The session stays alive (its loop runs as its own task) while
-            // running calls finish, so their responses still go out.
+            // running calls finish, so their responses still go out; it
+            // refuses new calls (`CallCaps::close`).
             if !engine.drain(drain).await {
                 tracing::warn!("calls still running after {drain:?} were stopped");
             }
@@ -62,11 +82,21 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 header_read_timeout: Duration::from_secs(args.header_timeout_secs),
                 body_timeout: Duration::from_secs(args.body_timeout_secs),
                 max_connections: args.max_connections,
+                max_connections_per_peer: args.max_connections_per_peer.unwrap_or_else(|| {
+                    crate::serving::http::default_max_connections_per_peer(args.max_connections)
+                }),
+                request_rate: request_rate(args.max_request_rate_per_peer),
+                send_timeout: Duration::from_secs(args.send_timeout_secs),
+                max_connection_age: Duration::from_secs(args.max_connection_age_secs),
                 max_sessions: args.max_sessions,
                 session_idle: Duration::from_secs(args.session_idle_secs),
+                metrics_addr: args.metrics_addr,
             };
-            serve_http(handler, options, shutdown, |bound| {
+            serve_http(handler, options, shutdown, |bound, metrics| {
                 // On stderr, so scripts (and tests binding port 0) learn it.
+                if let Some(metrics) = metrics {
+                    eprintln!("mcpgraph: serving metrics on http://{metrics}/metrics");
+                }
                 eprintln!("mcpgraph: serving MCP on http://{bound}{MCP_PATH}");
             })
             .await
@@ -74,26 +104,95 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
     }
 }
 
-async fn cancel_on_signal(token: CancellationToken) {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// `--max-request-rate-per-peer`: by default, the default rate for peers
+/// beyond loopback (a local reverse proxy, through which every client
+/// shares one address, or a benchmark is not limited); a value given
+/// limits every peer; 0, none.
+fn request_rate(given: Option<u32>) -> Option<RateLimit> {
+    match given {
+        None => Some(RateLimit {
+            per_sec: crate::serving::http::DEFAULT_MAX_REQUEST_RATE_PER_PEER,
+            loopback: false,
+        }),
+        Some(0) => None,
+        Some(per_sec) => Some(RateLimit {
+            per_sec,
+            loopback: true,
+        }),
+    }
+}
+
+/// At the first signal: refuses new calls, starts the drain (`token`) and
+/// the bound on the whole shutdown; at the second, exits.
+async fn on_signals(
+    mut signals: Signals,
+    token: CancellationToken,
+    handler: Handler,
+    drain: Duration,
+) {
+    signals.next().await;
+    tracing::info!("shutdown signal received");
+    handler.caps().close();
+    token.cancel();
+    let limit = drain + SHUTDOWN_SLACK;
+    // A thread of its own: it must fire even if the runtime is stuck.
+    let _ = std::thread::Builder::new()
+        .name("shutdown-bound".into())
+        .spawn(move || {
+            std::thread::sleep(limit);
+            exit_now(
+                1,
+                &format!("shutdown still not done after {limit:?}; exiting"),
+            );
+        });
+    let second = signals.next().await;
+    exit_now(128 + second, "second signal during the drain: exiting now");
+}
+
+/// Ends the process with `code` after logging `why`.
+fn exit_now(code: i32, why: &str) -> ! {
+    tracing::warn!("{why}");
+    eprintln!("mcpgraph: {why}");
+    crate::serving::stderr_writer::flush(Duration::from_millis(200));
+    std::process::exit(code)
+}
+
+/// SIGINT and SIGTERM, received from the start.
+struct Signals {
     #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(term) => term,
-                Err(_) => {
-                    let _ = ctrl_c.await;
-                    token.cancel();
-                    return;
-                }
-            };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    /// `None` if signals cannot be received.
+    fn new() -> Option<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Some(Self {
+                int: signal(SignalKind::interrupt()).ok()?,
+                term: signal(SignalKind::terminate()).ok()?,
+            })
+        }
+        #[cfg(not(unix))]
+        Some(Self {})
+    }
+
+    /// The next signal's number.
+    async fn next(&mut self) -> i32 {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.int.recv() => 2,
+                _ = self.term.recv() => 15,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            2
         }
     }
-    #[cfg(not(unix))]
-    let _ = ctrl_c.await;
-    tracing::info!("shutdown signal received");
-    token.cancel();
 }

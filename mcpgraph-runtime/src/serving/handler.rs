@@ -39,6 +39,8 @@ pub struct CallCaps {
     per_server: usize,
     per_session: usize,
     running: AtomicUsize,
+    /// Set by [`CallCaps::close`] at the first shutdown signal.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 /// Default of `--max-in-flight`.
@@ -53,7 +55,14 @@ impl CallCaps {
             per_server: per_server.max(1),
             per_session: per_session.max(1),
             running: AtomicUsize::new(0),
+            closed: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Refuses every call from now on (a drain: the calls running go on,
+    /// no new one starts), with a JSON-RPC error that says to retry.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
     }
 
     /// The calls running in the whole server.
@@ -132,6 +141,14 @@ impl Handler {
     /// A place for one more call, or the cap that refuses it.
     fn admit(&self) -> Result<Admitted, McpError> {
         let caps = &self.caps;
+        if caps.closed.load(Ordering::SeqCst) {
+            metrics::refused("draining");
+            return Err(McpError::new(
+                rmcp::model::ErrorCode(-32000),
+                "server shutting down: no new calls are accepted; retry on a new connection",
+                None,
+            ));
+        }
         let server = caps.running.fetch_add(1, Ordering::SeqCst) + 1;
         let session = self.session.fetch_add(1, Ordering::SeqCst) + 1;
         let admitted = Admitted(Arc::clone(caps), Arc::clone(&self.session));

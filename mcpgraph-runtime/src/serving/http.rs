@@ -3,17 +3,27 @@
 //!
 //! rmcp's `StreamableHttpService` speaks the protocol (sessions, SSE,
 //! `Host`/`Origin` validation); this module owns the socket side: binding,
-//! `TCP_NODELAY` on every accepted connection, the `/mcp` path, optional
-//! bearer-token auth, the front door's bounds (`front_door`: connections,
-//! sessions, header and body deadlines), a `/health` probe, `/metrics`, and
-//! a graceful shutdown that lets in-flight requests finish within a bound.
+//! `TCP_NODELAY` on every accepted connection, the front door's bounds
+//! (`front_door`: connections, header and body deadlines; `peers`: per
+//! peer; `sessions`: the session cap; `connection`: send timeout and age),
+//! the routes (`routes`: `/mcp`, bearer-token auth, `/health`, `/metrics`,
+//! served on a listener of their own by `scrape` with `--metrics-addr`),
+//! and a graceful shutdown that refuses new calls at once and lets those
+//! in flight finish within a bound.
 
+mod connection;
 mod front_door;
+mod peers;
+mod routes;
+mod scrape;
+mod sessions;
 
 pub(crate) use front_door::{
-    DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
-    DEFAULT_SESSION_IDLE_SECS,
+    DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_CONNECTION_AGE_SECS, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS, DEFAULT_SEND_TIMEOUT_SECS,
+    DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
 };
+pub(crate) use peers::RateLimit;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -22,10 +32,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
-use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::rt::TokioTimer;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, TcpStream};
@@ -36,6 +44,14 @@ use crate::serving::handler::Handler;
 
 /// Time for responses produced during shutdown to reach their streams.
 pub(crate) const FLUSH_GRACE: Duration = Duration::from_millis(150);
+
+/// How long connections may take to close once the drain is over.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// How long a completed request's events are kept for a client resuming
+/// its stream (rmcp keeps them per request, 60 s by default): a bound on
+/// what a session holds for requests that are over.
+const COMPLETED_CACHE: Duration = Duration::from_secs(10);
 
 /// The path MCP is served on.
 pub(crate) const MCP_PATH: &str = "/mcp";
@@ -48,7 +64,8 @@ pub(crate) const MCP_PATH: &str = "/mcp";
 pub(crate) const HEALTH_PATH: &str = "/health";
 
 /// Counters and gauges in the Prometheus text format, behind the same
-/// token as `/mcp`.
+/// token and `Host`/`Origin` checks as `/mcp`, or on a listener of their
+/// own (`--metrics-addr`).
 pub(crate) const METRICS_PATH: &str = "/metrics";
 
 /// Settings of the HTTP server.
@@ -75,10 +92,21 @@ pub(crate) struct HttpOptions {
     pub body_timeout: Duration,
     /// Open connections at most; one more gets a 503 and is closed.
     pub max_connections: usize,
+    /// Open connections from one peer at most; one more gets a 503.
+    pub max_connections_per_peer: usize,
+    /// Requests per second from one peer, if limited; one more gets a 429.
+    pub request_rate: Option<RateLimit>,
+    /// How long a write to a client may make no progress before the
+    /// connection is dropped.
+    pub send_timeout: Duration,
+    /// Age after which a connection is closed after its current response.
+    pub max_connection_age: Duration,
     /// Sessions at most; a new one beyond gets a 503.
     pub max_sessions: usize,
     /// A session idle this long is closed.
     pub session_idle: Duration,
+    /// Serve `/metrics` on this address instead of the public one.
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 type Body = BoxBody<Bytes, Infallible>;
@@ -90,16 +118,17 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 }
 
 /// Serves `handler` over HTTP until `shutdown` is cancelled, then stops
-/// accepting, lets running calls finish for at most `options.drain`
-/// (stopping the rest with an error response), closes the sessions and
-/// returns. Reports the bound address through `bound` (useful with port 0).
-/// Connections are accepted here and each served on one of the engine's
-/// worker threads, in turn.
+/// accepting, refuses new calls, lets running calls finish for at most
+/// `options.drain` (stopping the rest with an error response), closes the
+/// sessions and connections and returns. Reports the bound addresses
+/// (MCP's, and `/metrics`' own if any) through `bound` (useful with port
+/// 0). Connections are accepted here and each served on one of the
+/// engine's worker threads, in turn.
 pub(crate) async fn serve_http(
     handler: Handler,
     options: HttpOptions,
     shutdown: CancellationToken,
-    bound: impl FnOnce(SocketAddr),
+    bound: impl FnOnce(SocketAddr, Option<SocketAddr>),
 ) -> Result<(), String> {
     let listener = TcpListener::bind(options.addr)
         .await
@@ -107,7 +136,12 @@ pub(crate) async fn serve_http(
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    bound(local);
+    let metrics_listener = match options.metrics_addr {
+        Some(addr) => Some(scrape::bind(addr).await?),
+        None => None,
+    };
+    let metrics_local = metrics_listener.as_ref().and_then(|l| l.local_addr().ok());
+    bound(local, metrics_local);
 
     let mut hosts = vec![
         "localhost".to_owned(),
@@ -134,111 +168,36 @@ pub(crate) async fn serve_http(
     let engine = handler.engine().clone();
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(options.session_idle);
-    let manager = Arc::new(manager);
-    let caps = handler.clone();
+    manager.session_config.completed_cache_ttl = COMPLETED_CACHE;
+    let manager = Arc::new(sessions::CappedSessions::new(manager, options.max_sessions));
+    let session_handler = handler.clone();
     let mcp = StreamableHttpService::new(
-        move || Ok(handler.for_session()),
+        move || Ok(session_handler.for_session()),
         Arc::clone(&manager),
         config,
     );
     let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections));
-    let open_connections = {
-        let connections = Arc::clone(&connections);
-        let max = options.max_connections;
-        move || max - connections.available_permits()
-    };
-    let (max_sessions, body_timeout, stateless) = (
-        options.max_sessions,
-        options.body_timeout,
-        options.stateless,
-    );
-    let auth = options.auth_token;
-    let stopping = shutdown.clone();
-    let service = hyper::service::service_fn(move |request: Request<Incoming>| {
-        let mut mcp = mcp.clone();
-        let manager = Arc::clone(&manager);
-        let scrape = request.uri().path() == METRICS_PATH;
-        // The gauges' sources, taken only for a scrape.
-        let gauges = scrape.then(|| (caps.clone(), open_connections.clone()));
-        let new_session = !stateless
-            && request.method() == hyper::Method::POST
-            && !request.headers().contains_key("mcp-session-id");
-        let health = (request.uri().path() == HEALTH_PATH).then(|| match *request.method() {
-            hyper::Method::GET | hyper::Method::HEAD if stopping.is_cancelled() => {
-                plain(StatusCode::SERVICE_UNAVAILABLE, "shutting down\n")
-            }
-            hyper::Method::GET | hyper::Method::HEAD => plain(StatusCode::OK, "ok\n"),
-            _ => plain(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD\n"),
-        });
-        let authorized = auth.as_ref().is_none_or(|expected| {
-            request
-                .headers()
-                .get(hyper::header::AUTHORIZATION)
-                .is_some_and(|got| bearer_matches(got.as_bytes(), expected.as_bytes()))
-        });
-        let on_path = request.uri().path() == MCP_PATH;
-        let is_delete = request.method() == hyper::Method::DELETE;
-        let expired = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let request = request
-            .map(|body| front_door::TimedBody::new(body, body_timeout, Arc::clone(&expired)));
-        async move {
-            if let Some(response) = health {
-                return Ok(response);
-            }
-            if let Some((caps, open_connections)) = gauges.filter(|_| authorized) {
-                let sessions = manager.sessions.read().await.len();
-                let text = crate::serving::metrics::render(
-                    sessions,
-                    caps.caps().running(),
-                    open_connections(),
-                );
-                let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
-                response.headers_mut().insert(
-                    hyper::header::CONTENT_TYPE,
-                    hyper::header::HeaderValue::from_static("text/plain; version=0.0.4"),
-                );
-                return Ok(response);
-            }
-            if !on_path && !scrape {
-                return Ok::<_, Infallible>(plain(
-                    StatusCode::NOT_FOUND,
-                    "not found: MCP is served on /mcp\n",
-                ));
-            }
-            if !authorized {
-                let mut response = plain(StatusCode::UNAUTHORIZED, "unauthorized\n");
-                response.headers_mut().insert(
-                    hyper::header::WWW_AUTHENTICATE,
-                    hyper::header::HeaderValue::from_static("Bearer"),
-                );
-                return Ok(response);
-            }
-            if new_session && manager.sessions.read().await.len() >= max_sessions {
-                crate::serving::metrics::refused("sessions");
-                let mut response = plain(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "server busy: too many sessions (--max-sessions); retry later\n",
-                );
-                response.headers_mut().insert(
-                    hyper::header::RETRY_AFTER,
-                    hyper::header::HeaderValue::from_static("1"),
-                );
-                return Ok(response);
-            }
-            let mut response = tower_call(&mut mcp, request).await?;
-            if expired.load(std::sync::atomic::Ordering::SeqCst) {
-                return Ok(front_door::body_timeout_response(body_timeout));
-            }
-            // rmcp answers a session DELETE with 202; clients (the Python
-            // SDK among them) expect 200 or 204 for a completed deletion.
-            if is_delete && response.status() == StatusCode::ACCEPTED {
-                *response.status_mut() = StatusCode::NO_CONTENT;
-            }
-            Ok(response)
-        }
+    let refuser = front_door::Refuser::default();
+    let gauges = Arc::new(scrape::Gauges {
+        sessions: manager,
+        handler,
+        connections: Arc::clone(&connections),
+        max_connections: options.max_connections,
+        refuser: refuser.clone(),
     });
-
-    let graceful = GracefulShutdown::new();
+    let closing = CancellationToken::new();
+    if let Some(listener) = metrics_listener {
+        tokio::spawn(scrape::serve(
+            listener,
+            Arc::clone(&gauges),
+            closing.clone(),
+        ));
+    }
+    let peers = Arc::new(peers::PeerTable::new(
+        options.max_connections_per_peer,
+        options.request_rate,
+        options.max_connections,
+    ));
     // HTTP/1.1 only: the deadlines and caps here are HTTP/1's, and MCP
     // clients need nothing else. hyper enforces the header timeout only
     // with a timer.
@@ -246,6 +205,23 @@ pub(crate) async fn serve_http(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(options.header_read_timeout);
+    let served = Arc::new(connection::Served {
+        builder,
+        routes: Arc::new(routes::Routes {
+            mcp,
+            gauges,
+            metrics_here: options.metrics_addr.is_none(),
+            auth: options.auth_token,
+            stateless: options.stateless,
+            max_sessions: options.max_sessions,
+            body_timeout: options.body_timeout,
+            stopping: shutdown.clone(),
+        }),
+        send_timeout: options.send_timeout,
+        max_age: options.max_connection_age,
+        closing: closing.clone(),
+    });
+
     let mut backoff = front_door::AcceptBackoff::default();
     loop {
         tokio::select! {
@@ -259,7 +235,11 @@ pub(crate) async fn serve_http(
                 };
                 backoff.succeeded();
                 let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
-                    front_door::refuse_connection(stream);
+                    refuser.refuse(stream, front_door::Refusal::Connections);
+                    continue;
+                };
+                let Some(place) = peers.connect(peer.ip()) else {
+                    refuser.refuse(stream, front_door::Refusal::ConnectionsPerPeer);
                     continue;
                 };
                 // Without it, small JSON-RPC replies wait for Nagle's timer:
@@ -268,7 +248,7 @@ pub(crate) async fn serve_http(
                 // The connection is served on a worker thread, registered
                 // with that thread's reactor: the calls made on it run
                 // there too, with no hand-over between threads.
-                let (builder, service, watcher) = (builder.clone(), service.clone(), graceful.watcher());
+                let served = Arc::clone(&served);
                 let stream = match stream.into_std() {
                     Ok(stream) => stream,
                     Err(e) => {
@@ -286,10 +266,7 @@ pub(crate) async fn serve_http(
                                 return;
                             }
                         };
-                        let connection = builder.serve_connection(TokioIo::new(stream), service);
-                        if let Err(e) = watcher.watch(connection).await {
-                            tracing::debug!(%peer, error = %e, "connection ended with an error");
-                        }
+                        connection::serve(stream, peer, place, served).await;
                     })
                 });
                 // Without worker threads no call could run either.
@@ -306,10 +283,13 @@ pub(crate) async fn serve_http(
         tracing::warn!("calls still running after {:?} were stopped", options.drain);
     }
     // The last responses are on their way to their streams; then the
-    // sessions' idle event streams (every client keeps one open) can go.
+    // sessions' idle event streams (every client keeps one open) can go,
+    // and every connection closes after its current response.
     tokio::time::sleep(FLUSH_GRACE).await;
     sessions.cancel();
-    if tokio::time::timeout(Duration::from_secs(2), graceful.shutdown())
+    closing.cancel();
+    let all = u32::try_from(options.max_connections).unwrap_or(u32::MAX);
+    if tokio::time::timeout(CLOSE_GRACE, connections.acquire_many(all))
         .await
         .is_err()
     {
@@ -318,15 +298,19 @@ pub(crate) async fn serve_http(
     Ok(())
 }
 
-async fn tower_call<S, B>(
-    service: &mut S,
-    request: Request<B>,
-) -> Result<Response<Body>, Infallible>
+/// `service`'s response to `request`.
+async fn tower_call<S, B>(service: &mut S, request: Request<B>) -> Response<Body>
 where
     S: tower_service::Service<Request<B>, Response = Response<Body>, Error = Infallible>,
 {
-    std::future::poll_fn(|cx| service.poll_ready(cx)).await?;
-    service.call(request).await
+    let answer = async {
+        std::future::poll_fn(|cx| service.poll_ready(cx)).await?;
+        service.call(request).await
+    };
+    match answer.await {
+        Ok(response) => response,
+        Err(never) => match never {},
+    }
 }
 
 /// Whether the `Authorization` value `header` carries the bearer token

@@ -1,7 +1,7 @@
 //! Counters for `/metrics`, in the Prometheus text format: calls by tool
 //! and outcome, node errors by kind, downstream restarts, refusals by the
-//! front door's caps, and the gauges (sessions, calls in flight) the HTTP
-//! server reads when it is scraped.
+//! front door's caps, and the gauges (sessions, calls in flight,
+//! connections) the HTTP server reads when it is scraped.
 //!
 //! Process-wide: one binary serves one graph. Counting is an atomic add or
 //! a short lock on a small map, off the hot path's allocations.
@@ -68,8 +68,27 @@ fn entries<K: Ord + Clone>(map: &Mutex<BTreeMap<K, u64>>) -> Vec<(K, u64)> {
     map.iter().map(|(k, n)| (k.clone(), *n)).collect()
 }
 
-/// The text of a scrape, with the gauges read by the caller.
-pub(crate) fn render(sessions: usize, in_flight: usize, connections: usize) -> String {
+/// The gauges, read by the caller at each scrape.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Gauges {
+    /// Open MCP sessions.
+    pub sessions: usize,
+    /// Tool calls running.
+    pub in_flight: usize,
+    /// Open HTTP connections.
+    pub connections: usize,
+    /// Connections over a cap being answered before they are closed.
+    pub refusing: usize,
+}
+
+/// The text of a scrape.
+pub(crate) fn render(gauges: Gauges) -> String {
+    let Gauges {
+        sessions,
+        in_flight,
+        connections,
+        refusing,
+    } = gauges;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -119,6 +138,12 @@ pub(crate) fn render(sessions: usize, in_flight: usize, connections: usize) -> S
             "gauge",
             connections,
         ),
+        (
+            "mcpgraph_connections_refusing",
+            "Connections over a cap being answered before they are closed (bounded).",
+            "gauge",
+            refusing,
+        ),
     ] {
         let _ = writeln!(
             out,
@@ -146,7 +171,12 @@ mod tests {
         node_error(ErrorKind::Downstream(crate::error::Downstream::TimedOut));
         call("we\"ird", "ok");
         call(UNKNOWN_TOOL, "unknown_tool");
-        let text = render(2, 1, 3);
+        let text = render(Gauges {
+            sessions: 2,
+            in_flight: 1,
+            connections: 3,
+            refusing: 0,
+        });
         assert!(
             text.contains("mcpgraph_node_errors_total{kind=\"expression\"}"),
             "{text}"

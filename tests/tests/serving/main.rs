@@ -8,12 +8,16 @@
 
 mod cancel;
 mod concurrency;
+mod drain;
 mod fairness;
+mod front_door_bounds;
 mod front_door_caps;
 mod hardening;
 mod http_auth;
 mod http_front_door;
+mod keep_alive;
 mod load;
+mod peer_limits;
 mod protocol;
 mod replicas;
 mod sdk_clients;

@@ -23,7 +23,7 @@ const EXIT_LIMIT: Duration = Duration::from_secs(8);
 const CHILD_LIMIT: Duration = Duration::from_secs(2);
 
 /// Writes `{"mcpServers": {"filesystem": {command, args}}}` into `dir`.
-fn write_override(dir: &Path, command: &Path, args: &[&Path]) -> PathBuf {
+pub(crate) fn write_override(dir: &Path, command: &Path, args: &[&Path]) -> PathBuf {
     let file = dir.join("mcp.json");
     let v = json!({
         "mcpServers": { "filesystem": { "command": command, "args": args, "timeoutMs": 120000 } }
@@ -33,14 +33,14 @@ fn write_override(dir: &Path, command: &Path, args: &[&Path]) -> PathBuf {
 }
 
 /// `filesystem` = the slow Python server, tagged with `tag`.
-fn slow_override(dir: &Path, delay_ms: u64, tag: &Path) -> PathBuf {
+pub(crate) fn slow_override(dir: &Path, delay_ms: u64, tag: &Path) -> PathBuf {
     let script = clients_dir().join("slow_list_server.py");
     let delay = PathBuf::from(delay_ms.to_string());
     write_override(dir, &peers_python(), &[&script, &delay, tag])
 }
 
 /// A process whose command line has `tag` shows up within the limit.
-async fn wait_child(tag: &str) -> Vec<(u32, String)> {
+pub(crate) async fn wait_child(tag: &str) -> Vec<(u32, String)> {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let found = processes_with_arg(tag);
@@ -104,7 +104,7 @@ async fn health(stream: &mut tokio::net::TcpStream) -> u16 {
     parse_http_response("GET /health", &response).status
 }
 
-fn count_of(r: &Value) -> Option<f64> {
+pub(crate) fn count_of(r: &Value) -> Option<f64> {
     r["structuredContent"]["count"].as_f64()
 }
 

@@ -1,10 +1,12 @@
 //! The bounds of the HTTP front door, so that a flood of clients costs at
 //! most their own requests: a cap on open connections (a connection over
-//! it gets a 503 and is closed), a backoff when `accept` fails (file
-//! descriptors run out: no hot loop, no flood of log lines), a cap on
-//! sessions, and request bodies that must arrive within a deadline. The
-//! header deadline is hyper's; calls in flight are capped by the handler
-//! (`server::CallCaps`).
+//! it gets a 503 and is closed, by a bounded number of tasks: past them it
+//! is closed at once), a backoff when `accept` fails (file descriptors run
+//! out: no hot loop, no flood of log lines), a cap on sessions
+//! (`sessions`), caps per peer (`peers`), and request bodies that must
+//! arrive within a deadline. The header deadline is hyper's; the send
+//! timeout and the connection age are `connection`'s; calls in flight are
+//! capped by the handler (`server::CallCaps`).
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -26,14 +28,111 @@ pub(crate) const DEFAULT_MAX_SESSIONS: usize = 1024;
 pub(crate) const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
 /// Default of `serve --body-timeout-secs`.
 pub(crate) const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+/// Default of `serve --max-request-rate-per-peer`, for peers beyond
+/// loopback.
+pub(crate) const DEFAULT_MAX_REQUEST_RATE_PER_PEER: u32 = 1000;
+/// Default of `serve --send-timeout-secs`.
+pub(crate) const DEFAULT_SEND_TIMEOUT_SECS: u64 = 30;
+/// Default of `serve --max-connection-age-secs`.
+pub(crate) const DEFAULT_MAX_CONNECTION_AGE_SECS: u64 = 600;
+
+/// Default of `serve --max-connections-per-peer`: three quarters of
+/// `max_connections` (rounded up), so that a quarter always stays for
+/// other peers.
+pub(crate) fn default_max_connections_per_peer(max_connections: usize) -> usize {
+    max_connections - max_connections / 4
+}
 
 /// The first wait after a failed `accept`, and the longest.
 const BACKOFF_START: Duration = Duration::from_millis(10);
 const BACKOFF_MAX: Duration = Duration::from_secs(1);
 
-/// What a connection over the cap is told before it is closed.
-const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
-retry-after: 1\r\nconnection: close\r\ncontent-length: 38\r\n\r\nserver busy: too many open connections\n";
+/// Connections over a cap being answered at once; one more is closed
+/// without an answer.
+const REFUSING_MAX: usize = 64;
+/// How long a refused connection is held, at most, for its answer to go out.
+const REFUSAL_TIME: Duration = Duration::from_secs(1);
+
+/// Why a connection is refused.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Refusal {
+    /// `--max-connections`.
+    Connections,
+    /// `--max-connections-per-peer`.
+    ConnectionsPerPeer,
+}
+
+impl Refusal {
+    fn cap(self) -> &'static str {
+        match self {
+            Self::Connections => "connections",
+            Self::ConnectionsPerPeer => "connections_per_peer",
+        }
+    }
+
+    /// What the client is told before the connection is closed.
+    fn answer(self) -> String {
+        let text = match self {
+            Self::Connections => "server busy: too many open connections\n",
+            Self::ConnectionsPerPeer => {
+                "server busy: too many open connections from one address \
+                 (--max-connections-per-peer)\n"
+            }
+        };
+        format!(
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
+             retry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{text}",
+            text.len()
+        )
+    }
+}
+
+/// Answers connections over a cap: at most [`REFUSING_MAX`] at once, each
+/// for at most [`REFUSAL_TIME`]; past that a connection is closed at once,
+/// so a connect flood holds no more descriptors than that.
+#[derive(Clone, Debug)]
+pub(super) struct Refuser {
+    slots: Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for Refuser {
+    fn default() -> Self {
+        Self {
+            slots: Arc::new(tokio::sync::Semaphore::new(REFUSING_MAX)),
+        }
+    }
+}
+
+impl Refuser {
+    /// Answers `stream` with a 503 and closes it, in the background and
+    /// within [`REFUSAL_TIME`] whatever the client does; or closes it now
+    /// when [`REFUSING_MAX`] refusals are under way.
+    pub(super) fn refuse(&self, mut stream: TcpStream, why: Refusal) {
+        crate::serving::metrics::refused(why.cap());
+        let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
+            crate::serving::metrics::refused("connections_unanswered");
+            return;
+        };
+        tokio::spawn(async move {
+            let _slot = slot;
+            let _ = tokio::time::timeout(REFUSAL_TIME, async {
+                let _ = stream.write_all(why.answer().as_bytes()).await;
+                let _ = stream.shutdown().await;
+                // Read what the client sent until it closes: closing with
+                // unread data would reset the connection before it reads the
+                // 503.
+                let mut sink = [0u8; 1024];
+                while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+            })
+            .await;
+        });
+    }
+
+    /// The refusals under way.
+    pub(super) fn refusing(&self) -> usize {
+        REFUSING_MAX - self.slots.available_permits()
+    }
+}
 
 /// Waits after failed accepts, doubling up to [`BACKOFF_MAX`], and logs a
 /// line at the first failure, at each power of two, and on recovery.
@@ -59,24 +158,6 @@ impl AcceptBackoff {
             self.failures = 0;
         }
     }
-}
-
-/// Answers a connection over the cap with a 503 and closes it, in the
-/// background and within a second, whatever the client does.
-pub(super) fn refuse_connection(mut stream: TcpStream) {
-    crate::serving::metrics::refused("connections");
-    tokio::spawn(async move {
-        let _ = tokio::time::timeout(Duration::from_secs(1), async {
-            let _ = stream.write_all(BUSY).await;
-            let _ = stream.shutdown().await;
-            // Read what the client sent until it closes: closing with
-            // unread data would reset the connection before it reads the
-            // 503.
-            let mut sink = [0u8; 1024];
-            while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
-        })
-        .await;
-    });
 }
 
 /// Why a request body was not read.

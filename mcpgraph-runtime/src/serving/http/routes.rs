@@ -1,0 +1,187 @@
+//! What a request gets: `/health`, `/metrics` (unless it has a listener
+//! of its own), `/mcp` through rmcp behind the token, the session cap and
+//! the body deadline; first the peer's request rate, and during a drain a
+//! refusal of anything new. Every response after the shutdown signal, or
+//! on a connection past its age, says `Connection: close`.
+//!
+//! During a drain, a request that would start something (a new session,
+//! an event stream, any request of a stateless server) gets a 503 with
+//! `Retry-After`, which proxies and HTTP clients know to retry elsewhere;
+//! a request on an open session goes on to the session, where a new
+//! `tools/call` is refused with a JSON-RPC error (`CallCaps::close`) and
+//! the rest (a cancellation, a ping) is answered: the session stays usable
+//! for the results still to come.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Empty, Full};
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use tokio_util::sync::CancellationToken;
+
+use super::connection::Connection;
+use super::scrape::Gauges;
+use super::sessions::{CappedSessions, watching};
+use super::{Body, HEALTH_PATH, MCP_PATH, METRICS_PATH, front_door, plain};
+use crate::serving::handler::Handler;
+
+/// The MCP service, as rmcp serves it.
+pub(super) type Mcp = StreamableHttpService<Handler, CappedSessions>;
+
+/// Everything a request may need.
+pub(super) struct Routes {
+    pub(super) mcp: Mcp,
+    pub(super) gauges: Arc<Gauges>,
+    /// `/metrics` is served here (not on a listener of its own).
+    pub(super) metrics_here: bool,
+    pub(super) auth: Option<String>,
+    pub(super) stateless: bool,
+    pub(super) max_sessions: usize,
+    pub(super) body_timeout: Duration,
+    /// Cancelled at the first shutdown signal.
+    pub(super) stopping: CancellationToken,
+}
+
+impl Routes {
+    /// The response to `request` on `connection`.
+    pub(super) async fn handle(
+        &self,
+        request: Request<Incoming>,
+        connection: &Connection,
+    ) -> Response<Body> {
+        let mut response = match connection.peer.admit_request() {
+            Ok(()) => self.route(request).await,
+            Err(wait) => too_many_requests(wait),
+        };
+        if self.stopping.is_cancelled() || connection.too_old() {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
+    }
+
+    async fn route(&self, request: Request<Incoming>) -> Response<Body> {
+        let path = request.uri().path();
+        if path == HEALTH_PATH {
+            return match *request.method() {
+                Method::GET | Method::HEAD if self.stopping.is_cancelled() => {
+                    plain(StatusCode::SERVICE_UNAVAILABLE, "shutting down\n")
+                }
+                Method::GET | Method::HEAD => plain(StatusCode::OK, "ok\n"),
+                _ => plain(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD\n"),
+            };
+        }
+        let scrape = path == METRICS_PATH && self.metrics_here;
+        if path != MCP_PATH && !scrape {
+            return plain(StatusCode::NOT_FOUND, "not found: MCP is served on /mcp\n");
+        }
+        let authorized = self.auth.as_ref().is_none_or(|expected| {
+            request
+                .headers()
+                .get(header::AUTHORIZATION)
+                .is_some_and(|got| super::bearer_matches(got.as_bytes(), expected.as_bytes()))
+        });
+        if scrape {
+            if let Some(refused) = self.host_or_origin_refused(&request).await {
+                return refused;
+            }
+            if authorized {
+                return self.gauges.response().await;
+            }
+        }
+        if !authorized {
+            let mut response = plain(StatusCode::UNAUTHORIZED, "unauthorized\n");
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return response;
+        }
+        let in_session = !self.stateless && request.headers().contains_key("mcp-session-id");
+        let new_session = !self.stateless && request.method() == Method::POST && !in_session;
+        if self.stopping.is_cancelled() && !(in_session && request.method() != Method::GET) {
+            crate::serving::metrics::refused("draining");
+            return retry_later("server shutting down: retry on another instance\n");
+        }
+        if new_session && self.gauges.sessions().await >= self.max_sessions {
+            crate::serving::metrics::refused("sessions");
+            return too_many_sessions();
+        }
+        let is_delete = request.method() == Method::DELETE;
+        let expired = Arc::new(AtomicBool::new(false));
+        let timeout = self.body_timeout;
+        let request =
+            request.map(|body| front_door::TimedBody::new(body, timeout, Arc::clone(&expired)));
+        let mut mcp = self.mcp.clone();
+        let (mut response, refused) = watching(super::tower_call(&mut mcp, request)).await;
+        if refused {
+            return too_many_sessions();
+        }
+        if expired.load(Ordering::SeqCst) {
+            return front_door::body_timeout_response(timeout);
+        }
+        // rmcp answers a session DELETE with 202; clients (the Python
+        // SDK among them) expect 200 or 204 for a completed deletion.
+        if is_delete && response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::NO_CONTENT;
+        }
+        response
+    }
+
+    /// rmcp's answer when `request`'s `Host` or `Origin` would be refused
+    /// on `/mcp` (DNS rebinding): the same headers are put to rmcp in a
+    /// request it answers without doing anything else (`OPTIONS`: 405 when
+    /// the headers pass, 400 or 403 when not), so both paths share one set
+    /// of rules, rmcp's.
+    async fn host_or_origin_refused(&self, request: &Request<Incoming>) -> Option<Response<Body>> {
+        let mut probe = Request::builder().method(Method::OPTIONS).uri(MCP_PATH);
+        for name in [header::HOST, header::ORIGIN] {
+            for value in request.headers().get_all(&name) {
+                probe = probe.header(&name, value);
+            }
+        }
+        let probe = probe.body(Empty::<Bytes>::new()).ok()?;
+        let mut mcp = self.mcp.clone();
+        let answer = super::tower_call(&mut mcp, probe).await;
+        matches!(
+            answer.status(),
+            StatusCode::BAD_REQUEST | StatusCode::FORBIDDEN
+        )
+        .then_some(answer)
+    }
+}
+
+/// A 503 with `Retry-After: 1`.
+fn retry_later(text: &'static str) -> Response<Body> {
+    let mut response = plain(StatusCode::SERVICE_UNAVAILABLE, text);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+fn too_many_sessions() -> Response<Body> {
+    retry_later("server busy: too many sessions (--max-sessions); retry later\n")
+}
+
+/// A 429 telling when to come back (whole seconds, at least one).
+fn too_many_requests(wait: Duration) -> Response<Body> {
+    crate::serving::metrics::refused("request_rate");
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut response = Response::new(
+        Full::new(Bytes::from_static(
+            b"too many requests from one address (--max-request-rate-per-peer)\n",
+        ))
+        .boxed(),
+    );
+    *response.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+    response
+}
