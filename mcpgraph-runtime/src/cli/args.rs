@@ -110,6 +110,11 @@ pub(super) struct ServeArgs {
     #[arg(long, default_value_t = http::DEFAULT_BODY_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
     pub(super) body_timeout_secs: u64,
 
+    /// The largest request body read, in bytes; a larger one gets HTTP 413
+    /// (refused from its Content-Length before it is read). HTTP only.
+    #[arg(long, default_value_t = http::DEFAULT_MAX_BODY_BYTES, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    pub(super) max_body_bytes: u64,
+
     /// Open connections at most; one more gets HTTP 503 and is closed.
     /// HTTP only.
     #[arg(long, default_value_t = http::DEFAULT_MAX_CONNECTIONS, value_parser = at_least_one, requires = "http")]
@@ -212,6 +217,7 @@ impl Default for ServeArgs {
             drain_secs: DEFAULT_DRAIN_SECS,
             header_timeout_secs: DEFAULT_HEADER_TIMEOUT_SECS,
             body_timeout_secs: http::DEFAULT_BODY_TIMEOUT_SECS,
+            max_body_bytes: http::DEFAULT_MAX_BODY_BYTES,
             max_connections: http::DEFAULT_MAX_CONNECTIONS,
             max_connections_per_peer: None,
             max_request_rate_per_peer: None,

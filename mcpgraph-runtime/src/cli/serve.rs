@@ -81,6 +81,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 drain,
                 header_read_timeout: Duration::from_secs(args.header_timeout_secs),
                 body_timeout: Duration::from_secs(args.body_timeout_secs),
+                max_body_bytes: args.max_body_bytes,
                 max_connections: args.max_connections,
                 max_connections_per_peer: args.max_connections_per_peer.unwrap_or_else(|| {
                     crate::serving::http::default_max_connections_per_peer(args.max_connections)

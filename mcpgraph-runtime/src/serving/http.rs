@@ -19,9 +19,9 @@ mod scrape;
 mod sessions;
 
 pub(crate) use front_door::{
-    DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_CONNECTION_AGE_SECS, DEFAULT_MAX_CONNECTIONS,
-    DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS, DEFAULT_SEND_TIMEOUT_SECS,
-    DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
+    DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTION_AGE_SECS,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,
+    DEFAULT_SEND_TIMEOUT_SECS, DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
 };
 pub(crate) use peers::RateLimit;
 
@@ -90,6 +90,8 @@ pub(crate) struct HttpOptions {
     pub header_read_timeout: Duration,
     /// How long a client may take to send a request's body.
     pub body_timeout: Duration,
+    /// The largest request body read; a larger one gets a 413.
+    pub max_body_bytes: u64,
     /// Open connections at most; one more gets a 503 and is closed.
     pub max_connections: usize,
     /// Open connections from one peer at most; one more gets a 503.
@@ -215,6 +217,7 @@ pub(crate) async fn serve_http(
             stateless: options.stateless,
             max_sessions: options.max_sessions,
             body_timeout: options.body_timeout,
+            max_body_bytes: options.max_body_bytes,
             stopping: shutdown.clone(),
         }),
         send_timeout: options.send_timeout,

@@ -1,7 +1,7 @@
 //! The bounded front door, each cap through a real client: calls in flight
 //! per server (two rmcp HTTP clients) and per session (an rmcp stdio
 //! client), sessions (with idle expiry), open connections, the request
-//! body deadline, `/metrics`, and a server whose file descriptors run out
+//! body deadline and size, `/metrics`, and a server whose file descriptors run out
 //! (`ulimit -n 256`). A client over a cap gets a fast, clear refusal; the
 //! others go on.
 
@@ -199,6 +199,71 @@ async fn request_bodies_have_a_deadline() {
     assert!(
         took >= Duration::from_millis(900) && took < Duration::from_secs(3),
         "{took:?}"
+    );
+}
+
+/// A body over `--max-body-bytes` is refused with 413: at once from its
+/// `Content-Length` (nothing of it read: the test sends none), or, sent in
+/// chunks without one, as soon as it runs over; a body within the limit
+/// is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_bodies_have_a_size_limit() {
+    let mcp = test_server_override(SERVER, 3000, "caps-size");
+    let server =
+        HttpServer::start_with_mcp("file_utils", &mcp, &["--max-body-bytes", "65536"]).await;
+    let post = |headers: &str| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\n{headers}\r\n",
+            server.addr
+        )
+    };
+    let answer = |mut stream: tokio::net::TcpStream| async move {
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer))
+            .await
+            .expect("an answer and a close within 5 s")
+            .unwrap();
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    // Declared: 100 MB, of which nothing is sent.
+    let mut declared = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let started = Instant::now();
+    declared
+        .write_all(post("Content-Length: 104857600\r\n").as_bytes())
+        .await
+        .unwrap();
+    let text = answer(declared).await;
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(text.contains("--max-body-bytes"), "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    // Chunked: 16 KiB chunks, with no end, until the server answers.
+    let mut chunked = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    chunked
+        .write_all(post("Transfer-Encoding: chunked\r\n").as_bytes())
+        .await
+        .unwrap();
+    let chunk = format!("4000\r\n{}\r\n", " ".repeat(0x4000));
+    let mut sent = 0usize;
+    while sent < 64 && chunked.write_all(chunk.as_bytes()).await.is_ok() {
+        sent += 1;
+    }
+    let text = answer(chunked).await;
+    assert!(
+        text.starts_with("HTTP/1.1 413"),
+        "after {sent} chunks: {text}"
+    );
+    // Within the limit: served.
+    let init = post_init(server.addr, &[]).await;
+    assert_eq!(init.status, 200, "{init:?}");
+    let metrics = scrape(&server).await;
+    assert!(
+        metrics.contains("mcpgraph_refusals_total{cap=\"body_size\"} 2"),
+        "{metrics}"
     );
 }
 

@@ -4,13 +4,13 @@
 //! is closed at once), a backoff when `accept` fails (file descriptors run
 //! out: no hot loop, no flood of log lines), a cap on sessions
 //! (`sessions`), caps per peer (`peers`), and request bodies that must
-//! arrive within a deadline. The header deadline is hyper's; the send
+//! arrive within a deadline and a size. The header deadline is hyper's; the send
 //! timeout and the connection age are `connection`'s; calls in flight are
 //! capped by the handler (`server::CallCaps`).
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -28,6 +28,9 @@ pub(crate) const DEFAULT_MAX_SESSIONS: usize = 1024;
 pub(crate) const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
 /// Default of `serve --body-timeout-secs`.
 pub(crate) const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+/// Default of `serve --max-body-bytes`: 4 MiB, rmcp's own default since
+/// 3.10.
+pub(crate) const DEFAULT_MAX_BODY_BYTES: u64 = 4 << 20;
 /// Default of `serve --max-request-rate-per-peer`, for peers beyond
 /// loopback.
 pub(crate) const DEFAULT_MAX_REQUEST_RATE_PER_PEER: u32 = 1000;
@@ -172,42 +175,83 @@ impl std::fmt::Display for BodyError {
 
 impl std::error::Error for BodyError {}
 
-/// A request body that fails once its deadline passes before its end.
-pub(super) struct TimedBody {
+/// Why a request body was cut off: stored in [`BoundedBody::cut`], so
+/// that the response can say so (rmcp answers any body error with a 500).
+pub(super) type Cut = Arc<AtomicU8>;
+/// [`Cut`] (0 while it is not): its deadline passed first.
+const LATE: u8 = 1;
+/// [`Cut`]: it ran past the size limit.
+const TOO_LARGE: u8 = 2;
+
+/// A request body that fails once its deadline passes before its end, or
+/// once it runs past `max_bytes` (so that it is never held whole).
+pub(super) struct BoundedBody {
     inner: Incoming,
     deadline: Pin<Box<Sleep>>,
     limit: Duration,
-    /// Set when the deadline cut the body off, so that the response can
-    /// say so (rmcp answers any body error with a 500).
-    expired: Arc<AtomicBool>,
+    max_bytes: u64,
+    received: u64,
+    cut: Cut,
 }
 
-impl TimedBody {
-    pub(super) fn new(inner: Incoming, limit: Duration, expired: Arc<AtomicBool>) -> Self {
+impl BoundedBody {
+    pub(super) fn new(inner: Incoming, limit: Duration, max_bytes: u64, cut: Cut) -> Self {
         Self {
             inner,
             deadline: Box::pin(tokio::time::sleep(limit)),
             limit,
-            expired,
+            max_bytes,
+            received: 0,
+            cut,
         }
     }
 }
 
-/// The answer to a request whose body missed its deadline.
-pub(super) fn body_timeout_response(limit: Duration) -> hyper::Response<super::Body> {
-    let mut response = super::plain(
-        hyper::StatusCode::REQUEST_TIMEOUT,
-        "request body not received in time (--body-timeout-secs)\n",
-    );
+/// The answer to a request whose body was cut off (`None`: it was not),
+/// given the limits it was read under.
+pub(super) fn cut_response(
+    cut: &Cut,
+    limit: Duration,
+    max_bytes: u64,
+) -> Option<hyper::Response<super::Body>> {
+    let (status, text) = match cut.load(Ordering::SeqCst) {
+        LATE => (
+            hyper::StatusCode::REQUEST_TIMEOUT,
+            "request body not received in time (--body-timeout-secs)\n",
+        ),
+        TOO_LARGE => too_large_parts(),
+        _ => return None,
+    };
+    tracing::debug!(limit = ?limit, max_bytes, status = %status, "a request body was cut off");
+    Some(closing(super::plain(status, text)))
+}
+
+/// The answer to a request whose declared `Content-Length` is over
+/// `max_bytes`, before any of its body is read.
+pub(super) fn too_large() -> hyper::Response<super::Body> {
+    crate::serving::metrics::refused("body_size");
+    let (status, text) = too_large_parts();
+    closing(super::plain(status, text))
+}
+
+fn too_large_parts() -> (hyper::StatusCode, &'static str) {
+    (
+        hyper::StatusCode::PAYLOAD_TOO_LARGE,
+        "request body too large (--max-body-bytes)\n",
+    )
+}
+
+/// `response` with `Connection: close`: the rest of a cut-off body is
+/// not read.
+fn closing(mut response: hyper::Response<super::Body>) -> hyper::Response<super::Body> {
     response.headers_mut().insert(
         hyper::header::CONNECTION,
         hyper::header::HeaderValue::from_static("close"),
     );
-    tracing::debug!(limit = ?limit, "a request body missed its deadline");
     response
 }
 
-impl Body for TimedBody {
+impl Body for BoundedBody {
     type Data = Bytes;
     type Error = BodyError;
 
@@ -218,15 +262,29 @@ impl Body for TimedBody {
         let this = self.get_mut();
         if this.deadline.as_mut().poll(cx).is_ready() {
             crate::serving::metrics::refused("body_timeout");
-            this.expired.store(true, Ordering::SeqCst);
+            this.cut.store(LATE, Ordering::SeqCst);
             return Poll::Ready(Some(Err(BodyError(format!(
                 "the request body did not arrive within {} s",
                 this.limit.as_secs()
             )))));
         }
-        Pin::new(&mut this.inner)
+        let frame = Pin::new(&mut this.inner)
             .poll_frame(cx)
-            .map(|frame| frame.map(|f| f.map_err(|e| BodyError(e.to_string()))))
+            .map(|frame| frame.map(|f| f.map_err(|e| BodyError(e.to_string()))));
+        if let Poll::Ready(Some(Ok(frame))) = &frame
+            && let Some(data) = frame.data_ref()
+        {
+            this.received = this.received.saturating_add(data.len() as u64);
+            if this.received > this.max_bytes {
+                crate::serving::metrics::refused("body_size");
+                this.cut.store(TOO_LARGE, Ordering::SeqCst);
+                return Poll::Ready(Some(Err(BodyError(format!(
+                    "the request body is over {} bytes",
+                    this.max_bytes
+                )))));
+            }
+        }
+        frame
     }
 
     fn is_end_stream(&self) -> bool {

@@ -13,7 +13,6 @@
 //! for the results still to come.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -43,6 +42,7 @@ pub(super) struct Routes {
     pub(super) stateless: bool,
     pub(super) max_sessions: usize,
     pub(super) body_timeout: Duration,
+    pub(super) max_body_bytes: u64,
     /// Cancelled at the first shutdown signal.
     pub(super) stopping: CancellationToken,
 }
@@ -112,18 +112,25 @@ impl Routes {
             crate::serving::metrics::refused("sessions");
             return too_many_sessions();
         }
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > self.max_body_bytes) {
+            return front_door::too_large();
+        }
         let is_delete = request.method() == Method::DELETE;
-        let expired = Arc::new(AtomicBool::new(false));
-        let timeout = self.body_timeout;
-        let request =
-            request.map(|body| front_door::TimedBody::new(body, timeout, Arc::clone(&expired)));
+        let cut = front_door::Cut::default();
+        let (timeout, max_bytes) = (self.body_timeout, self.max_body_bytes);
+        let request = request
+            .map(|body| front_door::BoundedBody::new(body, timeout, max_bytes, Arc::clone(&cut)));
         let mut mcp = self.mcp.clone();
         let (mut response, refused) = watching(super::tower_call(&mut mcp, request)).await;
         if refused {
             return too_many_sessions();
         }
-        if expired.load(Ordering::SeqCst) {
-            return front_door::body_timeout_response(timeout);
+        if let Some(cut) = front_door::cut_response(&cut, timeout, max_bytes) {
+            return cut;
         }
         // rmcp answers a session DELETE with 202; clients (the Python
         // SDK among them) expect 200 or 204 for a completed deletion.
