@@ -21,7 +21,12 @@ async fn the_auth_token_variable_is_not_inherited_by_downstream_servers() {
     std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
     for (token_var, shown) in [
         ("MCPGRAPH_TEST_GREETING", "greeting=<unset>".to_owned()),
-        ("MCPGRAPH_TEST_OTHER_TOKEN", format!("greeting={token}")),
+        // The greeting reaches the child; its value, the bearer token's
+        // too, is a secret in our log.
+        (
+            "MCPGRAPH_TEST_OTHER_TOKEN",
+            "greeting=${MCPGRAPH_TEST_OTHER_TOKEN}".to_owned(),
+        ),
     ] {
         let server = HttpServer::start_with_mcp_env(
             "file_utils",
