@@ -29,7 +29,7 @@ pub(super) fn distinct(args: &[JValue], budget: &Budget) -> Result<JValue, Evalu
     // Hash -> indices in `kept`.
     let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
-        if i % 1024 == 0 {
+        if i.is_multiple_of(1024) {
             budget.check_time()?;
         }
         let Some(hash) = hash_of(item, &state) else {

@@ -80,7 +80,7 @@ fn regex_size(
         if count >= limit {
             break;
         }
-        if count % 1024 == 0
+        if count.is_multiple_of(1024)
             && let Err(e) = budget.check_time()
         {
             return Some(Err(e));
@@ -118,7 +118,7 @@ struct Template {
 impl Template {
     fn new(replacement: &str, group_count: usize) -> Self {
         let mut groups = Vec::new();
-        let mut substitute = |full: &str, record: bool, groups: &mut Vec<usize>| {
+        let substitute = |full: &str, record: bool, groups: &mut Vec<usize>| {
             let mut out = String::new();
             let _ = substitute_capture_groups(&mut out, replacement, full, group_count, |i| {
                 if record {

@@ -24,7 +24,7 @@ pub(super) fn check(args: &[JValue], budget: &Budget) -> Result<JValue, Evaluato
     let mut visited = 0u32;
     while let Some((value, depth, key)) = stack.pop() {
         visited = visited.wrapping_add(1);
-        if visited % 4096 == 0 {
+        if visited.is_multiple_of(4096) {
             budget.check_time()?;
         }
         // The value's own line: a newline and two spaces per level.

@@ -54,7 +54,7 @@ impl<'a> Env<'a> {
     pub(super) fn step(&self) -> bool {
         let steps = self.steps.get().wrapping_add(1);
         self.steps.set(steps);
-        if steps % STEPS_PER_LOOK == 0
+        if steps.is_multiple_of(STEPS_PER_LOOK)
             && let Some(deadline) = self.bounds.deadline
             && Instant::now() >= deadline
         {
