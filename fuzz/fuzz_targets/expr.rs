@@ -1,6 +1,10 @@
 //! JSONata and JSON Logic through the node path with the limits on: the
 //! first byte picks the language, the rest is the expression (JSONata) or
-//! the rule (JSON Logic), evaluated against a small document.
+//! the rule (JSON Logic), evaluated against a small document, which also
+//! holds a long string and a long list: the inputs that amplifying
+//! built-ins (`$replace`, `$pad`, `$join`, `$string(v, true)`, ranges)
+//! and super-linear ones (`$distinct`, nested loops in rules) turn into
+//! gigabytes or minutes unless they are bounded (issue 27).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -17,7 +21,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let doc = serde_json::json!({
         "entry": {"n": 3, "s": "abc", "list": [1, 2, 3], "o": {"a": null}},
-        "node": [{"x": 1}, {"x": "2"}]
+        "node": [{"x": 1}, {"x": "2"}],
+        "big": {"text": "a".repeat(20_000), "items": (0..5_000).collect::<Vec<_>>()}
     });
     if which % 2 == 0 {
         let Ok(expr) = Expr::parse(text.to_owned()) else {

@@ -1,42 +1,94 @@
-//! Built-ins bounded before they allocate.
+//! Built-ins bounded before they allocate or run past their time.
 //!
-//! A watchdog can stop an evaluation between steps, but not inside one
-//! built-in call: `$pad("", 1e9)` or `$join` of many copies of a long
-//! separator allocates gigabytes in a single step, before any node output
-//! is measured. So [`guard`] rewrites those calls to check their size
-//! against the runtime's `maxValueBytes` first:
+//! A watchdog stops an evaluation between steps (jsonata-core looks at its
+//! cancel token at each node, and at each item a higher-order built-in
+//! hands its callback), not inside one built-in call; and the byte budget
+//! (`maxValueBytes`) is measured on what a node gives, not on what a
+//! built-in builds inside an expression. So every built-in whose cost can
+//! grow faster than its arguments is rewritten, once, before the tree is
+//! ever evaluated ([`guard`]), to a host function that computes the size
+//! of its result before it is built and looks at the time as it goes:
+//!
+//! | Built-in | Worst case, for inputs of size n | Bounded by |
+//! |---|---|---|
+//! | `$pad(s, w, c)` | w characters | [`PAD_ARG`]: `w` checked |
+//! | `$join(a, sep)` | len(a) × len(sep) | [`JOIN`]: sized, then built |
+//! | `$replace(s, p, r, l)`, `r` a string | matches × len(r): n² | [`REPLACE_CHECK`]: sized exactly |
+//! | `$replace` with a function | matches × its results | time: a step per match |
+//! | `$string(v, true)` | size × depth (indentation) | [`STRING_CHECK`]: lower bound |
+//! | `$distinct(a)` | time n² (pairwise comparison) | [`DISTINCT`]: hashed, linear |
+//! | `a..b` (ranges) | b − a items | D2014 (10⁷ items) and the sequence cap |
+//! | `$string(v)`, `$keys`, `$merge`, `$spread`, `$append`, `$reverse`, `$zip`, `$lookup`, `$split`, `$uppercase`, `$lowercase`, `$trim`, `$substring*`, `$contains`, `$match`, `$base64*`, `$encode*`, `$decode*`, `$format*`, `$number`, aggregates | linear | size of their inputs |
+//! | `$sort(a)` | time n log n | (fast enough at any size the budget admits) |
+//! | `$map`, `$filter`, `$reduce`, `$single`, `$sift`, `$each`, `$sort(a, f)`, `$match`/`$replace`/`$split`/`$contains` with a regex | a step per item or match (regexes run in linear time: Rust's engine does not backtrack) | time: the watchdog |
+//!
+//! The sequence cap (`max_sequence_length`, set by the runtime from the
+//! budget at two bytes an item) bounds ranges, path results, maps and
+//! filters; it only bites where a budget is smaller than 20 MB. What a
+//! linear built-in or operator (`&`, `$append`) builds from values already
+//! built is at most a small multiple of them: growth over many steps
+//! (a value doubled in a loop) is stopped by the time limit. A built-in
+//! taken as a value (`$f := $replace`) or partly applied
+//! (`$replace(?, "a", "b")`) is not rewritten.
+//!
+//! The rewrites keep jsonata-js's results below the budget:
 //!
 //! - every argument of `$pad(...)` goes through [`PAD_ARG`], which passes
 //!   it on unchanged unless it is a width whose padding alone would pass
 //!   the budget (each character is at least one byte). The built-in still
-//!   does the padding, with its own signature handling (the string taken
-//!   from the context included);
-//! - `$join(...)` becomes [`JOIN`], which computes the result's length
-//!   before building it. `$join` is on jsonata-core's compiled fast path,
-//!   so it cannot be overridden in place; the runtime's function is the
-//!   built-in's behaviour, error codes included, which the conformance
-//!   suite pins.
+//!   does the padding;
+//! - `$join(...)` and `$distinct(...)` become [`JOIN`] and [`DISTINCT`],
+//!   the built-ins' behaviour (error codes included, which the
+//!   conformance suite pins) with the bounds. Both are on jsonata-core's
+//!   compiled fast path, so they cannot be overridden in place;
+//! - `$replace(a, ...)` and `$string(v, p)` become a block that binds
+//!   their arguments once, in order, calls a check on them (and on the
+//!   context `$`, which `$replace` reads when its string is left out),
+//!   then the built-in: `($__mcpgraph_0 := a; ...;
+//!   $__mcpgraph_replace_check($, $__mcpgraph_0, ...);
+//!   $replace($__mcpgraph_0, ...))`. The check fails only where the
+//!   built-in would succeed with a result over the budget.
 //!
-//! Both functions are here too, with the `eval` feature: every evaluator
+//! The functions are here too, with the `eval` feature: every evaluator
 //! of the runtime registers them (`register`), as any rewritten
 //! expression may call them.
 
-use jsonata_core::ast::AstNode;
+use jsonata_core::ast::{AstNode, BinaryOp};
 
 #[cfg(feature = "eval")]
-use jsonata_core::evaluator::{Evaluator, EvaluatorError};
+use jsonata_core::evaluator::{CancelToken, Evaluator, EvaluatorError};
 #[cfg(feature = "eval")]
 use jsonata_core::value::JValue;
 
 use crate::push_children;
+
+#[cfg(feature = "eval")]
+mod distinct;
+#[cfg(feature = "eval")]
+mod join;
+#[cfg(feature = "eval")]
+mod replace;
+#[cfg(feature = "eval")]
+mod string;
 
 /// `$__mcpgraph_pad_arg(arg)`: a `$pad` argument, checked against the size
 /// budget.
 pub const PAD_ARG: &str = "__mcpgraph_pad_arg";
 /// `$__mcpgraph_join(...)`: `$join`, checked against the size budget.
 pub const JOIN: &str = "__mcpgraph_join";
+/// `$__mcpgraph_distinct(a)`: `$distinct` in linear time.
+pub const DISTINCT: &str = "__mcpgraph_distinct";
+/// `$__mcpgraph_replace_check($, args...)`: fails if `$replace(args...)`
+/// would be larger than the budget.
+pub const REPLACE_CHECK: &str = "__mcpgraph_replace_check";
+/// `$__mcpgraph_string_check($, args...)`: fails if `$string(args...)`
+/// would be larger than the budget.
+pub const STRING_CHECK: &str = "__mcpgraph_string_check";
+/// The prefix of the variables a checked call binds its arguments to.
+const ARG_VAR: &str = "__mcpgraph_";
 
-/// Rewrites every `$pad` and `$join` call in `ast` (see the module docs).
+/// Rewrites the calls of the built-ins in the module docs' table (see
+/// there).
 pub fn guard(ast: &mut AstNode) {
     let mut stack = vec![ast];
     while let Some(node) = stack.pop() {
@@ -46,6 +98,7 @@ pub fn guard(ast: &mut AstNode) {
             is_builtin: true,
         } = node
         {
+            let partial = args.iter().any(|arg| matches!(arg, AstNode::Placeholder));
             match name.as_str() {
                 "pad" => {
                     for arg in args.iter_mut() {
@@ -62,10 +115,59 @@ pub fn guard(ast: &mut AstNode) {
                     // wrappers.
                 }
                 "join" => *name = JOIN.to_owned(),
+                "distinct" => *name = DISTINCT.to_owned(),
+                "replace" if !partial && (2..=4).contains(&args.len()) => {
+                    checked(node, REPLACE_CHECK, &mut stack);
+                    continue;
+                }
+                "string" if !partial && args.len() == 2 => {
+                    checked(node, STRING_CHECK, &mut stack);
+                    continue;
+                }
                 _ => {}
             }
         }
         push_children(node, &mut stack);
+    }
+}
+
+/// Turns the call `node` into a block that binds its arguments, calls
+/// `check` on the context and them, then makes the call on them (see the
+/// module docs); pushes the arguments onto `stack`, to be walked.
+fn checked<'a>(node: &'a mut AstNode, check: &str, stack: &mut Vec<&'a mut AstNode>) {
+    let AstNode::Function { name, args, .. } = std::mem::replace(node, AstNode::Null) else {
+        return;
+    };
+    let vars: Vec<String> = (0..args.len()).map(|i| format!("{ARG_VAR}{i}")).collect();
+    let bound = || vars.iter().map(|var| AstNode::Variable(var.clone()));
+    let mut items: Vec<AstNode> = vars
+        .iter()
+        .zip(args)
+        .map(|(var, arg)| AstNode::Binary {
+            op: BinaryOp::ColonEqual,
+            lhs: Box::new(AstNode::Variable(var.clone())),
+            rhs: Box::new(arg),
+        })
+        .collect();
+    items.push(AstNode::Function {
+        name: check.to_owned(),
+        args: std::iter::once(AstNode::Variable(String::new()))
+            .chain(bound())
+            .collect(),
+        is_builtin: true,
+    });
+    items.push(AstNode::Function {
+        name,
+        args: bound().collect(),
+        is_builtin: true,
+    });
+    *node = AstNode::Block(items);
+    if let AstNode::Block(items) = node {
+        for item in items {
+            if let AstNode::Binary { rhs, .. } = item {
+                stack.push(rhs);
+            }
+        }
     }
 }
 
@@ -74,11 +176,46 @@ pub fn guard(ast: &mut AstNode) {
 #[cfg(feature = "eval")]
 pub const CODE: &str = "M0001";
 
-/// Registers the functions the rewrite calls, checking sizes against
-/// `max_bytes` (`None`: no budget).
+/// What a host function here may spend: bytes, and time (the evaluation's
+/// cancel token, which the watchdog cancels at its deadline).
 #[cfg(feature = "eval")]
-pub fn register(evaluator: &mut Evaluator, max_bytes: Option<u64>) {
+struct Budget {
+    max_bytes: u64,
+    cancel: Option<CancelToken>,
+}
+
+/// What a check gives when the call may go ahead (the block drops it).
+#[cfg(feature = "eval")]
+const PASS: Result<JValue, EvaluatorError> = Ok(JValue::Undefined);
+
+#[cfg(feature = "eval")]
+impl Budget {
+    /// jsonata-core's own error once the evaluation has been cancelled
+    /// (the runtime reports it as the time limit).
+    fn check_time(&self) -> Result<(), EvaluatorError> {
+        match &self.cancel {
+            Some(token) if token.is_cancelled() => Err(EvaluatorError::EvaluationError(
+                "U1003: Evaluation cancelled".to_owned(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn over(&self, message: String) -> EvaluatorError {
+        over(message)
+    }
+}
+
+/// Registers the functions the rewrite calls, checking sizes against
+/// `max_bytes` (`None`: no budget) and time against `cancel`, the token
+/// the evaluator stops on.
+#[cfg(feature = "eval")]
+pub fn register(evaluator: &mut Evaluator, max_bytes: Option<u64>, cancel: Option<CancelToken>) {
     let max = max_bytes.unwrap_or(u64::MAX);
+    let budget = std::rc::Rc::new(Budget {
+        max_bytes: max,
+        cancel,
+    });
     let pad_arg = move |args: &[JValue]| -> Result<JValue, EvaluatorError> {
         let value = args.first().cloned().unwrap_or(JValue::Undefined);
         match value {
@@ -88,10 +225,26 @@ pub fn register(evaluator: &mut Evaluator, max_bytes: Option<u64>) {
             value => Ok(value),
         }
     };
-    let join = move |args: &[JValue]| join(args, max);
+    let join = move |args: &[JValue]| join::join(args, max);
+    let with = |f: fn(&[JValue], &Budget) -> Result<JValue, EvaluatorError>| {
+        let budget = std::rc::Rc::clone(&budget);
+        move |args: &[JValue]| f(args, &budget)
+    };
     for (name, result) in [
         (PAD_ARG, evaluator.register_fn(PAD_ARG, pad_arg)),
         (JOIN, evaluator.register_fn(JOIN, join)),
+        (
+            DISTINCT,
+            evaluator.register_fn(DISTINCT, with(distinct::distinct)),
+        ),
+        (
+            REPLACE_CHECK,
+            evaluator.register_fn(REPLACE_CHECK, with(replace::check)),
+        ),
+        (
+            STRING_CHECK,
+            evaluator.register_fn(STRING_CHECK, with(string::check)),
+        ),
     ] {
         if let Err(e) = result {
             // Only a clash with a JSONata built-in can fail; the tests of
@@ -106,124 +259,5 @@ fn over(message: String) -> EvaluatorError {
     EvaluatorError::EvaluationError(format!("{CODE}: Value limit exceeded: {message}"))
 }
 
-/// `$join`, as jsonata-core's built-in (signature `<a<s>s?:s>`), failing
-/// before it allocates a result longer than `max` bytes.
-#[cfg(feature = "eval")]
-fn join(args: &[JValue], max: u64) -> Result<JValue, EvaluatorError> {
-    let not_strings = || {
-        EvaluatorError::TypeError(
-            "T0412: Argument 1 of function $join must be an array of String".to_owned(),
-        )
-    };
-    let items = match args.first() {
-        None => {
-            return Err(EvaluatorError::TypeError(
-                "T0410: Argument 1 of function $join does not match function signature".to_owned(),
-            ));
-        }
-        Some(JValue::Undefined) => return Ok(JValue::Undefined),
-        Some(JValue::String(s)) => return Ok(JValue::String(s.clone())),
-        Some(JValue::Array(items)) => items,
-        Some(_) => return Err(not_strings()),
-    };
-    if args.len() > 2 {
-        return Err(EvaluatorError::TypeError(
-            "T0410: Argument 3 of function $join does not match function signature".to_owned(),
-        ));
-    }
-    let separator = match args.get(1) {
-        None | Some(JValue::Undefined) => "",
-        Some(JValue::String(s)) => s,
-        Some(_) => {
-            return Err(EvaluatorError::TypeError(
-                "T0410: Argument 2 of function $join does not match function signature (expected String)"
-                    .to_owned(),
-            ));
-        }
-    };
-    let mut length = (items.len().saturating_sub(1) as u64).saturating_mul(separator.len() as u64);
-    for item in items.iter() {
-        let JValue::String(s) = item else {
-            return Err(not_strings());
-        };
-        length = length.saturating_add(s.len() as u64);
-    }
-    if length > max {
-        return Err(over(format!(
-            "`$join` would give {length} bytes, more than maxValueBytes ({max} bytes)"
-        )));
-    }
-    let mut out = String::with_capacity(length as usize);
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str(separator);
-        }
-        out.push_str(item.as_str().unwrap_or_default());
-    }
-    Ok(JValue::from(out))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn deep_expressions_are_walked_without_recursion() {
-        let source = format!("{}1{}", "[".repeat(20_000), "]".repeat(20_000));
-        if let Ok(mut ast) = jsonata_core::parser::parse(&source) {
-            super::guard(&mut ast);
-        }
-    }
-}
-
 #[cfg(all(test, feature = "eval"))]
-mod host_tests {
-    use super::*;
-    use jsonata_core::evaluator::Context;
-
-    fn eval(source: &str, max: Option<u64>) -> Result<JValue, EvaluatorError> {
-        let mut ast = jsonata_core::parser::parse(source).unwrap();
-        guard(&mut ast);
-        let mut evaluator = Evaluator::with_options(Context::new(), Default::default());
-        register(&mut evaluator, max);
-        let data = JValue::from_json_str(r#"{"s": "ab", "w": 6, "xs": ["a", "b", "c"]}"#).unwrap();
-        evaluator.evaluate(&ast, &data)
-    }
-
-    #[test]
-    fn guarded_calls_give_what_the_builtins_give() {
-        for source in [
-            r#"$pad(s, w, "-")"#,
-            r#"s.$pad(-5)"#,
-            r#"$pad(s, ?, "*")(4)"#,
-            r#"$join(xs, ", ")"#,
-            r#"$join(xs)"#,
-            r#"$join("one")"#,
-            r#"$map([xs], function($v) { $join($v, "+") })"#,
-            r#"[xs].$join($, "/")"#,
-            r#"{ "a": $pad($join(xs), 5) }"#,
-        ] {
-            let plain = Evaluator::new()
-                .evaluate(&jsonata_core::parser::parse(source).unwrap(), &{
-                    JValue::from_json_str(r#"{"s": "ab", "w": 6, "xs": ["a", "b", "c"]}"#).unwrap()
-                })
-                .unwrap();
-            assert_eq!(eval(source, Some(100)).unwrap(), plain, "{source}");
-        }
-    }
-
-    #[test]
-    fn oversized_pad_and_join_fail_before_they_allocate() {
-        let err = eval(r#"$pad("", 1e12, "x")"#, Some(1000)).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "Evaluation error: M0001: Value limit exceeded: `$pad` to 1000000000000 characters would be larger than maxValueBytes (1000 bytes)"
-        );
-        assert!(eval(r#"s.$pad(-2000)"#, Some(1000)).is_err());
-        let err = eval(r#"$join([1..1000].$string(), $pad("", 999))"#, Some(1000)).unwrap_err();
-        assert!(
-            err.to_string().contains("`$join` would give 1000894 bytes"),
-            "{err}"
-        );
-        assert!(eval(r#"$join(xs, $pad("", 999))"#, Some(1000)).is_err());
-        assert!(eval(r#"$join(xs, $pad("", 10))"#, Some(1000)).is_ok());
-    }
-}
+mod tests;

@@ -44,7 +44,7 @@ mod testing;
 mod value;
 
 #[cfg(feature = "eval")]
-pub use rule::Logic;
+pub use rule::{Bounds, Logic, LogicError};
 #[cfg(feature = "testing")]
 pub use testing::{RuleOutcome, evaluate_logic, evaluate_lowered};
 pub use tree::{Args, MAX_RULE_DEPTH, Node, Op, SLOT_KEY, compile, is_binary, nesting};

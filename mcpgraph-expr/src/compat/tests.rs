@@ -28,7 +28,7 @@ fn eval(source: &str) -> String {
     let (ast, helpers) = prepared(source);
     let data = from_json(&serde_json::from_str(DATA).unwrap());
     let mut evaluator = Evaluator::new();
-    crate::bounded::register(&mut evaluator, None);
+    crate::bounded::register(&mut evaluator, None, None);
     register(&mut evaluator, Helpers::default(), helpers);
     match evaluator.evaluate(&ast, &data) {
         Ok(value) => to_json(&value).map_or("undefined".to_owned(), |v| v.to_string()),

@@ -4,11 +4,16 @@
 //! operators (`ops`, `scope`) depend on this file, not on the evaluator,
 //! which depends on them.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
+use std::time::Instant;
 
 use jsonata_core::value::JValue;
 
+use super::rule::{Bounds, LogicError};
 use super::value::Val;
+
+/// How many loop steps go between two looks at the clock.
+const STEPS_PER_LOOK: u32 = 256;
 
 /// What a rule reads besides its own literals, and what it threw.
 ///
@@ -21,16 +26,55 @@ use super::value::Val;
 pub(super) struct Env<'a> {
     /// The slot values (`var`s, evaluated with JSONata against the context).
     slots: &'a [JValue],
-    /// The first error json-logic-js would have thrown.
-    error: OnceCell<Box<str>>,
+    /// The first error json-logic-js would have thrown, or the limit the
+    /// rule ran into.
+    error: OnceCell<LogicError>,
+    bounds: Bounds,
+    /// Loop steps since the clock was last read.
+    steps: Cell<u32>,
+    /// Bytes the rule has built so far (strings, and two an item of the
+    /// lists it built).
+    spent: Cell<u64>,
 }
 
 impl<'a> Env<'a> {
-    pub(super) fn new(slots: &'a [JValue]) -> Self {
+    pub(super) fn new(slots: &'a [JValue], bounds: Bounds) -> Self {
         Env {
             slots,
             error: OnceCell::new(),
+            bounds,
+            steps: Cell::new(0),
+            spent: Cell::new(0),
         }
+    }
+
+    /// One step of a loop over data: false (and the rule stops, as after
+    /// a throw) once the rule has run past its deadline or stopped.
+    #[inline]
+    pub(super) fn step(&self) -> bool {
+        let steps = self.steps.get().wrapping_add(1);
+        self.steps.set(steps);
+        if steps.is_multiple_of(STEPS_PER_LOOK)
+            && let Some(deadline) = self.bounds.deadline
+            && Instant::now() >= deadline
+        {
+            let _ = self.error.set(LogicError::TimeLimit);
+        }
+        !self.thrown()
+    }
+
+    /// Counts `bytes` more built: false (and the rule stops) when that
+    /// takes the rule past its byte budget. Called before building.
+    #[inline]
+    pub(super) fn spend(&self, bytes: u64) -> bool {
+        let spent = self.spent.get().saturating_add(bytes);
+        self.spent.set(spent);
+        if spent > self.bounds.max_bytes {
+            let _ = self
+                .error
+                .set(LogicError::ValueLimit(self.bounds.max_bytes));
+        }
+        !self.thrown()
     }
 
     /// Slot `i`'s value; `undefined` for a `var` that read nothing.
@@ -42,7 +86,7 @@ impl<'a> Env<'a> {
     /// Records a throw (the first one counts); its value is `undefined`.
     #[cold]
     pub(super) fn throw(&self, message: impl Into<Box<str>>) -> Val<'a> {
-        let _ = self.error.set(message.into());
+        let _ = self.error.set(LogicError::Thrown(message.into().into()));
         Val::Undefined
     }
 
@@ -54,8 +98,13 @@ impl<'a> Env<'a> {
 
     /// The rule's value, or what it threw.
     pub(super) fn outcome<T>(self, value: T) -> Result<T, String> {
+        self.bounded_outcome(value).map_err(|e| e.to_string())
+    }
+
+    /// The rule's value, or what it threw or ran into.
+    pub(super) fn bounded_outcome<T>(self, value: T) -> Result<T, LogicError> {
         match self.error.into_inner() {
-            Some(error) => Err(error.into()),
+            Some(error) => Err(error),
             None => Ok(value),
         }
     }

@@ -42,7 +42,11 @@ pub(super) fn variadic<'a>(
             for i in 0..argv.len() {
                 let value = argv.eval(i, env, data);
                 if !value.is_nullish() {
-                    out.push_str(&to_string(&value));
+                    let text = to_string(&value);
+                    if !env.spend(text.len() as u64) {
+                        return Val::Undefined;
+                    }
+                    out.push_str(&text);
                 }
             }
             Val::text(out)
@@ -51,6 +55,10 @@ pub(super) fn variadic<'a>(
             let mut out = Vec::new();
             for i in 0..argv.len() {
                 let value = argv.eval(i, env, data);
+                let added = value.items().map_or(1, |items| items.len());
+                if !env.spend(2 * added as u64) {
+                    return Val::Undefined;
+                }
                 match value.items() {
                     Some(items) => out.extend(items.iter()),
                     None => out.push(value),

@@ -2,6 +2,8 @@
 //! rule's JSON, or from the tree the generator wrote out) and applied per
 //! call.
 
+use std::time::Instant;
+
 use jsonata_core::value::JValue;
 
 use super::env::Env;
@@ -64,9 +66,65 @@ impl Logic {
     /// (`undefined` for one that read nothing); `context` is the data
     /// `missing` and `missing_some` read.
     pub fn decide(&self, slots: &[JValue], context: &JValue) -> Result<bool, String> {
+        self.decide_within(slots, context, Bounds::NONE)
+            .map_err(|e| e.to_string())
+    }
+
+    /// [`Logic::decide`], stopping at `bounds`: the rule's loops over data
+    /// look at the clock every few hundred steps, and what it builds
+    /// (strings, lists) is counted against a byte budget before it is
+    /// built.
+    pub fn decide_within(
+        &self,
+        slots: &[JValue],
+        context: &JValue,
+        bounds: Bounds,
+    ) -> Result<bool, LogicError> {
         debug_assert!(slots.len() >= self.slots, "a slot value per `var`");
-        let env = Env::new(slots);
+        let env = Env::new(slots, bounds);
         let holds = eval::truth(&self.root, &env, &Val::data(context));
-        env.outcome(holds)
+        env.bounded_outcome(holds)
+    }
+}
+
+/// The limits of one application of a rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// When the rule must have finished (`None`: never).
+    pub deadline: Option<Instant>,
+    /// How many bytes of strings and lists (two bytes an item) the rule
+    /// may build in all.
+    pub max_bytes: u64,
+}
+
+impl Bounds {
+    /// No limits.
+    pub const NONE: Bounds = Bounds {
+        deadline: None,
+        max_bytes: u64::MAX,
+    };
+}
+
+/// Why a rule has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogicError {
+    /// What json-logic-js would have thrown.
+    Thrown(String),
+    /// The rule ran past its deadline ([`Bounds::deadline`]).
+    TimeLimit,
+    /// The rule would have built more than this many bytes
+    /// ([`Bounds::max_bytes`]).
+    ValueLimit(u64),
+}
+
+impl std::fmt::Display for LogicError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogicError::Thrown(message) => f.write_str(message),
+            LogicError::TimeLimit => f.write_str("the rule ran past its time limit"),
+            LogicError::ValueLimit(max) => {
+                write!(f, "the rule would build more than {max} bytes")
+            }
+        }
     }
 }

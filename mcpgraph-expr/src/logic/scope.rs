@@ -25,10 +25,13 @@ pub(super) fn iterate<'a>(
             let Some(items) = items else {
                 return Val::List(Built::new(Vec::new()));
             };
+            if !env.spend(2 * items.len() as u64) {
+                return Val::Undefined;
+            }
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
                 let value = run(&item);
-                if env.thrown() {
+                if !env.step() {
                     break;
                 }
                 if op == Op::Map {
@@ -50,7 +53,7 @@ pub(super) fn iterate<'a>(
                 return acc;
             };
             for item in items.iter() {
-                if env.thrown() {
+                if !env.step() {
                     break;
                 }
                 acc = run(&Val::Scope(Built::new(vec![item, acc])));
@@ -66,7 +69,7 @@ pub(super) fn iterate<'a>(
             for item in items.iter() {
                 let hit = logic_truthy(&run(&item));
                 match op {
-                    _ if env.thrown() => break,
+                    _ if !env.step() => break,
                     Op::All if !hit => return Val::Bool(false),
                     Op::Some if hit => return Val::Bool(true),
                     Op::None if hit => return Val::Bool(false),

@@ -6,7 +6,7 @@ use jsonata_core::value::JValue;
 
 use super::env::Env;
 use super::eval;
-use super::rule::{Logic, check_rule_depth};
+use super::rule::{Bounds, Logic, check_rule_depth};
 use super::tree;
 use super::value::{Val, js_truthy};
 use crate::DEFAULT_MAX_VALUE_DEPTH;
@@ -61,7 +61,7 @@ impl Logic {
                 slots.len()
             ));
         }
-        let env = Env::new(slots);
+        let env = Env::new(slots, Bounds::NONE);
         let value = eval::eval(&self.root, &env, &Val::data(context));
         let value = env.outcome(value_json(&value))??;
         // As the switch decides (without building the value).
@@ -111,12 +111,12 @@ pub fn evaluate_logic(
     }
     let root = tree::compile(rule);
     let data = from_json(data);
-    let env = Env::new(&[]);
+    let env = Env::new(&[], Bounds::NONE);
     let value = eval::eval(&root, &env, &Val::data(&data));
     if cfg!(debug_assertions) && !env.thrown() {
         // Switches ask `eval::truth`, which skips building values: the
         // suites run through here, so they check it against the value.
-        let again = Env::new(&[]);
+        let again = Env::new(&[], Bounds::NONE);
         let holds = eval::truth(&root, &again, &Val::data(&data));
         assert_eq!(holds, js_truthy(&value), "truth of {rule}");
     }

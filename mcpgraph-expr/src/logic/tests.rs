@@ -255,3 +255,62 @@ fn a_generated_rule_tree_like_the_compiled_one_is_taken() {
         Ok(false)
     );
 }
+
+/// A rule's loops stop at its deadline, and what it builds counts against
+/// its byte budget; within both it decides as without them.
+#[test]
+fn a_rule_stops_at_its_deadline_and_its_budget() {
+    use super::{Bounds, Logic, LogicError};
+    use std::time::{Duration, Instant};
+    // `some` over the slot of `map` over the slot: n² steps.
+    let rule = serde_json::json!({"some": [{"val": ["\u{0}", "0"]},
+        {"in": [-1, {"map": [{"val": [[1], "\u{0}", "0"]}, {"var": ""}]}]}]});
+    let logic = Logic::compile(&rule).unwrap();
+    let small = [jsonata_core::value::JValue::from_json_str("[1, 2, 3]").unwrap()];
+    let null = jsonata_core::value::JValue::Null;
+    assert_eq!(logic.decide(&small, &null), Ok(false));
+    let bounds = Bounds {
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        max_bytes: 1000,
+    };
+    assert_eq!(logic.decide_within(&small, &null, bounds), Ok(false));
+    let items: Vec<_> = (0..20_000).collect();
+    let big = [
+        jsonata_core::value::JValue::from_json_str(&serde_json::to_string(&items).unwrap())
+            .unwrap(),
+    ];
+    let started = Instant::now();
+    let timed = Bounds {
+        deadline: Some(started + Duration::from_millis(50)),
+        max_bytes: u64::MAX,
+    };
+    assert_eq!(
+        logic.decide_within(&big, &null, timed),
+        Err(LogicError::TimeLimit)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let sized = Bounds {
+        deadline: None,
+        max_bytes: 1 << 20,
+    };
+    assert_eq!(
+        logic.decide_within(&big, &null, sized),
+        Err(LogicError::ValueLimit(1 << 20))
+    );
+    // `cat` doubling in `reduce`.
+    let doubling = serde_json::json!({"reduce": [{"val": ["\u{0}", "0"]},
+        {"cat": [{"var": "accumulator"}, {"var": "accumulator"}]}, "ab"]});
+    let logic = Logic::compile(&doubling).unwrap();
+    let sixty = [jsonata_core::value::JValue::from_json_str(
+        &serde_json::to_string(&(0..60).collect::<Vec<_>>()).unwrap(),
+    )
+    .unwrap()];
+    assert_eq!(
+        logic.decide_within(&sixty, &null, sized),
+        Err(LogicError::ValueLimit(1 << 20))
+    );
+}

@@ -202,6 +202,10 @@ fn describe_jsonata_error(e: &EvaluatorError) -> Failure {
             ErrorKind::Limit(Limit::ValueBytes),
             e.message()[bounded::CODE.len() + 2..].to_owned(),
         ),
+        Some("D2015") => (
+            ErrorKind::Limit(Limit::ValueBytes),
+            format!("Value limit exceeded: a sequence would be larger than maxValueBytes ({text})"),
+        ),
         _ => (ErrorKind::Expression, format!("JSONata error: {text}")),
     }
 }
@@ -218,14 +222,18 @@ fn new_evaluator(
 ) -> Evaluator {
     // The time limit is the watchdog's (`cancel`), not jsonata's
     // `timeout_ms`, which reads the clock at every node evaluated.
+    // A sequence of items takes at least two bytes an item (`0,`): the
+    // byte budget caps ranges, paths, maps and filters before they are
+    // built (D2015, reported as `maxValueBytes`).
     let options = EvaluatorOptions {
         max_stack_depth: depth.map(|d| usize::try_from(d).unwrap_or(usize::MAX)),
-        cancel: Some(cancel),
+        max_sequence_length: value_bytes.map(|b| usize::try_from(b / 2).unwrap_or(usize::MAX)),
+        cancel: Some(cancel.clone()),
         ..Default::default()
     };
     let mut evaluator = Evaluator::with_options(context, options);
     register_history_functions(&mut evaluator, history);
-    bounded::register(&mut evaluator, value_bytes);
+    bounded::register(&mut evaluator, value_bytes, Some(cancel));
     evaluator
 }
 

@@ -2,10 +2,13 @@
 //! rule applied to them (and to the context, which `missing` reads) by the
 //! JSON Logic evaluator of `logic`.
 
+use std::time::Duration;
+
 use jsonata_core::value::JValue;
+use mcpgraph_expr::logic::{Bounds, LogicError};
 
 use super::Execution;
-use crate::error::{ErrorKind, NodeError};
+use crate::error::{ErrorKind, Limit, NodeError};
 use crate::expressions::expr::Switch;
 use crate::expressions::value::measure;
 
@@ -43,12 +46,21 @@ impl Execution {
                 &JValue::Null
             };
             let logic = &rule.logic;
+            // A rule's time counts from the node's start, as its `var`s'
+            // do (`maxExpressionTimeMs`); what it builds counts against
+            // `maxValueBytes`.
+            let bounds = Bounds {
+                deadline: self
+                    .node_started
+                    .checked_add(Duration::from_millis(self.limits.max_expression_time_ms)),
+                max_bytes: self.limits.max_value_bytes,
+            };
             // The closure returns a byte, the error aside: a wider value
             // was copied out through memory, which stalled on every rule.
             let mut thrown = None;
             let decided = super::evaluator::contained(|| {
                 logic
-                    .decide(&values, context)
+                    .decide_within(&values, context, bounds)
                     .map_err(|e| thrown = Some(e))
                     .ok()
             });
@@ -59,16 +71,39 @@ impl Execution {
                 }
                 Ok(Some(false)) => {}
                 Ok(None) | Err(_) => {
-                    let e = thrown.or(decided.err()).unwrap_or_default();
-                    chosen = Err(self.error(
-                        ErrorKind::Expression,
-                        format!("JSON Logic rule {index} failed: {e}"),
-                    ));
+                    let e = thrown
+                        .unwrap_or_else(|| LogicError::Thrown(decided.err().unwrap_or_default()));
+                    chosen = Err(self.rule_error(index, e));
                     break;
                 }
             }
         }
         self.slot_values = values;
         chosen
+    }
+}
+
+impl Execution {
+    /// The node's error for rule `index` failing with `e`.
+    fn rule_error(&self, index: usize, e: LogicError) -> NodeError {
+        match e {
+            LogicError::TimeLimit => self.error(
+                ErrorKind::Limit(Limit::ExpressionTime),
+                format!(
+                    "JSON Logic rule {index} exceeded maxExpressionTimeMs ({} ms)",
+                    self.limits.max_expression_time_ms
+                ),
+            ),
+            LogicError::ValueLimit(max) => self.error(
+                ErrorKind::Limit(Limit::ValueBytes),
+                format!(
+                    "Value limit exceeded: JSON Logic rule {index} would build more than maxValueBytes ({max} bytes)"
+                ),
+            ),
+            LogicError::Thrown(e) => self.error(
+                ErrorKind::Expression,
+                format!("JSON Logic rule {index} failed: {e}"),
+            ),
+        }
     }
 }

@@ -11,6 +11,7 @@
 mod compat;
 mod definitions;
 mod error_kinds;
+mod eval_bounds;
 #[allow(clippy::module_inception)]
 mod history;
 #[allow(clippy::module_inception)]
