@@ -868,19 +868,48 @@ pub mod sum_file_sizes {
                                                                             j::function(
                                                                                 "number",
                                                                                 [
-                                                                                    j::function(
-                                                                                        "replace",
-                                                                                        [
-                                                                                            j::var("sizeStr"),
-                                                                                            j::AstNode::Regex {
-                                                                                                pattern: j::s(
-                                                                                                    r"[\x{0}-\x{2D}\x{2F}\x{3A}-\x{D7FF}\x{E000}-\x{10FFFF}]",
-                                                                                                ),
-                                                                                                flags: j::s(""),
-                                                                                            },
-                                                                                            j::string(""),
-                                                                                        ],
-                                                                                        true,
+                                                                                    j::AstNode::Block(
+                                                                                        rt::Vec::from([
+                                                                                            j::binary(
+                                                                                                j::BinaryOp::ColonEqual,
+                                                                                                j::var("__mcpgraph_0"),
+                                                                                                j::var("sizeStr"),
+                                                                                            ),
+                                                                                            j::binary(
+                                                                                                j::BinaryOp::ColonEqual,
+                                                                                                j::var("__mcpgraph_1"),
+                                                                                                j::AstNode::Regex {
+                                                                                                    pattern: j::s(
+                                                                                                        r"[\x{0}-\x{2D}\x{2F}\x{3A}-\x{D7FF}\x{E000}-\x{10FFFF}]",
+                                                                                                    ),
+                                                                                                    flags: j::s(""),
+                                                                                                },
+                                                                                            ),
+                                                                                            j::binary(
+                                                                                                j::BinaryOp::ColonEqual,
+                                                                                                j::var("__mcpgraph_2"),
+                                                                                                j::string(""),
+                                                                                            ),
+                                                                                            j::function(
+                                                                                                "__mcpgraph_replace_check",
+                                                                                                [
+                                                                                                    j::var(""),
+                                                                                                    j::var("__mcpgraph_0"),
+                                                                                                    j::var("__mcpgraph_1"),
+                                                                                                    j::var("__mcpgraph_2"),
+                                                                                                ],
+                                                                                                true,
+                                                                                            ),
+                                                                                            j::function(
+                                                                                                "replace",
+                                                                                                [
+                                                                                                    j::var("__mcpgraph_0"),
+                                                                                                    j::var("__mcpgraph_1"),
+                                                                                                    j::var("__mcpgraph_2"),
+                                                                                                ],
+                                                                                                true,
+                                                                                            ),
+                                                                                        ]),
                                                                                     ),
                                                                                 ],
                                                                                 true,
@@ -889,17 +918,46 @@ pub mod sum_file_sizes {
                                                                         j::binary(
                                                                             j::BinaryOp::ColonEqual,
                                                                             j::var("unit"),
-                                                                            j::function(
-                                                                                "replace",
-                                                                                [
-                                                                                    j::var("sizeStr"),
-                                                                                    j::AstNode::Regex {
-                                                                                        pattern: j::s(r"[\x{2E}\x{30}-\x{39}]"),
-                                                                                        flags: j::s(""),
-                                                                                    },
-                                                                                    j::string(""),
-                                                                                ],
-                                                                                true,
+                                                                            j::AstNode::Block(
+                                                                                rt::Vec::from([
+                                                                                    j::binary(
+                                                                                        j::BinaryOp::ColonEqual,
+                                                                                        j::var("__mcpgraph_0"),
+                                                                                        j::var("sizeStr"),
+                                                                                    ),
+                                                                                    j::binary(
+                                                                                        j::BinaryOp::ColonEqual,
+                                                                                        j::var("__mcpgraph_1"),
+                                                                                        j::AstNode::Regex {
+                                                                                            pattern: j::s(r"[\x{2E}\x{30}-\x{39}]"),
+                                                                                            flags: j::s(""),
+                                                                                        },
+                                                                                    ),
+                                                                                    j::binary(
+                                                                                        j::BinaryOp::ColonEqual,
+                                                                                        j::var("__mcpgraph_2"),
+                                                                                        j::string(""),
+                                                                                    ),
+                                                                                    j::function(
+                                                                                        "__mcpgraph_replace_check",
+                                                                                        [
+                                                                                            j::var(""),
+                                                                                            j::var("__mcpgraph_0"),
+                                                                                            j::var("__mcpgraph_1"),
+                                                                                            j::var("__mcpgraph_2"),
+                                                                                        ],
+                                                                                        true,
+                                                                                    ),
+                                                                                    j::function(
+                                                                                        "replace",
+                                                                                        [
+                                                                                            j::var("__mcpgraph_0"),
+                                                                                            j::var("__mcpgraph_1"),
+                                                                                            j::var("__mcpgraph_2"),
+                                                                                        ],
+                                                                                        true,
+                                                                                    ),
+                                                                                ]),
                                                                             ),
                                                                         ),
                                                                         j::binary(
