@@ -41,6 +41,17 @@ seed request 1 '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
 seed request 2 '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sum_to_n","arguments":{"n":5}}}'
 seed request 3 '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sum_to_n","arguments":{"n":"x"}}}'
 seed request 4 '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}'
+# Issue 27's hostile inputs: a long unknown tool name, a value nested past
+# maxValueDepth, a duplicate id, a ping flood's shape.
+seed request 5 "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"$(head -c 4096 /dev/zero | tr '\0' x)\",\"arguments\":{}}}"
+seed request 6 "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"sum_to_n\",\"arguments\":{\"n\":3,\"deep\":$(printf '[%.0s' {1..300})$(printf ']%.0s' {1..300})}}}"
+seed request 7 '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sum_to_n","arguments":{"n":1000000}}}'
+seed request 8 '{"jsonrpc":"2.0","id":8,"method":"ping"}'
+# Amplifying built-ins (issue 27): sized or stopped before they allocate.
+seed expr a1 $'\x02$replace($pad("", 2000, "a"), "a", $pad("", 2000, "b"))'
+seed expr a2 $'\x02$distinct([1..20000].($ % 977))'
+seed expr a3 $'\x02$string([1..2000].{"k": [1..5]}, true)'
+seed expr a4 $'\x02$reduce([1..40], function($a){ $a & $a }, "x")'
 
 for target in "${targets[@]}"; do
     echo "==> fuzz $target for ${seconds}s"
