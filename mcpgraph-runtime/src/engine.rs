@@ -6,10 +6,20 @@
 //! runtime and a `LocalSet`; a call is handed to the worker with the fewest
 //! calls running (so a long call does not hold up the ones that could run
 //! elsewhere), runs there to the end, and its result comes back over a
-//! oneshot channel, so the MCP-facing futures stay `Send`. HTTP
-//! connections are served on the worker threads themselves, so a call made
-//! on one usually runs where its request was read: the channel and the
-//! oneshot then stay on one thread, with no wake-up of another.
+//! oneshot channel, so the MCP-facing futures stay `Send`.
+//!
+//! Evaluation and I/O never share a thread. An evaluation step is
+//! synchronous and may keep its thread for as long as `maxExpressionTimeMs`
+//! allows (seconds, if a graph says so): whatever else that thread
+//! multiplexes waits as long. So connections, protocol messages, pings and
+//! `/health` are served where no call runs (the serving runtime), and every
+//! call the MCP handler makes goes to a worker thread. The price is one hand-over between threads per call (a
+//! wake-up each way); running calls on the thread that read their request
+//! saved it, but then one long evaluation froze every connection and probe
+//! multiplexed there. Only a caller whose thread serves nothing else (a
+//! one-shot `call`, an embedding that drives the engine itself inside a
+//! `LocalSet`, see [`Engine::start_local`]) still runs a call right there
+//! when it is the only one.
 //!
 //! Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
 //! the tools with their schemas parsed (validating against them is the
@@ -37,8 +47,7 @@ pub(crate) use tool::ToolRuntime;
 
 use tool::compile_tools;
 pub use tool::schema_violation;
-pub(crate) use worker::Job;
-use worker::{LoadGuard, Workers};
+use worker::{Job, LoadGuard, Workers};
 
 /// Options of one call.
 #[derive(Debug, Default)]
@@ -89,6 +98,10 @@ pub struct Engine {
     /// Cancelled when a drain runs out of time: the calls still running
     /// end with an error their callers receive.
     stop: CancellationToken,
+    /// Whether a call may run on the thread that makes it (the local
+    /// worker of [`Engine::start_local`]): not when that thread serves
+    /// other requests (see [`Engine::off_serving_thread`]).
+    here: bool,
 }
 
 /// Counts running calls so shutdown can wait for them.
@@ -124,6 +137,7 @@ impl Clone for Engine {
             in_flight: Arc::clone(&self.in_flight),
             observer: self.observer.clone(),
             stop: self.stop.clone(),
+            here: self.here,
         }
     }
 }
@@ -149,12 +163,13 @@ impl Engine {
         Self::start_with(graph, overrides, Workers::threads(Some(workers)))
     }
 
-    /// [`Engine::start`] for a server with one connection, on a
-    /// current-thread runtime inside a `LocalSet` (stdio, a one-shot
-    /// call): a call runs right here, on the thread serving it, whenever
-    /// no other call does; calls made while one runs go to `workers`
-    /// threads (`None`: one per core) started when first needed, so they
-    /// still run beside it. Panics outside a `LocalSet`.
+    /// [`Engine::start`] on a current-thread runtime inside a `LocalSet`
+    /// (stdio, a one-shot call): a call made with [`Engine::call`] runs
+    /// right here, on the calling thread, whenever no other call does;
+    /// calls made while one runs go to `workers` threads (`None`: one per
+    /// core, at least two) started when first needed, so they still run
+    /// beside it. Served over MCP, every call goes to those threads: the
+    /// serving thread keeps to the protocol. Panics outside a `LocalSet`.
     #[inline]
     pub fn start_local<G: Graph>(
         overrides: Vec<ServerSpec>,
@@ -196,6 +211,7 @@ impl Engine {
             in_flight: Arc::default(),
             observer: None,
             stop: CancellationToken::new(),
+            here: true,
         })
     }
 
@@ -216,11 +232,13 @@ impl Engine {
         &self.shared.tools
     }
 
-    /// Serves an HTTP connection (the future `job` builds) on a worker
-    /// thread, where the calls made on it run while that thread is among
-    /// the least loaded; gives `job` back if no worker thread can start.
-    pub(crate) fn spawn_connection(&self, job: Job) -> Result<(), Job> {
-        self.workers.spawn_connection(job)
+    /// The same engine for a thread that serves a protocol: its calls
+    /// always run on worker threads, never on the thread that makes them,
+    /// so that thread keeps reading requests and answering pings while an
+    /// evaluation runs.
+    pub(crate) fn off_serving_thread(mut self) -> Self {
+        self.here = false;
+        self
     }
 
     /// The graph this engine runs.
@@ -274,8 +292,8 @@ impl Engine {
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
-        let alone = self.in_flight.count.load(Ordering::SeqCst) == 1;
-        let worker = match self.workers.pick(alone) {
+        let here = self.here && self.in_flight.count.load(Ordering::SeqCst) == 1;
+        let worker = match self.workers.pick(here) {
             Ok(worker) => worker,
             Err(e) => {
                 return CallOutcome::failed(CallError::Failed(NodeError::outside(
