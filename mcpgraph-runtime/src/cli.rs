@@ -119,7 +119,7 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
     } else {
         let workers = cli
             .workers
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get().max(2)));
         Engine::start_def(graph, overrides, workers)
     };
     let engine = match engine {

@@ -8,20 +8,8 @@
 //! elsewhere), runs there to the end, and its result comes back over a
 //! oneshot channel, so the MCP-facing futures stay `Send`.
 //!
-//! Evaluation and I/O never share a thread. An evaluation step is
-//! synchronous and may keep its thread for as long as `maxExpressionTimeMs`
-//! allows (seconds, if a graph says so): whatever else that thread
-//! multiplexes waits as long. So connections, protocol messages, pings and
-//! `/health` are served where no call runs (the serving runtime), and every
-//! call the MCP handler makes goes to a worker thread. The price is one hand-over between threads per call (a
-//! wake-up each way); running calls on the thread that read their request
-//! saved it, but then one long evaluation froze every connection and probe
-//! multiplexed there. Only a caller whose thread serves nothing else (a
-//! one-shot `call`, an embedding that drives the engine itself inside a
-//! `LocalSet`, see [`Engine::start_local`]) still runs a call right there
-//! when it is the only one.
-//!
-//! Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
+//! Calls made through the MCP handler never run where requests are read
+//! (`worker` says why, and what it costs). Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
 //! the tools with their schemas parsed (validating against them is the
 //! generated code's).
 
@@ -98,9 +86,8 @@ pub struct Engine {
     /// Cancelled when a drain runs out of time: the calls still running
     /// end with an error their callers receive.
     stop: CancellationToken,
-    /// Whether a call may run on the thread that makes it (the local
-    /// worker of [`Engine::start_local`]): not when that thread serves
-    /// other requests (see [`Engine::off_serving_thread`]).
+    /// Whether a lone call may run on the calling thread (the local worker
+    /// of [`Engine::start_local`]); see [`Engine::off_serving_thread`].
     here: bool,
 }
 
@@ -233,9 +220,8 @@ impl Engine {
     }
 
     /// The same engine for a thread that serves a protocol: its calls
-    /// always run on worker threads, never on the thread that makes them,
-    /// so that thread keeps reading requests and answering pings while an
-    /// evaluation runs.
+    /// always run on worker threads, so that thread keeps reading requests
+    /// and answering pings while one evaluates.
     pub(crate) fn off_serving_thread(mut self) -> Self {
         self.here = false;
         self

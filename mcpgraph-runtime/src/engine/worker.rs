@@ -6,6 +6,30 @@
 //! message, no probe is ever served on one, so an evaluation that keeps
 //! its thread for seconds holds up only the calls placed there (new calls
 //! go to the least-loaded thread).
+//!
+//! An evaluation step is synchronous and may keep its thread as long as
+//! `maxExpressionTimeMs` allows (seconds, if a graph says so): whatever
+//! else that thread multiplexes waits as long. So connections, protocol
+//! messages, pings and `/health` are served where no call runs (the serving
+//! runtime), and every call the MCP handler makes is handed to a worker
+//! thread (`Engine::off_serving_thread`). The price is one hand-over
+//! between threads per call, a wake-up each way. Running a call on the
+//! thread that read its request saved it (HTTP connections used to be
+//! served on the worker threads, and a lone stdio call ran on the serving
+//! thread), but then one long evaluation froze every connection, probe
+//! and ping multiplexed there; and no cheaper split exists, since a call's
+//! future cannot leave its thread and which evaluation will run long is
+//! not known before it runs. Measured with `scripts/bench.sh --quick`,
+//! before and after interleaved, on a shared, loaded 2-core machine (so
+//! within about ±20%): stdio throughput at 64 in flight unchanged
+//! (1.01-1.2x: overlapping calls were handed over already), sequential
+//! stdio latency 0.65-1.2x (the two wake-ups: a few to 30 µs a call), HTTP
+//! stateless throughput 0.8-0.85x for the cheapest tools. The worker
+//! runtimes have no I/O driver, so a job sent to a busy worker costs an
+//! atomic store, and a parked one a futex wake. Only a caller whose thread
+//! serves nothing else (a one-shot `call`, an embedding driving the engine
+//! inside a `LocalSet`, see `Engine::start_local`) still runs a lone call
+//! on its own thread.
 
 use std::future::Future;
 use std::pin::Pin;
