@@ -20,13 +20,14 @@
 //! and ping multiplexed there; and no cheaper split exists, since a call's
 //! future cannot leave its thread and which evaluation will run long is
 //! not known before it runs. Measured with `scripts/bench.sh --quick`,
-//! before and after interleaved, on a shared, loaded 2-core machine (so
-//! within about ±20%): stdio throughput at 64 in flight unchanged
-//! (1.01-1.2x: overlapping calls were handed over already), sequential
-//! stdio latency 0.65-1.2x (the two wake-ups: a few to 30 µs a call), HTTP
-//! stateless throughput 0.8-0.85x for the cheapest tools. The worker
-//! runtimes have no I/O driver, so a job sent to a busy worker costs an
-//! atomic store, and a parked one a futex wake. Only a caller whose thread
+//! before and after interleaved, four runs on a shared 2-core machine under
+//! load (noisy): stdio throughput at 64 in flight unchanged (about 1.0-1.1x:
+//! overlapping calls were handed over already); sequential stdio latency
+//! about 0.7-0.9x (the two wake-ups, 7-14 µs a call, still below the
+//! hand-written rmcp server's); HTTP stateless throughput 0.8-0.9x for the
+//! cheapest tools, about 1.0x for heavier ones. The worker runtimes have
+//! no I/O driver, so a job sent to a busy worker costs an atomic store,
+//! and a parked one a futex wake. Only a caller whose thread
 //! serves nothing else (a one-shot `call`, an embedding driving the engine
 //! inside a `LocalSet`, see `Engine::start_local`) still runs a lone call
 //! on its own thread.
