@@ -98,11 +98,11 @@ pub(crate) fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
 }
 
 /// Whether the command serves one connection (stdio, a one-shot call):
-/// then the process runs on one thread, calls on that thread too while one
-/// at a time runs (no hand-over between threads per call), with worker
-/// threads started only when calls overlap. HTTP, with many clients,
-/// accepts on a multi-threaded runtime and serves each connection on a
-/// worker thread (see `http::serve_http`).
+/// then the protocol runs on one thread, a current-thread runtime, and the
+/// calls on worker threads (a one-shot call on that thread itself, which
+/// has nothing else to do; see `engine`). HTTP, with many clients, accepts
+/// and serves connections on a multi-threaded runtime, calls on worker
+/// threads (see `http::serve_http`).
 fn one_connection(cli: &Cli) -> bool {
     !matches!(&cli.command, Some(Command::Serve(args)) if args.http.is_some())
 }
@@ -119,7 +119,7 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
     } else {
         let workers = cli
             .workers
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get().max(2)));
         Engine::start_def(graph, overrides, workers)
     };
     let engine = match engine {

@@ -6,12 +6,10 @@
 //! runtime and a `LocalSet`; a call is handed to the worker with the fewest
 //! calls running (so a long call does not hold up the ones that could run
 //! elsewhere), runs there to the end, and its result comes back over a
-//! oneshot channel, so the MCP-facing futures stay `Send`. HTTP
-//! connections are served on the worker threads themselves, so a call made
-//! on one usually runs where its request was read: the channel and the
-//! oneshot then stay on one thread, with no wake-up of another.
+//! oneshot channel, so the MCP-facing futures stay `Send`.
 //!
-//! Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
+//! Calls made through the MCP handler never run where requests are read
+//! (`worker` says why, and what it costs). Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
 //! the tools with their schemas parsed (validating against them is the
 //! generated code's).
 
@@ -37,8 +35,7 @@ pub(crate) use tool::ToolRuntime;
 
 use tool::compile_tools;
 pub use tool::schema_violation;
-pub(crate) use worker::Job;
-use worker::{LoadGuard, Workers};
+use worker::{Job, LoadGuard, Workers};
 
 /// Options of one call.
 #[derive(Debug, Default)]
@@ -89,6 +86,9 @@ pub struct Engine {
     /// Cancelled when a drain runs out of time: the calls still running
     /// end with an error their callers receive.
     stop: CancellationToken,
+    /// Whether a lone call may run on the calling thread (the local worker
+    /// of [`Engine::start_local`]); see [`Engine::off_serving_thread`].
+    here: bool,
 }
 
 /// Counts running calls so shutdown can wait for them.
@@ -124,6 +124,7 @@ impl Clone for Engine {
             in_flight: Arc::clone(&self.in_flight),
             observer: self.observer.clone(),
             stop: self.stop.clone(),
+            here: self.here,
         }
     }
 }
@@ -149,12 +150,13 @@ impl Engine {
         Self::start_with(graph, overrides, Workers::threads(Some(workers)))
     }
 
-    /// [`Engine::start`] for a server with one connection, on a
-    /// current-thread runtime inside a `LocalSet` (stdio, a one-shot
-    /// call): a call runs right here, on the thread serving it, whenever
-    /// no other call does; calls made while one runs go to `workers`
-    /// threads (`None`: one per core) started when first needed, so they
-    /// still run beside it. Panics outside a `LocalSet`.
+    /// [`Engine::start`] on a current-thread runtime inside a `LocalSet`
+    /// (stdio, a one-shot call): a call made with [`Engine::call`] runs
+    /// right here, on the calling thread, whenever no other call does;
+    /// calls made while one runs go to `workers` threads (`None`: one per
+    /// core, at least two) started when first needed, so they still run
+    /// beside it. Served over MCP, every call goes to those threads: the
+    /// serving thread keeps to the protocol. Panics outside a `LocalSet`.
     #[inline]
     pub fn start_local<G: Graph>(
         overrides: Vec<ServerSpec>,
@@ -196,6 +198,7 @@ impl Engine {
             in_flight: Arc::default(),
             observer: None,
             stop: CancellationToken::new(),
+            here: true,
         })
     }
 
@@ -216,11 +219,12 @@ impl Engine {
         &self.shared.tools
     }
 
-    /// Serves an HTTP connection (the future `job` builds) on a worker
-    /// thread, where the calls made on it run while that thread is among
-    /// the least loaded; gives `job` back if no worker thread can start.
-    pub(crate) fn spawn_connection(&self, job: Job) -> Result<(), Job> {
-        self.workers.spawn_connection(job)
+    /// The same engine for a thread that serves a protocol: its calls
+    /// always run on worker threads, so that thread keeps reading requests
+    /// and answering pings while one evaluates.
+    pub(crate) fn off_serving_thread(mut self) -> Self {
+        self.here = false;
+        self
     }
 
     /// The graph this engine runs.
@@ -274,8 +278,8 @@ impl Engine {
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
-        let alone = self.in_flight.count.load(Ordering::SeqCst) == 1;
-        let worker = match self.workers.pick(alone) {
+        let here = self.here && self.in_flight.count.load(Ordering::SeqCst) == 1;
+        let worker = match self.workers.pick(here) {
             Ok(worker) => worker,
             Err(e) => {
                 return CallOutcome::failed(CallError::Failed(NodeError::outside(

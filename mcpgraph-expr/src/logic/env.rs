@@ -96,7 +96,9 @@ impl<'a> Env<'a> {
         self.error.get().is_some()
     }
 
-    /// The rule's value, or what it threw.
+    /// The rule's value, or what it threw (the testing entry points'
+    /// form).
+    #[cfg(feature = "testing")]
     pub(super) fn outcome<T>(self, value: T) -> Result<T, String> {
         self.bounded_outcome(value).map_err(|e| e.to_string())
     }

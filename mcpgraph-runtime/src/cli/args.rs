@@ -24,7 +24,7 @@ pub(super) struct Cli {
     #[arg(long, global = true, value_name = "URL")]
     pub(super) otlp_endpoint: Option<String>,
 
-    /// Worker threads running graphs (default: one per core).
+    /// Worker threads running graphs (default: one per core, at least two).
     #[arg(long, global = true)]
     pub(super) workers: Option<usize>,
 

@@ -93,8 +93,11 @@ impl Clone for Handler {
 }
 
 impl Handler {
-    /// A handler serving `engine`'s tools.
+    /// A handler serving `engine`'s tools. Its calls run on the engine's
+    /// worker threads, never on the thread serving the protocol, which so
+    /// stays free for other requests and pings while a call evaluates.
     pub fn new(engine: Engine) -> Self {
+        let engine = engine.off_serving_thread();
         let tools = engine
             .tools()
             .iter()

@@ -36,10 +36,9 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioTimer;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::Job;
 use crate::serving::handler::Handler;
 
 /// Time for responses produced during shutdown to reach their streams.
@@ -124,8 +123,8 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 /// `options.drain` (stopping the rest with an error response), closes the
 /// sessions and connections and returns. Reports the bound addresses
 /// (MCP's, and `/metrics`' own if any) through `bound` (useful with port
-/// 0). Connections are accepted here and each served on one of the
-/// engine's worker threads, in turn.
+/// 0). Connections are accepted and served on the runtime this runs on;
+/// the calls they make run on the engine's worker threads.
 pub(crate) async fn serve_http(
     handler: Handler,
     options: HttpOptions,
@@ -248,34 +247,14 @@ pub(crate) async fn serve_http(
                 // Without it, small JSON-RPC replies wait for Nagle's timer:
                 // about 25 ms per call instead of 2.
                 let _ = stream.set_nodelay(true);
-                // The connection is served on a worker thread, registered
-                // with that thread's reactor: the calls made on it run
-                // there too, with no hand-over between threads.
+                // Served here, on the serving runtime, where no call runs
+                // (calls go to the worker threads): a long evaluation
+                // never holds a connection, a probe or a ping.
                 let served = Arc::clone(&served);
-                let stream = match stream.into_std() {
-                    Ok(stream) => stream,
-                    Err(e) => {
-                        tracing::debug!(%peer, error = %e, "cannot serve the connection");
-                        continue;
-                    }
-                };
-                let job: Job = Box::new(move || {
-                    Box::pin(async move {
-                        let _permit = permit;
-                        let stream = match TcpStream::from_std(stream) {
-                            Ok(stream) => stream,
-                            Err(e) => {
-                                tracing::debug!(%peer, error = %e, "cannot serve the connection");
-                                return;
-                            }
-                        };
-                        connection::serve(stream, peer, place, served).await;
-                    })
+                tokio::spawn(async move {
+                    let _permit = permit;
+                    connection::serve(stream, peer, place, served).await;
                 });
-                // Without worker threads no call could run either.
-                if engine.spawn_connection(job).is_err() {
-                    tracing::warn!(%peer, "connection refused: no worker thread could start");
-                }
             }
             () = shutdown.cancelled() => break,
         }

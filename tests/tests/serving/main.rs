@@ -6,6 +6,7 @@
 //! One binary, one module per former test binary: `cargo test --test
 //! serving load::` runs one.
 
+mod busy_thread;
 mod cancel;
 mod concurrency;
 mod drain;
