@@ -199,8 +199,38 @@ async fn main() -> std::process::ExitCode {
         println!("soak: {name} after {warm_up} calls: {}", probe.line());
     }
     let began = Instant::now();
+    // Memory and descriptors along the way: a twelfth of a timed run apart
+    // (at least 10 s), else every minute; growth shows as a trend here.
+    let every = if seconds == u64::MAX {
+        Duration::from_secs(60)
+    } else {
+        Duration::from_secs((seconds / 12).max(10))
+    };
+    let sampler = {
+        let pids: Vec<(&'static str, u32)> = probes.iter().map(|(n, p)| (*n, p.pid)).collect();
+        let stop = Arc::clone(&stop);
+        let next = Arc::clone(&next);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval_at((Instant::now() + every).into(), every);
+            loop {
+                tick.tick().await;
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                for (name, pid) in &pids {
+                    println!(
+                        "soak: {name} at {:>5} s, {} calls: {}",
+                        began.elapsed().as_secs(),
+                        next.load(Ordering::Relaxed),
+                        Probe { pid: *pid }.line()
+                    );
+                }
+            }
+        })
+    };
     run(calls).await;
     stop.store(true, Ordering::Relaxed);
+    sampler.abort();
     let _ = hostile.await;
     let done = next.load(Ordering::SeqCst).min(calls);
     println!(
