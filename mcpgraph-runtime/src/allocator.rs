@@ -182,7 +182,9 @@ pub(crate) struct Armed<'a> {
 /// starts a new count.
 pub(crate) fn arm(budget: u64, cancel: Option<&CancelToken>) -> Armed<'_> {
     let _ = METER.try_with(|meter| {
-        meter.left.set(isize::try_from(budget).unwrap_or(isize::MAX));
+        meter
+            .left
+            .set(isize::try_from(budget).unwrap_or(isize::MAX));
         meter.over.set(false);
         meter
             .cancel

@@ -152,7 +152,11 @@ async fn stopped_by_the_budget(tool: &str, node: &str, small: Value, want: Value
     );
     assert!(took < Duration::from_secs(1), "{took:?}");
     let grown = peak.saturating_sub(baseline);
-    eprintln!("{tool}: {took:?}, peak +{} KiB over {} MiB", grown >> 10, baseline >> 20);
+    eprintln!(
+        "{tool}: {took:?}, peak +{} KiB over {} MiB",
+        grown >> 10,
+        baseline >> 20
+    );
     assert!(
         grown < 4 * BUDGET,
         "peak memory grew by {} MiB (from {} MiB)",
