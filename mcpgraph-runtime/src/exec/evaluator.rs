@@ -324,11 +324,10 @@ pub(super) fn evaluate_by_jsonata(
     history: &Rc<RefCell<History>>,
 ) -> Result<JValue, EvaluatorError> {
     let mut timer = ExpressionTimer::new(timeout_ms);
-    let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
-    let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, history);
+    let budget = crate::meta::Limits::DEFAULT.max_value_bytes;
+    let mut evaluator = new_evaluator(context, timer.token(), depth, Some(budget), history);
     compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm(Instant::now());
-    let budget = value_bytes.unwrap_or(u64::MAX);
     let metered = allocator::arm(budget, Some(timer.token_ref()));
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
     let over = metered.disarm();
