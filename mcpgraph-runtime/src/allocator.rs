@@ -14,8 +14,8 @@
 //!
 //! What an evaluation may hold is the heap memory it allocated, which is
 //! more than the JSON text of its values: a number in an array takes 40
-//! bytes in memory and two or more as text, a short string about 30 and
-//! its length plus three. Memory freed that was allocated before the
+//! bytes in memory and two or more as text, a string 56 plus its length
+//! (its text: the length plus two quotes). Memory freed that was allocated before the
 //! evaluation (none usually) counts as room given back.
 //!
 //! **Overshoot.** An allocation is never refused (that would abort the

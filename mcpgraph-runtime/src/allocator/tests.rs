@@ -63,3 +63,10 @@ fn other_threads_do_not_count() {
     assert!(!token.is_cancelled());
     assert!(!armed.disarm());
 }
+
+/// The figure the docs give (FORMAT.md, limits): a value in an array
+/// takes 40 bytes of memory.
+#[test]
+fn a_value_in_an_array_takes_forty_bytes() {
+    assert_eq!(std::mem::size_of::<jsonata_core::value::JValue>(), 40);
+}
