@@ -9,6 +9,8 @@ use std::time::Instant;
 use mcpgraph::{CancellationToken, Engine};
 
 mcpgraph::mcpgraph!("graphs/bench.yaml");
+// As the served graph (bench/graph): the evaluation byte budget counted.
+mcpgraph::allocator!();
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {

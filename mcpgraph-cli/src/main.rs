@@ -350,7 +350,7 @@ fn new(dir: &Path, graph: Option<&Path>, checkout: Option<&Path>) -> Result<Exit
         (
             "src/main.rs",
             format!(
-                "// The server compiled from `{graph_name}`: `cargo run -- --help`.\nmcpgraph::mcpgraph!({graph_name:?});\n\nfn main() -> std::process::ExitCode {{\n    Server::main()\n}}\n"
+                "// The server compiled from `{graph_name}`: `cargo run -- --help`.\nmcpgraph::mcpgraph!({graph_name:?});\n// One evaluation cannot allocate past maxValueBytes (a program has one\n// global allocator: this declares it).\nmcpgraph::allocator!();\n\nfn main() -> std::process::ExitCode {{\n    Server::main()\n}}\n"
             ),
         ),
         (".gitignore", "/target\n".to_owned()),

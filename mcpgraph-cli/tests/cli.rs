@@ -148,6 +148,9 @@ fn new_creates_a_crate() {
         main.contains("mcpgraph::mcpgraph!(\"loop_example.yaml\");"),
         "{main}"
     );
+    // The evaluation byte budget counted (a binary's choice: see
+    // `mcpgraph::allocator!`).
+    assert!(main.contains("\nmcpgraph::allocator!();\n"), "{main}");
     assert_eq!(
         std::fs::read(target.join("loop_example.yaml")).unwrap(),
         std::fs::read(workspace().join(LOOP)).unwrap()

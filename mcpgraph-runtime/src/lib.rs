@@ -12,6 +12,7 @@
 //! and history, [`downstream`] connects to downstream servers, `serving` speaks
 //! MCP through rmcp.
 
+mod allocator;
 mod cli;
 #[doc(hidden)]
 pub mod codegen;
@@ -30,6 +31,7 @@ mod observe;
 mod secrets;
 mod serving;
 
+pub use allocator::CountingAllocator;
 pub use downstream::{ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};

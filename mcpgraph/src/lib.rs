@@ -76,6 +76,25 @@
 //! A `build.rs` can run the same generator instead
 //! (`mcpgraph_codegen::Builder`), writing formatted code to `OUT_DIR`.
 //!
+//! # Memory of an evaluation
+//!
+//! `maxValueBytes` bounds every value a node gives, and, with
+//! [`allocator!`] declared in the binary, what one evaluation allocates
+//! while it runs: a value grown step by step inside one expression (a
+//! string doubled in a `$reduce`) stops with a value-limit error at its
+//! next step. A program has one global allocator, chosen by the binary, so
+//! this is opt-in: without it, such an evaluation is stopped by
+//! `maxExpressionTimeMs` only.
+//!
+//! ```no_run
+//! mcpgraph::mcpgraph!("doc/greeter.yaml");
+//! mcpgraph::allocator!();
+//!
+//! fn main() -> std::process::ExitCode {
+//!     Server::main()
+//! }
+//! ```
+//!
 //! # Features
 //!
 //! - `tls` (default): HTTPS to downstream `http`/`sse` servers (rustls
@@ -90,10 +109,28 @@
 
 pub use mcpgraph_macros::mcpgraph;
 pub use mcpgraph_runtime::{
-    CallError, CallOptions, CallOutcome, CancellationToken, Downstream, Engine, ErrorKind, Graph,
-    Limit, NodeError, NodeRecord, NodeType, Observer, ProgressEvent, SchemaSide, ServerSpec,
-    StartupError, TransportSpec,
+    CallError, CallOptions, CallOutcome, CancellationToken, CountingAllocator, Downstream, Engine,
+    ErrorKind, Graph, Limit, NodeError, NodeRecord, NodeType, Observer, ProgressEvent, SchemaSide,
+    ServerSpec, StartupError, TransportSpec,
 };
+
+/// Declares [`CountingAllocator`] the program's global allocator, so that
+/// one evaluation cannot allocate past `maxValueBytes` (see the crate's
+/// "Memory of an evaluation"). Once per program, in the binary's
+/// `main.rs`: `mcpgraph::allocator!()` counts over the system allocator;
+/// `mcpgraph::allocator!(mimalloc::MiMalloc)` over another, given as the
+/// path of a unit struct that implements `GlobalAlloc`.
+#[macro_export]
+macro_rules! allocator {
+    () => {
+        $crate::allocator!(::std::alloc::System);
+    };
+    ($inner:path) => {
+        #[global_allocator]
+        static MCPGRAPH_GLOBAL_ALLOCATOR: $crate::CountingAllocator<$inner> =
+            $crate::CountingAllocator::new($inner);
+    };
+}
 
 /// What generated code uses: the runtime's contract with the generator,
 /// exactly the names it emits. Not a public API: it changes without notice.

@@ -2,6 +2,8 @@
 //! the `mcpgraph!` macro would expand to, as a formatted file in `OUT_DIR`.
 
 include!(concat!(env!("OUT_DIR"), "/greeter.rs"));
+// One evaluation cannot allocate past maxValueBytes.
+mcpgraph::allocator!();
 
 fn main() -> std::process::ExitCode {
     Server::main()

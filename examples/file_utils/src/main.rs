@@ -1,4 +1,6 @@
 mcpgraph::mcpgraph!("file_utils.yaml");
+// One evaluation cannot allocate past maxValueBytes.
+mcpgraph::allocator!();
 
 fn main() -> std::process::ExitCode {
     Server::main()

@@ -1,4 +1,6 @@
 mcpgraph::mcpgraph!("loop_example.yaml");
+// One evaluation cannot allocate past maxValueBytes.
+mcpgraph::allocator!();
 
 fn main() -> std::process::ExitCode {
     Server::main()

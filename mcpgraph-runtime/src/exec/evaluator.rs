@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use super::history::{History, register_history_functions};
 use super::native::same;
+use crate::allocator;
 use crate::error::{ErrorKind, Limit};
 use crate::expressions::expr::Expr;
 #[cfg(feature = "testing")]
@@ -115,8 +116,16 @@ impl CallEvaluator {
         if let Some(native) = expr.native()
             && self.limits.max_expression_depth >= native.depth_needed()
         {
+            // Counted, not stopped: a native evaluation is linear in its
+            // data, so what it allocated is judged once it returns.
+            let metered = allocator::arm(self.limits.max_value_bytes, None);
             let value = contained(|| native.eval(context, &self.history.borrow()))
                 .map_err(|message| (ErrorKind::Internal, message));
+            if metered.disarm() {
+                return Err(describe_jsonata_error(&over_budget(
+                    self.limits.max_value_bytes,
+                )));
+            }
             // Nothing stops a native evaluation midway (the watchdog only
             // cancels jsonata-core's token), so one clock read afterwards
             // decides as the watchdog would, a little more precisely; and
@@ -161,7 +170,13 @@ impl CallEvaluator {
         });
         self.helpers = compat::register(evaluator, self.helpers, expr.helpers);
         self.timer.arm(started);
+        // What the evaluation allocates counts against `maxValueBytes`
+        // (with the counting allocator declared); past it, the token is
+        // cancelled as the watchdog would.
+        let budget = self.limits.max_value_bytes;
+        let metered = allocator::arm(budget, Some(self.timer.token_ref()));
         let evaluated = contained(|| evaluator.evaluate(&expr.ast, context));
+        let over = metered.disarm();
         let Ok(mut result) = evaluated else {
             // A panic inside jsonata-core (an arithmetic overflow in a
             // debug build, say) fails this call only; the evaluator may be
@@ -170,16 +185,31 @@ impl CallEvaluator {
             *self = Self::new(self.limits, &self.history);
             return Err((ErrorKind::Internal, evaluated.err().unwrap_or_default()));
         };
-        if let Some(limit) = self.timer.disarm() {
-            // The watchdog fired: its token is spent for this evaluator.
+        let timed_out = self.timer.disarm();
+        if over || timed_out.is_some() {
+            // The token is spent for this evaluator.
             *self = Self::new(self.limits, &self.history);
-            // Past its limit, an evaluation fails even if it then returned
-            // a value: a built-in that does not look at the token (a huge
-            // `$sort`, `$join`) must not escape the limit.
+        }
+        // Past a limit, an evaluation fails even if it then returned a
+        // value: a built-in that does not look at the token (a huge
+        // `$sort`, `$join`) must not escape the limit.
+        if over {
+            result = Err(over_budget(budget));
+        } else if let Some(limit) = timed_out {
             result = Err(timeout_error(limit));
         }
         result.map_err(|e| describe_jsonata_error(&e))
     }
+}
+
+/// The error of an evaluation that allocated more than `budget` bytes, as
+/// the bounded built-ins report theirs.
+fn over_budget(budget: u64) -> EvaluatorError {
+    EvaluatorError::EvaluationError(format!(
+        "{}: {}",
+        bounded::CODE,
+        allocator::over_budget_message(budget)
+    ))
 }
 
 /// An evaluation's failure: its kind and the message the node reports.
@@ -294,12 +324,15 @@ pub(super) fn evaluate_by_jsonata(
     history: &Rc<RefCell<History>>,
 ) -> Result<JValue, EvaluatorError> {
     let mut timer = ExpressionTimer::new(timeout_ms);
-    let value_bytes = Some(crate::meta::Limits::DEFAULT.max_value_bytes);
-    let mut evaluator = new_evaluator(context, timer.token(), depth, value_bytes, history);
+    let budget = crate::meta::Limits::DEFAULT.max_value_bytes;
+    let mut evaluator = new_evaluator(context, timer.token(), depth, Some(budget), history);
     compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm(Instant::now());
+    let metered = allocator::arm(budget, Some(timer.token_ref()));
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
+    let over = metered.disarm();
     match (timer.disarm(), result) {
+        _ if over => Err(over_budget(budget)),
         (Some(limit), _) => Err(timeout_error(limit)),
         (None, Ok(result)) => result,
         (None, Err(message)) => Err(EvaluatorError::EvaluationError(message)),

@@ -8,6 +8,7 @@ use jsonata_core::value::JValue;
 use mcpgraph_expr::logic::{Bounds, LogicError};
 
 use super::Execution;
+use crate::allocator;
 use crate::error::{ErrorKind, Limit, NodeError};
 use crate::expressions::expr::Switch;
 use crate::expressions::value::measure;
@@ -58,12 +59,20 @@ impl Execution {
             // The closure returns a byte, the error aside: a wider value
             // was copied out through memory, which stalled on every rule.
             let mut thrown = None;
+            // The rule sizes what it builds itself; the allocator's count
+            // (`crate::allocator`) is the backstop for what it does not.
+            let metered = allocator::arm(self.limits.max_value_bytes, None);
             let decided = super::evaluator::contained(|| {
                 logic
                     .decide_within(&values, context, bounds)
                     .map_err(|e| thrown = Some(e))
                     .ok()
             });
+            if metered.disarm() {
+                let over = LogicError::ValueLimit(self.limits.max_value_bytes);
+                chosen = Err(self.rule_error(index, over));
+                break;
+            }
             match decided {
                 Ok(Some(true)) => {
                     chosen = Ok(Some(index));

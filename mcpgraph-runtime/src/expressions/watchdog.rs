@@ -69,7 +69,13 @@ impl ExpressionTimer {
 
     /// The token the call's evaluator must hold.
     pub(crate) fn token(&self) -> CancelToken {
-        self.slot.token.get_or_init(CancelToken::new).clone()
+        self.token_ref().clone()
+    }
+
+    /// The token, borrowed: what the allocation budget cancels
+    /// (`crate::allocator`).
+    pub(crate) fn token_ref(&self) -> &CancelToken {
+        self.slot.token.get_or_init(CancelToken::new)
     }
 
     /// Starts the clock of one evaluation, counted from `started` (the

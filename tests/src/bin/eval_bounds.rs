@@ -3,6 +3,8 @@
 //! time).
 
 mcpgraph::mcpgraph!("graphs/eval_bounds.yaml");
+// One evaluation cannot allocate past maxValueBytes.
+mcpgraph::allocator!();
 
 fn main() -> std::process::ExitCode {
     Server::main()

@@ -105,3 +105,108 @@ async fn a_long_json_logic_rule_stops_at_the_time_limit() {
     assert_eq!(outcome, Ok(json!({ "held": true })));
     client.cancel().await.ok();
 }
+
+/// The memory server (`graphs/eval_memory.yaml`: `maxValueBytes` 8 MiB,
+/// `maxExpressionTimeMs` 500, the counting allocator declared) and its
+/// process id.
+async fn start_memory() -> (Client, u32) {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcpgraph-eval-memory"));
+    cmd.stderr(std::process::Stdio::null());
+    let transport = TokioChildProcess::new(cmd).expect("spawn the server");
+    let pid = transport.id().expect("the server's pid");
+    (().serve(transport).await.expect("initialize"), pid)
+}
+
+/// The peak resident memory of process `pid` so far (`VmHWM`), in bytes.
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+    let line = status
+        .lines()
+        .find(|line| line.starts_with("VmHWM:"))
+        .expect("VmHWM");
+    let kib: u64 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("VmHWM in kB");
+    kib * 1024
+}
+
+const BUDGET: u64 = 8 << 20;
+
+/// `tool` called with `small` answers `want` (which also brings the
+/// server's peak memory to its working level), then with `big` fails with
+/// the value limit naming `node` in well under a second, its peak memory
+/// within four budgets of the first call's; and the next call answers.
+async fn stopped_by_the_budget(tool: &str, node: &str, small: Value, want: Value, big: Value) {
+    let (client, pid) = start_memory().await;
+    let (outcome, _) = call(&client, tool, small.clone()).await;
+    assert_eq!(outcome, Ok(want.clone()));
+    let baseline = peak_rss(pid);
+    let (outcome, took) = call(&client, tool, big).await;
+    let peak = peak_rss(pid);
+    let err = outcome.expect_err("past the byte budget");
+    assert!(
+        err.contains("Value limit exceeded") && err.contains("maxValueBytes") && err.contains(node),
+        "{err}"
+    );
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    let grown = peak.saturating_sub(baseline);
+    eprintln!(
+        "{tool}: {took:?}, peak +{} KiB over {} MiB",
+        grown >> 10,
+        baseline >> 20
+    );
+    assert!(
+        grown < 4 * BUDGET,
+        "peak memory grew by {} MiB (from {} MiB)",
+        grown >> 20,
+        baseline >> 20
+    );
+    let (outcome, _) = call(&client, tool, small).await;
+    assert_eq!(outcome, Ok(want));
+    client.cancel().await.ok();
+}
+
+/// The path: a 400 KB string built for each of 20,000 items (8 GB,
+/// built in well under the time limit) stops at the byte budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_path_that_multiplies_a_value_stops_at_the_byte_budget() {
+    let big = "x".repeat(200_000);
+    let items: Vec<u32> = (0..20_000).collect();
+    stopped_by_the_budget(
+        "paths",
+        "multiply",
+        json!({ "items": [1, 2], "big": "ab" }),
+        json!({ "n": 2 }),
+        json!({ "items": items, "big": big }),
+    )
+    .await;
+}
+
+/// A string doubled by `&` in a `$reduce` (each step within every
+/// built-in's bound) stops at the byte budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_string_doubled_step_by_step_stops_at_the_byte_budget() {
+    stopped_by_the_budget(
+        "concat",
+        "double",
+        json!({ "steps": 3, "seed": "ab" }),
+        json!({ "n": 16 }),
+        json!({ "steps": 40, "seed": "x".repeat(1024) }),
+    )
+    .await;
+}
+
+/// A list doubled by `$append` in a `$reduce` stops at the byte budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_doubled_step_by_step_stops_at_the_byte_budget() {
+    stopped_by_the_budget(
+        "append",
+        "grow",
+        json!({ "steps": 3, "seed": [1, 2] }),
+        json!({ "n": 16 }),
+        json!({ "steps": 40, "seed": [1, 2, 3, 4, 5, 6, 7, 8] }),
+    )
+    .await;
+}
