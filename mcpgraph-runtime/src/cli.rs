@@ -19,7 +19,7 @@ use crate::meta::ToolMeta;
 mod args;
 mod serve;
 
-use args::{Cli, Command, ServeArgs, parse_args};
+use args::{Cli, Command, parse_args};
 use serve::serve_command;
 
 /// Runs the CLI of graph `G` with the process's arguments. Only here (the
@@ -126,8 +126,8 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
         Ok(engine) => engine.with_strict_lock(cli.strict_lock),
         Err(e) => return fail(e.to_string()),
     };
-    let code = match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
-        Command::Serve(args) => match serve_command(&engine, args).await {
+    let code = match cli.command.unwrap_or(Command::Serve(Box::default())) {
+        Command::Serve(args) => match serve_command(&engine, *args).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },

@@ -41,7 +41,7 @@ pub(super) struct Cli {
 #[derive(Subcommand, Debug)]
 pub(super) enum Command {
     /// Serve MCP over stdio (the default), or over streamable HTTP.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// List the tools with their descriptions.
     Tools {
         /// Print the full tool definitions as JSON.
@@ -282,7 +282,7 @@ fn plain_serve(args: &[std::ffi::OsString]) -> Option<Cli> {
     }
     let command = match rest {
         [] => None,
-        [serve] if serve == "serve" => Some(Command::Serve(ServeArgs::default())),
+        [serve] if serve == "serve" => Some(Command::Serve(Box::default())),
         _ => return None,
     };
     Some(Cli {
