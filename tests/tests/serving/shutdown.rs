@@ -334,7 +334,7 @@ async fn sigint_over_stdio_stops_filesystem_child() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigterm_over_stdio_drains_in_flight_call() {
+async fn sigterm_over_stdio_drains_in_flight_call_and_refuses_new_ones() {
     let tmp = TempDir::new("shutdown-stdio-drain");
     let dir = tmp.path();
     let tag = dir.join("tag");
@@ -360,6 +360,21 @@ async fn sigterm_over_stdio_drains_in_flight_call() {
     tokio::time::sleep(Duration::from_millis(400)).await;
     let signalled = Instant::now();
     send_signal(server.pid().expect("server running"), "TERM");
+    // A call sent during the drain is refused at once (issue 27).
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let sent = Instant::now();
+    server.send(&count(4)).await;
+    let refused = server.response(&json!(4)).await;
+    let refused_in = sent.elapsed();
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("shutting down"),
+        "a call sent over stdio after SIGTERM must be refused: {refused}"
+    );
+    assert!(
+        refused_in < Duration::from_millis(750),
+        "refused after {refused_in:?}"
+    );
     let answer = server.response(&json!(3)).await;
     assert_in_flight_call_completed(&answer);
     let status = server.wait_exit(EXIT_LIMIT).await;
@@ -368,6 +383,9 @@ async fn sigterm_over_stdio_drains_in_flight_call() {
         status.is_some_and(|s| s.success()),
         "file_utils (stdio) after SIGTERM: {status:?} ({took:?})"
     );
-    eprintln!("SIGTERM over stdio with a call in flight: answered, exited 0 after {took:.2?}");
+    eprintln!(
+        "SIGTERM over stdio with a call in flight: a new call refused in {refused_in:?}, \
+         the call answered, exited 0 after {took:.2?}"
+    );
     assert_children_gone(&tag_s, &format!("children were {children:?}")).await;
 }
