@@ -9,9 +9,9 @@
 //! oneshot channel, so the MCP-facing futures stay `Send`.
 //!
 //! Calls made through the MCP handler never run where requests are read
-//! (`worker` says why, and what it costs). Here: the [`Engine`] and its calls. `worker` holds the threads, `tool`
-//! the tools with their schemas parsed (validating against them is the
-//! generated code's).
+//! (`worker` says why, and what it costs). Here: the [`Engine`] and its
+//! calls; `worker` holds the threads, `tool` the tools with their schemas
+//! parsed (validating against them is the generated code's).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
