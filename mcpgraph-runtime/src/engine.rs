@@ -32,7 +32,6 @@ mod tool;
 mod worker;
 
 pub(crate) use tool::ToolRuntime;
-
 use tool::compile_tools;
 pub use tool::schema_violation;
 use worker::{Job, LoadGuard, Workers};
