@@ -283,7 +283,7 @@ impl ClientManager {
     /// `deadline`, never waiting past it: connection attempts in progress
     /// are abandoned, children (all at once) get their stdin closed, then
     /// SIGTERM, and what is left of them is killed (SIGKILL to their
-    /// process groups) [`KILL_MARGIN`] before the deadline and reaped.
+    /// process groups) half a second before the deadline and reaped.
     pub async fn shutdown(&self, deadline: std::time::Instant) {
         let deadline = tokio::time::Instant::from_std(deadline);
         self.closing.cancel();
