@@ -49,7 +49,7 @@ pub async fn run(addr: SocketAddr, session: String, stop: Arc<AtomicBool>, outco
             Arc::clone(&outcomes),
         );
         tasks.spawn(async move {
-            let outcome = tokio::time::timeout(ANSWER, act(addr, what, &session, &long_name))
+            let outcome = tokio::time::timeout(ANSWER, act(addr, what, n, &session, &long_name))
                 .await
                 .unwrap_or_else(|_| "no answer".to_owned());
             let key = format!("hostile: {what}: {outcome}");
@@ -62,7 +62,10 @@ pub async fn run(addr: SocketAddr, session: String, stop: Arc<AtomicBool>, outco
 }
 
 /// Does `what` once; what came back, as a status line or a short word.
-async fn act(addr: SocketAddr, what: &str, session: &str, long_name: &str) -> String {
+/// `n` numbers the request: JSON-RPC ids on the session are unique (a
+/// client that reuses an id while the first is in flight may get one
+/// answer for the two: rmcp 3.9 keys its replies by id).
+async fn act(addr: SocketAddr, what: &str, n: usize, session: &str, long_name: &str) -> String {
     let post = |body: String, extra: String| {
         format!(
             "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
@@ -73,7 +76,7 @@ async fn act(addr: SocketAddr, what: &str, session: &str, long_name: &str) -> St
     };
     match what {
         "unknown 64 KiB tool name" => {
-            let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            let body = json!({"jsonrpc": "2.0", "id": n, "method": "tools/call",
                 "params": {"name": long_name, "arguments": {}}});
             exchange(
                 addr,
