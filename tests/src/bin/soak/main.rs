@@ -58,6 +58,9 @@ fn kind(outcome: &Result<rmcp::model::CallToolResult, rmcp::ServiceError>) -> St
     }
 }
 
+/// (RSS in KiB, open descriptors) of each probed server.
+type Baseline = Vec<(u64, usize)>;
+
 struct Probe {
     pid: u32,
 }
@@ -194,7 +197,7 @@ async fn main() -> std::process::ExitCode {
     ));
     let warm_up = 2_000.min(calls);
     run(warm_up).await;
-    let start: Vec<(u64, usize)> = probes.iter().map(|(_, p)| (p.rss_kib(), p.fds())).collect();
+    let start: Baseline = probes.iter().map(|(_, p)| (p.rss_kib(), p.fds())).collect();
     for (name, probe) in &probes {
         println!("soak: {name} after {warm_up} calls: {}", probe.line());
     }
@@ -209,7 +212,7 @@ async fn main() -> std::process::ExitCode {
     // The first sample, the baseline of a run of ten minutes or more: by
     // then the allocator's arenas of every thread have settled, which two
     // thousand calls do not show.
-    let settled: Arc<std::sync::Mutex<Option<Vec<(u64, usize)>>>> = Arc::default();
+    let settled: Arc<std::sync::Mutex<Option<Baseline>>> = Arc::default();
     let sampler = {
         let pids: Vec<(&'static str, u32)> = probes.iter().map(|(n, p)| (*n, p.pid)).collect();
         let stop = Arc::clone(&stop);
