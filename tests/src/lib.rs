@@ -24,6 +24,7 @@
 //! - [`http1`]: one HTTP/1.1 message off a byte stream (also used by the
 //!   OTLP test and the benchmarks);
 //! - [`sdk`]: the official Python and TypeScript SDK clients;
+//! - [`secrets`]: a secret with characters URLs and JSON encode, and its forms;
 //! - [`peers`]: the pinned peers and the purpose-built test server;
 //! - [`nginx`]: nginx as a reverse proxy;
 //! - [`engine`]: a compiled graph driven in-process;
@@ -48,6 +49,7 @@ pub mod processes;
 pub mod raw_http;
 pub mod raw_stdio;
 pub mod sdk;
+pub mod secrets;
 pub mod sse_server;
 pub mod stdio;
 
@@ -62,6 +64,7 @@ pub use processes::*;
 pub use raw_http::*;
 pub use raw_stdio::*;
 pub use sdk::*;
+pub use secrets::*;
 pub use stdio::*;
 
 /// Upper bound for one step (spawn + initialize, one call, one list, one

@@ -187,7 +187,7 @@ async fn expanded_secrets_are_redacted_from_errors_and_the_log() {
 /// too, from the caller's error and from our log.
 #[tokio::test(flavor = "multi_thread")]
 async fn secrets_are_redacted_in_their_encoded_forms() {
-    let secret = "sk live/42+ab\"cd";
+    let secret = mcpgraph_tests::ENCODED_SECRET;
     let file = write_config(
         "encoded",
         &json!({"mcpServers": {"filesystem": {
@@ -204,15 +204,7 @@ async fn secrets_are_redacted_in_their_encoded_forms() {
     let r = count(&client).await;
     let text = result_text(&r);
     assert_eq!(r.is_error, Some(true), "{text}");
-    let forms = [
-        "sk live",
-        "sk%20live",
-        "42+ab",
-        "42%2Bab",
-        "ab\\\"cd",
-        "ab%22cd",
-        "live%2F42",
-    ];
+    let forms = mcpgraph_tests::ENCODED_SECRET_FORMS;
     for form in forms {
         assert!(!text.contains(form), "`{form}` reached the caller: {text}");
     }

@@ -183,6 +183,17 @@ async fn sigterm_under_steady_load_refuses_new_calls() {
     assert!(refused >= 1, "no client saw a refusal: {calls:?}");
 }
 
+/// A call on a session of `server` whose downstream child (which writes
+/// `tag` when it starts) never answers; returns once it is in flight. Its
+/// answer, if any, is not looked at.
+async fn call_in_flight(server: &HttpServer, tag: &std::path::Path) {
+    let addr = server.addr;
+    let sid = open_session(addr).await;
+    tokio::spawn(async move { post_mcp(addr, &[("Mcp-Session-Id", &sid)], &count_body(2)).await });
+    wait_child(&tag.to_string_lossy()).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
 /// A second SIGTERM during a drain ends the process at once, with a
 /// non-zero status (128 + the signal's number), whatever still runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -191,12 +202,7 @@ async fn second_signal_exits_at_once() {
     let tag = tmp.path().join("tag");
     let mcp = slow_override(tmp.path(), 600_000, &tag);
     let mut server = HttpServer::start_with_mcp("file_utils", &mcp, &["--drain-secs", "60"]).await;
-    let addr = server.addr;
-    let sid = open_session(addr).await;
-    // A call that hangs (its answer, if any, is not looked at).
-    tokio::spawn(async move { post_mcp(addr, &[("Mcp-Session-Id", &sid)], &count_body(2)).await });
-    wait_child(&tag.to_string_lossy()).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    call_in_flight(&server, &tag).await;
     server.signal("TERM");
     assert!(
         server.wait_exit(Duration::from_millis(700)).await.is_none(),
@@ -233,11 +239,7 @@ async fn shutdown_is_bounded_by_drain_secs_plus_slack() {
         &[std::path::Path::new("-c"), script, &tag],
     );
     let mut server = HttpServer::start_with_mcp("file_utils", &mcp, &["--drain-secs", "2"]).await;
-    let addr = server.addr;
-    let sid = open_session(addr).await;
-    tokio::spawn(async move { post_mcp(addr, &[("Mcp-Session-Id", &sid)], &count_body(2)).await });
-    wait_child(&tag.to_string_lossy()).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    call_in_flight(&server, &tag).await;
     server.signal("TERM");
     let signalled = Instant::now();
     let status = server.wait_exit(Duration::from_secs(8)).await;
