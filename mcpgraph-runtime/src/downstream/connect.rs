@@ -100,6 +100,7 @@ pub(super) async fn connect(
             let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                 .custom_headers(custom)
                 .max_sse_event_size(wire::MAX_REPLY_BYTES)
+                .max_json_response_size(wire::MAX_REPLY_BYTES)
                 .reinit_on_expired_session(true);
             let transport = StreamableHttpClientTransport::with_client(
                 streamable::GuardedClient::new(http_client::http_client()?, &spec.name),

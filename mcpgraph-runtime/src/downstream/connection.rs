@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{ClientRequest, PingRequest};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
 
 use super::stdio;
 
@@ -33,7 +33,10 @@ pub(super) const HEALTHY: u8 = 0;
 pub(super) const SUSPECT: u8 = 1;
 pub(super) const FAILED: u8 = 2;
 
-/// A ping within `limit`; the reason when there is none.
+/// A ping within `limit`; the reason when there is none. Any JSON-RPC
+/// answer counts, an error included: a server of MCP 2026-07-28 has no
+/// `ping` and answers it -32601 (method not found), which still shows it
+/// reads and answers requests.
 pub(super) async fn ping(connection: &Connection, limit: Duration) -> Result<(), String> {
     let ping = connection
         .service
@@ -43,7 +46,7 @@ pub(super) async fn ping(connection: &Connection, limit: Duration) -> Result<(),
             extensions: Default::default(),
         }));
     match tokio::time::timeout(limit, ping).await {
-        Ok(Ok(_)) => Ok(()),
+        Ok(Ok(_) | Err(ServiceError::McpError(_))) => Ok(()),
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("no answer within {} ms", limit.as_millis())),
     }

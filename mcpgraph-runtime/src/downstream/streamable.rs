@@ -14,6 +14,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::{ClientJsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
 };
 use sse_stream::Sse;
 
@@ -48,13 +49,14 @@ impl StreamableHttpClient for GuardedClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, Error> {
-        self.post_message_with_max_sse_event_size(
+        let limits = reply_limits(MAX_REPLY_BYTES);
+        self.post_message_with_response_limits(
             uri,
             message,
             session_id,
             auth_header,
             custom_headers,
-            MAX_REPLY_BYTES,
+            limits,
         )
         .await
     }
@@ -68,19 +70,46 @@ impl StreamableHttpClient for GuardedClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, Error> {
+        let limits = reply_limits(max_sse_event_size);
+        self.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
+    }
+
+    /// What rmcp's transport calls (since 3.11): every reply is read within
+    /// `limits` (never more than [`MAX_REPLY_BYTES`] per JSON body or SSE
+    /// event) and checked on the way in.
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Result<StreamableHttpPostResponse, Error> {
         let request_id = match &message {
             ClientJsonRpcMessage::Request(request) => Some(request.id.clone()),
             _ => None,
         };
+        let mut limits = limits;
+        limits.max_sse_event_size = limits.max_sse_event_size.min(MAX_REPLY_BYTES);
+        limits.max_json_response_size = limits.max_json_response_size.min(MAX_REPLY_BYTES);
         let response = self
             .inner
-            .post_message_with_max_sse_event_size(
+            .post_message_with_response_limits(
                 uri,
                 message,
                 session_id.clone(),
                 auth_header,
                 custom_headers,
-                max_sse_event_size,
+                limits,
             )
             .await;
         let Some(id) = request_id else {
@@ -153,6 +182,15 @@ impl StreamableHttpClient for GuardedClient {
             )
             .await
     }
+}
+
+/// rmcp's limits on replies, with SSE events bounded by `max_sse_event_size`
+/// and whole JSON bodies by [`MAX_REPLY_BYTES`].
+fn reply_limits(max_sse_event_size: usize) -> StreamableHttpResponseLimits {
+    let mut limits = StreamableHttpResponseLimits::default();
+    limits.max_sse_event_size = max_sse_event_size;
+    limits.max_json_response_size = MAX_REPLY_BYTES;
+    limits
 }
 
 /// The events answering request `id`: each message that does not decode

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
-    ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    DiscoverResult, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
@@ -19,6 +19,12 @@ use serde_json::Value;
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
 use crate::serving::metrics;
+
+/// How long a client or cache may keep `tools/list` and `server/discover`
+/// answers (MCP 2026-07-28 caching hints, scope `public`). They are fixed
+/// when the server is built; the bound is how long a client may go on
+/// with an old list after a new build is deployed at the same address.
+pub(crate) const LIST_TTL_MS: u64 = 300_000;
 
 /// An rmcp server handler for an [`Engine`]'s graph. Not generic, so rmcp's
 /// service loop is compiled once, in this crate, for every graph.
@@ -225,6 +231,24 @@ impl ServerHandler for Handler {
         }
     }
 
+    /// `server/discover` (MCP 2026-07-28): rmcp's answer (versions,
+    /// capabilities, server info), cacheable like the tool list.
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, McpError> {
+        let versions = self.supported_protocol_versions().into_owned();
+        Ok(DiscoverResult::from_server_info(versions, self.get_info())
+            .with_ttl_ms(LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
+    }
+
+    /// The tool `name`, which rmcp's HTTP transport reads to check a
+    /// request's `Mcp-Param-*` headers against its `x-mcp-header` arguments.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
     async fn on_initialized(&self, _context: NotificationContext<RoleServer>) {
         tracing::info!("client initialized");
     }
@@ -234,7 +258,10 @@ impl ServerHandler for Handler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        // In the graph's order, the same on every call.
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone())
+            .with_ttl_ms(LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
     }
 
     async fn call_tool(

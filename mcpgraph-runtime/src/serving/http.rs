@@ -165,6 +165,9 @@ pub(crate) async fn serve_http(
         .with_allowed_origins(origins)
         .with_legacy_session_mode(!options.stateless)
         .with_json_response(options.stateless)
+        // Ours is the only bound on a request body (`--max-body-bytes`,
+        // routes.rs); rmcp's own (4 MiB by default) follows it.
+        .with_max_request_body_bytes(usize::try_from(options.max_body_bytes).unwrap_or(usize::MAX))
         .with_cancellation_token(sessions.clone());
     let engine = handler.engine().clone();
     let mut manager = LocalSessionManager::default();

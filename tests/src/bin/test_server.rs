@@ -23,6 +23,8 @@
 //! - `--stdout-line TEXT`: print TEXT on stdout (not JSON) first, then serve;
 //! - `--env-file PATH`: write its environment (`NAME=value` lines) to PATH,
 //!   then serve (for the allow-listed environment of downstream servers);
+//! - `--no-ping`: answer `ping` with -32601 (method not found), as a server
+//!   of MCP 2026-07-28 (which has no `ping`) does;
 //! - `--stop-reading-and-ping-flood`: answer the first tool call, then stop
 //!   reading stdin and flood stdout with `ping` requests, forever;
 //! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
@@ -116,6 +118,8 @@ static CALLS: AtomicU64 = AtomicU64::new(0);
 static DRIFT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// `tools/list` requests still to fail (`--list-error`).
 static LIST_ERRORS: AtomicU64 = AtomicU64::new(0);
+/// Set by `--no-ping`.
+static NO_PING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// Set by `--list-hang`.
 static LIST_HANG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// `--endless-cursor`: 0 off, 1 `again`, 2 `fresh`.
@@ -135,6 +139,10 @@ impl ServerHandler for TestServer {
     async fn ping(&self, _context: RequestContext<RoleServer>) -> Result<(), McpError> {
         if self.wedged.load(Ordering::SeqCst) {
             std::future::pending::<()>().await;
+        }
+        if NO_PING.load(Ordering::SeqCst) {
+            let code = rmcp::model::ErrorCode::METHOD_NOT_FOUND;
+            return Err(McpError::new(code, "Method not found: ping", None));
         }
         Ok(())
     }
@@ -332,6 +340,7 @@ async fn main() {
                 LIST_ERRORS.store(n, Ordering::SeqCst);
             }
             "--list-hang" => LIST_HANG.store(true, Ordering::SeqCst),
+            "--no-ping" => NO_PING.store(true, Ordering::SeqCst),
             "--endless-cursor" => {
                 let mode = match args.next().as_deref() {
                     Some("again") => 1,

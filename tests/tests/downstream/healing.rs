@@ -67,6 +67,21 @@ async fn a_call_abandoned_by_the_graph_limit_heals_the_connection() {
     e.shutdown().await;
 }
 
+/// A server of MCP 2026-07-28 has no `ping` and answers it -32601: the
+/// probe after an abandoned call takes that answer for a live connection,
+/// which the next call uses (the same process: its counters go on).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_without_ping_passes_the_probe() {
+    let e = engine::<heal::Server>(test_server(60_000, &["--no-ping"]));
+    let err = call(&e, "sleep", json!({"ms": 5000})).await.unwrap_err();
+    assert!(err.contains("maximum execution time (3000 ms)"), "{err}");
+    // The probe (1 s at most) is over.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let stats = call(&e, "stats", json!({})).await.expect("after the probe");
+    assert_eq!(stats["calls"], json!(2), "the same process: {stats}");
+    e.shutdown().await;
+}
+
 /// A burst of calls, each cancelled soon after it starts, while a
 /// slow-starting server connects: one connection attempt (one child
 /// process) in all, whose connection the next call uses; shutdown reaps it.

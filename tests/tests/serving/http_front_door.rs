@@ -253,3 +253,25 @@ async fn oversized_request_bodies_are_refused() {
     assert!(r.body.contains(r#""sum":6"#), "{r:?}");
     server.stop().await;
 }
+
+/// `--max-body-bytes` raised over 4 MiB raises rmcp's own bound with it: a
+/// 5 MiB call is read and run, not refused by rmcp with a 413.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_raised_body_limit_reaches_rmcp() {
+    let args = ["--stateless", "--max-body-bytes", "8388608"];
+    let server = HttpServer::start("loop_example", &args, &[]).await;
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "sum_to_n", "arguments": { "n": 3, "pad": "x".repeat(5 << 20) } }
+    })
+    .to_string();
+    let headers = mcp_post_headers(&[]);
+    let r = http_request(server.addr, "POST", "/mcp", &headers, Some(&body)).await;
+    assert_eq!(r.status, 200, "{:?}", r.headers);
+    assert!(
+        r.body.contains(r#""sum":6"#),
+        "{}",
+        &r.body[..r.body.len().min(500)]
+    );
+    server.stop().await;
+}

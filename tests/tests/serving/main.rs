@@ -18,6 +18,7 @@ mod http_auth;
 mod http_front_door;
 mod keep_alive;
 mod load;
+mod modern_era;
 mod peer_limits;
 mod protocol;
 mod replicas;
