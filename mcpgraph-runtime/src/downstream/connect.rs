@@ -8,6 +8,8 @@ use std::sync::atomic::AtomicU8;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::ServiceExt;
+use rmcp::model::ProtocolVersion;
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio_util::sync::CancellationToken;
@@ -67,7 +69,7 @@ pub(super) async fn connect(
             }
             let (transport, process) =
                 stdio::spawn(&spec.name, program.clone(), cmd, timeout, children)?;
-            match within(timeout, closing, ().serve(transport)).await {
+            match within(timeout, closing, ().serve_with_lifecycle(transport, era())).await {
                 Ok(Ok(service)) => (service, Some(process)),
                 Ok(Err(e)) => {
                     let message = if process_gone(&process).await {
@@ -106,7 +108,7 @@ pub(super) async fn connect(
                 streamable::GuardedClient::new(http_client::http_client()?, &spec.name),
                 config,
             );
-            match within(timeout, closing, ().serve(transport)).await {
+            match within(timeout, closing, ().serve_with_lifecycle(transport, era())).await {
                 Ok(Ok(service)) => (service, None),
                 Ok(Err(e)) => return Err(format!("{url}: {}", initialize_error(&e)).into()),
                 Err(why) => return Err(format!("{url} {why}").into()),
@@ -134,6 +136,18 @@ pub(super) async fn connect(
         health: AtomicU8::new(HEALTHY),
         drift: Default::default(),
     })
+}
+
+/// How a stdio or streamable HTTP connection opens: `server/discover`
+/// first, which a server of MCP 2026-07-28 answers (every request then
+/// carries its version and capabilities, with no session); a server that
+/// does not know it (or does not answer within 10 s) gets `initialize`, in
+/// the newest version before 2026-07-28 (legacy SSE always does).
+fn era() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::LATEST],
+        legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+    }
 }
 
 /// `handshake` within `limit` (the server's `timeoutMs`) and until

@@ -23,6 +23,8 @@
 //! - `--stdout-line TEXT`: print TEXT on stdout (not JSON) first, then serve;
 //! - `--env-file PATH`: write its environment (`NAME=value` lines) to PATH,
 //!   then serve (for the allow-listed environment of downstream servers);
+//! - `--legacy`: answer `server/discover` with -32601, as a server of MCP
+//!   2025-11-25 or earlier does, so clients fall back to `initialize`;
 //! - `--no-ping`: answer `ping` with -32601 (method not found), as a server
 //!   of MCP 2026-07-28 (which has no `ping`) does;
 //! - `--stop-reading-and-ping-flood`: answer the first tool call, then stop
@@ -41,8 +43,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
@@ -104,7 +106,7 @@ const TOOLS: &[(&str, &str)] = &[
     ),
     (
         "stats",
-        "Returns {calls, cancelled}: tool calls so far and hang calls cancelled by the client",
+        "Returns {calls, cancelled, protocol}: tool calls so far, hang calls cancelled by the client, and the call's protocol version",
     ),
     (
         "list_directory",
@@ -118,6 +120,8 @@ static CALLS: AtomicU64 = AtomicU64::new(0);
 static DRIFT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// `tools/list` requests still to fail (`--list-error`).
 static LIST_ERRORS: AtomicU64 = AtomicU64::new(0);
+/// Set by `--legacy`.
+static LEGACY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// Set by `--no-ping`.
 static NO_PING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// Set by `--list-hang`.
@@ -134,6 +138,22 @@ fn arg<'a>(request: &'a CallToolRequestParams, key: &str) -> Option<&'a Value> {
 impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, McpError> {
+        if LEGACY.load(Ordering::SeqCst) {
+            let code = rmcp::model::ErrorCode::METHOD_NOT_FOUND;
+            return Err(McpError::new(
+                code,
+                "Method not found: server/discover",
+                None,
+            ));
+        }
+        let versions = self.supported_protocol_versions().into_owned();
+        Ok(DiscoverResult::from_server_info(versions, self.get_info()))
     }
 
     async fn ping(&self, _context: RequestContext<RoleServer>) -> Result<(), McpError> {
@@ -272,6 +292,7 @@ impl ServerHandler for TestServer {
                 r.structured_content = Some(json!({
                     "calls": CALLS.load(Ordering::SeqCst),
                     "cancelled": CANCELLED.load(Ordering::SeqCst),
+                    "protocol": context.protocol_version(),
                 }));
                 r
             }
@@ -341,6 +362,7 @@ async fn main() {
             }
             "--list-hang" => LIST_HANG.store(true, Ordering::SeqCst),
             "--no-ping" => NO_PING.store(true, Ordering::SeqCst),
+            "--legacy" => LEGACY.store(true, Ordering::SeqCst),
             "--endless-cursor" => {
                 let mode = match args.next().as_deref() {
                     Some("again") => 1,

@@ -14,6 +14,7 @@ mod downstream;
 mod downstream_example;
 mod downstream_http;
 mod env_expansion;
+mod eras;
 mod hardening_lock;
 mod healing;
 mod orphans;
