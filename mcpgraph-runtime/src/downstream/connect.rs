@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicU8;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::ServiceExt;
 use rmcp::model::ProtocolVersion;
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+use rmcp::service::{ClientInitializeError, ClientLifecycleMode, ClientServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio_util::sync::CancellationToken;
@@ -99,18 +99,34 @@ pub(super) async fn connect(
                     custom.insert(name, value);
                 }
             }
-            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                .custom_headers(custom)
-                .max_sse_event_size(wire::MAX_REPLY_BYTES)
-                .max_json_response_size(wire::MAX_REPLY_BYTES)
-                .reinit_on_expired_session(true);
-            let transport = StreamableHttpClientTransport::with_client(
-                streamable::GuardedClient::new(http_client::http_client()?, &spec.name),
-                config,
-            );
-            match within(timeout, closing, ().serve_with_lifecycle(transport, era())).await {
-                Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => return Err(format!("{url}: {}", initialize_error(&e)).into()),
+            let open = |lifecycle| {
+                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .custom_headers(custom.clone())
+                    .max_sse_event_size(wire::MAX_REPLY_BYTES)
+                    .max_json_response_size(wire::MAX_REPLY_BYTES)
+                    .reinit_on_expired_session(true);
+                let client = http_client::http_client()?;
+                let transport = StreamableHttpClientTransport::with_client(
+                    streamable::GuardedClient::new(client, &spec.name),
+                    config,
+                );
+                Ok::<_, String>(().serve_with_lifecycle(transport, lifecycle))
+            };
+            let handshake = async {
+                match open(era())?.await {
+                    // A server that answers `server/discover` with something
+                    // else than a discovery result (an empty one, say) is
+                    // not of 2026-07-28: it gets `initialize`.
+                    Err(ClientInitializeError::ExpectedInitResult(_)) => {
+                        Ok::<_, String>(open(ClientLifecycleMode::Initialize)?.await)
+                    }
+                    other => Ok(other),
+                }
+            };
+            match within(timeout, closing, handshake).await {
+                Ok(Ok(Ok(service))) => (service, None),
+                Ok(Ok(Err(e))) => return Err(format!("{url}: {}", initialize_error(&e)).into()),
+                Ok(Err(e)) => return Err(e.into()),
                 Err(why) => return Err(format!("{url} {why}").into()),
             }
         }
