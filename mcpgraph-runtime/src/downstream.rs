@@ -38,12 +38,11 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex as StdMutex};
 
 use crate::error::ErrorKind;
-use futures::future::BoxFuture;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
-use rmcp::service::ServiceError;
-use serde_json::Value;
+use crate::questions::Declared;
 use tokio::sync::Mutex;
 
+mod asking;
+mod call;
 mod child_env;
 mod connect;
 mod connection;
@@ -70,11 +69,18 @@ pub use child_env::withhold_from_children;
 pub use http_client::{TLS, install_crypto_provider, is_https};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
-use connection::{Connection, InFlight, crash_report, process_gone};
+use connection::Connection;
 
-/// One downstream server and its connection, if one is open.
+/// One downstream server and its connection, if one is open: the one for
+/// callers that declared nothing, or for callers that declared `declared`
+/// (see `asking`).
 struct Downstream {
     spec: ServerSpec,
+    declared: Declared,
+    /// For a connection that declares capabilities over stdio or SSE,
+    /// where nothing ties a question to the call it belongs to: one call
+    /// at a time.
+    turns: Option<Arc<tokio::sync::Semaphore>>,
     /// The open connection. A connection attempt holds this lock from a
     /// task of its own, so that the attempt and its result survive the
     /// caller that started it being cancelled: there is at most one
@@ -88,6 +94,20 @@ struct Downstream {
     attempts: Arc<AtomicU64>,
 }
 
+impl Downstream {
+    fn new(spec: ServerSpec, declared: Declared) -> Self {
+        let one_at_a_time = !declared.is_empty()
+            && !matches!(spec.transport, TransportSpec::StreamableHttp { .. });
+        Self {
+            spec,
+            declared,
+            turns: one_at_a_time.then(|| Arc::new(tokio::sync::Semaphore::new(1))),
+            slot: Arc::default(),
+            attempts: Arc::default(),
+        }
+    }
+}
+
 /// What `Downstream::slot` guards.
 #[derive(Default)]
 struct Slot {
@@ -98,7 +118,10 @@ struct Slot {
 
 /// All downstream servers of a graph.
 pub struct ClientManager {
-    servers: HashMap<String, Downstream>,
+    servers: HashMap<String, Arc<Downstream>>,
+    /// The connections of callers that declared capabilities, by server
+    /// and capabilities, made on first use.
+    declaring: StdMutex<HashMap<(String, Declared), Arc<Downstream>>>,
     /// Connections are driven by the multi-threaded runtime, not by the
     /// worker that happened to make the first call.
     runtime: tokio::runtime::Handle,
@@ -123,18 +146,12 @@ impl ClientManager {
         let servers = specs
             .into_iter()
             .map(|spec| {
-                (
-                    spec.name.clone(),
-                    Downstream {
-                        spec,
-                        slot: Arc::default(),
-                        attempts: Arc::default(),
-                    },
-                )
+(spec.name.clone(), Arc::new(Downstream::new(spec, Declared::default())))
             })
             .collect();
         Self {
             servers,
+            declaring: StdMutex::default(),
             runtime,
             retiring: StdMutex::new(Vec::new()),
             closing: tokio_util::sync::CancellationToken::new(),
@@ -161,124 +178,6 @@ impl ClientManager {
             .store(strict, std::sync::atomic::Ordering::SeqCst);
     }
 
-    /// Calls `tool` on `server`, connecting first if needed. The error
-    /// names the server and tool.
-    ///
-    /// The future is boxed because generated code awaits it (an `mcp` node,
-    /// through `Execution::mcp`), and the body of an async fn is compiled
-    /// in the crate that polls it: unboxed, everything it awaits (the
-    /// connecting, rmcp's client, the transports) would be compiled again
-    /// in every graph's crate, on every rebuild. One allocation per
-    /// downstream call, beside its round trip.
-    pub fn call<'a>(
-        &'a self,
-        server: &'a str,
-        tool: &'a str,
-        arguments: serde_json::Map<String, Value>,
-    ) -> BoxFuture<'a, Result<CallToolResult, DownstreamError>> {
-        Box::pin(self.call_unboxed(server, tool, arguments))
-    }
-
-    /// [`ClientManager::call`]'s body.
-    async fn call_unboxed(
-        &self,
-        server: &str,
-        tool: &str,
-        arguments: serde_json::Map<String, Value>,
-    ) -> Result<CallToolResult, DownstreamError> {
-        use crate::error::Downstream::{Cancelled, Crashed, Protocol, Refused, TimedOut};
-        let Some(downstream) = self.servers.get(server) else {
-            return Err(DownstreamError::new(
-                Refused,
-                format!("no downstream server `{server}` is configured"),
-            ));
-        };
-        let timeout = downstream.spec.timeout();
-        let connection = self.connection(downstream).await.map_err(|message| {
-            let kind = if self.closing.is_cancelled() {
-                ErrorKind::Shutdown
-            } else {
-                ErrorKind::Downstream(Refused)
-            };
-            DownstreamError { kind, message }
-        })?;
-        if let Some(locked) = self.lock.as_ref().and_then(|l| l.server(server)) {
-            let strict = self.strict_lock.load(std::sync::atomic::Ordering::SeqCst);
-            let changed = connection
-                .drift
-                .changed(server, &connection, locked, timeout, strict)
-                .await
-                .map_err(|e| {
-                    DownstreamError::new(
-                        if e.timed_out { TimedOut } else { Protocol },
-                        format!(
-                            "downstream server `{server}` tool `{tool}` could not be compared with the graph's lock: {e}; \
-                             refused under --strict-lock (the next call lists the server's tools again)"
-                        ),
-                    )
-                })?;
-            if let Some(why) = changed.get(tool)
-                && strict
-            {
-                return Err(DownstreamError::new(
-                    Protocol,
-                    format!(
-                        "downstream server `{server}` tool `{tool}` changed since the graph's lock ({why}); \
-                         refused under --strict-lock: re-run `mcpgraph lock` and rebuild"
-                    ),
-                ));
-            }
-        }
-        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        let what = format!("downstream server `{server}` tool `{tool}`");
-        // Dropping this future (the graph's time limit, a cancelled call,
-        // shutdown) sends `notifications/cancelled` downstream (rmcp's
-        // call_tool_once), and the guard marks the connection suspect.
-        let in_flight = InFlight {
-            connection: Arc::clone(&connection),
-            answered: false,
-            probe: (self.runtime.clone(), downstream.spec.ping_timeout()),
-        };
-        let outcome =
-            tokio::time::timeout(timeout, connection.service.peer().call_tool_once(params)).await;
-        in_flight.answered(outcome.is_ok());
-        match outcome {
-            Err(_) => Err(DownstreamError::new(
-                TimedOut,
-                format!(
-                    "{what} did not answer within {} ms (the server's timeoutMs)",
-                    timeout.as_millis()
-                ),
-            )),
-            Ok(Ok(CallToolResponse::Complete(result))) => Ok(result),
-            Ok(Ok(_)) => Err(DownstreamError::new(
-                Protocol,
-                format!("{what} asked for input or started a task, which graphs do not support"),
-            )),
-            Ok(Err(ServiceError::McpError(e))) => Err(DownstreamError::new(
-                Protocol,
-                format!("{what} failed: {} (error {})", e.message, e.code.0),
-            )),
-            Ok(Err(e)) => Err(match &connection.process {
-                Some(process) if connection.is_closed() || process_gone(process).await => {
-                    DownstreamError::new(
-                        Crashed,
-                        format!("{what} failed: {}", crash_report(process).await),
-                    )
-                }
-                _ => {
-                    let kind = match &e {
-                        ServiceError::Cancelled { .. } => Cancelled,
-                        ServiceError::TransportClosed => Crashed,
-                        ServiceError::Timeout { .. } => TimedOut,
-                        _ => Protocol,
-                    };
-                    DownstreamError::new(kind, format!("{what} failed: {e}"))
-                }
-            }),
-        }
-    }
-
     /// Closes every connection and stops every child process by
     /// `deadline`, never waiting past it: connection attempts in progress
     /// are abandoned, children (all at once) get their stdin closed, then
@@ -287,7 +186,11 @@ impl ClientManager {
     pub async fn shutdown(&self, deadline: std::time::Instant) {
         let deadline = tokio::time::Instant::from_std(deadline);
         self.closing.cancel();
-        for downstream in self.servers.values() {
+        let declaring: Vec<_> = match self.declaring.lock() {
+            Ok(declaring) => declaring.values().cloned().collect(),
+            Err(_) => Vec::new(),
+        };
+        for downstream in self.servers.values().chain(&declaring) {
             // An attempt in progress lets go of the slot at once now; a
             // call's check holds it for a ping at most.
             let Ok(mut slot) = tokio::time::timeout_at(deadline, downstream.slot.lock()).await

@@ -45,6 +45,10 @@ pub struct CallOptions {
     pub progress: Option<mpsc::UnboundedSender<ProgressEvent>>,
     /// Keep the execution record (one entry per node, with outputs).
     pub record: bool,
+    /// The client making the call, asked what downstream servers ask
+    /// (elicitation, sampling, roots). `None`: nobody can be asked, and a
+    /// downstream server's question fails the call.
+    pub caller: Option<crate::questions::Caller>,
 }
 
 /// What a call produced: its result and, if asked for, its record.
@@ -273,6 +277,7 @@ impl Engine {
             progress: options.progress,
         };
         let cancel = options.cancel;
+        let caller = options.caller;
         let stop = self.stop.clone();
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
@@ -300,6 +305,7 @@ impl Engine {
                         Arc::clone(&shared.clients),
                     );
                     exec.watch(watch);
+                    exec.ask(caller);
                     let run = shared.compiled.run(index, &mut exec);
                     let outcome = tokio::select! {
                         outcome = run => outcome,

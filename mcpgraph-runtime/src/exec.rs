@@ -73,6 +73,8 @@ pub struct Execution {
     watch: Watch,
     /// Reused buffer for a rule's slot values.
     slot_values: Vec<JValue>,
+    /// The client of the call, asked what downstream servers ask.
+    caller: Option<crate::questions::Caller>,
 }
 
 impl Execution {
@@ -97,7 +99,13 @@ impl Execution {
             pending: None,
             watch: Watch::default(),
             slot_values: Vec::new(),
+            caller: None,
         }
+    }
+
+    /// Makes `caller` the client that downstream servers' questions go to.
+    pub(crate) fn ask(&mut self, caller: Option<crate::questions::Caller>) {
+        self.caller = caller;
     }
 
     pub(crate) fn watch(&mut self, watch: Watch) {
@@ -233,10 +241,22 @@ impl Execution {
                 ));
             }
         };
-        let call = self.clients.call(server, tool, arguments);
-        let result = match tokio::time::timeout_at(self.deadline.into(), call).await {
-            Ok(result) => result.map_err(|e| self.error(e.kind, e.message))?,
-            Err(_) => return Err(self.time_limit()),
+        let call = self.clients.call(server, tool, arguments, self.caller.as_ref());
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let outcome = match &self.caller {
+            // The time the caller takes to answer the server's questions is
+            // not the graph's run time.
+            Some(caller) => {
+                let waited = caller.clock().waited();
+                let outcome = caller.clock().timeout(left, call).await;
+                self.deadline += caller.clock().waited() - waited;
+                outcome
+            }
+            None => tokio::time::timeout(left, call).await.ok(),
+        };
+        let result = match outcome {
+            Some(result) => result.map_err(|e| self.error(e.kind, e.message))?,
+            None => return Err(self.time_limit()),
         };
         let output = output_of_result(result).map_err(|text| {
             self.error(

@@ -28,6 +28,7 @@ mod graph;
 mod js_regex;
 mod meta;
 mod observe;
+mod questions;
 mod secrets;
 mod serving;
 
@@ -40,6 +41,7 @@ pub use expressions::expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use meta::{Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
+pub use questions::Caller;
 pub use tokio_util::sync::CancellationToken;
 
 /// Entry points for tests, the fuzz targets, the differential runner and

@@ -12,8 +12,14 @@ tool calls, and prints one JSON object per line on stdout:
     {"event": "done"}
 
 Usage:
-    python_client.py [--calls JSON|-] [--header 'Name: value']... [--timeout SECS] --http URL
-    python_client.py [--calls JSON|-] [--cwd DIR] [--timeout SECS] --stdio COMMAND [ARG...]
+    python_client.py [--calls JSON|-] [--header 'Name: value']... [--timeout SECS] [--elicit ACTION] [--sample TEXT] --http URL
+    python_client.py [--calls JSON|-] [--cwd DIR] [--timeout SECS] [--elicit ACTION] [--sample TEXT] --stdio COMMAND [ARG...]
+
+``--elicit ACTION`` declares the elicitation capability and answers every
+``elicitation/create`` with ACTION (``accept``: the content
+``{"name": "Ada Lovelace"}``; ``decline``; ``cancel``); ``--sample TEXT``
+declares sampling and answers every ``sampling/createMessage`` with TEXT.
+Each question is printed as ``{"event": "asked", "method": ..., "params": {...}}``.
 
 ``--calls`` is a JSON array of ``{"name": ..., "arguments": {...}}`` (``-``:
 read it from stdin); default: no calls. Everything after ``--stdio`` is the
@@ -33,7 +39,7 @@ import sys
 import traceback
 
 import anyio
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -73,6 +79,12 @@ def parse_args(argv: list[str]) -> dict:
         elif a == "--timeout":
             opts["timeout"] = float(argv[i + 1])
             i += 2
+        elif a == "--elicit":
+            opts["elicit"] = argv[i + 1]
+            i += 2
+        elif a == "--sample":
+            opts["sample"] = argv[i + 1]
+            i += 2
         else:
             raise SystemExit(f"python_client: unknown argument {a!r}\n{__doc__}")
     if ("http" in opts) == ("stdio" in opts):
@@ -84,9 +96,37 @@ def parse_args(argv: list[str]) -> dict:
     return opts
 
 
+def answering(opts: dict) -> dict:
+    """The ClientSession callbacks that --elicit and --sample ask for."""
+    callbacks: dict = {}
+    if "elicit" in opts:
+        action = opts["elicit"]
+
+        async def elicitation_callback(context, params):
+            emit({"event": "asked", "method": "elicitation/create", "params": dump(params)})
+            content = {"name": "Ada Lovelace"} if action == "accept" else None
+            return types.ElicitResult(action=action, content=content)
+
+        callbacks["elicitation_callback"] = elicitation_callback
+    if "sample" in opts:
+        text = opts["sample"]
+
+        async def sampling_callback(context, params):
+            emit({"event": "asked", "method": "sampling/createMessage", "params": dump(params)})
+            return types.CreateMessageResult(
+                role="assistant",
+                content=types.TextContent(type="text", text=text),
+                model="python-test-model",
+                stop_reason="endTurn",
+            )
+
+        callbacks["sampling_callback"] = sampling_callback
+    return callbacks
+
+
 async def run_session(read, write, opts: dict) -> int:
     status = 0
-    async with ClientSession(read, write, read_timeout_seconds=opts["timeout"]) as session:
+    async with ClientSession(read, write, read_timeout_seconds=opts["timeout"], **answering(opts)) as session:
         init = dump(await session.initialize())
         emit(
             {

@@ -14,8 +14,14 @@
 //   {"event":"done","status":0}
 //
 // Usage:
-//   ts_client.mjs [--calls JSON|-] [--header 'Name: value']... [--timeout SECS] --http URL
-//   ts_client.mjs [--calls JSON|-] [--cwd DIR] [--timeout SECS] --stdio COMMAND [ARG...]
+//   ts_client.mjs [--calls JSON|-] [--header 'Name: value']... [--timeout SECS] [--elicit ACTION] [--sample TEXT] --http URL
+//   ts_client.mjs [--calls JSON|-] [--cwd DIR] [--timeout SECS] [--elicit ACTION] [--sample TEXT] --stdio COMMAND [ARG...]
+//
+// --elicit ACTION declares the elicitation capability and answers every
+// elicitation/create with ACTION (accept: the content {"name": "Ada
+// Lovelace"}; decline; cancel); --sample TEXT declares sampling and answers
+// every sampling/createMessage with TEXT. Each question is printed as
+// {"event":"asked","method":...,"params":{...}}.
 //
 // --calls is a JSON array of {"name": ..., "arguments": {...}} ("-": read it
 // from stdin); default: no calls. Everything after --stdio is the server
@@ -51,7 +57,9 @@ function load(spec) {
 const { Client } = load("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = load("@modelcontextprotocol/sdk/client/stdio.js");
 const { StreamableHTTPClientTransport } = load("@modelcontextprotocol/sdk/client/streamableHttp.js");
-const { McpError } = load("@modelcontextprotocol/sdk/types.js");
+const { McpError, ElicitRequestSchema, CreateMessageRequestSchema } = load(
+  "@modelcontextprotocol/sdk/types.js",
+);
 
 function emit(obj) {
   process.stdout.write(JSON.stringify(obj) + "\n");
@@ -88,6 +96,12 @@ function parseArgs(argv) {
     } else if (a === "--timeout") {
       opts.timeout = Number(argv[i + 1]);
       i += 2;
+    } else if (a === "--elicit") {
+      opts.elicit = argv[i + 1];
+      i += 2;
+    } else if (a === "--sample") {
+      opts.sample = argv[i + 1];
+      i += 2;
     } else {
       usage(`unknown argument ${a}`);
     }
@@ -102,7 +116,29 @@ function parseArgs(argv) {
 }
 
 async function run(opts) {
-  const client = new Client({ name: "mcpgraph-tests-ts", version: "0.0.0" });
+  const capabilities = {};
+  if (opts.elicit !== undefined) capabilities.elicitation = {};
+  if (opts.sample !== undefined) capabilities.sampling = {};
+  const client = new Client({ name: "mcpgraph-tests-ts", version: "0.0.0" }, { capabilities });
+  if (opts.elicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      emit({ event: "asked", method: "elicitation/create", params: request.params });
+      return opts.elicit === "accept"
+        ? { action: "accept", content: { name: "Ada Lovelace" } }
+        : { action: opts.elicit };
+    });
+  }
+  if (opts.sample !== undefined) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      emit({ event: "asked", method: "sampling/createMessage", params: request.params });
+      return {
+        role: "assistant",
+        content: { type: "text", text: opts.sample },
+        model: "ts-test-model",
+        stopReason: "endTurn",
+      };
+    });
+  }
   let transport;
   if (opts.http !== undefined) {
     transport = new StreamableHTTPClientTransport(new URL(opts.http), {

@@ -25,6 +25,8 @@ pub enum Target {
     /// The example binary of this name, spawned by the client over stdio
     /// (with the harness's global options, in the example's folder).
     Stdio(String),
+    /// This program with these arguments, spawned by the client over stdio.
+    Program(std::path::PathBuf, Vec<String>),
 }
 
 /// What one SDK client run printed.
@@ -79,6 +81,17 @@ pub fn clients_dir() -> PathBuf {
 /// Runs one SDK client against `target` with `calls` (a JSON array of
 /// `{"name", "arguments"}`), bounded by [`TIMEOUT`].
 pub async fn run_sdk_client(sdk: Sdk, target: &Target, calls: &Value) -> SdkRun {
+    run_sdk_client_with(sdk, target, calls, &[]).await
+}
+
+/// [`run_sdk_client`] with more options for the client (`--elicit accept`,
+/// `--sample TEXT`: see the clients' usage).
+pub async fn run_sdk_client_with(
+    sdk: Sdk,
+    target: &Target,
+    calls: &Value,
+    options: &[&str],
+) -> SdkRun {
     let mut cmd = match sdk {
         Sdk::Python => {
             let mut c = tokio::process::Command::new(peers_python());
@@ -91,7 +104,7 @@ pub async fn run_sdk_client(sdk: Sdk, target: &Target, calls: &Value) -> SdkRun 
             c
         }
     };
-    cmd.arg("--calls").arg(calls.to_string());
+    cmd.arg("--calls").arg(calls.to_string()).args(options);
     match target {
         Target::Http { url, headers } => {
             for h in headers {
@@ -105,6 +118,9 @@ pub async fn run_sdk_client(sdk: Sdk, target: &Target, calls: &Value) -> SdkRun 
                 .arg("--stdio")
                 .arg(bin_path(name))
                 .args(global_args(name));
+        }
+        Target::Program(program, args) => {
+            cmd.arg("--stdio").arg(program).args(args);
         }
     }
     cmd.stdin(Stdio::null())

@@ -14,10 +14,12 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio_util::sync::CancellationToken;
 
+use super::asking::{Calls, Questions};
 use super::connection::{Connection, HEALTHY, crash_report, process_gone};
 use super::spec::{ServerSpec, TransportSpec};
 use super::{http_client, sse, stdio, streamable, wire};
 use crate::downstream::env_expand::expand;
+use crate::questions::Declared;
 
 /// Why a connection attempt failed, with the child process it started (if
 /// any) still to be stopped: the caller stops it in the background, so the
@@ -41,10 +43,13 @@ impl From<String> for ConnectError {
 /// (shutdown), returning the child it started for the caller to stop.
 pub(super) async fn connect(
     spec: &ServerSpec,
+    declared: Declared,
     closing: &CancellationToken,
     children: &stdio::Children,
 ) -> Result<Connection, ConnectError> {
     let timeout = spec.timeout();
+    let calls = Arc::new(Calls::default());
+    let handler = || Questions::new(declared, Arc::clone(&calls));
     let (service, process) = match &spec.transport {
         TransportSpec::Stdio {
             command,
@@ -69,7 +74,7 @@ pub(super) async fn connect(
             }
             let (transport, process) =
                 stdio::spawn(&spec.name, program.clone(), cmd, timeout, children)?;
-            match within(timeout, closing, ().serve_with_lifecycle(transport, era())).await {
+            match within(timeout, closing, handler().serve_with_lifecycle(transport, era())).await {
                 Ok(Ok(service)) => (service, Some(process)),
                 Ok(Err(e)) => {
                     let message = if process_gone(&process).await {
@@ -110,7 +115,7 @@ pub(super) async fn connect(
                     streamable::GuardedClient::new(client, &spec.name),
                     config,
                 );
-                Ok::<_, String>(().serve_with_lifecycle(transport, lifecycle))
+                Ok::<_, String>(handler().serve_with_lifecycle(transport, lifecycle))
             };
             let handshake = async {
                 match open(era())?.await {
@@ -136,7 +141,7 @@ pub(super) async fn connect(
             let headers = header_map(headers)?;
             let connected = within(timeout, closing, async {
                 let transport = sse::connect(&spec.name, &url, headers).await?;
-                ().serve(transport).await.map_err(|e| format!("{url}: {e}"))
+                handler().serve(transport).await.map_err(|e| format!("{url}: {e}"))
             })
             .await;
             match connected {
@@ -148,6 +153,7 @@ pub(super) async fn connect(
     };
     Ok(Connection {
         service,
+        calls,
         process,
         health: AtomicU8::new(HEALTHY),
         drift: Default::default(),

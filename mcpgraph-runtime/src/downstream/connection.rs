@@ -9,6 +9,7 @@ use std::time::Duration;
 use rmcp::model::{ClientRequest, PingRequest};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 
+use super::asking::{Calls, Questions};
 use super::stdio;
 
 /// How long a failed call waits for a crashed child's exit status and the
@@ -17,7 +18,9 @@ const CRASH_REPORT_WAIT: Duration = Duration::from_millis(1000);
 
 /// One open connection to a downstream server.
 pub(super) struct Connection {
-    pub(super) service: RunningService<RoleClient, ()>,
+    pub(super) service: RunningService<RoleClient, Questions>,
+    /// The calls in flight whose callers the server may ask questions.
+    pub(super) calls: Arc<Calls>,
     /// The child process of a stdio server.
     pub(super) process: Option<Arc<stdio::Process>>,
     /// [`HEALTHY`], [`SUSPECT`] (a call on it was abandoned mid-flight: it

@@ -75,6 +75,7 @@ impl ClientManager {
             ));
         }
         let spec = downstream.spec.clone();
+        let declared = downstream.declared;
         let attempts = Arc::clone(&downstream.attempts);
         let (closing, children) = (self.closing.clone(), Arc::clone(&self.children));
         let (result_tx, result) = tokio::sync::oneshot::channel();
@@ -83,7 +84,7 @@ impl ClientManager {
             // Shutdown makes `connect` give up its handshake at once (and
             // return the child it started, stopped below), so the slot is
             // free for shutdown to empty.
-            let (connected, failed_process) = match connect(&spec, &closing, &children).await {
+            let (connected, failed_process) = match connect(&spec, declared, &closing, &children).await {
                 Ok(connection) => (Ok(Arc::new(connection)), None),
                 Err(ConnectError { message, process }) => (
                     Err(format!(

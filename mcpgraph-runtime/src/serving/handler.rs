@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     DiscoverResult, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
+use crate::questions::Caller;
 use crate::serving::metrics;
 
 /// How long a client or cache may keep `tools/list` and `server/discover`
@@ -35,6 +36,9 @@ pub struct Handler {
     caps: Arc<CallCaps>,
     /// This session's calls in flight.
     session: Arc<AtomicUsize>,
+    /// Whether a session-era client can be sent requests (not under
+    /// `--stateless`).
+    sessions: bool,
 }
 
 /// Caps on calls in flight: for the whole server and for one session
@@ -94,6 +98,7 @@ impl Clone for Handler {
             tools: Arc::clone(&self.tools),
             caps: Arc::clone(&self.caps),
             session: Arc::clone(&self.session),
+            sessions: self.sessions,
         }
     }
 }
@@ -124,6 +129,36 @@ impl Handler {
                 DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
             )),
             session: Arc::default(),
+            sessions: true,
+        }
+    }
+
+    /// The same handler, serving session-era clients with (`true`, the
+    /// default) or without sessions.
+    pub fn with_sessions(mut self, sessions: bool) -> Self {
+        self.sessions = sessions;
+        self
+    }
+
+    /// The client of a `tools/call`, as the graph's downstream servers'
+    /// questions see it.
+    fn caller(&self, context: &RequestContext<RoleServer>) -> Caller {
+        let modern = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        if modern {
+            Caller::closed(
+                "speaks MCP 2026-07-28, where a question is an input_required result: \
+                 mcpgraph does not ask that way yet",
+            )
+        } else if !self.sessions {
+            Caller::closed("cannot be asked: this server runs --stateless, without sessions")
+        } else {
+            Caller::live(
+                context.client_capabilities().as_ref(),
+                context.peer.clone(),
+                context.id.clone(),
+            )
         }
     }
 
@@ -274,6 +309,7 @@ impl ServerHandler for Handler {
         })?;
         let mut options = CallOptions {
             cancel: context.ct.clone(),
+            caller: Some(self.caller(&context)),
             ..CallOptions::default()
         };
         // A client that sent a progress token hears about every node.

@@ -174,7 +174,9 @@ pub(crate) async fn serve_http(
     manager.session_config.keep_alive = Some(options.session_idle);
     manager.session_config.completed_cache_ttl = COMPLETED_CACHE;
     let manager = Arc::new(sessions::CappedSessions::new(manager, options.max_sessions));
-    let session_handler = handler.clone();
+    // Without sessions a client of the session era has no stream for a
+    // server-to-client request: its calls cannot be asked questions.
+    let session_handler = handler.clone().with_sessions(!options.stateless);
     let mcp = StreamableHttpService::new(
         move || Ok(session_handler.for_session()),
         Arc::clone(&manager),

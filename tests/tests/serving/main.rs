@@ -21,6 +21,7 @@ mod load;
 mod modern_era;
 mod peer_limits;
 mod protocol;
+mod questions;
 mod replicas;
 mod sdk_clients;
 mod secrets;

@@ -1,0 +1,238 @@
+//! Questions for the calling client: what it declared it can answer
+//! (elicitation, sampling, roots), and how a question reaches it.
+//!
+//! A downstream server may ask the client a question while it runs a tool
+//! (a server-to-client request in the session era, an `input_required`
+//! result in MCP 2026-07-28). The question belongs to the client of the
+//! graph call that made the downstream call: [`Caller`] is that client, as
+//! one call sees it. The downstream side (`downstream::asking`) declares to
+//! the server what the caller declared and hands each question here.
+//!
+//! Time spent waiting for an answer (a person typing) is not run time:
+//! [`WaitClock`] counts it, and the downstream call's `timeoutMs` and the
+//! graph's `maxExecutionTimeMs` are extended by it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{ClientCapabilities, ClientResult, RequestId, ServerRequest};
+use rmcp::service::{Peer, PeerRequestOptions, RoleServer};
+
+mod declared;
+
+pub(crate) use declared::Declared;
+
+/// The client of one graph call, as far as questions go: what it declared
+/// it answers, and the channel a question takes to reach it.
+///
+/// Built by the server for each `tools/call` it serves; a call made any
+/// other way (`call` on the command line, an embedding program) has none,
+/// and a downstream server's question then fails the call with an error
+/// naming the capability.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    declared: Declared,
+    channel: Channel,
+    clock: Arc<WaitClock>,
+}
+
+/// How a question reaches the caller.
+#[derive(Clone)]
+enum Channel {
+    /// A server-to-client request on the caller's session (MCP up to
+    /// 2025-11-25), routed to the stream of the request it belongs to.
+    Live {
+        peer: Peer<RoleServer>,
+        origin: RequestId,
+    },
+    /// No way to ask: the caller is told what was needed instead.
+    Closed { why: &'static str },
+}
+
+impl std::fmt::Debug for Channel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Live { origin, .. } => write!(f, "Live({origin:?})"),
+            Self::Closed { why } => write!(f, "Closed({why})"),
+        }
+    }
+}
+
+/// Why a question got no answer.
+#[derive(Clone, Debug)]
+pub(crate) enum Unanswered {
+    /// The caller did not declare the capability, or cannot be asked.
+    NotDeclared { capability: &'static str, why: String },
+    /// The caller answered with an error, or the request failed.
+    Failed(String),
+}
+
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotDeclared { capability, why } => write!(
+                f,
+                "it needed the calling client's `{capability}` capability, which {why}"
+            ),
+            Self::Failed(why) => write!(f, "the calling client did not answer: {why}"),
+        }
+    }
+}
+
+impl Caller {
+    /// A caller on a session that can take server-to-client requests: the
+    /// client of request `origin` on `peer`, which declared `capabilities`.
+    pub(crate) fn live(
+        capabilities: Option<&ClientCapabilities>,
+        peer: Peer<RoleServer>,
+        origin: RequestId,
+    ) -> Self {
+        Self {
+            declared: capabilities.map(Declared::of).unwrap_or_default(),
+            channel: Channel::Live { peer, origin },
+            clock: Arc::default(),
+        }
+    }
+
+    /// A caller that cannot be asked anything (`why`, for the error).
+    pub(crate) fn closed(why: &'static str) -> Self {
+        Self {
+            declared: Declared::default(),
+            channel: Channel::Closed { why },
+            clock: Arc::default(),
+        }
+    }
+
+    /// What the caller can be asked: the capabilities a downstream server
+    /// is told of on this call's behalf.
+    pub(crate) fn declared(&self) -> Declared {
+        match self.channel {
+            Channel::Live { .. } => self.declared,
+            Channel::Closed { .. } => Declared::default(),
+        }
+    }
+
+    /// The clock of time spent waiting for this caller's answers.
+    pub(crate) fn clock(&self) -> &Arc<WaitClock> {
+        &self.clock
+    }
+
+    /// Asks the caller `request` and waits for the answer (as long as the
+    /// caller takes: the call's cancellation ends the wait). The time
+    /// waited is counted on [`Caller::clock`].
+    pub(crate) async fn ask(&self, mut request: ServerRequest) -> Result<ClientResult, Unanswered> {
+        let capability = Declared::needed_by(&request);
+        let (peer, origin) = match &self.channel {
+            Channel::Closed { why } => {
+                return Err(Unanswered::NotDeclared {
+                    capability,
+                    why: (*why).to_owned(),
+                });
+            }
+            Channel::Live { peer, origin } => (peer, origin),
+        };
+        if !self.declared.allows(&request) {
+            return Err(Unanswered::NotDeclared {
+                capability,
+                why: "it did not declare".to_owned(),
+            });
+        }
+        // The graph runs on a worker, outside rmcp's request task, so the
+        // association rmcp would make (SEP-2260) is made here: on
+        // streamable HTTP the question goes out on the stream of the
+        // caller's request.
+        use rmcp::model::GetExtensions;
+        request
+            .extensions_mut()
+            .insert(rmcp::service::OriginatingRequestId(origin.clone()));
+        let _waiting = self.clock.start();
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(|e| Unanswered::Failed(e.to_string()))?;
+        handle.await_response().await.map_err(|e| match e {
+            rmcp::service::ServiceError::McpError(e) => {
+                Unanswered::Failed(format!("{} (error {})", e.message, e.code.0))
+            }
+            other => Unanswered::Failed(other.to_string()),
+        })
+    }
+}
+
+/// Time a call spent waiting for its caller's answers, which its time
+/// limits do not count.
+#[derive(Debug, Default)]
+pub(crate) struct WaitClock {
+    /// Questions out now.
+    outstanding: AtomicUsize,
+    /// Microseconds waited by questions that were answered.
+    waited_us: AtomicU64,
+}
+
+impl WaitClock {
+    /// Starts timing one question; the guard stops it.
+    fn start(self: &Arc<Self>) -> Waiting {
+        self.outstanding.fetch_add(1, Ordering::SeqCst);
+        Waiting {
+            clock: Arc::clone(self),
+            since: Instant::now(),
+        }
+    }
+
+    /// Whether a question is out now.
+    pub(crate) fn asking(&self) -> bool {
+        self.outstanding.load(Ordering::SeqCst) > 0
+    }
+
+    /// The time waited by answered questions so far.
+    pub(crate) fn waited(&self) -> Duration {
+        Duration::from_micros(self.waited_us.load(Ordering::SeqCst))
+    }
+
+    /// Runs `work` until `limit` of time not spent waiting for answers has
+    /// passed (the wait of a question still out does not count); `None`
+    /// when the limit came first.
+    pub(crate) async fn timeout<T>(
+        &self,
+        limit: Duration,
+        work: impl Future<Output = T>,
+    ) -> Option<T> {
+        let started = tokio::time::Instant::now();
+        let waited_before = self.waited();
+        let mut work = std::pin::pin!(work);
+        loop {
+            let due = started + limit + (self.waited() - waited_before);
+            let now = tokio::time::Instant::now();
+            let asking = self.asking();
+            if !asking && now >= due {
+                return None;
+            }
+            // While a question is out its wait is not run time yet: look
+            // again once it may have been answered.
+            let wake = if asking { due.max(now + ASKING_POLL) } else { due };
+            tokio::select! {
+                done = &mut work => return Some(done),
+                () = tokio::time::sleep_until(wake) => {}
+            }
+        }
+    }
+}
+
+/// How often a time limit that fell due while a question was out looks
+/// again.
+const ASKING_POLL: Duration = Duration::from_millis(50);
+
+/// One question being waited for.
+struct Waiting {
+    clock: Arc<WaitClock>,
+    since: Instant,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        let waited = u64::try_from(self.since.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.clock.waited_us.fetch_add(waited, Ordering::SeqCst);
+        self.clock.outstanding.fetch_sub(1, Ordering::SeqCst);
+    }
+}
