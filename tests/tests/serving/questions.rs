@@ -148,13 +148,12 @@ async fn a_declined_question_is_the_servers_to_handle() {
 
 /// A client that declared no capability: the server-everything tools that
 /// ask are not even listed to a client that cannot answer, so the call
-/// fails at once with a tool error naming the server and the tool; the
-/// next call is served.
+/// fails with a tool error naming the server and the tool, not a hang (the
+/// client's own 20 s timeout would fail the run); the next call is served.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_client_without_the_capability_gets_a_clear_error() {
     for http in [false, true] {
         let (target, _server) = target(http, &format!("none-{http}")).await;
-        let started = std::time::Instant::now();
         let run = run_sdk_client(
             Sdk::TypeScript,
             &target,
@@ -172,7 +171,6 @@ async fn a_client_without_the_capability_gets_a_clear_error() {
             "{text}"
         );
         assert!(asked(&run).is_empty());
-        assert!(started.elapsed() < std::time::Duration::from_secs(20));
         assert!(text_of(run.calls()[1]).0.contains("Echo: next"), "{run:?}");
     }
 }
