@@ -31,6 +31,9 @@ pub enum ErrorKind {
     Shutdown,
     /// No tool of that name.
     UnknownTool,
+    /// Not a failure: the call waits for its client's answers (MCP
+    /// 2026-07-28), and the server answers `input_required`.
+    InputRequired,
     /// The graph cannot run the call: it ended without reaching its exit
     /// node, or its file has errors; or the server could not run it (a
     /// worker thread could not start or stopped).
@@ -141,6 +144,7 @@ const NAMES: &[(ErrorKind, &str)] = &[
     (ErrorKind::Refused, "refused"),
     (ErrorKind::Shutdown, "shutdown"),
     (ErrorKind::UnknownTool, "unknown_tool"),
+    (ErrorKind::InputRequired, "input_required"),
     (ErrorKind::Internal, "internal"),
 ];
 

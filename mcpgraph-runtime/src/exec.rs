@@ -29,6 +29,7 @@ pub mod differential;
 mod evaluator;
 mod failure;
 mod history;
+mod rounds;
 pub(crate) mod native;
 mod switch;
 mod watch;
@@ -241,22 +242,16 @@ impl Execution {
                 ));
             }
         };
-        let call = self.clients.call(server, tool, arguments, self.caller.as_ref());
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        let outcome = match &self.caller {
-            // The time the caller takes to answer the server's questions is
-            // not the graph's run time.
-            Some(caller) => {
-                let waited = caller.clock().waited();
-                let outcome = caller.clock().timeout(left, call).await;
-                self.deadline += caller.clock().waited() - waited;
-                outcome
+        let caller = self.caller.as_ref().map(|c| c.at(self.current));
+        let result = match self.replayed(caller.as_ref())? {
+            Some(result) => result,
+            None => {
+                let result = self.call(server, tool, arguments, caller.as_ref()).await?;
+                if let Some(round) = caller.as_ref().and_then(|c| c.round()) {
+                    round.record(self.current, serde_json::to_value(&result).unwrap_or_default());
+                }
+                result
             }
-            None => tokio::time::timeout(left, call).await.ok(),
-        };
-        let result = match outcome {
-            Some(result) => result.map_err(|e| self.error(e.kind, e.message))?,
-            None => return Err(self.time_limit()),
         };
         let output = output_of_result(result).map_err(|text| {
             self.error(

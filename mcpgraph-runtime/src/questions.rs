@@ -20,8 +20,10 @@ use rmcp::model::{ClientCapabilities, ClientResult, RequestId, ServerRequest};
 use rmcp::service::{Peer, PeerRequestOptions, RoleServer};
 
 mod declared;
+mod rounds;
 
 pub(crate) use declared::Declared;
+pub(crate) use rounds::{OffTape, Rounds, Saved};
 
 /// The client of one graph call, as far as questions go: what it declared
 /// it answers, and the channel a question takes to reach it.
@@ -35,6 +37,8 @@ pub struct Caller {
     declared: Declared,
     channel: Channel,
     clock: Arc<WaitClock>,
+    /// The node asking (see [`Caller::at`]).
+    node: &'static str,
 }
 
 /// How a question reaches the caller.
@@ -46,6 +50,9 @@ enum Channel {
         peer: Peer<RoleServer>,
         origin: RequestId,
     },
+    /// An `input_required` result (MCP 2026-07-28): the call ends, and the
+    /// client's retry carries the answers.
+    Rounds(Arc<Rounds>),
     /// No way to ask: the caller is told what was needed instead.
     Closed { why: &'static str },
 }
@@ -54,6 +61,7 @@ impl std::fmt::Debug for Channel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Live { origin, .. } => write!(f, "Live({origin:?})"),
+            Self::Rounds(_) => f.write_str("Rounds"),
             Self::Closed { why } => write!(f, "Closed({why})"),
         }
     }
@@ -92,6 +100,39 @@ impl Caller {
             declared: capabilities.map(Declared::of).unwrap_or_default(),
             channel: Channel::Live { peer, origin },
             clock: Arc::default(),
+            node: "",
+        }
+    }
+
+    /// A caller of MCP 2026-07-28 that declared `capabilities`, in the
+    /// round `rounds`.
+    pub(crate) fn rounds(capabilities: Option<&ClientCapabilities>, rounds: Arc<Rounds>) -> Self {
+        Self {
+            declared: capabilities.map(Declared::of).unwrap_or_default(),
+            channel: Channel::Rounds(rounds),
+            clock: Arc::default(),
+            node: "",
+        }
+    }
+
+    /// The same caller, asked on behalf of node `node`.
+    pub(crate) fn at(&self, node: &'static str) -> Self {
+        Self {
+            node,
+            ..self.clone()
+        }
+    }
+
+    /// The node asking.
+    pub(crate) fn node(&self) -> &'static str {
+        self.node
+    }
+
+    /// The round, for a caller of MCP 2026-07-28.
+    pub(crate) fn round(&self) -> Option<&Rounds> {
+        match &self.channel {
+            Channel::Rounds(rounds) => Some(rounds),
+            _ => None,
         }
     }
 
@@ -101,6 +142,7 @@ impl Caller {
             declared: Declared::default(),
             channel: Channel::Closed { why },
             clock: Arc::default(),
+            node: "",
         }
     }
 
@@ -108,7 +150,7 @@ impl Caller {
     /// is told of on this call's behalf.
     pub(crate) fn declared(&self) -> Declared {
         match self.channel {
-            Channel::Live { .. } => self.declared,
+            Channel::Live { .. } | Channel::Rounds(_) => self.declared,
             Channel::Closed { .. } => Declared::default(),
         }
     }
@@ -118,26 +160,40 @@ impl Caller {
         &self.clock
     }
 
-    /// Asks the caller `request` and waits for the answer (as long as the
-    /// caller takes: the call's cancellation ends the wait). The time
-    /// waited is counted on [`Caller::clock`].
-    pub(crate) async fn ask(&self, mut request: ServerRequest) -> Result<ClientResult, Unanswered> {
-        let capability = Declared::needed_by(&request);
-        let (peer, origin) = match &self.channel {
-            Channel::Closed { why } => {
-                return Err(Unanswered::NotDeclared {
-                    capability,
-                    why: (*why).to_owned(),
-                });
-            }
-            Channel::Live { peer, origin } => (peer, origin),
-        };
-        if !self.declared.allows(&request) {
+    /// Whether the caller may be asked `request`; why not, otherwise.
+    pub(crate) fn may_ask(&self, request: &ServerRequest) -> Result<(), Unanswered> {
+        let capability = Declared::needed_by(request);
+        if let Channel::Closed { why } = &self.channel {
+            return Err(Unanswered::NotDeclared {
+                capability,
+                why: (*why).to_owned(),
+            });
+        }
+        if !self.declared.allows(request) {
             return Err(Unanswered::NotDeclared {
                 capability,
                 why: "it did not declare".to_owned(),
             });
         }
+        Ok(())
+    }
+
+    /// Asks the caller `request` and waits for the answer (as long as the
+    /// caller takes: the call's cancellation ends the wait). The time
+    /// waited is counted on [`Caller::clock`].
+    pub(crate) async fn ask(&self, mut request: ServerRequest) -> Result<ClientResult, Unanswered> {
+        self.may_ask(&request)?;
+        let (peer, origin) = match &self.channel {
+            Channel::Live { peer, origin } => (peer, origin),
+            _ => {
+                return Err(Unanswered::NotDeclared {
+                    capability: Declared::needed_by(&request),
+                    why: "speaks MCP 2026-07-28, and a question a session-era downstream server asks \
+                          while it runs cannot be relayed as an input_required result yet"
+                        .to_owned(),
+                });
+            }
+        };
         // The graph runs on a worker, outside rmcp's request task, so the
         // association rmcp would make (SEP-2260) is made here: on
         // streamable HTTP the question goes out on the stream of the

@@ -91,6 +91,12 @@ impl ClientManager {
             .await?;
         let what = format!("downstream server `{server}` tool `{tool}`");
         let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        // The retry of a 2026-07-28 client: the answers to what this
+        // server asked in the last round, and its state, go back to it.
+        if let Some((responses, state)) = caller.and_then(|c| c.round()?.resume(c.node())) {
+            params.input_responses = Some(responses);
+            params.request_state = state;
+        }
         for _ in 0..MAX_ROUNDS {
             let sent = self
                 .send(&connection, &downstream, params.clone(), caller, &what)
@@ -98,6 +104,11 @@ impl ClientManager {
             match sent {
                 Sent::Complete(result) => return Ok(result),
                 Sent::InputRequired(input) => {
+                    if let Some(caller) = caller
+                        && let Some(round) = caller.round()
+                    {
+                        return Err(pass_on(input, caller, round, &what));
+                    }
                     let (responses, state) = answer(input, caller, &what).await?;
                     params.input_responses = Some(responses);
                     params.request_state = state;
@@ -267,6 +278,43 @@ enum Sent {
     InputRequired(InputRequiredResult),
 }
 
+/// The server's questions, passed on to a client of 2026-07-28 as this
+/// call's own `input_required` result (under the server's keys), which ends
+/// the round; or why the client cannot be asked them.
+fn pass_on(
+    input: InputRequiredResult,
+    caller: &Caller,
+    round: &crate::questions::Rounds,
+    what: &str,
+) -> DownstreamError {
+    let requests = input.input_requests.unwrap_or_default();
+    for request in requests.values() {
+        if let Some(request) = server_request(request.clone())
+            && let Err(why) = caller.may_ask(&request)
+        {
+            return DownstreamError::new(
+                Kind::Protocol,
+                format!("{what} asked the calling client a question, and {why}"),
+            );
+        }
+    }
+    round.ask(caller.node(), requests, input.request_state);
+    DownstreamError {
+        kind: ErrorKind::InputRequired,
+        message: format!("{what} waits for the calling client's answers"),
+    }
+}
+
+/// The server-to-client request an input request is.
+fn server_request(request: InputRequest) -> Option<ServerRequest> {
+    match request {
+        InputRequest::Elicitation(r) => Some(ServerRequest::ElicitRequest(r)),
+        InputRequest::CreateMessage(r) => Some(ServerRequest::CreateMessageRequest(r)),
+        InputRequest::ListRoots(r) => Some(ServerRequest::ListRootsRequest(r)),
+        _ => None,
+    }
+}
+
 /// The caller's answers to an `input_required` result's requests, and the
 /// state to send back with them.
 async fn answer(
@@ -276,19 +324,11 @@ async fn answer(
 ) -> Result<(InputResponses, Option<String>), DownstreamError> {
     let mut responses = InputResponses::new();
     for (key, request) in input.input_requests.unwrap_or_default() {
-        let request = match request {
-            InputRequest::Elicitation(r) => ServerRequest::ElicitRequest(r),
-            InputRequest::CreateMessage(r) => ServerRequest::CreateMessageRequest(r),
-            InputRequest::ListRoots(r) => ServerRequest::ListRootsRequest(r),
-            other => {
-                return Err(DownstreamError::new(
-                    Kind::Protocol,
-                    format!(
-                        "{what} asked for input of a kind mcpgraph does not know: {}",
-                        serde_json::to_string(&other).unwrap_or_default()
-                    ),
-                ));
-            }
+        let Some(request) = server_request(request) else {
+            return Err(DownstreamError::new(
+                Kind::Protocol,
+                format!("{what} asked for input of a kind mcpgraph does not know"),
+            ));
         };
         let asked = match caller {
             Some(caller) => caller.ask(request).await,

@@ -18,7 +18,8 @@ use serde_json::Value;
 
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
-use crate::questions::Caller;
+use crate::error::ErrorKind;
+use crate::questions::{Caller, Rounds};
 use crate::serving::metrics;
 
 /// How long a client or cache may keep `tools/list` and `server/discover`
@@ -141,25 +142,29 @@ impl Handler {
     }
 
     /// The client of a `tools/call`, as the graph's downstream servers'
-    /// questions see it.
-    fn caller(&self, context: &RequestContext<RoleServer>) -> Caller {
+    /// questions see it; for a client of MCP 2026-07-28, the round the call
+    /// starts or resumes and what its state is bound to.
+    fn caller(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(Caller, Option<(Arc<Rounds>, Vec<u8>)>), McpError> {
         let modern = context
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
-        if modern {
-            Caller::closed(
-                "speaks MCP 2026-07-28, where a question is an input_required result: \
-                 mcpgraph does not ask that way yet",
-            )
+        let capabilities = context.client_capabilities();
+        Ok(if modern {
+            let (round, binding) = self.round(request, context)?;
+            let caller = Caller::rounds(capabilities.as_ref(), Arc::clone(&round));
+            (caller, Some((round, binding)))
         } else if !self.sessions {
-            Caller::closed("cannot be asked: this server runs --stateless, without sessions")
+            let why = "cannot be asked: this server runs --stateless, without sessions";
+            (Caller::closed(why), None)
         } else {
-            Caller::live(
-                context.client_capabilities().as_ref(),
-                context.peer.clone(),
-                context.id.clone(),
-            )
-        }
+            let caller =
+                Caller::live(capabilities.as_ref(), context.peer.clone(), context.id.clone());
+            (caller, None)
+        })
     }
 
     /// The same handler with these caps on calls in flight.
@@ -307,9 +312,10 @@ impl ServerHandler for Handler {
         let _admitted = self.admit().inspect_err(|_| {
             metrics::call(self.tool_label(&request.name), "refused");
         })?;
+        let (caller, round) = self.caller(&request, &context)?;
         let mut options = CallOptions {
             cancel: context.ct.clone(),
-            caller: Some(self.caller(&context)),
+            caller: Some(caller),
             ..CallOptions::default()
         };
         // A client that sent a progress token hears about every node.
@@ -343,6 +349,26 @@ impl ServerHandler for Handler {
             Err(e @ CallError::UnknownTool(_)) => {
                 metrics::call(metrics::UNKNOWN_TOOL, "unknown_tool");
                 Err(McpError::invalid_params(e.to_string(), None))
+            }
+            Err(CallError::Failed(e)) if e.kind() == ErrorKind::InputRequired => {
+                // The round stopped for the client's answers (2026-07-28).
+                let asked = round.and_then(|(round, binding)| {
+                    self.input_required(&round, &request.name, &binding)
+                });
+                match asked {
+                    Some(Ok(result)) => {
+                        metrics::call(self.tool_label(&request.name), "input_required");
+                        Ok(CallToolResponse::InputRequired(result))
+                    }
+                    other => {
+                        metrics::call(self.tool_label(&request.name), "error");
+                        let why = match other {
+                            Some(Err(why)) => why,
+                            _ => format!("{e} (no question was recorded)"),
+                        };
+                        Ok(CallToolResult::error(vec![ContentBlock::text(why)]).into())
+                    }
+                }
             }
             Err(CallError::Failed(e)) => {
                 metrics::call(self.tool_label(&request.name), "error");

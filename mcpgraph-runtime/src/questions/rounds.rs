@@ -1,0 +1,172 @@
+//! Questions for a client of MCP 2026-07-28, which has no session to be
+//! sent requests on: the call ends with an `input_required` result, and the
+//! client's retry carries the answers (multi-round-trip requests).
+//!
+//! The retry runs the graph again from its entry node, on any replica.
+//! What the earlier rounds learned travels in the sealed `requestState`
+//! (see `serving::resume`): the tape of answers already given (each
+//! downstream call's result, each question's answer), replayed in order
+//! instead of calling or asking again, and the question the last round
+//! stopped at, with the downstream server's own `requestState`. Nodes in
+//! between are evaluated again; they are pure, so they take the same path
+//! (a graph that reads the clock, `$now()`, may not: a replay that reaches
+//! another node than the tape says fails the call, naming both).
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use rmcp::model::{InputRequests, InputResponses};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What a sealed `requestState` holds: the rounds so far.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Saved {
+    /// `(node id, what it got)`, in the order the graph got them.
+    pub(crate) tape: Vec<(String, Value)>,
+    /// The question the last round stopped at.
+    pub(crate) pending: Option<Pending>,
+}
+
+/// A node waiting for answers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Pending {
+    pub(crate) node: String,
+    /// The keys of the `inputRequests` the client was sent for it.
+    pub(crate) keys: Vec<String>,
+    /// The downstream server's own `requestState`, sent back with the
+    /// answers.
+    pub(crate) state: Option<String>,
+}
+
+/// One round of a 2026-07-28 call: what earlier rounds learned, the
+/// answers this retry carries, and what this round learns or asks.
+#[derive(Debug, Default)]
+pub(crate) struct Rounds {
+    responses: InputResponses,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// What is left to replay.
+    replay: VecDeque<(String, Value)>,
+    /// The whole tape: what was replayed, then what this round learned.
+    tape: Vec<(String, Value)>,
+    /// The question of the last round, until its node takes the answers.
+    pending: Option<Pending>,
+    /// The question this round stops at.
+    asked: Option<(Pending, InputRequests)>,
+}
+
+/// Why a replay cannot go on.
+#[derive(Debug)]
+pub(crate) struct OffTape {
+    pub(crate) expected: String,
+    pub(crate) reached: String,
+}
+
+impl std::fmt::Display for OffTape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the retry took another path than the first round (it reached node `{}` where node `{}` ran before): \
+             the graph's choices depend on something that changed, so its earlier answers cannot be reused; call the tool again without requestState",
+            self.reached, self.expected
+        )
+    }
+}
+
+impl Rounds {
+    /// A round that resumes `saved` with the client's `responses`.
+    pub(crate) fn new(saved: Saved, responses: InputResponses) -> Self {
+        Self {
+            responses,
+            inner: Mutex::new(Inner {
+                replay: saved.tape.into_iter().collect(),
+                tape: Vec::new(),
+                pending: saved.pending,
+                asked: None,
+            }),
+        }
+    }
+
+    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What `node` got in an earlier round, if the tape has it next.
+    pub(crate) fn replay(&self, node: &str) -> Result<Option<Value>, OffTape> {
+        let mut inner = self.inner();
+        let Some((expected, _)) = inner.replay.front() else {
+            return Ok(None);
+        };
+        if expected != node {
+            return Err(OffTape {
+                expected: expected.clone(),
+                reached: node.to_owned(),
+            });
+        }
+        let entry = inner.replay.pop_front().expect("checked above");
+        let value = entry.1.clone();
+        inner.tape.push(entry);
+        Ok(Some(value))
+    }
+
+    /// Records what `node` got this round, for the next rounds to replay.
+    pub(crate) fn record(&self, node: &str, value: Value) {
+        self.inner().tape.push((node.to_owned(), value));
+    }
+
+    /// For the node the last round stopped at: the client's answers to its
+    /// questions (by the keys it was sent) and the downstream server's
+    /// `requestState`. Once.
+    pub(crate) fn resume(&self, node: &str) -> Option<(InputResponses, Option<String>)> {
+        let mut inner = self.inner();
+        if inner.pending.as_ref().is_none_or(|p| p.node != node) {
+            return None;
+        }
+        let pending = inner.pending.take()?;
+        let answers = pending
+            .keys
+            .iter()
+            .filter_map(|k| self.responses.get(k).map(|v| (k.clone(), v.clone())))
+            .collect();
+        Some((answers, pending.state))
+    }
+
+    /// The client's answer under `key`, if this retry carries one.
+    pub(crate) fn answer(&self, key: &str) -> Option<&Value> {
+        self.responses.get(key)
+    }
+
+    /// Ends this round at `node` with `requests` for the client (and the
+    /// downstream server's `state`, to send back with the answers).
+    pub(crate) fn ask(&self, node: &str, requests: InputRequests, state: Option<String>) {
+        let keys = requests.keys().cloned().collect();
+        self.inner().asked = Some((
+            Pending {
+                node: node.to_owned(),
+                keys,
+                state,
+            },
+            requests,
+        ));
+    }
+
+    /// The questions this round stopped at, and what to seal for the
+    /// retry; `None` if it did not stop.
+    pub(crate) fn asked(&self) -> Option<(InputRequests, Saved)> {
+        let mut inner = self.inner();
+        let (pending, requests) = inner.asked.take()?;
+        let mut tape = std::mem::take(&mut inner.tape);
+        tape.extend(inner.replay.drain(..));
+        Some((
+            requests,
+            Saved {
+                tape,
+                pending: Some(pending),
+            },
+        ))
+    }
+}

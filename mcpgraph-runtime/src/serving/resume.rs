@@ -1,0 +1,142 @@
+//! Calls of MCP 2026-07-28 clients that are asked questions: the round a
+//! retry resumes, opened from its sealed `requestState`, and the
+//! `input_required` result a round ends with, its state sealed (see
+//! `questions::rounds` for what the state holds, `serving::state` for the
+//! sealing).
+//!
+//! A state is bound to the tool, a digest of the call's arguments and the
+//! credential the request came with (its `Authorization` header's digest,
+//! when there is one): it opens only for the same call by the same caller,
+//! on any replica holding the key it was sealed with, until it expires.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{CallToolRequestParams, InputRequiredResult};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::handler::Handler;
+use crate::questions::{Rounds, Saved};
+
+/// How long a client has to answer before the state of its call expires.
+pub(crate) const STATE_TTL: Duration = Duration::from_secs(600);
+
+/// What a sealed state holds: the tool it is for, and the rounds so far.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Sealed {
+    tool: String,
+    #[serde(flatten)]
+    saved: Saved,
+}
+
+impl Handler {
+    /// The round a 2026-07-28 `tools/call` starts or resumes, and what its
+    /// state is bound to; a JSON-RPC error (invalid params) for a state
+    /// that does not open.
+    pub(super) fn round(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(Arc<Rounds>, Vec<u8>), McpError> {
+        let responses = request.input_responses.clone().unwrap_or_default();
+        let binding = binding(request, context);
+        let Some(token) = &request.request_state else {
+            return Ok((Arc::new(Rounds::new(Saved::default(), responses)), binding));
+        };
+        let refused = |why: String| {
+            McpError::invalid_params(format!("requestState refused: {why}"), None)
+        };
+        let plain = self
+            .state_keys()
+            .open(token, &binding)
+            .map_err(|e| refused(e.to_string()))?;
+        let sealed: Sealed = serde_json::from_slice(&plain)
+            .map_err(|e| refused(format!("it does not read back ({e})")))?;
+        if sealed.tool != request.name {
+            return Err(refused(format!("it is for tool `{}`", sealed.tool)));
+        }
+        Ok((Arc::new(Rounds::new(sealed.saved, responses)), binding))
+    }
+
+    /// The `input_required` result of a round that stopped for answers;
+    /// `None` if it did not stop.
+    pub(super) fn input_required(
+        &self,
+        round: &Rounds,
+        tool: &str,
+        binding: &[u8],
+    ) -> Option<Result<InputRequiredResult, String>> {
+        let (requests, saved) = round.asked()?;
+        let sealed = Sealed {
+            tool: tool.to_owned(),
+            saved,
+        };
+        let plain = match serde_json::to_vec(&sealed) {
+            Ok(plain) => plain,
+            Err(e) => return Some(Err(format!("the call's state does not encode: {e}"))),
+        };
+        Some(
+            self.state_keys()
+                .seal(&plain, binding, STATE_TTL)
+                .map(|token| InputRequiredResult::new(Some(requests), Some(token)))
+                .map_err(|e| format!("the call's state cannot be sealed: {e}")),
+        )
+    }
+}
+
+/// What a state is bound to: the credential's digest, the tool, the
+/// arguments' digest (keys sorted, at every depth).
+fn binding(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Vec<u8> {
+    let mut binding = Vec::with_capacity(80 + request.name.len());
+    let credential = context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.headers.get(http::header::AUTHORIZATION));
+    if let Some(credential) = credential {
+        binding.extend_from_slice(&Sha256::digest(credential.as_bytes()));
+    }
+    binding.push(0);
+    binding.extend_from_slice(request.name.as_bytes());
+    binding.push(0);
+    let mut arguments = Vec::new();
+    canonical(
+        &Value::Object(request.arguments.clone().unwrap_or_default()),
+        &mut arguments,
+    );
+    binding.extend_from_slice(&Sha256::digest(&arguments));
+    binding
+}
+
+/// `value` as JSON text with every object's keys sorted.
+fn canonical(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push(b'{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(Value::String(key.clone()).to_string().as_bytes());
+                out.push(b':');
+                canonical(&map[key], out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(item, out);
+            }
+            out.push(b']');
+        }
+        other => out.extend_from_slice(other.to_string().as_bytes()),
+    }
+}
