@@ -24,7 +24,7 @@ function readKnown(path) {
     const errors = [];
     const out = {};
     for (const mode of MODES) {
-        out[mode] = { failing: new Map(), vacuous: new Map() };
+        out[mode] = { failing: new Map(), vacuous: new Map(), groups: [] };
         for (const [i, group] of (known[mode] ?? []).entries()) {
             const where = `${path}: ${mode} group ${i + 1}`;
             const reason = group.reason?.trim() ?? "";
@@ -34,6 +34,7 @@ function readKnown(path) {
                 errors.push(`${where}: needs exactly one of "failing" and "vacuous"`);
                 continue;
             }
+            out[mode].groups.push({ kind: kinds[0], reason, entries: group[kinds[0]] });
             for (const entry of group[kinds[0]]) {
                 const seen = out[mode].failing.has(entry) || out[mode].vacuous.has(entry);
                 if (seen) errors.push(`${where}: ${entry} is listed twice`);
@@ -138,7 +139,8 @@ function report(known, dirs) {
             `conformance: ${mode}: ${count.pass}/${runs.size} scenarios pass (${count.vacuous} more vacuously), ` +
                 `${count.listed} listed, ${count.failed} unexpected; checks ${count.ok}/${count.checks} passed (${count.skipped} skipped)`,
         );
-        for (const [entry, reason] of [...failing, ...vacuous]) listedLines.push(`  ${mode} ${entry}: ${reason}`);
+        for (const { kind, reason, entries } of known[mode].groups)
+            listedLines.push(`  ${mode}, ${kind} (${entries.length}): ${reason}\n      ${entries.join(", ")}`);
     }
     if (process.env.CONFORMANCE_REASONS) console.log(`\nlisted, with reasons:\n${listedLines.join("\n")}`);
     if (problems.length) {

