@@ -63,6 +63,9 @@ fi
 
 "$node" "$report" expected "$known" "$work/expected.yml"
 
+# Created here: the background job opens it only once it runs, and the
+# first read below may come before.
+: > "$work/server.log"
 "$bin/conformance_fixture" serve --http 127.0.0.1:0 2> "$work/server.log" &
 server_pid=$!
 url=""
