@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The client command of the conformance suite's client mode
+# (scripts/conformance.sh): the suite starts its mock server for
+# MCP_CONFORMANCE_SCENARIO and runs this with the mock's URL. What the mock
+# expects of a client is done through our client manager: the fixture
+# binary (tests/graphs/conformance.yaml compiled) runs one of its tools,
+# whose downstream server is the mock (`--mcp`), and for the scenarios about
+# reading a server's tool schemas, `mcpgraph lock` lists the mock first.
+# Set by conformance.sh: CONFORMANCE_FIXTURE, CONFORMANCE_MCPGRAPH,
+# CONFORMANCE_NODE, CONFORMANCE_GRAPH, CONFORMANCE_WORK.
+set -uo pipefail
+url="$1"
+scenario="${MCP_CONFORMANCE_SCENARIO:?}"
+dir="$(mktemp -d "${CONFORMANCE_WORK:?}/client.XXXXXX")"
+status=0
+
+# The fixture's downstream server NAME is the mock.
+server() {
+    printf '{"mcpServers":{"%s":{"type":"http","url":"%s"}}}' "$1" "$url" > "$dir/mcp.json"
+}
+# One tool call through the client manager; a failure is noted, and the
+# next call still runs (the suite judges what the mock saw, not our status).
+call() {
+    "${CONFORMANCE_FIXTURE:?}" --mcp "$dir/mcp.json" call "$@" || status=1
+}
+# `mcpgraph lock` of the server NAME (a copy of the graph, in $dir): lists
+# the mock's tools and records them, as a graph's author does.
+lock() {
+    cp "${CONFORMANCE_GRAPH:?}" "$dir/graph.yaml"
+    "${CONFORMANCE_MCPGRAPH:?}" lock "$dir/graph.yaml" --server "$1" --mcp "$dir/mcp.json" || status=1
+}
+# A value of the JSON file $1 at the JavaScript path $2, as JSON.
+json_at() {
+    "${CONFORMANCE_NODE:?}" -e 'const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        process.stdout.write(JSON.stringify(process.argv[2].split(".").reduce((o, k) => o?.[k], v) ?? null))' "$1" "$2"
+}
+# The arguments of the scenario's context's tool call named $1.
+context_args() {
+    "${CONFORMANCE_NODE:?}" -e 'const c = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+        const t = (c.toolCalls ?? []).find(t => t.name === process.argv[1]);
+        if (!t) { console.error(`no ${process.argv[1]} in the context`); process.exit(1); }
+        process.stdout.write(JSON.stringify(t.arguments))' "$1"
+}
+
+case "$scenario" in
+    http-custom-headers)
+        # Listed first (the graph's lock), so the Mcp-Param-* headers go out.
+        server headers
+        call client_custom_headers "$(context_args test_custom_headers)"
+        call client_custom_headers_null "$(context_args test_custom_headers_null)"
+        ;;
+    http-invalid-tool-headers)
+        server invalid_headers
+        call client_valid_tool '{"region": "us-west1"}'
+        ;;
+    json-schema-ref-no-deref)
+        # The schema holds a network $ref that neither the lock nor the call
+        # may fetch (the mock answers no tools/call: that call fails).
+        server ref_schema
+        lock ref_schema
+        call client_lookup_user '{"id": "user-1"}'
+        ;;
+    json-schema-2020-12-preservation)
+        # The schema the lock recorded goes back to the mock as an argument.
+        server schema_echo
+        lock schema_echo
+        schema="$(json_at "$dir/graph.lock.json" servers.schema_echo.tools.json_schema_2020_12_tool.inputSchema)"
+        call client_schema_echo "{\"schema\": $schema}"
+        ;;
+    sep-2322-client-request-state)
+        server mrtr
+        call client_mrtr '{}'
+        ;;
+    elicitation-sep1034-client-defaults)
+        server elicit_defaults
+        call client_elicitation_defaults '{}'
+        ;;
+    *)
+        # initialize, tools_call, sse-retry, request-metadata,
+        # http-standard-headers; auth/* and sep-2640-* (listed) likewise.
+        server suite
+        call add '{"a": 2, "b": 3}'
+        ;;
+esac
+exit "$status"
