@@ -19,6 +19,7 @@ use serde_json::Value;
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
 use crate::serving::metrics;
+use crate::serving::state::StateKeys;
 
 /// How long a client or cache may keep `tools/list` and `server/discover`
 /// answers (MCP 2026-07-28 caching hints, scope `public`). They are fixed
@@ -35,6 +36,8 @@ pub struct Handler {
     caps: Arc<CallCaps>,
     /// This session's calls in flight.
     session: Arc<AtomicUsize>,
+    /// The keys sealing the state a waiting call hands its client.
+    state_keys: Arc<StateKeys>,
 }
 
 /// Caps on calls in flight: for the whole server and for one session
@@ -94,6 +97,7 @@ impl Clone for Handler {
             tools: Arc::clone(&self.tools),
             caps: Arc::clone(&self.caps),
             session: Arc::clone(&self.session),
+            state_keys: Arc::clone(&self.state_keys),
         }
     }
 }
@@ -124,12 +128,20 @@ impl Handler {
                 DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
             )),
             session: Arc::default(),
+            state_keys: Arc::new(StateKeys::ephemeral()),
         }
     }
 
     /// The same handler with these caps on calls in flight.
     pub fn with_caps(mut self, caps: CallCaps) -> Self {
         self.caps = Arc::new(caps);
+        self
+    }
+
+    /// The same handler sealing states with these keys (by default, a
+    /// random key of its own).
+    pub(crate) fn with_state_keys(mut self, keys: Arc<StateKeys>) -> Self {
+        self.state_keys = keys;
         self
     }
 
