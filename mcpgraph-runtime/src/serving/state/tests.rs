@@ -52,6 +52,19 @@ fn a_sealed_state_opens_to_what_was_sealed() {
     assert!(!token.contains("secret"), "{token}");
 }
 
+/// A token is its prefix and the base64url of 48 bytes more than the
+/// state (nonce 24, expiry 8, tag 16): 10 KiB of state make 13,726 bytes.
+#[test]
+fn a_token_is_a_third_larger_than_its_state_and_its_overhead() {
+    let keys = keys(&entry("k1", 1));
+    for len in [0, 1, 2, 3, 10 * 1024] {
+        let token = keys.seal(&vec![b'x'; len], BINDING, HOUR).expect("sealed");
+        assert_eq!(token.len(), "mgs1.k1.".len() + (4 * (len + 48)).div_ceil(3));
+    }
+    let token = keys.seal(&[b'x'; 10 * 1024], BINDING, HOUR).expect("sealed");
+    assert_eq!(token.len(), 13_726);
+}
+
 #[test]
 fn the_first_key_seals_and_every_key_opens() {
     let old = keys(&entry("old", 1));
