@@ -95,6 +95,18 @@ pub(super) struct ServeArgs {
     #[arg(long, value_name = "VAR", requires = "http")]
     pub(super) auth_token_env: Option<String>,
 
+    /// Seal the state a waiting call hands its client (`requestState`)
+    /// with the keys in this environment variable: entries
+    /// `kid=<base64 of 32 bytes>`, the first sealing, all opening (see
+    /// docs/OPERATING.md). Default: a random key for this process.
+    #[arg(long, value_name = "VAR", conflicts_with = "state_key_file")]
+    pub(super) state_key_env: Option<String>,
+
+    /// Like --state-key-env, the keys read from this file, one entry a
+    /// line (`#` comments); refused if other users can write it.
+    #[arg(long, value_name = "PATH")]
+    pub(super) state_key_file: Option<std::path::PathBuf>,
+
     /// Seconds in-flight calls may run after SIGINT/SIGTERM (new calls are
     /// refused at once; a second signal exits at once; the process is gone
     /// 5 s after this at the latest).
@@ -214,6 +226,8 @@ impl Default for ServeArgs {
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
             auth_token_env: None,
+            state_key_env: None,
+            state_key_file: None,
             drain_secs: DEFAULT_DRAIN_SECS,
             header_timeout_secs: DEFAULT_HEADER_TIMEOUT_SECS,
             body_timeout_secs: http::DEFAULT_BODY_TIMEOUT_SECS,

@@ -7,6 +7,7 @@
 //! and whatever happens, the process is gone [`SHUTDOWN_SLACK`] after
 //! `--drain-secs` (status 1).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
@@ -15,6 +16,7 @@ use super::args::ServeArgs;
 use crate::engine::Engine;
 use crate::serving::handler::{CallCaps, Handler, serve};
 use crate::serving::http::{HttpOptions, MCP_PATH, RateLimit, serve_http};
+use crate::serving::state::StateKeys;
 
 /// What the whole shutdown may take beyond `--drain-secs`: the calls
 /// stopped at the drain's end (1 s), the last responses and connections
@@ -24,10 +26,25 @@ pub(super) const SHUTDOWN_SLACK: Duration = Duration::from_secs(5);
 pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
     let shutdown = CancellationToken::new();
     let drain = Duration::from_secs(args.drain_secs);
-    let handler = Handler::new(engine.clone()).with_caps(CallCaps::new(
-        args.max_in_flight,
-        args.max_in_flight_per_session,
-    ));
+    let state_keys = StateKeys::load(
+        args.state_key_env.as_deref(),
+        args.state_key_file.as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
+    if state_keys.is_ephemeral() && args.stateless {
+        tracing::warn!(
+            "--stateless without --state-key-file or --state-key-env: the state a waiting \
+             call hands its client is sealed with a random key of this process, so its retry \
+             resumes only on this replica, and not after a restart; give every replica the \
+             same key"
+        );
+    }
+    let handler = Handler::new(engine.clone())
+        .with_caps(CallCaps::new(
+            args.max_in_flight,
+            args.max_in_flight_per_session,
+        ))
+        .with_state_keys(Arc::new(state_keys));
     // Listening from now on, so that no signal falls between.
     if let Some(signals) = Signals::new() {
         tokio::spawn(on_signals(

@@ -21,6 +21,7 @@ use crate::observe::ProgressEvent;
 use crate::error::ErrorKind;
 use crate::questions::{Caller, Rounds};
 use crate::serving::metrics;
+use crate::serving::state::StateKeys;
 
 /// How long a client or cache may keep `tools/list` and `server/discover`
 /// answers (MCP 2026-07-28 caching hints, scope `public`). They are fixed
@@ -40,6 +41,8 @@ pub struct Handler {
     /// Whether a session-era client can be sent requests (not under
     /// `--stateless`).
     sessions: bool,
+    /// The keys sealing the state a waiting call hands its client.
+    state_keys: Arc<StateKeys>,
 }
 
 /// Caps on calls in flight: for the whole server and for one session
@@ -100,6 +103,7 @@ impl Clone for Handler {
             caps: Arc::clone(&self.caps),
             session: Arc::clone(&self.session),
             sessions: self.sessions,
+            state_keys: Arc::clone(&self.state_keys),
         }
     }
 }
@@ -131,6 +135,7 @@ impl Handler {
             )),
             session: Arc::default(),
             sessions: true,
+            state_keys: Arc::new(StateKeys::ephemeral()),
         }
     }
 
@@ -171,6 +176,18 @@ impl Handler {
     pub fn with_caps(mut self, caps: CallCaps) -> Self {
         self.caps = Arc::new(caps);
         self
+    }
+
+    /// The same handler sealing states with these keys (by default, a
+    /// random key of its own).
+    pub(crate) fn with_state_keys(mut self, keys: Arc<StateKeys>) -> Self {
+        self.state_keys = keys;
+        self
+    }
+
+    /// The keys sealing the state a waiting call hands its client.
+    pub(crate) fn state_keys(&self) -> &StateKeys {
+        &self.state_keys
     }
 
     /// A handler for a new session: the same engine and caps, its own

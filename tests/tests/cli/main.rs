@@ -8,3 +8,4 @@
 mod cli;
 mod lock;
 mod observe;
+mod state_keys;

@@ -1,0 +1,272 @@
+//! The keys that seal and open states ([`StateKeys`]): read once at
+//! start-up from `--state-key-file PATH` or `--state-key-env VAR` (never
+//! from a flag's value, which `ps` shows), or made up for this process.
+//!
+//! Both hold the same text: entries `kid=<base64 of 32 random bytes>`,
+//! one a line (or several on a line, separated by commas); `#` starts a
+//! comment, blank lines are skipped. The first entry seals, every entry
+//! opens. Key material goes to [`crate::secrets`] so that it is redacted
+//! wherever it could show up, and never into an error, a log line or
+//! `Debug` output: errors name the line and the key id, never the key.
+
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{
+    STANDARD, STANDARD_NO_PAD, STANDARD_PAD_INDIFFERENT, URL_SAFE, URL_SAFE_NO_PAD,
+    URL_SAFE_PAD_INDIFFERENT,
+};
+use chacha20poly1305::aead::{Generate, KeyInit};
+use chacha20poly1305::{Key, XChaCha20Poly1305};
+use zeroize::Zeroizing;
+
+use super::{StateError, is_kid, open_with, parse, seal_with};
+use crate::error::StartupError;
+
+/// A key's length: XChaCha20-Poly1305 takes 32 bytes.
+const KEY_LEN: usize = 32;
+
+/// How to make a key, in error messages.
+const KEY_HINT: &str = "a key is 32 random bytes in base64, e.g. from `openssl rand -base64 32`";
+
+/// The keys of this process: the first seals, all open.
+pub(crate) struct StateKeys {
+    /// `(key id, cipher)`, the sealing key first. The ciphers zero their
+    /// key when dropped.
+    keys: Vec<(String, XChaCha20Poly1305)>,
+    /// Made up at start-up (no key configured).
+    ephemeral: bool,
+}
+
+impl fmt::Debug for StateKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateKeys")
+            .field("kids", &self.kids().collect::<Vec<_>>())
+            .field("ephemeral", &self.ephemeral)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StateKeys {
+    /// The keys `--state-key-env VAR` (`env`) or `--state-key-file PATH`
+    /// (`file`) give, or with neither, a random key for this process. A
+    /// variable that is unset, a file that cannot be read or is writable
+    /// by other users, text with no key or a bad entry fail with a
+    /// message naming the place (never the key). A file readable by every
+    /// user is used, with a warning.
+    pub(crate) fn load(env: Option<&str>, file: Option<&Path>) -> Result<Self, StartupError> {
+        let keys = match (env, file) {
+            (Some(_), Some(_)) => {
+                return Err(StartupError(
+                    "--state-key-env and --state-key-file: give one of them".to_owned(),
+                ));
+            }
+            (Some(var), None) => from_env(var)?,
+            (None, Some(path)) => from_file(path)?,
+            (None, None) => return Ok(Self::ephemeral()),
+        };
+        tracing::info!(
+            sealing = keys.sealing_kid(),
+            opening = ?keys.kids().collect::<Vec<_>>(),
+            "state keys loaded"
+        );
+        Ok(keys)
+    }
+
+    /// A random key for this process alone: states it seals open only
+    /// here, and only until it exits. Its key id is random too, so a
+    /// state sealed elsewhere is refused as sealed with an unknown key.
+    ///
+    /// Panics only if the operating system has no random source (where
+    /// std's `HashMap` panics as well).
+    pub(crate) fn ephemeral() -> Self {
+        let key = Zeroizing::new(<[u8; KEY_LEN]>::generate());
+        let kid = format!("proc-{}", URL_SAFE_NO_PAD.encode(<[u8; 6]>::generate()));
+        remember(&format!("state-key:{kid}"), None, key.as_slice());
+        Self {
+            keys: vec![(kid, cipher(&key))],
+            ephemeral: true,
+        }
+    }
+
+    /// Whether the key was made up at start-up (no key configured).
+    pub(crate) fn is_ephemeral(&self) -> bool {
+        self.ephemeral
+    }
+
+    /// The id of the key that seals.
+    pub(crate) fn sealing_kid(&self) -> &str {
+        &self.keys[0].0
+    }
+
+    /// Every key id, the sealing one first.
+    pub(crate) fn kids(&self) -> impl Iterator<Item = &str> {
+        self.keys.iter().map(|(kid, _)| kid.as_str())
+    }
+
+    /// Seals `plaintext` with the first key, bound to `binding` (the
+    /// associated data: who calls, the tool, its arguments' digest), valid
+    /// for `ttl`. Fails if the token would be over
+    /// [`MAX_TOKEN_BYTES`](super::MAX_TOKEN_BYTES).
+    #[allow(
+        dead_code,
+        reason = "called by stateless resume (issue 28, item 3), which lands separately"
+    )]
+    pub(crate) fn seal(
+        &self,
+        plaintext: &[u8],
+        binding: &[u8],
+        ttl: Duration,
+    ) -> Result<String, StateError> {
+        let (kid, cipher) = &self.keys[0];
+        seal_with(kid, cipher, plaintext, binding, ttl)
+    }
+
+    /// Opens a token sealed with any of these keys for `binding`, if it
+    /// has not expired.
+    #[allow(
+        dead_code,
+        reason = "called by stateless resume (issue 28, item 3), which lands separately"
+    )]
+    pub(crate) fn open(&self, token: &str, binding: &[u8]) -> Result<Vec<u8>, StateError> {
+        let (kid, sealed) = parse(token)?;
+        let (kid, cipher) =
+            self.keys
+                .iter()
+                .find(|(k, _)| k == kid)
+                .ok_or_else(|| StateError::UnknownKey {
+                    kid: kid.to_owned(),
+                })?;
+        open_with(kid, cipher, &sealed, binding)
+    }
+
+    /// The keys in `text` (the format in the module comment); `place`
+    /// names where it came from in errors, `name` what secrets' redaction
+    /// puts in their place (`None`: `state-key:<kid>`).
+    pub(super) fn parse(text: &str, place: &str, name: Option<&str>) -> Result<Self, StartupError> {
+        let fail = |message: String| Err(StartupError(format!("{place}: {message}")));
+        let mut keys: Vec<(String, XChaCha20Poly1305)> = Vec::new();
+        for (index, line) in text.lines().enumerate() {
+            let line_no = index + 1;
+            let content = line.split('#').next().unwrap_or_default();
+            for entry in content.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+                // The entry is not echoed: without its `kid=`, it may be a key.
+                let Some((kid, encoded)) = entry
+                    .split_once('=')
+                    .map(|(kid, encoded)| (kid.trim(), encoded.trim()))
+                    .filter(|(kid, _)| is_kid(kid))
+                else {
+                    return fail(format!(
+                        "line {line_no}: expected `kid=<key in base64>`, the key id being \
+                         1 to 32 letters, digits, `-` or `_` ({KEY_HINT})"
+                    ));
+                };
+                if keys.iter().any(|(k, _)| k == kid) {
+                    return fail(format!("line {line_no}: key id `{kid}` is given twice"));
+                }
+                let key = decode(encoded).ok_or_else(|| {
+                    StartupError(format!(
+                        "{place}: line {line_no}: key `{kid}` is not base64 ({KEY_HINT})"
+                    ))
+                })?;
+                let Ok(key) = <&[u8; KEY_LEN]>::try_from(key.as_slice()) else {
+                    return fail(format!(
+                        "line {line_no}: key `{kid}` is {} bytes, not {KEY_LEN} ({KEY_HINT})",
+                        key.len()
+                    ));
+                };
+                let name = name.map_or_else(|| format!("state-key:{kid}"), str::to_owned);
+                remember(&name, Some(encoded), key);
+                keys.push((kid.to_owned(), cipher(key)));
+            }
+        }
+        if keys.is_empty() {
+            return fail(format!(
+                "no key (expected lines `kid=<key in base64>`; {KEY_HINT})"
+            ));
+        }
+        Ok(Self {
+            keys,
+            ephemeral: false,
+        })
+    }
+}
+
+/// `--state-key-env VAR`: the variable is kept from downstream servers.
+fn from_env(var: &str) -> Result<StateKeys, StartupError> {
+    let place = format!("--state-key-env {var}");
+    let text = match std::env::var(var) {
+        Ok(text) => Zeroizing::new(text),
+        Err(std::env::VarError::NotPresent) => {
+            return Err(StartupError(format!(
+                "{place}: environment variable `{var}` is not set"
+            )));
+        }
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(StartupError(format!(
+                "{place}: environment variable `{var}` is not UTF-8 text"
+            )));
+        }
+    };
+    crate::downstream::withhold_from_children(var);
+    crate::secrets::remember(var, text.trim());
+    StateKeys::parse(&text, &place, Some(var))
+}
+
+/// `--state-key-file PATH`: refused when other users can write it (they
+/// could add a key and forge states), used with a warning when every user
+/// can read it.
+fn from_file(path: &Path) -> Result<StateKeys, StartupError> {
+    let place = format!("--state-key-file {}", path.display());
+    let cannot_read = |e: std::io::Error| StartupError(format!("{place}: cannot read it: {e}"));
+    let metadata = std::fs::metadata(path).map_err(cannot_read)?;
+    if !metadata.is_file() {
+        return Err(StartupError(format!("{place}: not a file")));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o022 != 0 {
+            return Err(StartupError(format!(
+                "{place}: other users than its owner can write it (mode {mode:03o}), \
+                 and so add a key and forge states; `chmod 600` it"
+            )));
+        }
+        if mode & 0o004 != 0 {
+            tracing::warn!(
+                "{place}: every user can read it (mode {mode:03o}), and so read and forge \
+                 states; `chmod 600` it (a Kubernetes secret volume: defaultMode 0400)"
+            );
+        }
+    }
+    let text = Zeroizing::new(std::fs::read_to_string(path).map_err(cannot_read)?);
+    StateKeys::parse(&text, &place, None)
+}
+
+/// The cipher for `key` (borrowed, so no copy of it is left behind).
+fn cipher(key: &[u8; KEY_LEN]) -> XChaCha20Poly1305 {
+    XChaCha20Poly1305::new(<&Key>::from(key))
+}
+
+/// `encoded` as base64, standard or URL-safe, padded or not.
+fn decode(encoded: &str) -> Option<Zeroizing<Vec<u8>>> {
+    STANDARD_PAD_INDIFFERENT
+        .decode(encoded)
+        .or_else(|_| URL_SAFE_PAD_INDIFFERENT.decode(encoded))
+        .ok()
+        .map(Zeroizing::new)
+}
+
+/// Tells [`crate::secrets`] about `key` (and the text it was `written`
+/// as), known as `name`, in each base64 form it could be written in.
+fn remember(name: &str, written: Option<&str>, key: &[u8]) {
+    if let Some(written) = written {
+        crate::secrets::remember(name, written);
+    }
+    for engine in [STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD] {
+        crate::secrets::remember(name, &Zeroizing::new(engine.encode(key)));
+    }
+}
