@@ -241,10 +241,13 @@ pub(super) fn open_with(
     sealed: &[u8],
     binding: &[u8],
 ) -> Result<Vec<u8>, StateError> {
-    let (nonce, ciphertext) = sealed.split_at(NONCE_LEN);
-    let nonce = XNonce::try_from(nonce).map_err(|_| StateError::Malformed {
+    let too_short = StateError::Malformed {
         reason: "its data is too short",
-    })?;
+    };
+    let (nonce, ciphertext) = sealed
+        .split_at_checked(NONCE_LEN)
+        .ok_or(too_short.clone())?;
+    let nonce = XNonce::try_from(nonce).map_err(|_| too_short)?;
     let ad = associated_data(kid, binding);
     let mut message = cipher
         .decrypt(

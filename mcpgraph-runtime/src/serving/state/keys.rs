@@ -5,9 +5,10 @@
 //! Both hold the same text: entries `kid=<base64 of 32 random bytes>`,
 //! one a line (or several on a line, separated by commas); `#` starts a
 //! comment, blank lines are skipped. The first entry seals, every entry
-//! opens. Key material goes to [`crate::secrets`] so that it is redacted
-//! wherever it could show up, and never into an error, a log line or
-//! `Debug` output: errors name the line and the key id, never the key.
+//! opens. Keys read so go to [`crate::secrets`], so that they are
+//! redacted wherever they could show up; no key goes into an error, a log
+//! line or `Debug` output: errors name the line and the key id, never the
+//! key.
 
 use std::fmt;
 use std::path::Path;
@@ -84,7 +85,8 @@ impl StateKeys {
     pub(crate) fn ephemeral() -> Self {
         let key = Zeroizing::new(<[u8; KEY_LEN]>::generate());
         let kid = format!("proc-{}", URL_SAFE_NO_PAD.encode(<[u8; 6]>::generate()));
-        remember(&format!("state-key:{kid}"), None, key.as_slice());
+        // Not told to `secrets`: no text from outside can hold a key that
+        // never left this process, and redaction stays free without secrets.
         Self {
             keys: vec![(kid, cipher(&key))],
             ephemeral: true,
@@ -178,7 +180,7 @@ impl StateKeys {
                     ));
                 };
                 let name = name.map_or_else(|| format!("state-key:{kid}"), str::to_owned);
-                remember(&name, Some(encoded), key);
+                remember(&name, encoded, key);
                 keys.push((kid.to_owned(), cipher(key)));
             }
         }
@@ -260,12 +262,10 @@ fn decode(encoded: &str) -> Option<Zeroizing<Vec<u8>>> {
         .map(Zeroizing::new)
 }
 
-/// Tells [`crate::secrets`] about `key` (and the text it was `written`
-/// as), known as `name`, in each base64 form it could be written in.
-fn remember(name: &str, written: Option<&str>, key: &[u8]) {
-    if let Some(written) = written {
-        crate::secrets::remember(name, written);
-    }
+/// Tells [`crate::secrets`] about `key`, known as `name`: the text it was
+/// `written` as, and each base64 form it could be written in.
+fn remember(name: &str, written: &str, key: &[u8]) {
+    crate::secrets::remember(name, written);
     for engine in [STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD] {
         crate::secrets::remember(name, &Zeroizing::new(engine.encode(key)));
     }

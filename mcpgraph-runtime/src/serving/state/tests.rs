@@ -61,7 +61,9 @@ fn a_token_is_a_third_larger_than_its_state_and_its_overhead() {
         let token = keys.seal(&vec![b'x'; len], BINDING, HOUR).expect("sealed");
         assert_eq!(token.len(), "mgs1.k1.".len() + (4 * (len + 48)).div_ceil(3));
     }
-    let token = keys.seal(&[b'x'; 10 * 1024], BINDING, HOUR).expect("sealed");
+    let token = keys
+        .seal(&[b'x'; 10 * 1024], BINDING, HOUR)
+        .expect("sealed");
     assert_eq!(token.len(), 13_726);
 }
 
