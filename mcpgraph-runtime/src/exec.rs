@@ -29,8 +29,8 @@ pub mod differential;
 mod evaluator;
 mod failure;
 mod history;
-mod rounds;
 pub(crate) mod native;
+mod rounds;
 mod switch;
 mod watch;
 
@@ -248,7 +248,10 @@ impl Execution {
             None => {
                 let result = self.call(server, tool, arguments, caller.as_ref()).await?;
                 if let Some(round) = caller.as_ref().and_then(|c| c.round()) {
-                    round.record(self.current, serde_json::to_value(&result).unwrap_or_default());
+                    round.record(
+                        self.current,
+                        serde_json::to_value(&result).unwrap_or_default(),
+                    );
                 }
                 result
             }

@@ -23,7 +23,7 @@ mod declared;
 mod rounds;
 
 pub(crate) use declared::Declared;
-pub(crate) use rounds::{OffTape, Rounds, Saved};
+pub(crate) use rounds::{Rounds, Saved};
 
 /// The client of one graph call, as far as questions go: what it declared
 /// it answers, and the channel a question takes to reach it.
@@ -71,7 +71,10 @@ impl std::fmt::Debug for Channel {
 #[derive(Clone, Debug)]
 pub(crate) enum Unanswered {
     /// The caller did not declare the capability, or cannot be asked.
-    NotDeclared { capability: &'static str, why: String },
+    NotDeclared {
+        capability: &'static str,
+        why: String,
+    },
     /// The caller answered with an error, or the request failed.
     Failed(String),
 }
@@ -266,7 +269,11 @@ impl WaitClock {
             }
             // While a question is out its wait is not run time yet: look
             // again once it may have been answered.
-            let wake = if asking { due.max(now + ASKING_POLL) } else { due };
+            let wake = if asking {
+                due.max(now + ASKING_POLL)
+            } else {
+                due
+            };
             tokio::select! {
                 done = &mut work => return Some(done),
                 () = tokio::time::sleep_until(wake) => {}

@@ -21,6 +21,12 @@ Usage:
 declares sampling and answers every ``sampling/createMessage`` with TEXT.
 Each question is printed as ``{"event": "asked", "method": ..., "params": {...}}``.
 
+``--modern`` connects with the SDK's high-level ``Client`` (``server/discover``
+first: MCP 2026-07-28 when the server speaks it, no session), which answers
+``input_required`` results through the same callbacks and retries with the
+answers and the echoed ``requestState``; the initialize line then has the
+negotiated ``protocolVersion`` only.
+
 ``--calls`` is a JSON array of ``{"name": ..., "arguments": {...}}`` (``-``:
 read it from stdin); default: no calls. Everything after ``--stdio`` is the
 server command line.
@@ -39,7 +45,7 @@ import sys
 import traceback
 
 import anyio
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client, types
+from mcp import Client, ClientSession, MCPError, StdioServerParameters, stdio_client, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -79,6 +85,9 @@ def parse_args(argv: list[str]) -> dict:
         elif a == "--timeout":
             opts["timeout"] = float(argv[i + 1])
             i += 2
+        elif a == "--modern":
+            opts["modern"] = True
+            i += 1
         elif a == "--elicit":
             opts["elicit"] = argv[i + 1]
             i += 2
@@ -153,8 +162,35 @@ async def run_session(read, write, opts: dict) -> int:
     return status
 
 
+async def run_modern(opts: dict) -> int:
+    """The calls through the high-level Client, which drives input_required rounds."""
+    if "http" in opts:
+        server = opts["http"]
+    else:
+        command, *args = opts["stdio"]
+        server = StdioServerParameters(command=command, args=args, cwd=opts["cwd"])
+    status = 0
+    async with Client(server, read_timeout_seconds=opts["timeout"], **answering(opts)) as client:
+        emit({"event": "initialize", "protocolVersion": client.session.protocol_version})
+        tools = await client.list_tools()
+        emit({"event": "tools", "tools": [t.name for t in tools.tools]})
+        for call in opts["calls"]:
+            name = call["name"]
+            args = call.get("arguments", {})
+            line = {"event": "call", "name": name, "arguments": args}
+            try:
+                line["result"] = dump(await client.call_tool(name, args))
+            except MCPError as e:
+                line["error"] = {"code": e.code, "message": e.message}
+                status = 2
+            emit(line)
+    return status
+
+
 async def main_async(opts: dict) -> int:
     with anyio.fail_after(opts["timeout"] * (2 + len(opts["calls"]))):
+        if opts.get("modern"):
+            return await run_modern(opts)
         if "http" in opts:
             http = create_mcp_http_client(headers=opts["headers"] or None)
             async with http:

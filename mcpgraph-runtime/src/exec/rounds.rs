@@ -23,15 +23,12 @@ impl Execution {
         let value = round
             .replay(self.current)
             .map_err(|off| self.error(ErrorKind::Internal, off.to_string()))?;
-        value
-            .map(serde_json::from_value)
-            .transpose()
-            .map_err(|e| {
-                self.error(
-                    ErrorKind::Internal,
-                    format!("the sealed state's result for this node does not read back: {e}"),
-                )
-            })
+        value.map(serde_json::from_value).transpose().map_err(|e| {
+            self.error(
+                ErrorKind::Internal,
+                format!("the sealed state's result for this node does not read back: {e}"),
+            )
+        })
     }
 
     /// Calls `tool` on `server` for the current node, within what is left

@@ -135,11 +135,6 @@ impl Rounds {
         Some((answers, pending.state))
     }
 
-    /// The client's answer under `key`, if this retry carries one.
-    pub(crate) fn answer(&self, key: &str) -> Option<&Value> {
-        self.responses.get(key)
-    }
-
     /// Ends this round at `node` with `requests` for the client (and the
     /// downstream server's `state`, to send back with the answers).
     pub(crate) fn ask(&self, node: &str, requests: InputRequests, state: Option<String>) {

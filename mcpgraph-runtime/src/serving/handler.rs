@@ -17,8 +17,8 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::engine::{CallError, CallOptions, Engine};
-use crate::observe::ProgressEvent;
 use crate::error::ErrorKind;
+use crate::observe::ProgressEvent;
 use crate::questions::{Caller, Rounds};
 use crate::serving::metrics;
 use crate::serving::state::StateKeys;
@@ -166,8 +166,11 @@ impl Handler {
             let why = "cannot be asked: this server runs --stateless, without sessions";
             (Caller::closed(why), None)
         } else {
-            let caller =
-                Caller::live(capabilities.as_ref(), context.peer.clone(), context.id.clone());
+            let caller = Caller::live(
+                capabilities.as_ref(),
+                context.peer.clone(),
+                context.id.clone(),
+            );
             (caller, None)
         })
     }

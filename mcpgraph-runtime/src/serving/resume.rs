@@ -46,9 +46,8 @@ impl Handler {
         let Some(token) = &request.request_state else {
             return Ok((Arc::new(Rounds::new(Saved::default(), responses)), binding));
         };
-        let refused = |why: String| {
-            McpError::invalid_params(format!("requestState refused: {why}"), None)
-        };
+        let refused =
+            |why: String| McpError::invalid_params(format!("requestState refused: {why}"), None);
         let plain = self
             .state_keys()
             .open(token, &binding)

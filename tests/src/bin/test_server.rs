@@ -50,6 +50,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
+#[path = "test_server/asking.rs"]
+mod asking;
 #[path = "test_server/faults.rs"]
 mod faults;
 #[path = "test_server/http.rs"]
@@ -72,6 +74,10 @@ const TOOLS: &[(&str, &str)] = &[
     ("json_text", "Returns `value` serialised as JSON text"),
     ("text", "Returns `text` as a plain text item"),
     ("image", "Returns an image item"),
+    (
+        "ask",
+        "Asks for the user's name, then the model's opinion (input_required rounds)",
+    ),
     ("empty", "Returns no content at all"),
     ("fail", "Returns isError with `message`"),
     (
@@ -229,6 +235,7 @@ impl ServerHandler for TestServer {
         }
         let value = arg(&request, "value").cloned().unwrap_or(Value::Null);
         let result = match request.name.as_ref() {
+            "ask" => return Ok(asking::ask(&request)),
             "structured" => {
                 let mut r = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
                 r.structured_content = Some(value);

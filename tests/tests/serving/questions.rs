@@ -11,19 +11,25 @@ use mcpgraph_tests::*;
 use serde_json::{Value, json};
 
 /// The compiled `graphs/questions.yaml`.
-fn fixture() -> PathBuf {
+pub(crate) fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_questions_fixture"))
 }
 
 /// A `--mcp` file pointing the graph's `everything` server at the pinned
 /// server-everything over stdio.
-fn everything_over_stdio(tag: &str) -> PathBuf {
-    let js = repo_root().join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(js.is_file(), "{} missing: run scripts/install-peers.sh", js.display());
+pub(crate) fn everything_over_stdio(tag: &str) -> PathBuf {
+    let js = repo_root()
+        .join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        js.is_file(),
+        "{} missing: run scripts/install-peers.sh",
+        js.display()
+    );
     let node = mcpgraph_tests::peers_node();
-    let config = json!({"mcpServers": {"everything": {
-        "command": node, "args": [js, "stdio"], "timeoutMs": 30000
-    }}});
+    let config = json!({"mcpServers": {
+        "everything": {"command": node, "args": [js, "stdio"], "timeoutMs": 30000},
+        "modern": {"command": env!("CARGO_BIN_EXE_mcpgraph-test-server")},
+    }});
     let file = std::env::temp_dir().join(format!(
         "mcpgraph-questions-{tag}-{}.json",
         std::process::id()
@@ -34,7 +40,7 @@ fn everything_over_stdio(tag: &str) -> PathBuf {
 
 /// Where a client reaches the fixture: spawned over stdio, or served over
 /// HTTP (the server is kept alive by the returned guard).
-async fn target(http: bool, tag: &str) -> (Target, Option<HttpServer>) {
+pub(crate) async fn target(http: bool, tag: &str) -> (Target, Option<HttpServer>) {
     let mcp = everything_over_stdio(tag);
     let mcp = mcp.to_string_lossy().into_owned();
     if http {
@@ -50,25 +56,27 @@ async fn target(http: bool, tag: &str) -> (Target, Option<HttpServer>) {
             Some(server),
         )
     } else {
-        (
-            Target::Program(fixture(), vec!["--mcp".into(), mcp]),
-            None,
-        )
+        (Target::Program(fixture(), vec!["--mcp".into(), mcp]), None)
     }
 }
 
 /// The text of a call's result, and whether it is an error.
-fn text_of(call: &Value) -> (String, bool) {
+pub(crate) fn text_of(call: &Value) -> (String, bool) {
     let result = &call["result"];
     let text = result["content"]
         .as_array()
-        .map(|c| c.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n"))
+        .map(|c| {
+            c.iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .unwrap_or_default();
     (text, result["isError"] == json!(true))
 }
 
 /// The questions a client was asked.
-fn asked(run: &SdkRun) -> Vec<&Value> {
+pub(crate) fn asked(run: &SdkRun) -> Vec<&Value> {
     run.lines.iter().filter(|l| l["event"] == "asked").collect()
 }
 
@@ -92,7 +100,10 @@ async fn answered(sdk: Sdk, http: bool) {
     let calls = run.calls();
     let (user, user_error) = text_of(calls[0]);
     assert!(!user_error, "{user}");
-    assert!(user.contains("User provided the requested information"), "{user}");
+    assert!(
+        user.contains("User provided the requested information"),
+        "{user}"
+    );
     let (model, model_error) = text_of(calls[1]);
     assert!(!model_error, "{model}");
     assert!(model.contains("Four, said the model."), "{model}");
@@ -105,8 +116,13 @@ async fn answered(sdk: Sdk, http: bool) {
     let form = &questions[0]["params"]["requestedSchema"]["properties"];
     assert_eq!(form["name"]["type"], "string", "{form}");
     assert_eq!(form["legacyTitledEnum"]["enumNames"][0], "Cats", "{form}");
-    assert_eq!(form["titledMultipleSelectEnum"]["items"]["anyOf"][1]["title"], "Salmon", "{form}");
-    let prompt = questions[1]["params"]["messages"][0]["content"]["text"].as_str().unwrap_or_default();
+    assert_eq!(
+        form["titledMultipleSelectEnum"]["items"]["anyOf"][1]["title"], "Salmon",
+        "{form}"
+    );
+    let prompt = questions[1]["params"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap_or_default();
     assert!(prompt.contains("What is 2+2?"), "{prompt}");
 }
 

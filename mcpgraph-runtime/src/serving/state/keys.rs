@@ -112,10 +112,6 @@ impl StateKeys {
     /// associated data: who calls, the tool, its arguments' digest), valid
     /// for `ttl`. Fails if the token would be over
     /// [`MAX_TOKEN_BYTES`](super::MAX_TOKEN_BYTES).
-    #[allow(
-        dead_code,
-        reason = "called by stateless resume (issue 28, item 3), which lands separately"
-    )]
     pub(crate) fn seal(
         &self,
         plaintext: &[u8],
@@ -128,10 +124,6 @@ impl StateKeys {
 
     /// Opens a token sealed with any of these keys for `binding`, if it
     /// has not expired.
-    #[allow(
-        dead_code,
-        reason = "called by stateless resume (issue 28, item 3), which lands separately"
-    )]
     pub(crate) fn open(&self, token: &str, binding: &[u8]) -> Result<Vec<u8>, StateError> {
         let (kid, sealed) = parse(token)?;
         let (kid, cipher) =
