@@ -23,6 +23,7 @@ mod peer_limits;
 mod protocol;
 mod questions;
 mod replicas;
+mod resume;
 mod rounds;
 mod sdk_clients;
 mod secrets;

@@ -1,0 +1,236 @@
+//! Stateless resume: the `requestState` a waiting call hands a client of
+//! MCP 2026-07-28 opens on any replica of a `--stateless` deployment that
+//! holds its key. Two replicas with the same key file behind nginx serve
+//! the Python SDK client's rounds (both answer); raw requests check the
+//! refusals: a tampered state, one sealed under a key this replica does
+//! not hold, one for other arguments.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use mcpgraph_tests::*;
+use serde_json::{Value, json};
+
+use super::questions::{everything_over_stdio, fixture, text_of};
+
+/// 32 bytes in base64.
+const KEY_A: &str = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=";
+const KEY_B: &str = "ZWZnaGlqa2xtbm9wcXJzdHV2d3h5ent8fX5/gIGCg4Q=";
+
+fn key_file(tag: &str, text: &str) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("mcpgraph-resume-{}-{tag}.keys", std::process::id()));
+    std::fs::write(&path, text).expect("write key file");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    }
+    path
+}
+
+/// A `--stateless` replica of the questions fixture sealing with `keys`.
+async fn replica(keys: &PathBuf, tag: &str) -> HttpServer {
+    let mcp = everything_over_stdio(tag);
+    let mut cmd = tokio::process::Command::new(fixture());
+    cmd.arg("--mcp")
+        .arg(&mcp)
+        .args([
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--stateless",
+            "--log-level",
+            "info",
+        ])
+        .arg("--state-key-file")
+        .arg(keys);
+    HttpServer::spawn("questions_fixture", cmd, &[]).await
+}
+
+/// A 2026-07-28 `tools/call` of `tool` (with `extra` params), raw; the
+/// JSON-RPC reply.
+async fn modern_call(addr: std::net::SocketAddr, tool: &str, extra: Value) -> Value {
+    let mut params = json!({
+        "name": tool,
+        "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "sampling": {}},
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}
+        }
+    });
+    for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+        params[k] = v;
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let response = post_mcp(
+        addr,
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", tool),
+        ],
+        &body.to_string(),
+    )
+    .await;
+    response
+        .messages()
+        .into_iter()
+        .find(|m| m.get("id") == Some(&json!(1)))
+        .unwrap_or_else(|| panic!("no reply to the call: {response:?}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_state_opens_on_another_replica_with_the_key() {
+    let keys = key_file("shared", &format!("k1={KEY_A}\n"));
+    let a = replica(&keys, "ra").await;
+    let b = replica(&keys, "rb").await;
+    let other = replica(&key_file("other", &format!("k9={KEY_B}\n")), "rc").await;
+
+    // Round 1 on A: the name is asked for.
+    let first = modern_call(a.addr, "ask_twice", json!({})).await;
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    assert!(
+        result["inputRequests"]["user_name"]["method"] == "elicitation/create",
+        "{first}"
+    );
+    let state = result["requestState"]
+        .as_str()
+        .expect("a requestState")
+        .to_owned();
+    assert!(state.starts_with("mgs1.k1."), "{state}");
+    let name = json!({"user_name": {"action": "accept", "content": {"name": "Grace"}}});
+
+    // The refusals, each a JSON-RPC error naming the cause.
+    let mut tampered = state.clone();
+    let last = tampered.pop().expect("non-empty");
+    tampered.push(if last == 'A' { 'B' } else { 'A' });
+    for (what, addr, tool, extra, want) in [
+        (
+            "tampered",
+            b.addr,
+            "ask_twice",
+            json!({"requestState": tampered, "inputResponses": name}),
+            "requestState",
+        ),
+        (
+            "other key",
+            other.addr,
+            "ask_twice",
+            json!({"requestState": state, "inputResponses": name}),
+            "k1",
+        ),
+        (
+            "other arguments",
+            b.addr,
+            "ask_twice",
+            json!({"requestState": state, "inputResponses": name, "arguments": {"x": 1}}),
+            "requestState",
+        ),
+        (
+            "other tool",
+            b.addr,
+            "echo",
+            json!({"requestState": state, "inputResponses": name, "arguments": {"message": "m"}}),
+            "requestState",
+        ),
+    ] {
+        let reply = modern_call(addr, tool, extra).await;
+        let message = reply["error"]["message"].as_str().unwrap_or_default();
+        assert_eq!(reply["error"]["code"], -32602, "{what}: {reply}");
+        assert!(message.contains(want), "{what}: {message}");
+    }
+
+    // Round 2 on B: the name answered; the model is asked.
+    let second = modern_call(
+        b.addr,
+        "ask_twice",
+        json!({"requestState": state, "inputResponses": name}),
+    )
+    .await;
+    assert_eq!(second["result"]["resultType"], "input_required", "{second}");
+    assert!(
+        second["result"]["inputRequests"]["opinion"]["method"] == "sampling/createMessage",
+        "{second}"
+    );
+    let state = second["result"]["requestState"]
+        .as_str()
+        .expect("a requestState")
+        .to_owned();
+    let opinion = json!({"opinion": {"role": "assistant", "model": "m", "content": {"type": "text", "text": "Sharp."}}});
+
+    // Round 3 back on A: done.
+    let third = modern_call(
+        a.addr,
+        "ask_twice",
+        json!({"requestState": state, "inputResponses": opinion}),
+    )
+    .await;
+    assert_eq!(
+        third["result"]["structuredContent"],
+        json!({"user": "Grace", "opinion": "Sharp.", "before": "before"}),
+        "{third}"
+    );
+    a.stop().await;
+    b.stop().await;
+    other.stop().await;
+}
+
+/// The Python SDK's client through nginx's round robin: its rounds land on
+/// both replicas, and the call completes.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_rounds_of_one_call_cross_replicas_behind_nginx() {
+    let keys = key_file("nginx", &format!("k1={KEY_A}\n"));
+    let a = replica(&keys, "na").await;
+    let b = replica(&keys, "nb").await;
+    let upstreams = [a.addr, b.addr];
+    let nginx = Nginx::start("resume", |_, port| {
+        let servers: String = upstreams
+            .iter()
+            .map(|a| format!("        server {a} max_fails=0;\n"))
+            .collect();
+        format!(
+            "    upstream replicas {{\n{servers}    }}\n    server {{\n        listen 127.0.0.1:{port};\n        location / {{\n            proxy_pass http://replicas;\n            proxy_http_version 1.1;\n            proxy_set_header Connection \"\";\n            proxy_set_header Host $http_host;\n            proxy_buffering off;\n        }}\n    }}\n"
+        )
+    })
+    .await;
+    let target = Target::Http {
+        url: format!("http://127.0.0.1:{}/mcp", nginx.port()),
+        headers: vec![],
+    };
+    let run = run_sdk_client_with(
+        Sdk::Python,
+        &target,
+        &json!([{"name": "ask_twice", "arguments": {}}, {"name": "ask_twice", "arguments": {}}]),
+        &["--modern", "--elicit", "accept", "--sample", "Brilliant."],
+    )
+    .await;
+    assert_eq!(
+        run.code,
+        Some(0),
+        "{run:?}\nA:\n{}\nB:\n{}",
+        a.stderr(),
+        b.stderr()
+    );
+    for call in run.calls() {
+        let (text, is_error) = text_of(call);
+        assert!(!is_error, "{text}");
+        assert_eq!(
+            call["result"]["structuredContent"]["opinion"], "Brilliant.",
+            "{call}"
+        );
+    }
+    // Six tools/call rounds went through nginx, to both replicas.
+    let upstreams: BTreeSet<String> = nginx
+        .access_log()
+        .lines()
+        .filter(|l| l.starts_with("POST /mcp 200"))
+        .filter_map(|l| l.split(' ').nth(3).map(str::to_owned))
+        .collect();
+    assert_eq!(upstreams.len(), 2, "{}", nginx.access_log());
+    drop(nginx);
+    a.stop().await;
+    b.stop().await;
+}
