@@ -53,6 +53,7 @@ mod http_client;
 mod lifecycle;
 pub mod listing;
 mod monitor;
+mod parking;
 pub(crate) mod reaper;
 mod spec;
 pub(crate) mod sse;
@@ -62,6 +63,7 @@ mod stdio;
 mod streamable;
 #[cfg(test)]
 pub(crate) mod test_rng;
+mod waiting;
 pub(crate) mod wire;
 
 pub use child_env::withhold_from_children;
@@ -135,6 +137,9 @@ pub struct ClientManager {
     children: Arc<stdio::Children>,
     /// The lock the graph was built against, if any (`Graph::LOCK`).
     lock: Option<drift::LockedTools>,
+    /// Calls whose server asked a 2026-07-28 caller a question mid-call,
+    /// waiting for the caller's retry.
+    parking: parking::Parking,
     /// `--strict-lock`: calls to a tool that changed since the lock, or
     /// that could not be compared with it, fail.
     strict_lock: std::sync::atomic::AtomicBool,
@@ -161,6 +166,7 @@ impl ClientManager {
             children: Arc::default(),
             lock: None,
             strict_lock: std::sync::atomic::AtomicBool::new(false),
+            parking: parking::Parking::default(),
         }
     }
 
@@ -189,6 +195,7 @@ impl ClientManager {
     pub async fn shutdown(&self, deadline: std::time::Instant) {
         let deadline = tokio::time::Instant::from_std(deadline);
         self.closing.cancel();
+        self.parking.clear();
         let declaring: Vec<_> = match self.declaring.lock() {
             Ok(declaring) => declaring.values().cloned().collect(),
             Err(_) => Vec::new(),

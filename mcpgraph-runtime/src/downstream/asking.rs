@@ -26,6 +26,7 @@ use rmcp::model::{
 };
 use rmcp::service::{InboundStreamOrigin, RequestContext, RoleClient};
 use rmcp::{ClientHandler, ErrorData as McpError};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::questions::{Caller, Declared};
 
@@ -46,6 +47,16 @@ pub(super) struct Calls {
 struct Route {
     caller: Caller,
     problem: Arc<Mutex<Option<String>>>,
+    /// For a caller of MCP 2026-07-28: where a question goes to wait for
+    /// the caller's retry (see `waiting`).
+    park: Option<mpsc::Sender<Parked>>,
+}
+
+/// A question a server asked, waiting for the answer of a 2026-07-28
+/// caller's retry.
+pub(super) struct Parked {
+    pub(super) request: ServerRequest,
+    pub(super) answer: oneshot::Sender<Result<ClientResult, McpError>>,
 }
 
 /// A call registered on a connection; unregistered when dropped. Holds
@@ -73,8 +84,14 @@ impl Drop for Registered {
 }
 
 impl Calls {
-    /// Registers the call sent as request `id` on behalf of `caller`.
-    pub(super) fn register(self: &Arc<Self>, id: RequestId, caller: Caller) -> Registered {
+    /// Registers the call sent as request `id` on behalf of `caller`;
+    /// questions for a 2026-07-28 caller go to `park`.
+    pub(super) fn register(
+        self: &Arc<Self>,
+        id: RequestId,
+        caller: Caller,
+        park: Option<mpsc::Sender<Parked>>,
+    ) -> Registered {
         let problem = Arc::new(Mutex::new(None));
         if let Ok(mut by_id) = self.by_id.lock() {
             by_id.insert(
@@ -82,6 +99,7 @@ impl Calls {
                 Route {
                     caller,
                     problem: Arc::clone(&problem),
+                    park,
                 },
             );
         }
@@ -117,10 +135,18 @@ impl Questions {
         context: &RequestContext<RoleClient>,
     ) -> Result<ClientResult, McpError> {
         let capability = Declared::needed_by(&request);
-        let Some(route) = self
-            .calls
-            .route(context.extensions.get::<InboundStreamOrigin>())
-        else {
+        // The call registers right after sending its request, so a quick
+        // server's question can come first: it waits for the call a while.
+        let origin = context.extensions.get::<InboundStreamOrigin>();
+        let mut route = self.calls.route(origin);
+        for _ in 0..ROUTE_WAIT_STEPS {
+            if route.is_some() {
+                break;
+            }
+            tokio::time::sleep(ROUTE_WAIT_STEP).await;
+            route = self.calls.route(origin);
+        }
+        let Some(route) = route else {
             return Err(McpError::new(
                 ErrorCode::INVALID_REQUEST,
                 format!(
@@ -130,19 +156,55 @@ impl Questions {
                 None,
             ));
         };
-        route.caller.ask(request).await.map_err(|why| {
-            let note = format!("it asked the calling client a question, and {why}");
-            if let Ok(mut problem) = route.problem.lock() {
-                problem.get_or_insert(note);
+        if let Some(park) = &route.park {
+            route
+                .caller
+                .may_ask(&request)
+                .map_err(|why| self.refuse(&route, why))?;
+            let (answer, answered) = oneshot::channel();
+            let parked = Parked { request, answer };
+            if park.send(parked).await.is_err() {
+                return Err(McpError::new(
+                    ErrorCode::INVALID_REQUEST,
+                    "the call this question belongs to has ended",
+                    None,
+                ));
             }
-            McpError::new(
-                ErrorCode::INVALID_REQUEST,
-                format!("the client of this call cannot answer: {why}"),
-                None,
-            )
-        })
+            return answered.await.unwrap_or_else(|_| {
+                Err(McpError::new(
+                    ErrorCode::INVALID_REQUEST,
+                    "the calling client did not answer in time",
+                    None,
+                ))
+            });
+        }
+        route
+            .caller
+            .ask(request)
+            .await
+            .map_err(|why| self.refuse(&route, why))
+    }
+
+    /// Notes why a question got no answer (for the call's error) and
+    /// refuses it to the server.
+    fn refuse(&self, route: &Route, why: crate::questions::Unanswered) -> McpError {
+        let note = format!("it asked the calling client a question, and {why}");
+        if let Ok(mut problem) = route.problem.lock() {
+            problem.get_or_insert(note);
+        }
+        McpError::new(
+            ErrorCode::INVALID_REQUEST,
+            format!("the client of this call cannot answer: {why}"),
+            None,
+        )
     }
 }
+
+/// How long a question waits for the call it belongs to to register:
+/// steps of this...
+const ROUTE_WAIT_STEP: std::time::Duration = std::time::Duration::from_millis(10);
+/// ...this many times (one second in all).
+const ROUTE_WAIT_STEPS: usize = 100;
 
 /// A result of the wrong kind from the caller.
 fn unexpected(what: &str) -> McpError {

@@ -13,17 +13,19 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, ContentBlock, InputRequest, InputRequiredResult, InputResponses, RequestId,
-    ServerRequest, ServerResult,
+    CallToolRequestParams, CallToolResult, ClientResult, InputRequest, InputRequests,
+    InputRequiredResult, InputResponses, ServerRequest,
 };
-use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 
-use super::connection::{Connection, InFlight, crash_report, process_gone};
+use super::connection::Connection;
+use super::waiting::Sent;
 use super::{ClientManager, Downstream, DownstreamError};
 use crate::error::{Downstream as Kind, ErrorKind};
 use crate::questions::{Caller, Declared};
+
+/// How a sealed state names a parked call (see `parking`).
+const PARKED: &str = "mcpgraph-parked:";
 
 /// How many `input_required` rounds one downstream call may take (rmcp's
 /// own client stops at the same number).
@@ -64,6 +66,16 @@ impl ClientManager {
                 format!("no downstream server `{server}` is configured"),
             ));
         };
+        let what = format!("downstream server `{server}` tool `{tool}`");
+        // The retry of a 2026-07-28 client: the answers to what this
+        // server asked in the last round, and its state, go back to it.
+        let resumed = caller.and_then(|c| c.round()?.resume(c.node()));
+        if let Some((responses, Some(state))) = &resumed
+            && let Some(id) = state.strip_prefix(PARKED)
+        {
+            let sent = self.unpark(id, responses, caller, &what).await?;
+            return self.finish(sent, caller, &what);
+        }
         let declared = caller.map(Caller::declared).unwrap_or_default();
         let downstream = if declared.is_empty() {
             Arc::clone(base)
@@ -73,7 +85,7 @@ impl ClientManager {
         // Over stdio and SSE, a connection whose server may ask questions
         // carries one call at a time: nothing on the wire says which call
         // a question is for.
-        let _turn = match &downstream.turns {
+        let mut turn = match &downstream.turns {
             Some(turns) => Some(Arc::clone(turns).acquire_owned().await.map_err(|_| {
                 DownstreamError::new(Kind::Refused, format!("`{server}` is closing"))
             })?),
@@ -89,11 +101,8 @@ impl ClientManager {
         })?;
         self.check_lock(server, tool, &connection, &downstream)
             .await?;
-        let what = format!("downstream server `{server}` tool `{tool}`");
         let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        // The retry of a 2026-07-28 client: the answers to what this
-        // server asked in the last round, and its state, go back to it.
-        if let Some((responses, state)) = caller.and_then(|c| c.round()?.resume(c.node())) {
+        if let Some((responses, state)) = resumed {
             params.input_responses = Some(responses);
             params.request_state = state;
         }
@@ -102,7 +111,6 @@ impl ClientManager {
                 .send(&connection, &downstream, params.clone(), caller, &what)
                 .await?;
             match sent {
-                Sent::Complete(result) => return Ok(result),
                 Sent::InputRequired(input) => {
                     if let Some(caller) = caller
                         && let Some(round) = caller.round()
@@ -113,12 +121,100 @@ impl ClientManager {
                     params.input_responses = Some(responses);
                     params.request_state = state;
                 }
+                Sent::Asked(mut waiting, parked) => {
+                    // The parked call keeps the connection's turn.
+                    waiting.turn = turn.take();
+                    return self.finish(Sent::Asked(waiting, parked), caller, &what);
+                }
+                complete => return self.finish(complete, caller, &what),
             }
         }
         Err(DownstreamError::new(
             Kind::Protocol,
             format!("{what} asked for input more than {MAX_ROUNDS} times in one call"),
         ))
+    }
+
+    /// The result of a call that has not asked for input (again), or, for
+    /// a question its server asked a 2026-07-28 caller mid-call, the call
+    /// parked and the question passed on as this round's.
+    fn finish(
+        &self,
+        sent: Sent,
+        caller: Option<&Caller>,
+        what: &str,
+    ) -> Result<CallToolResult, DownstreamError> {
+        match sent {
+            Sent::Complete(result) => Ok(result),
+            Sent::InputRequired(_) => Err(DownstreamError::new(
+                Kind::Protocol,
+                format!(
+                    "{what} asked for input the MCP 2026-07-28 way while it also asked in its session"
+                ),
+            )),
+            Sent::Asked(waiting, parked) => {
+                let (Some(caller), Some(round)) = (caller, caller.and_then(Caller::round)) else {
+                    return Err(DownstreamError::new(
+                        Kind::Protocol,
+                        format!("{what} asked a question nobody can answer"),
+                    ));
+                };
+                let key = Declared::needed_by(&parked.request).to_owned();
+                let Some(request) = input_request(parked.request.clone()) else {
+                    return Err(DownstreamError::new(
+                        Kind::Protocol,
+                        format!("{what} asked for input of a kind mcpgraph does not know"),
+                    ));
+                };
+                let id = self.parking.park(&self.runtime, waiting, parked);
+                let mut requests = InputRequests::new();
+                requests.insert(key, request);
+                round.ask(caller.node(), requests, Some(format!("{PARKED}{id}")));
+                Err(DownstreamError {
+                    kind: ErrorKind::InputRequired,
+                    message: format!("{what} waits for the calling client's answer"),
+                })
+            }
+        }
+    }
+
+    /// Takes back the call parked as `id` (from a sealed state), answers
+    /// its question with the caller's answer in `responses`, and waits on.
+    async fn unpark(
+        &self,
+        id: &str,
+        responses: &InputResponses,
+        caller: Option<&Caller>,
+        what: &str,
+    ) -> Result<Sent, DownstreamError> {
+        let parked = id.parse().ok().and_then(|id| self.parking.take(id));
+        let Some((waiting, parked)) = parked else {
+            return Err(DownstreamError::new(
+                Kind::Protocol,
+                format!(
+                    "{what} asked a question in its session, and that call is no longer waiting on this replica \
+                     (its time to answer ran out, or the retry reached another replica: a session-era server's \
+                     question can only be answered on the replica it asked); call the tool again"
+                ),
+            ));
+        };
+        let key = Declared::needed_by(&parked.request);
+        let answer = responses
+            .get(key)
+            .ok_or_else(|| format!("no answer under `{key}`"))
+            .and_then(|v| client_result(&parked.request, v.clone()));
+        match answer {
+            Ok(answer) => {
+                let _ = parked.answer.send(Ok(answer));
+            }
+            Err(why) => {
+                let _ = parked.answer.send(Err(rmcp::ErrorData::invalid_params(
+                    format!("the calling client's answer was not usable: {why}"),
+                    None,
+                )));
+            }
+        }
+        super::waiting::wait(waiting, caller).await
     }
 
     /// Under a lock: warns of (or, with `--strict-lock`, refuses) a tool
@@ -173,109 +269,6 @@ impl ClientManager {
                 .or_insert_with(|| Arc::new(Downstream::new(base.spec.clone(), declared))),
         )
     }
-
-    /// One `tools/call` request and its answer.
-    async fn send(
-        &self,
-        connection: &Arc<Connection>,
-        downstream: &Downstream,
-        params: CallToolRequestParams,
-        caller: Option<&Caller>,
-        what: &str,
-    ) -> Result<Sent, DownstreamError> {
-        let timeout = downstream.spec.timeout();
-        let peer = connection.service.peer();
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        let handle = peer
-            .send_request_with_option(request, PeerRequestOptions::no_options())
-            .await
-            .map_err(|e| DownstreamError::new(Kind::Crashed, format!("{what} failed: {e}")))?;
-        let registered = caller.map(|c| connection.calls.register(handle.id.clone(), c.clone()));
-        // Dropping this future (the graph's time limit, a cancelled call,
-        // shutdown) sends `notifications/cancelled` downstream, and the
-        // in-flight guard marks the connection suspect.
-        let abandon = CancelOnDrop {
-            peer: peer.clone(),
-            id: Some(handle.id.clone()),
-            runtime: self.runtime.clone(),
-        };
-        let in_flight = InFlight {
-            connection: Arc::clone(connection),
-            answered: false,
-            probe: (self.runtime.clone(), downstream.spec.ping_timeout()),
-        };
-        let waiting = handle.await_response();
-        let outcome = match caller {
-            Some(caller) => caller.clock().timeout(timeout, waiting).await,
-            None => tokio::time::timeout(timeout, waiting).await.ok(),
-        };
-        in_flight.answered(outcome.is_some());
-        let note = registered.as_ref().and_then(|r| r.problem());
-        let Some(outcome) = outcome else {
-            return Err(DownstreamError::new(
-                Kind::TimedOut,
-                format!(
-                    "{what} did not answer within {} ms (the server's timeoutMs){}",
-                    timeout.as_millis(),
-                    note.map(|n| format!("; {n}")).unwrap_or_default()
-                ),
-            ));
-        };
-        abandon.disarm();
-        match outcome {
-            Ok(ServerResult::CallToolResult(mut result)) => {
-                if let Some(note) = note
-                    && result.is_error == Some(true)
-                {
-                    result.content.push(ContentBlock::text(format!("({note})")));
-                }
-                Ok(Sent::Complete(result))
-            }
-            Ok(ServerResult::InputRequiredResult(input)) => Ok(Sent::InputRequired(input)),
-            // A reply with no content (MCP 2026-07-28 allows an empty one).
-            Ok(ServerResult::EmptyResult(_)) => Ok(Sent::Complete(CallToolResult::success(vec![]))),
-            Ok(ServerResult::CreateTaskResult(_)) => Err(DownstreamError::new(
-                Kind::Protocol,
-                format!("{what} started a task, which graphs do not support yet"),
-            )),
-            Ok(_) => Err(DownstreamError::new(
-                Kind::Protocol,
-                format!("{what} answered with something that is not a tool result"),
-            )),
-            Err(ServiceError::McpError(e)) => Err(DownstreamError::new(
-                Kind::Protocol,
-                format!(
-                    "{what} failed: {} (error {}){}",
-                    e.message,
-                    e.code.0,
-                    note.map(|n| format!("; {n}")).unwrap_or_default()
-                ),
-            )),
-            Err(e) => Err(match &connection.process {
-                Some(process) if connection.is_closed() || process_gone(process).await => {
-                    DownstreamError::new(
-                        Kind::Crashed,
-                        format!("{what} failed: {}", crash_report(process).await),
-                    )
-                }
-                _ => {
-                    let kind = match &e {
-                        ServiceError::Cancelled { .. } => Kind::Cancelled,
-                        ServiceError::TransportClosed => Kind::Crashed,
-                        ServiceError::Timeout { .. } => Kind::TimedOut,
-                        _ => Kind::Protocol,
-                    };
-                    DownstreamError::new(kind, format!("{what} failed: {e}"))
-                }
-            }),
-        }
-    }
-}
-
-/// What one `tools/call` request came back with.
-enum Sent {
-    Complete(CallToolResult),
-    InputRequired(InputRequiredResult),
 }
 
 /// The server's questions, passed on to a client of 2026-07-28 as this
@@ -303,6 +296,33 @@ fn pass_on(
         kind: ErrorKind::InputRequired,
         message: format!("{what} waits for the calling client's answers"),
     }
+}
+
+/// The input request a server-to-client request is.
+fn input_request(request: ServerRequest) -> Option<InputRequest> {
+    match request {
+        ServerRequest::ElicitRequest(r) => Some(InputRequest::Elicitation(r)),
+        ServerRequest::CreateMessageRequest(r) => Some(InputRequest::CreateMessage(r)),
+        ServerRequest::ListRootsRequest(r) => Some(InputRequest::ListRoots(r)),
+        _ => None,
+    }
+}
+
+/// The caller's answer `value` to `request`, as the result it must be.
+fn client_result(request: &ServerRequest, value: Value) -> Result<ClientResult, String> {
+    let read = |e: serde_json::Error| e.to_string();
+    Ok(match request {
+        ServerRequest::ElicitRequest(_) => {
+            ClientResult::ElicitResult(serde_json::from_value(value).map_err(read)?)
+        }
+        ServerRequest::CreateMessageRequest(_) => ClientResult::CreateMessageResult(Box::new(
+            serde_json::from_value(value).map_err(read)?,
+        )),
+        ServerRequest::ListRootsRequest(_) => {
+            ClientResult::ListRootsResult(serde_json::from_value(value).map_err(read)?)
+        }
+        _ => return Err("an answer to an unknown request".to_owned()),
+    })
 }
 
 /// The server-to-client request an input request is.
@@ -352,35 +372,4 @@ async fn answer(
         responses.insert(key, answer);
     }
     Ok((responses, input.request_state))
-}
-
-/// Sends `notifications/cancelled` for a request abandoned before its
-/// answer came.
-struct CancelOnDrop {
-    peer: Peer<RoleClient>,
-    id: Option<RequestId>,
-    runtime: tokio::runtime::Handle,
-}
-
-impl CancelOnDrop {
-    fn disarm(mut self) {
-        self.id = None;
-    }
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        let Some(id) = self.id.take() else {
-            return;
-        };
-        let peer = self.peer.clone();
-        self.runtime.spawn(async move {
-            let _ = peer
-                .notify_cancelled(CancelledNotificationParam::new(
-                    Some(id),
-                    Some("the graph call was abandoned".to_owned()),
-                ))
-                .await;
-        });
-    }
 }

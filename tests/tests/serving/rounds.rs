@@ -55,3 +55,48 @@ async fn a_modern_client_answers_over_stdio() {
 async fn a_modern_client_answers_over_http() {
     two_rounds(true).await;
 }
+
+/// A session-era downstream server (server-everything) asks while its call
+/// runs; a 2026-07-28 client hears the question as `input_required`, the
+/// downstream call waits parked, and the retry's answer reaches it.
+async fn session_era_questions(http: bool) {
+    let (target, server) = target(http, &format!("parked-{http}")).await;
+    let run = run_sdk_client_with(
+        Sdk::Python,
+        &target,
+        &json!([
+            {"name": "ask_user", "arguments": {}},
+            {"name": "ask_model", "arguments": {"prompt": "Why?"}},
+        ]),
+        &["--modern", "--elicit", "accept", "--sample", "Because."],
+    )
+    .await;
+    let log = server.as_ref().map(HttpServer::stderr).unwrap_or_default();
+    assert_eq!(run.code, Some(0), "{run:?}\nserver:\n{log}");
+    let calls = run.calls();
+    let (user, is_error) = text_of(calls[0]);
+    assert!(!is_error, "{user}");
+    assert!(
+        user.contains("User provided the requested information"),
+        "{user}"
+    );
+    let (model, is_error) = text_of(calls[1]);
+    assert!(!is_error, "{model}");
+    assert!(model.contains("Because."), "{model}");
+    let questions = asked(&run);
+    assert_eq!(questions.len(), 2, "{questions:?}");
+    assert_eq!(
+        questions[0]["params"]["requestedSchema"]["properties"]["legacyTitledEnum"]["enumNames"][1],
+        "Dogs"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_era_servers_question_reaches_a_modern_client_over_stdio() {
+    session_era_questions(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_era_servers_question_reaches_a_modern_client_over_http() {
+    session_era_questions(true).await;
+}
