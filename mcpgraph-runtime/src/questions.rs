@@ -173,6 +173,9 @@ impl Caller {
             });
         }
         if !self.declared.allows(request) {
+            if let Channel::Rounds(round) = &self.channel {
+                round.lacks(capability);
+            }
             return Err(Unanswered::NotDeclared {
                 capability,
                 why: "it did not declare".to_owned(),

@@ -57,6 +57,8 @@ struct Inner {
     pending: Option<Pending>,
     /// The question this round stops at.
     asked: Option<(Pending, InputRequests)>,
+    /// A capability a question needed that the client did not declare.
+    missing: Option<&'static str>,
 }
 
 /// Why a replay cannot go on.
@@ -87,6 +89,7 @@ impl Rounds {
                 tape: Vec::new(),
                 pending: saved.pending,
                 asked: None,
+                missing: None,
             }),
         }
     }
@@ -147,6 +150,22 @@ impl Rounds {
             },
             requests,
         ));
+    }
+
+    /// Notes that a question needed `capability` (as the spec spells it,
+    /// e.g. `elicitation.url`), which the client did not declare.
+    pub(crate) fn lacks(&self, capability: &'static str) {
+        self.inner().missing.get_or_insert(capability);
+    }
+
+    /// The capability a question needed that the client did not declare,
+    /// as the `requiredCapabilities` of MCP 2026-07-28's error -32021.
+    pub(crate) fn missing(&self) -> Option<Value> {
+        let capability = self.inner().missing?;
+        Some(match capability.split_once('.') {
+            Some((outer, inner)) => serde_json::json!({ outer: { inner: {} } }),
+            None => serde_json::json!({ capability: {} }),
+        })
     }
 
     /// The questions this round stopped at, and what to seal for the

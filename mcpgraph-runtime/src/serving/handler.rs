@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    DiscoverResult, Implementation, ListToolsResult, PaginatedRequestParams,
+    DiscoverResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
@@ -369,6 +369,18 @@ impl ServerHandler for Handler {
             Err(e @ CallError::UnknownTool(_)) => {
                 metrics::call(metrics::UNKNOWN_TOOL, "unknown_tool");
                 Err(McpError::invalid_params(e.to_string(), None))
+            }
+            // A 2026-07-28 client that did not declare what a question
+            // needed: error -32021, naming the capability.
+            Err(CallError::Failed(e))
+                if let Some(missing) = round.as_ref().and_then(|(r, _)| r.missing()) =>
+            {
+                metrics::call(self.tool_label(&request.name), "error");
+                Err(McpError::new(
+                    ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                    e.to_string(),
+                    Some(serde_json::json!({ "requiredCapabilities": missing })),
+                ))
             }
             Err(CallError::Failed(e)) if e.kind() == ErrorKind::InputRequired => {
                 // The round stopped for the client's answers (2026-07-28).

@@ -234,3 +234,33 @@ async fn the_rounds_of_one_call_cross_replicas_behind_nginx() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A 2026-07-28 client that did not declare what a downstream server's
+/// question needs gets error -32021 (HTTP 400) naming the capability, and
+/// the next call is served.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_undeclared_capability_is_error_32021() {
+    let keys = key_file("missing", &format!("k1={KEY_A}\n"));
+    let a = replica(&keys, "missing").await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}
+    });
+    let reply = modern_call(a.addr, "ask_model_first", json!({"_meta": meta})).await;
+    assert_eq!(reply["error"]["code"], -32021, "{reply}");
+    assert_eq!(
+        reply["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}}),
+        "{reply}"
+    );
+    let message = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`modern`") && message.contains("sampling"),
+        "{message}"
+    );
+    // With the capability declared, the same call asks instead.
+    let reply = modern_call(a.addr, "ask_model_first", json!({})).await;
+    assert_eq!(reply["result"]["resultType"], "input_required", "{reply}");
+    a.stop().await;
+}

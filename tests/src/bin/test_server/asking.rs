@@ -4,6 +4,7 @@
 //! the model's opinion (sampling, key `opinion`); the third call returns
 //! both answers as structuredContent. `requestState` must come back as it
 //! was sent, and each round's answer under its key; otherwise it asks again.
+//! With the argument `first: "sampling"` it asks the model first.
 
 #![allow(deprecated)] // sampling is deprecated by SEP-2577, and still asked
 
@@ -36,6 +37,12 @@ pub fn ask(request: &CallToolRequestParams) -> CallToolResponse {
             (Some(user), None) => sampling(user),
             _ => elicitation(),
         },
+        // `first: "sampling"` starts with the model's opinion.
+        None if request.arguments.as_ref().and_then(|a| a.get("first"))
+            == Some(&json!("sampling")) =>
+        {
+            sampling("nobody")
+        }
         None => elicitation(),
     }
 }
