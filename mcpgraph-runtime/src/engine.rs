@@ -282,6 +282,9 @@ impl Engine {
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let span = tracing::info_span!("tool_call", tool = tool.meta.name);
+        if let Some(trace) = caller.as_ref().and_then(|c| c.trace()) {
+            trace.adopt(&span);
+        }
         let here = self.here && self.in_flight.count.load(Ordering::SeqCst) == 1;
         let worker = match self.workers.pick(here) {
             Ok(worker) => worker,

@@ -31,6 +31,7 @@ mod observe;
 mod questions;
 mod secrets;
 mod serving;
+mod trace_context;
 
 pub use allocator::CountingAllocator;
 pub use downstream::{ServerSpec, TransportSpec};

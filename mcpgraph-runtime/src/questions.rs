@@ -39,6 +39,8 @@ pub struct Caller {
     clock: Arc<WaitClock>,
     /// The node asking (see [`Caller::at`]).
     node: &'static str,
+    /// The trace context of the caller's request.
+    trace: Option<crate::trace_context::TraceContext>,
 }
 
 /// How a question reaches the caller.
@@ -104,6 +106,7 @@ impl Caller {
             channel: Channel::Live { peer, origin },
             clock: Arc::default(),
             node: "",
+            trace: None,
         }
     }
 
@@ -115,7 +118,19 @@ impl Caller {
             channel: Channel::Rounds(rounds),
             clock: Arc::default(),
             node: "",
+            trace: None,
         }
+    }
+
+    /// The same caller, whose request came with trace context `trace`.
+    pub(crate) fn with_trace(mut self, trace: Option<crate::trace_context::TraceContext>) -> Self {
+        self.trace = trace;
+        self
+    }
+
+    /// The trace context of the caller's request.
+    pub(crate) fn trace(&self) -> Option<&crate::trace_context::TraceContext> {
+        self.trace.as_ref()
     }
 
     /// The same caller, asked on behalf of node `node`.
@@ -146,6 +161,7 @@ impl Caller {
             channel: Channel::Closed { why },
             clock: Arc::default(),
             node: "",
+            trace: None,
         }
     }
 

@@ -24,6 +24,7 @@ use super::connection::{Connection, InFlight, crash_report, process_gone};
 use super::{ClientManager, Downstream, DownstreamError};
 use crate::error::Downstream as Kind;
 use crate::questions::Caller;
+use crate::trace_context::TraceContext;
 
 /// What one `tools/call` request came back with.
 pub(super) enum Sent {
@@ -61,8 +62,10 @@ impl ClientManager {
     ) -> Result<Sent, DownstreamError> {
         let peer = connection.service.peer();
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let mut options = PeerRequestOptions::no_options();
+        options.meta = TraceContext::outgoing(caller.and_then(Caller::trace));
         let handle = peer
-            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .send_request_with_option(request, options)
             .await
             .map_err(|e| DownstreamError::new(Kind::Crashed, format!("{what} failed: {e}")))?;
         let (park, questions) = match caller.and_then(Caller::round) {

@@ -22,6 +22,7 @@ use crate::observe::ProgressEvent;
 use crate::questions::{Caller, Rounds};
 use crate::serving::metrics;
 use crate::serving::state::StateKeys;
+use crate::trace_context::TraceContext;
 
 /// How long a client or cache may keep `tools/list` and `server/discover`
 /// answers (MCP 2026-07-28 caching hints, scope `public`). They are fixed
@@ -333,6 +334,7 @@ impl ServerHandler for Handler {
             metrics::call(self.tool_label(&request.name), "refused");
         })?;
         let (caller, round) = self.caller(&request, &context)?;
+        let caller = caller.with_trace(TraceContext::from_meta(&context.meta));
         let mut options = CallOptions {
             cancel: context.ct.clone(),
             caller: Some(caller),

@@ -56,6 +56,8 @@ mod asking;
 mod faults;
 #[path = "test_server/http.rs"]
 mod http;
+#[path = "test_server/meta.rs"]
+mod meta;
 
 use faults::{CANCELLED, crash, hang, huge, malformed, raw_stdout};
 
@@ -74,6 +76,10 @@ const TOOLS: &[(&str, &str)] = &[
     ("json_text", "Returns `value` serialised as JSON text"),
     ("text", "Returns `text` as a plain text item"),
     ("image", "Returns an image item"),
+    (
+        "echo_meta",
+        "Returns the request's _meta as structuredContent",
+    ),
     (
         "ask",
         "Asks for the user's name, then the model's opinion (input_required rounds)",
@@ -236,6 +242,7 @@ impl ServerHandler for TestServer {
         let value = arg(&request, "value").cloned().unwrap_or(Value::Null);
         let result = match request.name.as_ref() {
             "ask" => return Ok(asking::ask(&request)),
+            "echo_meta" => meta::echo_meta(&context),
             "structured" => {
                 let mut r = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
                 r.structured_content = Some(value);

@@ -264,3 +264,35 @@ async fn an_undeclared_capability_is_error_32021() {
     assert_eq!(reply["result"]["resultType"], "input_required", "{reply}");
     a.stop().await;
 }
+
+/// The caller's W3C trace context (`traceparent`, `tracestate` in `_meta`)
+/// reaches the downstream servers the graph calls.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_callers_trace_context_reaches_downstream_servers() {
+    let keys = key_file("trace", &format!("k1={KEY_A}\n"));
+    let a = replica(&keys, "trace").await;
+    let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "traceparent": traceparent,
+        "tracestate": "vendor=value"
+    });
+    let reply = modern_call(a.addr, "downstream_meta", json!({"_meta": meta})).await;
+    let got = &reply["result"]["structuredContent"]["meta"];
+    assert_eq!(got["traceparent"], traceparent, "{reply}");
+    assert_eq!(got["tracestate"], "vendor=value", "{reply}");
+    // A malformed one is not passed on.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "traceparent": "not-a-trace"
+    });
+    let reply = modern_call(a.addr, "downstream_meta", json!({"_meta": meta})).await;
+    assert_eq!(
+        reply["result"]["structuredContent"]["meta"].get("traceparent"),
+        None,
+        "{reply}"
+    );
+    a.stop().await;
+}
