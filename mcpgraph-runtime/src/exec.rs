@@ -21,7 +21,7 @@ use crate::error::{Downstream, ErrorKind, Limit, NodeError};
 use crate::expressions::expr::{Args, Expr};
 use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
-use crate::observe::{NodeRecord, NodeType};
+use crate::observe::{NodeRecord, NodeType, ProgressEvent};
 
 #[doc(hidden)]
 #[cfg(feature = "testing")]
@@ -165,7 +165,11 @@ impl Execution {
             observer.on_node_start(self.watch.tool, index, node, node_type);
         }
         if let Some(progress) = &self.watch.progress {
-            let _ = progress.send((self.executed, node));
+            let _ = progress.send(ProgressEvent {
+                progress: self.executed as f64,
+                node,
+                message: None,
+            });
         }
         self.pending = Some(Pending {
             index,
@@ -242,7 +246,12 @@ impl Execution {
                 ));
             }
         };
-        let caller = self.caller.as_ref().map(|c| c.at(self.current));
+        let progress = self
+            .watch
+            .progress
+            .clone()
+            .map(|sink| (sink, self.executed));
+        let caller = self.caller.as_ref().map(|c| c.at(self.current, progress));
         let result = match self.replayed(caller.as_ref())? {
             Some(result) => result,
             None => {

@@ -99,5 +99,17 @@ pub trait Observer: Send + Sync + 'static {
     }
 }
 
-/// A node started, for progress notifications: `(executions so far, node id)`.
-pub type ProgressEvent = (u64, &'static str);
+/// A step of a call's progress, for progress notifications: a node started
+/// (`progress` is then the number of node executions so far, a whole
+/// number), or a downstream server reported progress within an `mcp` node
+/// (`progress` is then between that node's number and the next, and
+/// `message` is the server's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgressEvent {
+    /// How far the call is, in node executions: increases with every event.
+    pub progress: f64,
+    /// The node running.
+    pub node: &'static str,
+    /// The downstream server's message, if it sent one.
+    pub message: Option<String>,
+}

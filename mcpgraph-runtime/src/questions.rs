@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{ClientCapabilities, ClientResult, RequestId, ServerRequest};
 use rmcp::service::{Peer, PeerRequestOptions, RoleServer};
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::observe::ProgressEvent;
 
 mod declared;
 mod rounds;
@@ -41,6 +44,8 @@ pub struct Caller {
     node: &'static str,
     /// The trace context of the caller's request.
     trace: Option<crate::trace_context::TraceContext>,
+    /// Where the asking node's progress goes, and the node's number.
+    progress: Option<(UnboundedSender<ProgressEvent>, u64)>,
 }
 
 /// How a question reaches the caller.
@@ -107,6 +112,7 @@ impl Caller {
             clock: Arc::default(),
             node: "",
             trace: None,
+            progress: None,
         }
     }
 
@@ -119,6 +125,7 @@ impl Caller {
             clock: Arc::default(),
             node: "",
             trace: None,
+            progress: None,
         }
     }
 
@@ -133,12 +140,39 @@ impl Caller {
         self.trace.as_ref()
     }
 
-    /// The same caller, asked on behalf of node `node`.
-    pub(crate) fn at(&self, node: &'static str) -> Self {
+    /// The same caller, asked on behalf of node `node` (the call's node
+    /// execution number `progress.1`, whose progress goes to `progress.0`).
+    pub(crate) fn at(
+        &self,
+        node: &'static str,
+        progress: Option<(UnboundedSender<ProgressEvent>, u64)>,
+    ) -> Self {
         Self {
             node,
+            progress,
             ..self.clone()
         }
+    }
+
+    /// Reports a downstream server's progress within the asking node:
+    /// mapped between the node's number and the next (`progress / total`
+    /// of the way; without a total, ever closer to the next).
+    pub(crate) fn report(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+        let Some((sink, number)) = &self.progress else {
+            return;
+        };
+        if !progress.is_finite() || progress < 0.0 {
+            return;
+        }
+        let share = match total {
+            Some(total) if total.is_finite() && total > 0.0 => progress / total,
+            _ => progress / (progress + 1.0),
+        };
+        let _ = sink.send(ProgressEvent {
+            progress: *number as f64 + share.clamp(0.0, 0.999),
+            node: self.node,
+            message,
+        });
     }
 
     /// The node asking.
@@ -162,6 +196,7 @@ impl Caller {
             clock: Arc::default(),
             node: "",
             trace: None,
+            progress: None,
         }
     }
 

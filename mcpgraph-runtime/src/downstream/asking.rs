@@ -24,7 +24,8 @@ use rmcp::model::{
     CreateMessageResult, ElicitRequest, ElicitRequestParams, ElicitResult, ErrorCode,
     Implementation, ListRootsRequest, ListRootsResult, RequestId, ServerRequest,
 };
-use rmcp::service::{InboundStreamOrigin, RequestContext, RoleClient};
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RoleClient};
 use rmcp::{ClientHandler, ErrorData as McpError};
 use tokio::sync::{mpsc, oneshot};
 
@@ -50,6 +51,8 @@ struct Route {
     /// For a caller of MCP 2026-07-28: where a question goes to wait for
     /// the caller's retry (see `waiting`).
     park: Option<mpsc::Sender<Parked>>,
+    /// The progress token of the call's request.
+    token: ProgressToken,
 }
 
 /// A question a server asked, waiting for the answer of a 2026-07-28
@@ -91,6 +94,7 @@ impl Calls {
         id: RequestId,
         caller: Caller,
         park: Option<mpsc::Sender<Parked>>,
+        token: ProgressToken,
     ) -> Registered {
         let problem = Arc::new(Mutex::new(None));
         if let Ok(mut by_id) = self.by_id.lock() {
@@ -100,6 +104,7 @@ impl Calls {
                     caller,
                     problem: Arc::clone(&problem),
                     park,
+                    token,
                 },
             );
         }
@@ -215,6 +220,26 @@ fn unexpected(what: &str) -> McpError {
 }
 
 impl ClientHandler for Questions {
+    /// A server's progress on a call goes to the call's node, as a share
+    /// of it (see `Caller::report`).
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let route = self.calls.by_id.lock().ok().and_then(|by_id| {
+            by_id
+                .values()
+                .find(|r| r.token == params.progress_token)
+                .cloned()
+        });
+        if let Some(route) = route {
+            route
+                .caller
+                .report(params.progress, params.total, params.message);
+        }
+    }
+
     fn get_info(&self) -> ClientConfig {
         let mut info = ClientConfig::default();
         info.capabilities = self.declared.capabilities();

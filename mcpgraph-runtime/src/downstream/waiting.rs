@@ -76,9 +76,10 @@ impl ClientManager {
             None => (None, None),
         };
         let registered = caller.map(|c| {
+            let token = handle.progress_token.clone();
             connection
                 .calls
-                .register(handle.id.clone(), c.clone(), park)
+                .register(handle.id.clone(), c.clone(), park, token)
         });
         // Dropping the wait (the graph's time limit, a cancelled call,
         // shutdown) sends `notifications/cancelled` downstream, and the

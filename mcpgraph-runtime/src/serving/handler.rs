@@ -346,9 +346,20 @@ impl ServerHandler for Handler {
             options.progress = Some(tx);
             let peer = context.peer.clone();
             tokio::spawn(async move {
-                while let Some((count, node)) = rx.recv().await {
-                    let param = ProgressNotificationParam::new(token.clone(), count as f64)
-                        .with_message(format!("node `{node}`"));
+                // Downstream servers' notifications can be handled out of
+                // order: one that would not increase the progress is stale.
+                let mut last = f64::NEG_INFINITY;
+                while let Some(event) = rx.recv().await {
+                    if event.progress <= last {
+                        continue;
+                    }
+                    last = event.progress;
+                    let message = match event.message {
+                        Some(message) => format!("node `{}`: {message}", event.node),
+                        None => format!("node `{}`", event.node),
+                    };
+                    let param = ProgressNotificationParam::new(token.clone(), event.progress)
+                        .with_message(message);
                     if peer.notify_progress(param).await.is_err() {
                         break;
                     }

@@ -243,6 +243,7 @@ impl ServerHandler for TestServer {
         let result = match request.name.as_ref() {
             "ask" => return Ok(asking::ask(&request)),
             "echo_meta" => meta::echo_meta(&context),
+            "progress" => meta::progress(&context).await,
             "structured" => {
                 let mut r = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
                 r.structured_content = Some(value);

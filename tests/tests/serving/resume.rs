@@ -51,6 +51,15 @@ async fn replica(keys: &PathBuf, tag: &str) -> HttpServer {
 /// A 2026-07-28 `tools/call` of `tool` (with `extra` params), raw; the
 /// JSON-RPC reply.
 async fn modern_call(addr: std::net::SocketAddr, tool: &str, extra: Value) -> Value {
+    modern_exchange(addr, tool, extra)
+        .await
+        .into_iter()
+        .find(|m| m.get("id") == Some(&json!(1)))
+        .unwrap_or_else(|| panic!("no reply to the call"))
+}
+
+/// [`modern_call`]'s messages: the notifications before the reply too.
+async fn modern_exchange(addr: std::net::SocketAddr, tool: &str, extra: Value) -> Vec<Value> {
     let mut params = json!({
         "name": tool,
         "arguments": {},
@@ -74,11 +83,7 @@ async fn modern_call(addr: std::net::SocketAddr, tool: &str, extra: Value) -> Va
         &body.to_string(),
     )
     .await;
-    response
-        .messages()
-        .into_iter()
-        .find(|m| m.get("id") == Some(&json!(1)))
-        .unwrap_or_else(|| panic!("no reply to the call: {response:?}"))
+    response.messages()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -294,5 +299,49 @@ async fn the_callers_trace_context_reaches_downstream_servers() {
         None,
         "{reply}"
     );
+    a.stop().await;
+}
+
+/// A downstream server's progress reaches the caller as a share of the node
+/// that called it: between that node's number and the next, increasing.
+#[tokio::test(flavor = "multi_thread")]
+async fn downstream_progress_is_the_nodes_share() {
+    let keys = key_file("progress", &format!("k1={KEY_A}\n"));
+    let a = replica(&keys, "progress").await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "progressToken": "p-1"
+    });
+    let messages = modern_exchange(a.addr, "downstream_progress", json!({"_meta": meta})).await;
+    let progress: Vec<(f64, String)> = messages
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .map(|m| {
+            assert_eq!(m["params"]["progressToken"], "p-1", "{m}");
+            (
+                m["params"]["progress"].as_f64().unwrap_or(-1.0),
+                m["params"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    // entry (1), work (2), the server's steps within work (a step handled
+    // after a later one is stale and dropped), exit (3).
+    let values: Vec<f64> = progress.iter().map(|(p, _)| *p).collect();
+    assert!(values.windows(2).all(|w| w[0] < w[1]), "{progress:?}");
+    assert_eq!(values.first(), Some(&1.0), "{progress:?}");
+    assert_eq!(values.last(), Some(&3.0), "{progress:?}");
+    let steps: Vec<&(f64, String)> = progress
+        .iter()
+        .filter(|(_, m)| m.contains("step"))
+        .collect();
+    assert!(!steps.is_empty(), "{progress:?}");
+    for (value, message) in steps {
+        assert!((2.0..3.0).contains(value), "{progress:?}");
+        assert!(message.starts_with("node `work`: step"), "{message}");
+    }
     a.stop().await;
 }
