@@ -24,7 +24,7 @@ use tracing::Instrument;
 use crate::downstream::{ClientManager, ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
-use crate::exec::{Execution, Watch};
+use crate::exec::{Execution, ExitContent, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::{NodeRecord, Observer, ProgressEvent};
 
@@ -54,6 +54,9 @@ pub struct CallOutcome {
     pub result: Result<Value, CallError>,
     /// One entry per node execution, when `CallOptions::record` was set.
     pub records: Option<Vec<NodeRecord>>,
+    /// The downstream content blocks the tool's exit returns (its
+    /// `content:`), for the MCP result; `None` when it has no `content:`.
+    pub(crate) content: Option<ExitContent>,
 }
 
 impl CallOutcome {
@@ -61,6 +64,7 @@ impl CallOutcome {
         Self {
             result: Err(error),
             records: None,
+            content: None,
         }
     }
 }
@@ -273,6 +277,7 @@ impl Engine {
             progress: options.progress,
         };
         let cancel = options.cancel;
+        let content = tool.meta.content.as_ref();
         let stop = self.stop.clone();
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
@@ -293,13 +298,16 @@ impl Engine {
                 // The `tool_call` span closes (and reaches exporters) before
                 // the caller hears the result: a CLI that exits right after
                 // the reply must not lose it.
-                let (outcome, records) = async move {
+                let (outcome, records, content) = async move {
                     let mut exec = Execution::new(
                         &arguments,
                         shared.graph.limits,
                         Arc::clone(&shared.clients),
                     );
                     exec.watch(watch);
+                    if let Some(spec) = content {
+                        exec.keep_content(spec);
+                    }
                     let run = shared.compiled.run(index, &mut exec);
                     let outcome = tokio::select! {
                         outcome = run => outcome,
@@ -324,14 +332,14 @@ impl Engine {
                         exec.fail(error);
                         tracing::debug!(error = %error, "call failed");
                     }
-                    (outcome, exec.take_records())
+                    (outcome, exec.take_records(), exec.take_content())
                 }
                 .instrument(span)
                 .await;
                 // Not counted once the caller can hear: its next call must
                 // see this worker as free again.
                 drop(load);
-                let _ = reply.send((outcome, records));
+                let _ = reply.send((outcome, records, content));
             })
         });
         if worker.jobs.send(job).is_err() {
@@ -340,7 +348,7 @@ impl Engine {
                 "the server is shutting down",
             )));
         }
-        let Ok((outcome, records)) = result.await else {
+        let Ok((outcome, records, content)) = result.await else {
             return CallOutcome::failed(CallError::Failed(NodeError::outside(
                 ErrorKind::Internal,
                 "the worker running the call stopped",
@@ -359,7 +367,11 @@ impl Engine {
                 None => Ok(value),
             }
         });
-        CallOutcome { result, records }
+        CallOutcome {
+            result,
+            records,
+            content,
+        }
     }
 
     /// Waits until no call is running, for at most `limit`; returns

@@ -23,6 +23,7 @@ use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType};
 
+mod content;
 #[doc(hidden)]
 #[cfg(feature = "testing")]
 pub mod differential;
@@ -36,6 +37,9 @@ mod watch;
 #[cfg(feature = "testing")]
 pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;
+
+pub(crate) use content::ExitContent;
+use content::KeptContent;
 
 use evaluator::CallEvaluator;
 use history::History;
@@ -73,6 +77,9 @@ pub struct Execution {
     watch: Watch,
     /// Reused buffer for a rule's slot values.
     slot_values: Vec<JValue>,
+    /// The blocks the exit's `content:` returns, when it has one: only
+    /// the nodes it names keep theirs.
+    kept: Option<KeptContent>,
 }
 
 impl Execution {
@@ -97,7 +104,18 @@ impl Execution {
             pending: None,
             watch: Watch::default(),
             slot_values: Vec::new(),
+            kept: None,
         }
+    }
+
+    /// Keeps the content blocks the exit's `content:` (`spec`) returns.
+    pub(crate) fn keep_content(&mut self, spec: &'static crate::meta::ContentMeta) {
+        self.kept = Some(KeptContent::new(spec));
+    }
+
+    /// The blocks the exit returns, when it has a `content:`.
+    pub(crate) fn take_content(&mut self) -> Option<ExitContent> {
+        self.kept.take().map(KeptContent::finish)
     }
 
     pub(crate) fn watch(&mut self, watch: Watch) {
@@ -238,6 +256,11 @@ impl Execution {
             Ok(result) => result.map_err(|e| self.error(e.kind, e.message))?,
             Err(_) => return Err(self.time_limit()),
         };
+        if let Some(kept) = &mut self.kept
+            && result.is_error != Some(true)
+        {
+            kept.offer(self.current, &result.content);
+        }
         let output = output_of_result(result).map_err(|text| {
             self.error(
                 ErrorKind::Downstream(Downstream::ToolError),

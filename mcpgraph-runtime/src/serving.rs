@@ -1,5 +1,6 @@
 //! Serving MCP: the rmcp handler that turns a `tools/call` into an engine
-//! call ([`handler`]), the transports (streamable HTTP with its front door
+//! call ([`handler`]), the tools it lists ([`tools`]) and the results it
+//! answers with ([`result`]), the transports (streamable HTTP with its front door
 //! in [`http`], the process's own stdin and stdout in [`stdio`]), and what
 //! an operator watches: `/metrics` ([`metrics`]), logs and spans
 //! ([`telemetry`], written by [`stderr_writer`]).
@@ -9,6 +10,8 @@
 pub(crate) mod handler;
 pub(crate) mod http;
 pub(crate) mod metrics;
+pub(crate) mod result;
 pub(crate) mod stderr_writer;
 pub(crate) mod stdio;
 pub(crate) mod telemetry;
+pub(crate) mod tools;
