@@ -90,10 +90,21 @@ pub(crate) fn listed(tool: &Tool, lock: Option<&Lock>) -> Option<Value> {
     if let Some(title) = set.title.as_ref().or(derived.title.as_ref()) {
         map.insert("title".into(), Value::String(title.clone()));
     }
+    let read_only = set.read_only.or(derived.read_only);
+    // A `readOnlyHint` the graph sets against the derived one voids what
+    // was derived from it; a read-only tool neither destroys nor repeats
+    // an effect.
+    let (mut destructive, mut idempotent) = match set.read_only {
+        Some(ro) if Some(ro) != derived.read_only => (None, None),
+        _ => (derived.destructive, derived.idempotent),
+    };
+    if read_only == Some(true) {
+        (destructive, idempotent) = (Some(false), Some(true));
+    }
     for (key, value) in [
-        ("readOnlyHint", set.read_only.or(derived.read_only)),
-        ("destructiveHint", set.destructive.or(derived.destructive)),
-        ("idempotentHint", set.idempotent.or(derived.idempotent)),
+        ("readOnlyHint", read_only),
+        ("destructiveHint", set.destructive.or(destructive)),
+        ("idempotentHint", set.idempotent.or(idempotent)),
         ("openWorldHint", set.open_world.or(derived.open_world)),
     ] {
         if let Some(value) = value {
@@ -210,10 +221,15 @@ mod tests {
         let locked = format!(r#"{{"a": {READ}}}"#);
         assert_eq!(
             listed_for(&["a"], extra, &locked),
-            Some(
-                json!({"title": "Writer", "readOnlyHint": false, "destructiveHint": false,
-                        "idempotentHint": true, "openWorldHint": false})
-            )
+            Some(json!({"title": "Writer", "readOnlyHint": false,
+                        "idempotentHint": true, "openWorldHint": false}))
+        );
+        // Said read-only against a writing call: no longer destructive.
+        let extra = "    annotations: {readOnlyHint: true}\n";
+        assert_eq!(
+            listed_for(&["w"], extra, r#"{"w": null}"#),
+            Some(json!({"readOnlyHint": true, "destructiveHint": false,
+                        "idempotentHint": true, "openWorldHint": true}))
         );
         let extra = "    annotations: {openWorldHint: false}\n";
         assert_eq!(

@@ -1,5 +1,5 @@
 //! A small MCP server for tests of the downstream side: it answers in every
-//! shape FORMAT.md converts (structured, JSON text, plain text, images, no
+//! shape FORMAT.md converts (structured, JSON text, plain text, images, audio, no
 //! content, `isError`) and misbehaves on request: slow answers, no answer,
 //! a frozen process, garbage or malformed lines on stdout, huge payloads,
 //! crashes, a wedged HTTP session.
@@ -54,6 +54,8 @@ use serde_json::{Value, json};
 mod faults;
 #[path = "test_server/http.rs"]
 mod http;
+#[path = "test_server/media.rs"]
+mod media;
 
 use faults::{CANCELLED, crash, hang, huge, malformed, raw_stdout};
 
@@ -72,6 +74,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("json_text", "Returns `value` serialised as JSON text"),
     ("text", "Returns `text` as a plain text item"),
     ("image", "Returns an image item"),
+    ("audio", "Returns a text item, then a WAV as an audio item"),
     ("empty", "Returns no content at all"),
     ("fail", "Returns isError with `message`"),
     (
@@ -242,6 +245,7 @@ impl ServerHandler for TestServer {
             "image" => {
                 CallToolResult::success(vec![ContentBlock::image("iVBORw0KGgo=", "image/png")])
             }
+            "audio" => media::audio(),
             "empty" => CallToolResult::success(vec![]),
             "fail" => {
                 let message = arg(&request, "message")
