@@ -305,9 +305,7 @@ impl Engine {
                         Arc::clone(&shared.clients),
                     );
                     exec.watch(watch);
-                    if let Some(spec) = content {
-                        exec.keep_content(spec);
-                    }
+                    exec.keep_content(content);
                     let run = shared.compiled.run(index, &mut exec);
                     let outcome = tokio::select! {
                         outcome = run => outcome,

@@ -109,8 +109,8 @@ impl Execution {
     }
 
     /// Keeps the content blocks the exit's `content:` (`spec`) returns.
-    pub(crate) fn keep_content(&mut self, spec: &'static crate::meta::ContentMeta) {
-        self.kept = Some(KeptContent::new(spec));
+    pub(crate) fn keep_content(&mut self, spec: Option<&'static crate::meta::ContentMeta>) {
+        self.kept = spec.map(KeptContent::new);
     }
 
     /// The blocks the exit returns, when it has a `content:`.
