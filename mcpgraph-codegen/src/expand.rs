@@ -23,6 +23,7 @@ use quote::quote;
 use syn::Ident;
 
 use crate::ident::{snake, unique};
+use crate::lock::Lock;
 use crate::model::{GraphFile, McpServer, Tool, Transport};
 
 pub use rule::{RewrittenRule, rewrite_rule};
@@ -50,6 +51,9 @@ pub struct ExpandOptions {
     /// embedded as `Graph::LOCK` for the run-time drift check. Set by
     /// [`generate_file`](crate::generate_file) when the lock exists.
     pub embed_lock: Option<String>,
+    /// The graph's lock, which tools' annotations are derived from. Set by
+    /// [`generate_file`](crate::generate_file) when the lock exists.
+    pub lock: Option<Lock>,
     /// How messages in the generated code name the graph file, as its
     /// diagnostics do. Set by [`generate_str`](crate::generate_str) and
     /// [`generate_file`](crate::generate_file) from their `display_path`.
@@ -64,6 +68,7 @@ impl Default for ExpandOptions {
             require_lock: false,
             track_lock: None,
             embed_lock: None,
+            lock: None,
             display_path: None,
         }
     }
@@ -149,7 +154,7 @@ fn graph_impl(
         .tools
         .iter()
         .zip(schemas)
-        .map(|(t, s)| tool_meta(t, s));
+        .map(|(t, s)| tool_meta(t, s, options.lock.as_ref()));
     let server_defs = graph.mcp_servers.iter().map(server_def);
     let file = options.display_path.as_deref();
     let tls_checks = graph.mcp_servers.iter().filter_map(|s| tls_check(s, file));
@@ -218,8 +223,9 @@ fn graph_impl(
     }
 }
 
-/// `rt::ToolMeta` of `tool`, whose schemas are checked as `schemas` says.
-fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>) -> TokenStream {
+/// `rt::ToolMeta` of `tool`, whose schemas are checked as `schemas` says
+/// and whose annotations derive from `lock`.
+fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>, lock: Option<&Lock>) -> TokenStream {
     let name = lit::string(&tool.name.value);
     let description = lit::string(&tool.description);
     let input = lit::string(&tool.input_schema.to_string());
@@ -230,6 +236,18 @@ fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>) -> TokenStream {
     );
     let input_check = schemas.input.path();
     let output_check = lit::option(schemas.output.as_ref().map(schema::Check::path));
+    let content = lit::option(tool.exit_content.as_ref().map(|c| {
+        let from = c.from.iter().map(|n| lit::string(&n.value));
+        let types = c.types.iter().map(|t| lit::string(t));
+        let json = c.json.value;
+        quote!(rt::ContentMeta { from: &[#(#from),*], types: &[#(#types),*], json: #json })
+    }));
+    let annotations =
+        lit::option(crate::annotations::listed(tool, lock).map(|a| lit::string(&a.to_string())));
+    let icons = lit::option(
+        (!tool.icons.is_empty())
+            .then(|| lit::string(&serde_json::Value::from(tool.icons.clone()).to_string())),
+    );
     quote! {
         rt::ToolMeta {
             name: #name,
@@ -238,6 +256,9 @@ fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>) -> TokenStream {
             output_schema: #output,
             input_check: #input_check,
             output_check: #output_check,
+            content: #content,
+            annotations: #annotations,
+            icons: #icons,
         }
     }
 }

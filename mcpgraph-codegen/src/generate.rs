@@ -116,6 +116,7 @@ fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: Loc
             crate::lock::check::check(&lowered.file, &lock, &name, &mut diagnostics);
             diagnostics.sort();
             options.embed_lock = Some(lock.called_by(&lowered.file).to_json());
+            options.lock = Some(lock);
         }
         (_, LockState::Found(..)) => {}
     }

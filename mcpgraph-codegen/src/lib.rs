@@ -5,6 +5,7 @@
 //!
 //! The mcpgraph generator: graph YAML → positioned model → validation → Rust tokens.
 
+mod annotations;
 pub mod diag;
 pub mod lock;
 mod lower;

@@ -160,6 +160,41 @@ pub struct Tool {
     pub output_schema: Option<serde_json::Value>,
     /// `nodes`, in file order.
     pub nodes: Vec<Node>,
+    /// The exit node's `content:` (an extension), if it has one.
+    pub exit_content: Option<ExitContent>,
+    /// `annotations:` (an extension): the hints the graph sets, which
+    /// replace the ones derived from the lock.
+    pub annotations: ToolAnnotations,
+    /// `icons:` (an extension): MCP `Icon` objects, as written (checked).
+    pub icons: Vec<serde_json::Value>,
+}
+
+/// An exit node's `content:`: the `mcp` nodes whose content blocks the
+/// result returns as they came.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExitContent {
+    /// `from`: node ids, in the order their blocks are returned.
+    pub from: Vec<Sp<String>>,
+    /// `types`: the block types kept (empty: all).
+    pub types: Vec<String>,
+    /// `json` (default true): keep the JSON text block and
+    /// `structuredContent`; where it is written, if it is.
+    pub json: Sp<bool>,
+}
+
+/// A tool's MCP annotations (`ToolAnnotations`), each hint set or not.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ToolAnnotations {
+    /// `title`.
+    pub title: Option<String>,
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
 }
 
 impl Tool {

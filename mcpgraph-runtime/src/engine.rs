@@ -24,7 +24,7 @@ use tracing::Instrument;
 use crate::downstream::{ClientManager, ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
-use crate::exec::{Execution, Watch};
+use crate::exec::{Execution, ExitContent, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::{NodeRecord, Observer, ProgressEvent};
 
@@ -58,6 +58,9 @@ pub struct CallOutcome {
     pub result: Result<Value, CallError>,
     /// One entry per node execution, when `CallOptions::record` was set.
     pub records: Option<Vec<NodeRecord>>,
+    /// The downstream content blocks the tool's exit returns (its
+    /// `content:`), for the MCP result; `None` when it has no `content:`.
+    pub(crate) content: Option<ExitContent>,
 }
 
 impl CallOutcome {
@@ -65,6 +68,7 @@ impl CallOutcome {
         Self {
             result: Err(error),
             records: None,
+            content: None,
         }
     }
 }
@@ -278,6 +282,7 @@ impl Engine {
         };
         let cancel = options.cancel;
         let caller = options.caller;
+        let content = tool.meta.content.as_ref();
         let stop = self.stop.clone();
         let (reply, result) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
@@ -301,7 +306,7 @@ impl Engine {
                 // The `tool_call` span closes (and reaches exporters) before
                 // the caller hears the result: a CLI that exits right after
                 // the reply must not lose it.
-                let (outcome, records) = async move {
+                let (outcome, records, content) = async move {
                     let mut exec = Execution::new(
                         &arguments,
                         shared.graph.limits,
@@ -309,6 +314,7 @@ impl Engine {
                     );
                     exec.watch(watch);
                     exec.ask(caller);
+                    exec.keep_content(content);
                     let run = shared.compiled.run(index, &mut exec);
                     let outcome = tokio::select! {
                         outcome = run => outcome,
@@ -333,14 +339,14 @@ impl Engine {
                         exec.fail(error);
                         tracing::debug!(error = %error, "call failed");
                     }
-                    (outcome, exec.take_records())
+                    (outcome, exec.take_records(), exec.take_content())
                 }
                 .instrument(span)
                 .await;
                 // Not counted once the caller can hear: its next call must
                 // see this worker as free again.
                 drop(load);
-                let _ = reply.send((outcome, records));
+                let _ = reply.send((outcome, records, content));
             })
         });
         if worker.jobs.send(job).is_err() {
@@ -349,7 +355,7 @@ impl Engine {
                 "the server is shutting down",
             )));
         }
-        let Ok((outcome, records)) = result.await else {
+        let Ok((outcome, records, content)) = result.await else {
             return CallOutcome::failed(CallError::Failed(NodeError::outside(
                 ErrorKind::Internal,
                 "the worker running the call stopped",
@@ -368,7 +374,11 @@ impl Engine {
                 None => Ok(value),
             }
         });
-        CallOutcome { result, records }
+        CallOutcome {
+            result,
+            records,
+            content,
+        }
     }
 
     /// Waits until no call is running, for at most `limit`; returns

@@ -23,6 +23,7 @@ use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
 
+mod content;
 #[doc(hidden)]
 #[cfg(feature = "testing")]
 pub mod differential;
@@ -37,6 +38,9 @@ mod watch;
 #[cfg(feature = "testing")]
 pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;
+
+pub(crate) use content::ExitContent;
+use content::KeptContent;
 
 use evaluator::CallEvaluator;
 use history::History;
@@ -76,6 +80,9 @@ pub struct Execution {
     slot_values: Vec<JValue>,
     /// The client of the call, asked what downstream servers ask.
     caller: Option<crate::questions::Caller>,
+    /// The blocks the exit's `content:` returns, when it has one: only
+    /// the nodes it names keep theirs.
+    kept: Option<KeptContent>,
 }
 
 impl Execution {
@@ -101,12 +108,24 @@ impl Execution {
             watch: Watch::default(),
             slot_values: Vec::new(),
             caller: None,
+            kept: None,
         }
     }
 
     /// Makes `caller` the client that downstream servers' questions go to.
     pub(crate) fn ask(&mut self, caller: Option<crate::questions::Caller>) {
         self.caller = caller;
+
+    }
+
+    /// Keeps the content blocks the exit's `content:` (`spec`) returns.
+    pub(crate) fn keep_content(&mut self, spec: Option<&'static crate::meta::ContentMeta>) {
+        self.kept = spec.map(KeptContent::new);
+    }
+
+    /// The blocks the exit returns, when it has a `content:`.
+    pub(crate) fn take_content(&mut self) -> Option<ExitContent> {
+        self.kept.take().map(KeptContent::finish)
     }
 
     pub(crate) fn watch(&mut self, watch: Watch) {
@@ -265,6 +284,11 @@ impl Execution {
                 result
             }
         };
+        if let Some(kept) = &mut self.kept
+            && result.is_error != Some(true)
+        {
+            kept.offer(self.current, &result.content);
+        }
         let output = output_of_result(result).map_err(|text| {
             self.error(
                 ErrorKind::Downstream(Downstream::ToolError),

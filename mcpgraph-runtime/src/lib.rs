@@ -40,7 +40,7 @@ pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupErro
 pub use exec::Execution;
 pub use expressions::expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
-pub use meta::{Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
+pub use meta::{ContentMeta, Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 pub use tokio_util::sync::CancellationToken;

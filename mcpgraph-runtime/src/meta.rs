@@ -36,6 +36,29 @@ pub struct ToolMeta {
     pub input_check: SchemaCheck,
     /// `outputSchema`'s validator, as `input_check`.
     pub output_check: Option<SchemaCheck>,
+    /// The exit node's `content:` (an extension): downstream content
+    /// blocks the result carries.
+    pub content: Option<ContentMeta>,
+    /// The tool's `annotations` as listed (an MCP `ToolAnnotations` object
+    /// as JSON text): derived from the lock, with the graph's overrides.
+    pub annotations: Option<&'static str>,
+    /// The tool's `icons` (a JSON array of MCP `Icon` objects).
+    pub icons: Option<&'static str>,
+}
+
+/// The exit node's `content:` (an mcpgraph extension, FORMAT.md "exit"):
+/// the content blocks of `mcp` nodes that the result returns as they came.
+#[derive(Clone, Copy, Debug)]
+pub struct ContentMeta {
+    /// `from`: the `mcp` nodes whose blocks (of their latest run in the
+    /// call) the result carries, in this order.
+    pub from: &'static [&'static str],
+    /// `types`: the block types kept (`text`, `image`, `audio`, `resource`,
+    /// `resource_link`); empty keeps every type.
+    pub types: &'static [&'static str],
+    /// `json`: whether the result starts with its JSON text block (and
+    /// carries `structuredContent`) as without `content:`.
+    pub json: bool,
 }
 
 /// A schema's validator, generated with the graph: the first way a value

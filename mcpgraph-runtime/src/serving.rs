@@ -1,6 +1,7 @@
 //! Serving MCP: the rmcp handler that turns a `tools/call` into an engine
-//! call ([`handler`]), the transports (streamable HTTP with its front door
-//! in [`http`], the process's own stdin and stdout in [`stdio`]), the
+//! call ([`handler`]), the tools it lists ([`tools`]) and the results it
+//! answers with ([`result`]), the transports (streamable HTTP with its front
+//! door in [`http`], the process's own stdin and stdout in [`stdio`]), the
 //! sealing of the state a client keeps between rounds ([`state`]), and what
 //! an operator watches: `/metrics` ([`metrics`]), logs and spans
 //! ([`telemetry`], written by [`stderr_writer`]).
@@ -11,7 +12,9 @@ pub(crate) mod handler;
 pub(crate) mod http;
 pub(crate) mod metrics;
 mod resume;
+pub(crate) mod result;
 pub(crate) mod state;
 pub(crate) mod stderr_writer;
 pub(crate) mod stdio;
 pub(crate) mod telemetry;
+pub(crate) mod tools;

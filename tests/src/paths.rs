@@ -214,7 +214,7 @@ fn profile_args() -> Vec<String> {
     }
 }
 
-pub(crate) fn which(program: &str) -> Option<PathBuf> {
+pub fn which(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(program))

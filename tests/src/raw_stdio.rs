@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::{RAW_TIMEOUT, bin_path, command, command_with_mcp, timed};
+use crate::{RAW_TIMEOUT, command, command_with_mcp, timed};
 
 /// An example server spawned over stdio, spoken to with raw JSON lines.
 /// Every line it writes on stdout must be a JSON-RPC 2.0 message.
@@ -33,6 +33,14 @@ impl RawServer {
         Self::spawn_command(name, command_with_mcp(name, mcp_file), extra)
     }
 
+    /// Spawns `program args...` (any MCP server over stdio, not only an
+    /// example), named `name` in messages.
+    pub fn spawn_program(name: &str, program: &Path, args: &[&str]) -> RawServer {
+        let mut cmd = tokio::process::Command::new(program);
+        cmd.kill_on_drop(true);
+        Self::spawn_command(name, cmd, args)
+    }
+
     fn spawn_command(name: &str, mut cmd: tokio::process::Command, extra: &[&str]) -> RawServer {
         use tokio::io::AsyncBufReadExt;
         cmd.args(extra)
@@ -41,7 +49,7 @@ impl RawServer {
             .stderr(Stdio::null());
         let mut child = cmd
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", bin_path(name).display()));
+            .unwrap_or_else(|e| panic!("cannot spawn {name}: {e}"));
         let stdin = child.stdin.take();
         let stdout = tokio::io::BufReader::new(child.stdout.take().expect("stdout piped")).lines();
         RawServer {

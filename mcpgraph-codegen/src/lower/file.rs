@@ -2,7 +2,7 @@
 //! each tool's own fields (its nodes are `node`'s).
 
 use super::{Cx, Lowered, Unfinished};
-use crate::model::{GraphFile, Limits, Pos, ServerMeta, Sp, Tool};
+use crate::model::{GraphFile, Limits, NodeKind, Pos, ServerMeta, Sp, Tool, ToolAnnotations};
 use crate::yaml::{self, Value};
 use mcpgraph_expr::MAX_VALUE_DEPTH_CEILING;
 
@@ -151,6 +151,9 @@ impl Cx<'_, '_> {
             input_schema: serde_json::Value::Null,
             output_schema: None,
             nodes: Vec::new(),
+            exit_content: None,
+            annotations: ToolAnnotations::default(),
+            icons: Vec::new(),
         };
         let allowed = [
             "name",
@@ -158,6 +161,8 @@ impl Cx<'_, '_> {
             "inputSchema",
             "outputSchema",
             "nodes",
+            "annotations",
+            "icons",
         ];
         // The name, when there is one, makes the other messages clearer.
         let named = match &node.value {
@@ -194,12 +199,26 @@ impl Cx<'_, '_> {
             self.schema(n, "`outputSchema`");
             tool.output_schema = Some(n.to_json());
         }
+        if let Some(n) = f.get("annotations") {
+            tool.annotations = self.tool_annotations(n, &context);
+        }
+        if let Some(n) = f.get("icons") {
+            tool.icons = self.icons(n, &context);
+        }
         match f.get("nodes") {
             Some(n) => match &n.value {
                 Value::Seq(items) => {
                     for item in items {
                         match self.node(item) {
                             Ok(node) => {
+                                if let (NodeKind::Exit, None, Value::Map(entries)) =
+                                    (&node.kind, &tool.exit_content, &item.value)
+                                    && let Some((_, content)) =
+                                        entries.iter().find(|(k, _)| k.key_text() == "content")
+                                {
+                                    let at = format!(" in node `{}`", node.id.value);
+                                    tool.exit_content = self.exit_content(content, &at);
+                                }
                                 unfinished.ids.push(node.id.value.clone());
                                 tool.nodes.push(node);
                             }

@@ -13,6 +13,7 @@
 //! submodules by the part of the file they read.
 
 mod args;
+mod extensions;
 mod fields;
 mod file;
 mod logic;

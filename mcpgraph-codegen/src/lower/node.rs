@@ -15,7 +15,7 @@ const NODE_TYPES: &[&str] = &["entry", "exit", "mcp", "transform", "switch"];
 /// The fields of each node type.
 const NODE_FIELDS: &[(&str, &[&str])] = &[
     ("entry", &["id", "type", "next"]),
-    ("exit", &["id", "type"]),
+    ("exit", &["id", "type", "content"]),
     ("mcp", &["id", "type", "next", "server", "tool", "args"]),
     ("transform", &["id", "type", "next", "transform"]),
     ("switch", &["id", "type", "next", "conditions"]),

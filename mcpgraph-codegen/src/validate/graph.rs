@@ -6,6 +6,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::before_run::references_before_run;
+use super::content;
 use super::expr::{Ref, Scope, check_arg, check_expr, check_logic};
 use super::unknown_node;
 use crate::diag::Diagnostics;
@@ -45,6 +46,7 @@ pub(super) fn check_tool(
     };
     let targets_ok = targets_and_servers(tool, &scope, servers, diags);
     let refs = expressions(tool, &scope, diags);
+    content::check_names(tool, &scope, diags);
     if unfinished.incomplete {
         return;
     }
@@ -66,6 +68,7 @@ pub(super) fn check_tool(
         })
         .collect();
     let reached = reachability(tool, entry, exit, &successors, &label, diags);
+    content::check_reach(tool, &index, &successors, exit, &label, diags);
     references_before_run(tool, &label, &successors, &reached, &refs, diags);
 }
 

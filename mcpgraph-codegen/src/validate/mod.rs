@@ -14,6 +14,7 @@
 //! the may-have-run analysis.
 
 mod before_run;
+mod content;
 mod expr;
 mod graph;
 mod lexer;

@@ -26,6 +26,7 @@ const SCHEMA_REJECTS: &[&str] = &[
     "missing_fields.yaml",
     "no_entry_node.yaml",
     "not_a_mapping.yaml",
+    "tool_icon_bad.yaml",
     "two_exit_nodes.yaml",
     "unknown_key_node.yaml",
     "unknown_key_server.yaml",
@@ -58,6 +59,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     // Lost when YAML becomes JSON (the generator reports the second key).
     ("duplicate_key.yaml", Blind::Semantic),
     ("duplicate_node_ids.yaml", Blind::Semantic),
+    ("exit_content_not_mcp.yaml", Blind::Semantic),
     ("duplicate_tool_names.yaml", Blind::Semantic),
     ("exit_unreachable.yaml", Blind::Semantic),
     ("jsonata_block_scalar.yaml", Blind::Semantic),

@@ -5,16 +5,19 @@
 
 use std::sync::Arc;
 
+use rmcp::model::{Icon, ToolAnnotations};
 use serde_json::{Map, Value};
 
 use crate::error::StartupError;
 use crate::meta::ToolMeta;
 
-/// A tool with its schemas parsed.
+/// A tool with its schemas, annotations and icons parsed.
 pub(crate) struct ToolRuntime {
     pub(crate) meta: &'static ToolMeta,
     pub(crate) input_schema: Arc<serde_json::Map<String, Value>>,
     pub(crate) output_schema: Option<Arc<serde_json::Map<String, Value>>>,
+    pub(crate) annotations: Option<ToolAnnotations>,
+    pub(crate) icons: Option<Vec<Icon>>,
 }
 
 /// Every tool of `metas` with its schemas parsed.
@@ -30,6 +33,19 @@ fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
             _ => Err(err("not an object".into())),
         }
     };
+    // The generator wrote and checked these: an error is a mismatch
+    // between generator and runtime.
+    fn parsed<T: serde::de::DeserializeOwned>(
+        meta: &ToolMeta,
+        text: Option<&str>,
+        which: &str,
+    ) -> Result<Option<T>, StartupError> {
+        text.map(|text| {
+            serde_json::from_str(text)
+                .map_err(|e| StartupError(format!("tool `{}` {which}: {e}", meta.name)))
+        })
+        .transpose()
+    }
     Ok(ToolRuntime {
         meta,
         input_schema: schema(meta.input_schema, "inputSchema")?,
@@ -37,6 +53,8 @@ fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
             .output_schema
             .map(|text| schema(text, "outputSchema"))
             .transpose()?,
+        annotations: parsed(meta, meta.annotations, "annotations")?,
+        icons: parsed(meta, meta.icons, "icons")?,
     })
 }
 

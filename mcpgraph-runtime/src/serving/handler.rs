@@ -115,18 +115,7 @@ impl Handler {
     /// stays free for other requests and pings while a call evaluates.
     pub fn new(engine: Engine) -> Self {
         let engine = engine.off_serving_thread();
-        let tools = engine
-            .tools()
-            .iter()
-            .map(|t| {
-                let mut tool =
-                    Tool::new(t.meta.name, t.meta.description, Arc::clone(&t.input_schema));
-                if let Some(schema) = &t.output_schema {
-                    tool = tool.with_raw_output_schema(Arc::clone(schema));
-                }
-                tool
-            })
-            .collect();
+        let tools = crate::serving::tools::listed_tools(&engine);
         Self {
             engine,
             tools: Arc::new(tools),
@@ -377,7 +366,7 @@ impl ServerHandler for Handler {
         match outcome.result {
             Ok(value) => {
                 metrics::call(self.tool_label(&request.name), "ok");
-                Ok(success_result(value).into())
+                Ok(crate::serving::result::tool_result(value, outcome.content).into())
             }
             Err(e @ CallError::UnknownTool(_)) => {
                 metrics::call(metrics::UNKNOWN_TOOL, "unknown_tool");

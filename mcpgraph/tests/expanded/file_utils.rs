@@ -43,6 +43,9 @@ const _: () = {
                 ),
                 input_check: count_files::input_schema::check,
                 output_check: rt::Some(count_files::output_schema::check),
+                content: rt::None,
+                annotations: rt::None,
+                icons: rt::None,
             },
             rt::ToolMeta {
                 name: "sum_file_sizes",
@@ -53,6 +56,9 @@ const _: () = {
                 ),
                 input_check: sum_file_sizes::input_schema::check,
                 output_check: rt::Some(sum_file_sizes::output_schema::check),
+                content: rt::None,
+                annotations: rt::None,
+                icons: rt::None,
             },
         ];
         const SERVERS: &'static [rt::ServerDef] = &[

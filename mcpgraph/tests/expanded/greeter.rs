@@ -40,6 +40,11 @@ const _: () = {
                 ),
                 input_check: greet::input_schema::check,
                 output_check: rt::Some(greet::output_schema::check),
+                content: rt::None,
+                annotations: rt::Some(
+                    r#"{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}"#,
+                ),
+                icons: rt::None,
             },
         ];
         const SERVERS: &'static [rt::ServerDef] = &[];

@@ -42,6 +42,11 @@ const _: () = {
                 ),
                 input_check: sum_to_n::input_schema::check,
                 output_check: rt::Some(sum_to_n::output_schema::check),
+                content: rt::None,
+                annotations: rt::Some(
+                    r#"{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}"#,
+                ),
+                icons: rt::None,
             },
         ];
         const SERVERS: &'static [rt::ServerDef] = &[];

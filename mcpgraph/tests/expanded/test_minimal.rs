@@ -38,6 +38,11 @@ const _: () = {
                 output_schema: rt::Some(r#"{"type":"object"}"#),
                 input_check: rt::no_check,
                 output_check: rt::Some(test_tool::output_schema::check),
+                content: rt::None,
+                annotations: rt::Some(
+                    r#"{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}"#,
+                ),
+                icons: rt::None,
             },
         ];
         const SERVERS: &'static [rt::ServerDef] = &[];

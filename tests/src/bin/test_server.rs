@@ -1,5 +1,5 @@
 //! A small MCP server for tests of the downstream side: it answers in every
-//! shape FORMAT.md converts (structured, JSON text, plain text, images, no
+//! shape FORMAT.md converts (structured, JSON text, plain text, images, audio, no
 //! content, `isError`) and misbehaves on request: slow answers, no answer,
 //! a frozen process, garbage or malformed lines on stdout, huge payloads,
 //! crashes, a wedged HTTP session.
@@ -58,6 +58,8 @@ mod faults;
 mod http;
 #[path = "test_server/meta.rs"]
 mod meta;
+#[path = "test_server/media.rs"]
+mod media;
 
 use faults::{CANCELLED, crash, hang, huge, malformed, raw_stdout};
 
@@ -84,6 +86,7 @@ const TOOLS: &[(&str, &str)] = &[
         "ask",
         "Asks for the user's name, then the model's opinion (input_required rounds)",
     ),
+    ("audio", "Returns a text item, then a WAV as an audio item"),
     ("empty", "Returns no content at all"),
     ("fail", "Returns isError with `message`"),
     (
@@ -257,6 +260,7 @@ impl ServerHandler for TestServer {
             "image" => {
                 CallToolResult::success(vec![ContentBlock::image("iVBORw0KGgo=", "image/png")])
             }
+            "audio" => media::audio(),
             "empty" => CallToolResult::success(vec![]),
             "fail" => {
                 let message = arg(&request, "message")

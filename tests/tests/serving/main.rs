@@ -9,6 +9,7 @@
 mod busy_thread;
 mod cancel;
 mod concurrency;
+mod content;
 mod drain;
 mod fairness;
 mod front_door_bounds;

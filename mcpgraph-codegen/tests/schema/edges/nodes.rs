@@ -30,6 +30,53 @@ fn nodes() {
             false,
         ),
         (
+            "exit with content",
+            edit(
+                "{id: exit, type: exit}",
+                "{id: exit, type: exit, content: {from: a, types: [image, resource_link], json: false}}",
+            ),
+            true,
+        ),
+        (
+            "exit content from a list",
+            edit(
+                "{id: exit, type: exit}",
+                "{id: exit, type: exit, content: {from: [a]}}",
+            ),
+            true,
+        ),
+        (
+            "exit content without from",
+            edit(
+                "{id: exit, type: exit}",
+                "{id: exit, type: exit, content: {json: true}}",
+            ),
+            false,
+        ),
+        (
+            "exit content from nothing",
+            edit(
+                "{id: exit, type: exit}",
+                "{id: exit, type: exit, content: {from: []}}",
+            ),
+            false,
+        ),
+        (
+            "exit content unknown type",
+            edit(
+                "{id: exit, type: exit}",
+                "{id: exit, type: exit, content: {from: a, types: [picture]}}",
+            ),
+            false,
+        ),
+        (
+            "content on a transform",
+            with_node(
+                "{id: a, type: transform, transform: {expr: '1'}, next: exit, content: {from: a}}",
+            ),
+            false,
+        ),
+        (
             "exit with next",
             edit("{id: exit, type: exit}", "{id: exit, type: exit, next: a}"),
             false,

@@ -6,6 +6,65 @@ use super::{agree, edit};
 #[test]
 fn tools() {
     agree(vec![
+        // Annotations and icons (extensions).
+        (
+            "tool annotations",
+            edit(
+                "name: t\n",
+                "name: t\n    annotations: {title: T, readOnlyHint: true, openWorldHint: false}\n",
+            ),
+            true,
+        ),
+        (
+            "unknown annotation",
+            edit("name: t\n", "name: t\n    annotations: {readOnly: true}\n"),
+            false,
+        ),
+        (
+            "annotation hint a string",
+            edit(
+                "name: t\n",
+                "name: t\n    annotations: {readOnlyHint: 'yes'}\n",
+            ),
+            false,
+        ),
+        (
+            "icons",
+            edit(
+                "name: t\n",
+                "name: t\n    icons: [{src: 'https://e.com/i.png', mimeType: image/png, sizes: [48x48, any], theme: dark}]\n",
+            ),
+            true,
+        ),
+        (
+            "icon without src",
+            edit("name: t\n", "name: t\n    icons: [{sizes: [any]}]\n"),
+            false,
+        ),
+        (
+            "icon src a file",
+            edit(
+                "name: t\n",
+                "name: t\n    icons: [{src: 'file:///i.png'}]\n",
+            ),
+            false,
+        ),
+        (
+            "icon size",
+            edit(
+                "name: t\n",
+                "name: t\n    icons: [{src: 'data:image/png;base64,AA', sizes: ['48']}]\n",
+            ),
+            false,
+        ),
+        (
+            "icon theme",
+            edit(
+                "name: t\n",
+                "name: t\n    icons: [{src: 'data:image/png;base64,AA', theme: blue}]\n",
+            ),
+            false,
+        ),
         // Tools.
         (
             "tool name with a dot and dash",
