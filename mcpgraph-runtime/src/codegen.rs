@@ -11,8 +11,8 @@
 
 pub use crate::expressions::expr::Condition;
 pub use crate::{
-    Args, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture, ServerDef,
-    ServerMeta, StartupError, Switch, ToolMeta, TransportDef, schema_violation,
+    Answer, Args, Elicit, Execution, Expr, Graph, Limits, NodeError, NodeType, Rule, RunFuture,
+    ServerDef, ServerMeta, StartupError, Switch, ToolMeta, TransportDef, schema_violation,
 };
 
 /// The generated binary's command line.

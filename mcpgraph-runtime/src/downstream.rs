@@ -96,8 +96,8 @@ struct Downstream {
 
 impl Downstream {
     fn new(spec: ServerSpec, declared: Declared) -> Self {
-        let one_at_a_time = !declared.is_empty()
-            && !matches!(spec.transport, TransportSpec::StreamableHttp { .. });
+        let one_at_a_time =
+            !declared.is_empty() && !matches!(spec.transport, TransportSpec::StreamableHttp { .. });
         Self {
             spec,
             declared,
@@ -146,7 +146,10 @@ impl ClientManager {
         let servers = specs
             .into_iter()
             .map(|spec| {
-(spec.name.clone(), Arc::new(Downstream::new(spec, Declared::default())))
+                (
+                    spec.name.clone(),
+                    Arc::new(Downstream::new(spec, Declared::default())),
+                )
             })
             .collect();
         Self {

@@ -26,6 +26,7 @@ use crate::observe::{NodeRecord, NodeType};
 #[doc(hidden)]
 #[cfg(feature = "testing")]
 pub mod differential;
+pub(crate) mod elicit;
 mod evaluator;
 mod failure;
 mod history;
@@ -241,7 +242,9 @@ impl Execution {
                 ));
             }
         };
-        let call = self.clients.call(server, tool, arguments, self.caller.as_ref());
+        let call = self
+            .clients
+            .call(server, tool, arguments, self.caller.as_ref());
         let left = self.deadline.saturating_duration_since(Instant::now());
         let outcome = match &self.caller {
             // The time the caller takes to answer the server's questions is

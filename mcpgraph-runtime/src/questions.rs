@@ -63,7 +63,10 @@ impl std::fmt::Debug for Channel {
 #[derive(Clone, Debug)]
 pub(crate) enum Unanswered {
     /// The caller did not declare the capability, or cannot be asked.
-    NotDeclared { capability: &'static str, why: String },
+    NotDeclared {
+        capability: &'static str,
+        why: String,
+    },
     /// The caller answered with an error, or the request failed.
     Failed(String),
 }
@@ -210,7 +213,11 @@ impl WaitClock {
             }
             // While a question is out its wait is not run time yet: look
             // again once it may have been answered.
-            let wake = if asking { due.max(now + ASKING_POLL) } else { due };
+            let wake = if asking {
+                due.max(now + ASKING_POLL)
+            } else {
+                due
+            };
             tokio::select! {
                 done = &mut work => return Some(done),
                 () = tokio::time::sleep_until(wake) => {}

@@ -13,8 +13,10 @@
 //! submodules by the part of the file they read.
 
 mod args;
+mod elicit;
 mod fields;
 mod file;
+mod form;
 mod logic;
 mod node;
 mod schema;

@@ -10,7 +10,7 @@ use super::expr::{Ref, Scope, check_arg, check_expr, check_logic};
 use super::unknown_node;
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
-use crate::model::{NodeKind, Tool};
+use crate::model::{Message, NodeKind, Tool};
 use crate::suggest::suggest;
 
 /// Checks one tool. `servers`: the names of the declared servers.
@@ -101,7 +101,18 @@ fn targets_and_servers(
 ) -> bool {
     let mut targets_ok = true;
     for node in &tool.nodes {
-        for target in node.kind.targets() {
+        let named: Vec<(String, &crate::model::Sp<String>)> = match &node.kind {
+            NodeKind::Elicit { routes, .. } => routes
+                .iter()
+                .map(|(answer, to)| (format!("`routes.{answer}` names"), to))
+                .collect(),
+            kind => kind
+                .targets()
+                .into_iter()
+                .map(|to| ("`next` names".to_owned(), to))
+                .collect(),
+        };
+        for (what, target) in named {
             if !scope.ids.contains(target.value.as_str()) {
                 targets_ok = false;
                 unknown_node(
@@ -110,7 +121,7 @@ fn targets_and_servers(
                     &target.value,
                     scope.label,
                     scope.id_list,
-                    "`next` names",
+                    &what,
                 );
             }
         }
@@ -150,7 +161,11 @@ fn expressions(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostics) -> Vec<V
                     check_logic(&c.rule, scope, diags, &mut found);
                 }
             }
-            NodeKind::Entry { .. } | NodeKind::Exit => {}
+            NodeKind::Elicit {
+                message: Message::Expr(expr),
+                ..
+            } => check_expr(expr, scope, diags, &mut found),
+            NodeKind::Elicit { .. } | NodeKind::Entry { .. } | NodeKind::Exit => {}
         }
         refs.push(found);
     }

@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult,
-    CancelledNotificationParam, ClientRequest, ContentBlock, InputRequest, InputRequiredResult,
-    InputResponses, RequestId, ServerRequest, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientRequest, ContentBlock, InputRequest, InputRequiredResult, InputResponses, RequestId,
+    ServerRequest, ServerResult,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
@@ -304,7 +304,10 @@ async fn answer(
             )
         })?;
         let answer = serde_json::to_value(answer).map_err(|e| {
-            DownstreamError::new(Kind::Protocol, format!("{what}: an answer does not encode: {e}"))
+            DownstreamError::new(
+                Kind::Protocol,
+                format!("{what}: an answer does not encode: {e}"),
+            )
         })?;
         responses.insert(key, answer);
     }

@@ -74,7 +74,13 @@ pub(super) async fn connect(
             }
             let (transport, process) =
                 stdio::spawn(&spec.name, program.clone(), cmd, timeout, children)?;
-            match within(timeout, closing, handler().serve_with_lifecycle(transport, era())).await {
+            match within(
+                timeout,
+                closing,
+                handler().serve_with_lifecycle(transport, era()),
+            )
+            .await
+            {
                 Ok(Ok(service)) => (service, Some(process)),
                 Ok(Err(e)) => {
                     let message = if process_gone(&process).await {
@@ -141,7 +147,10 @@ pub(super) async fn connect(
             let headers = header_map(headers)?;
             let connected = within(timeout, closing, async {
                 let transport = sse::connect(&spec.name, &url, headers).await?;
-                handler().serve(transport).await.map_err(|e| format!("{url}: {e}"))
+                handler()
+                    .serve(transport)
+                    .await
+                    .map_err(|e| format!("{url}: {e}"))
             })
             .await;
             match connected {

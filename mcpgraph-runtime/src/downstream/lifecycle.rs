@@ -84,15 +84,16 @@ impl ClientManager {
             // Shutdown makes `connect` give up its handshake at once (and
             // return the child it started, stopped below), so the slot is
             // free for shutdown to empty.
-            let (connected, failed_process) = match connect(&spec, declared, &closing, &children).await {
-                Ok(connection) => (Ok(Arc::new(connection)), None),
-                Err(ConnectError { message, process }) => (
-                    Err(format!(
-                        "cannot start downstream server `{server}`: {message}"
-                    )),
-                    process,
-                ),
-            };
+            let (connected, failed_process) =
+                match connect(&spec, declared, &closing, &children).await {
+                    Ok(connection) => (Ok(Arc::new(connection)), None),
+                    Err(ConnectError { message, process }) => (
+                        Err(format!(
+                            "cannot start downstream server `{server}`: {message}"
+                        )),
+                        process,
+                    ),
+                };
             slot.last_failure = connected.as_ref().err().cloned();
             slot.connection = connected.as_ref().ok().cloned();
             attempts.fetch_add(1, Ordering::SeqCst);

@@ -18,8 +18,13 @@ fn fixture() -> PathBuf {
 /// A `--mcp` file pointing the graph's `everything` server at the pinned
 /// server-everything over stdio.
 fn everything_over_stdio(tag: &str) -> PathBuf {
-    let js = repo_root().join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(js.is_file(), "{} missing: run scripts/install-peers.sh", js.display());
+    let js = repo_root()
+        .join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        js.is_file(),
+        "{} missing: run scripts/install-peers.sh",
+        js.display()
+    );
     let node = mcpgraph_tests::peers_node();
     let config = json!({"mcpServers": {"everything": {
         "command": node, "args": [js, "stdio"], "timeoutMs": 30000
@@ -50,10 +55,7 @@ async fn target(http: bool, tag: &str) -> (Target, Option<HttpServer>) {
             Some(server),
         )
     } else {
-        (
-            Target::Program(fixture(), vec!["--mcp".into(), mcp]),
-            None,
-        )
+        (Target::Program(fixture(), vec!["--mcp".into(), mcp]), None)
     }
 }
 
@@ -62,7 +64,12 @@ fn text_of(call: &Value) -> (String, bool) {
     let result = &call["result"];
     let text = result["content"]
         .as_array()
-        .map(|c| c.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n"))
+        .map(|c| {
+            c.iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .unwrap_or_default();
     (text, result["isError"] == json!(true))
 }
@@ -92,7 +99,10 @@ async fn answered(sdk: Sdk, http: bool) {
     let calls = run.calls();
     let (user, user_error) = text_of(calls[0]);
     assert!(!user_error, "{user}");
-    assert!(user.contains("User provided the requested information"), "{user}");
+    assert!(
+        user.contains("User provided the requested information"),
+        "{user}"
+    );
     let (model, model_error) = text_of(calls[1]);
     assert!(!model_error, "{model}");
     assert!(model.contains("Four, said the model."), "{model}");
@@ -105,8 +115,13 @@ async fn answered(sdk: Sdk, http: bool) {
     let form = &questions[0]["params"]["requestedSchema"]["properties"];
     assert_eq!(form["name"]["type"], "string", "{form}");
     assert_eq!(form["legacyTitledEnum"]["enumNames"][0], "Cats", "{form}");
-    assert_eq!(form["titledMultipleSelectEnum"]["items"]["anyOf"][1]["title"], "Salmon", "{form}");
-    let prompt = questions[1]["params"]["messages"][0]["content"]["text"].as_str().unwrap_or_default();
+    assert_eq!(
+        form["titledMultipleSelectEnum"]["items"]["anyOf"][1]["title"], "Salmon",
+        "{form}"
+    );
+    let prompt = questions[1]["params"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap_or_default();
     assert!(prompt.contains("What is 2+2?"), "{prompt}");
 }
 
