@@ -69,7 +69,7 @@ pub(super) fn expand_tool(
             } => {
                 let (init, arms) = expand_elicit(message, schema, routes, &variant_of);
                 field_decls.push(quote!(#field: rt::Elicit));
-                field_inits.push(init);
+                field_inits.push(quote!(#field: #init));
                 quote!(Node::#variant => match exec.elicit(&compiled.#field).await? { #(#arms,)* })
             }
             NodeKind::Switch { conditions, next } => {

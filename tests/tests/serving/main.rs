@@ -10,6 +10,7 @@ mod busy_thread;
 mod cancel;
 mod concurrency;
 mod drain;
+mod elicit;
 mod fairness;
 mod front_door_bounds;
 mod front_door_caps;
