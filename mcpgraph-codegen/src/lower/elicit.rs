@@ -64,8 +64,8 @@ impl Cx<'_, '_> {
 
     /// `routes`: `accept` (required), `decline` and `cancel`, each a node id.
     fn routes(&mut self, node: &yaml::Node, context: &str) -> Option<Routes> {
-        let f = self.fields(node, "`routes`", ANSWERS, context)?;
         let within = format!(" in `routes`{context}");
+        let f = self.fields(node, "`routes`", ANSWERS, &within)?;
         let accept = self.required_string(&f, "accept", &within);
         let decline = self.optional_string(&f, "decline");
         let cancel = self.optional_string(&f, "cancel");
@@ -133,7 +133,7 @@ mod tests {
                     18,
                     "`message` must be a string or an `{expr}` object, found a number"
                 ),
-                (20, 31, "unknown key `accpt` in node `a`"),
+                (20, 31, "unknown key `accpt` in `routes` in node `a`"),
                 (21, 9, "an `elicit` node has no `next` in node `a`"),
             ]
         );
