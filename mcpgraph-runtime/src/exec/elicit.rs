@@ -143,7 +143,7 @@ pub(crate) fn read_answer(
 
 impl Execution {
     /// Runs an `elicit` node: evaluates its message, asks the calling
-    /// client's user, and records the output ([`read_answer`]). Returns the
+    /// client's user, and records the output (the answer on accept, `null` else). Returns the
     /// answer, which has a route; an answer without one fails the call.
     /// Time spent waiting for the user is not run time
     /// (`maxExecutionTimeMs` is extended by it).
