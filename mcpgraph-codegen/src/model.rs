@@ -265,6 +265,24 @@ impl NodeKind {
     }
 }
 
+impl NodeKind {
+    /// [`NodeKind::targets`], each with the key that names it (`next`, an
+    /// `elicit` node's `routes.accept`, ...), for messages.
+    pub fn keyed_targets(&self) -> Vec<(String, &Sp<String>)> {
+        match self {
+            NodeKind::Elicit { routes, .. } => routes
+                .iter()
+                .map(|(answer, to)| (format!("routes.{answer}"), to))
+                .collect(),
+            kind => kind
+                .targets()
+                .into_iter()
+                .map(|to| ("next".to_owned(), to))
+                .collect(),
+        }
+    }
+}
+
 /// An `elicit` node's `message`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {

@@ -101,18 +101,7 @@ fn targets_and_servers(
 ) -> bool {
     let mut targets_ok = true;
     for node in &tool.nodes {
-        let named: Vec<(String, &crate::model::Sp<String>)> = match &node.kind {
-            NodeKind::Elicit { routes, .. } => routes
-                .iter()
-                .map(|(answer, to)| (format!("`routes.{answer}` names"), to))
-                .collect(),
-            kind => kind
-                .targets()
-                .into_iter()
-                .map(|to| ("`next` names".to_owned(), to))
-                .collect(),
-        };
-        for (what, target) in named {
+        for (key, target) in node.kind.keyed_targets() {
             if !scope.ids.contains(target.value.as_str()) {
                 targets_ok = false;
                 unknown_node(
@@ -121,7 +110,7 @@ fn targets_and_servers(
                     &target.value,
                     scope.label,
                     scope.id_list,
-                    &what,
+                    &format!("`{key}` names"),
                 );
             }
         }
