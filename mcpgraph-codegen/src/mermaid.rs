@@ -1,7 +1,8 @@
 //! Draws a validated graph as a Mermaid flowchart, for people: entry and
 //! exit as stadiums, `mcp` nodes as subroutines naming the server and tool,
 //! switches as diamonds whose edges carry their rules (in infix form) and
-//! `default`, and edges that close a loop dotted.
+//! `default`, `elicit` nodes as parallelograms whose edges carry the answer
+//! they take, and edges that close a loop dotted.
 //!
 //! Only drawing lives here; the graph is assumed valid (`load_str`).
 
@@ -83,16 +84,23 @@ fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
     // Edges as (from, to, label), in node order.
     let mut edges: Vec<(usize, usize, Option<String>)> = Vec::new();
     for (i, node) in tool.nodes.iter().enumerate() {
-        // A switch's edges carry their rules, then `default`.
-        let rules = match &node.kind {
-            NodeKind::Switch { conditions, .. } => Some(conditions),
+        // A switch's edges carry their rules, then `default`; an elicit
+        // node's, the answer they take.
+        let labels: Option<Vec<String>> = match &node.kind {
+            NodeKind::Switch { conditions, .. } => Some(
+                conditions
+                    .iter()
+                    .map(|c| rule_text(&c.rule))
+                    .chain(std::iter::once("default".to_owned()))
+                    .collect(),
+            ),
+            NodeKind::Elicit { routes, .. } => {
+                Some(routes.iter().map(|(answer, _)| answer.to_owned()).collect())
+            }
             _ => None,
         };
         for (k, to) in node.kind.targets().into_iter().enumerate() {
-            let label = rules.map(|c| {
-                c.get(k)
-                    .map_or("default".to_owned(), |c| rule_text(&c.rule))
-            });
+            let label = labels.as_ref().and_then(|l| l.get(k).cloned());
             if let Some(&j) = index.get(to.value.as_str()) {
                 edges.push((i, j, label));
             }
@@ -118,6 +126,7 @@ fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
             ),
             NodeKind::Transform { .. } => format!("[\"{id}<br/>transform\"]"),
             NodeKind::Switch { .. } => format!("{{\"{id}\"}}"),
+            NodeKind::Elicit { .. } => format!("[/\"{id}<br/>elicit\"/]"),
         };
         format!("{}{body}", names[i])
     };

@@ -270,6 +270,15 @@ pub enum NodeKind {
         /// `next`: the default target.
         next: Sp<String>,
     },
+    /// `type: elicit` (an extension): asks the calling client's user.
+    Elicit {
+        /// `message`: what the user is asked.
+        message: Message,
+        /// `requestedSchema`, whole: a flat form, checked when lowered.
+        schema: serde_json::Value,
+        /// `routes`: where each answer goes.
+        routes: Routes,
+    },
 }
 
 impl NodeKind {
@@ -285,8 +294,62 @@ impl NodeKind {
                 .map(|c| &c.next)
                 .chain(std::iter::once(next))
                 .collect(),
+            NodeKind::Elicit { routes, .. } => routes.iter().map(|(_, to)| to).collect(),
             NodeKind::Exit => Vec::new(),
         }
+    }
+}
+
+impl NodeKind {
+    /// [`NodeKind::targets`], each with the key that names it (`next`, an
+    /// `elicit` node's `routes.accept`, ...), for messages.
+    pub fn keyed_targets(&self) -> Vec<(String, &Sp<String>)> {
+        match self {
+            NodeKind::Elicit { routes, .. } => routes
+                .iter()
+                .map(|(answer, to)| (format!("routes.{answer}"), to))
+                .collect(),
+            kind => kind
+                .targets()
+                .into_iter()
+                .map(|to| ("next".to_owned(), to))
+                .collect(),
+        }
+    }
+}
+
+/// An `elicit` node's `message`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    /// A string, sent as written.
+    Text(String),
+    /// `{ expr: "..." }`: the expression's value, which must be a string.
+    Expr(Expr),
+}
+
+/// An `elicit` node's `routes`: the node each answer goes to. `accept` is
+/// required; an answer without a route ends the call with an error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Routes {
+    /// `accept`.
+    pub accept: Sp<String>,
+    /// `decline`, if given.
+    pub decline: Option<Sp<String>>,
+    /// `cancel`, if given.
+    pub cancel: Option<Sp<String>>,
+}
+
+impl Routes {
+    /// The routes given, with their answer's name, in the order
+    /// accept, decline, cancel.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Sp<String>)> {
+        [
+            ("accept", Some(&self.accept)),
+            ("decline", self.decline.as_ref()),
+            ("cancel", self.cancel.as_ref()),
+        ]
+        .into_iter()
+        .filter_map(|(answer, to)| to.map(|to| (answer, to)))
     }
 }
 

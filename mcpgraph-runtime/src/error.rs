@@ -22,6 +22,10 @@ pub enum ErrorKind {
     Schema(SchemaSide),
     /// A downstream server's call failed.
     Downstream(Downstream),
+    /// An `elicit` node got no usable answer: the calling client cannot be
+    /// asked, failed to answer, answered outside the node's form, or gave
+    /// an answer the node has no route for.
+    Elicitation,
     /// The caller cancelled the call.
     Cancelled,
     /// A cap of the server refused the call (calls in flight, sessions).
@@ -140,6 +144,7 @@ const NAMES: &[(ErrorKind, &str)] = &[
         ErrorKind::Downstream(Downstream::Cancelled),
         "downstream.cancelled",
     ),
+    (ErrorKind::Elicitation, "elicitation"),
     (ErrorKind::Cancelled, "cancelled"),
     (ErrorKind::Refused, "refused"),
     (ErrorKind::Shutdown, "shutdown"),

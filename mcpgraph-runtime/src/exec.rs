@@ -27,6 +27,7 @@ mod content;
 #[doc(hidden)]
 #[cfg(feature = "testing")]
 pub mod differential;
+pub(crate) mod elicit;
 mod evaluator;
 mod failure;
 mod history;
@@ -115,7 +116,6 @@ impl Execution {
     /// Makes `caller` the client that downstream servers' questions go to.
     pub(crate) fn ask(&mut self, caller: Option<crate::questions::Caller>) {
         self.caller = caller;
-
     }
 
     /// Keeps the content blocks the exit's `content:` (`spec`) returns.

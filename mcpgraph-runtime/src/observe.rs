@@ -23,6 +23,8 @@ pub enum NodeType {
     Transform,
     /// `switch`.
     Switch,
+    /// `elicit` (an extension): asks the calling client's user.
+    Elicit,
 }
 
 impl NodeType {
@@ -34,6 +36,7 @@ impl NodeType {
             NodeType::Mcp => "mcp",
             NodeType::Transform => "transform",
             NodeType::Switch => "switch",
+            NodeType::Elicit => "elicit",
         }
     }
 }

@@ -11,8 +11,8 @@
 pub(crate) mod handler;
 pub(crate) mod http;
 pub(crate) mod metrics;
-mod resume;
 pub(crate) mod result;
+mod resume;
 pub(crate) mod state;
 pub(crate) mod stderr_writer;
 pub(crate) mod stdio;

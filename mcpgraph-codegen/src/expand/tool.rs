@@ -11,7 +11,7 @@ use syn::Ident;
 use super::schema::{ToolSchemas, validator_module};
 use super::{jsonata, lit, rule};
 use crate::ident::{camel, snake, unique};
-use crate::model::{Arg, NodeKind, Tool};
+use crate::model::{Arg, Message, NodeKind, Routes, Tool};
 
 /// The module of `tool`, named `module`, holding the schema validators
 /// `schemas` assigns it.
@@ -61,6 +61,16 @@ pub(super) fn expand_tool(
                 field_inits.push(quote!(#field: #args));
                 let next = variant_of(&next.value);
                 quote!(Node::#variant => { exec.mcp(#server, #remote, &compiled.#field).await?; Node::#next })
+            }
+            NodeKind::Elicit {
+                message,
+                schema,
+                routes,
+            } => {
+                let (init, arms) = expand_elicit(message, schema, routes, &variant_of);
+                field_decls.push(quote!(#field: rt::Elicit));
+                field_inits.push(quote!(#field: #init));
+                quote!(Node::#variant => match exec.elicit(&compiled.#field).await? { #(#arms,)* })
             }
             NodeKind::Switch { conditions, next } => {
                 let rules = conditions.iter().map(|c| {
@@ -180,6 +190,7 @@ pub(super) fn node_enum(tool: &Tool, variants: &[Ident]) -> TokenStream {
             NodeKind::Mcp { .. } => quote!(Mcp),
             NodeKind::Transform { .. } => quote!(Transform),
             NodeKind::Switch { .. } => quote!(Switch),
+            NodeKind::Elicit { .. } => quote!(Elicit),
         };
         quote!(Node::#v => rt::NodeType::#kind)
     });
@@ -211,6 +222,43 @@ pub(super) fn node_enum(tool: &Tool, variants: &[Ident]) -> TokenStream {
             }
         }
     }
+}
+
+/// An `elicit` node: the initializer of its `rt::Elicit` (the message, the
+/// form as JSON text, the answers that have a route) and the arms of the
+/// match on its answer. The runtime ends the call on an answer without a
+/// route, so the last arm, for those, is never taken.
+fn expand_elicit<'v>(
+    message: &Message,
+    schema: &serde_json::Value,
+    routes: &Routes,
+    variant_of: &dyn Fn(&str) -> &'v Ident,
+) -> (TokenStream, Vec<TokenStream>) {
+    let message = match message {
+        Message::Text(text) => {
+            let text = lit::string(text);
+            quote!(rt::Args::Literal(rt::serde_json::Value::from(#text)))
+        }
+        Message::Expr(expr) => jsonata::args(&expr.source),
+    };
+    let schema = lit::string(&schema.to_string());
+    let answer = |name: &str| Ident::new(&camel(name), proc_macro2::Span::call_site());
+    let routed = routes.iter().map(|(name, _)| {
+        let answer = answer(name);
+        quote!(rt::Answer::#answer)
+    });
+    let init = quote!(rt::Elicit::new(#message, #schema, &[#(#routed),*])?);
+    let mut arms: Vec<TokenStream> = routes
+        .iter()
+        .map(|(name, to)| {
+            let (answer, to) = (answer(name), variant_of(&to.value));
+            quote!(rt::Answer::#answer => Node::#to)
+        })
+        .collect();
+    if routes.iter().count() < 3 {
+        arms.push(quote!(_ => return rt::Err(rt::NodeError::call("an answer without a route"))));
+    }
+    (init, arms)
 }
 
 /// The arguments of an `mcp` node: `rt::Args` built from arrays

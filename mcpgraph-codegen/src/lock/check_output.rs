@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{Lock, UNKNOWN_OUTPUT_FIELD, lint, path_names};
 use crate::diag::Diagnostics;
-use crate::model::{Arg, Expr, Logic, NodeKind, Tool};
+use crate::model::{Arg, Expr, Logic, Message, NodeKind, Tool};
 
 /// Checks every expression of `tool`.
 pub(super) fn check_output_paths(tool: &Tool, lock: &Lock, diags: &mut Diagnostics) {
@@ -21,7 +21,11 @@ pub(super) fn check_output_paths(tool: &Tool, lock: &Lock, diags: &mut Diagnosti
                     logic_exprs(&condition.rule, &mut exprs);
                 }
             }
-            NodeKind::Entry { .. } | NodeKind::Exit => {}
+            NodeKind::Elicit {
+                message: Message::Expr(expr),
+                ..
+            } => exprs.push(expr),
+            NodeKind::Elicit { .. } | NodeKind::Entry { .. } | NodeKind::Exit => {}
         }
     }
     for expr in exprs {

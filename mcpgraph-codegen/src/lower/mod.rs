@@ -13,9 +13,11 @@
 //! submodules by the part of the file they read.
 
 mod args;
+mod elicit;
 mod extensions;
 mod fields;
 mod file;
+mod form;
 mod logic;
 mod node;
 mod schema;

@@ -10,7 +10,7 @@ use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
 
 /// The node types, in the order messages list them.
-const NODE_TYPES: &[&str] = &["entry", "exit", "mcp", "transform", "switch"];
+const NODE_TYPES: &[&str] = &["entry", "exit", "mcp", "transform", "switch", "elicit"];
 
 /// The fields of each node type.
 const NODE_FIELDS: &[(&str, &[&str])] = &[
@@ -19,7 +19,14 @@ const NODE_FIELDS: &[(&str, &[&str])] = &[
     ("mcp", &["id", "type", "next", "server", "tool", "args"]),
     ("transform", &["id", "type", "next", "transform"]),
     ("switch", &["id", "type", "next", "conditions"]),
+    (
+        "elicit",
+        &["id", "type", "message", "requestedSchema", "routes"],
+    ),
 ];
+
+/// The node types that route without `next`.
+const WITHOUT_NEXT: &[&str] = &["exit", "elicit"];
 
 impl Cx<'_, '_> {
     /// One node. On error, returns the node's id if it has one.
@@ -53,7 +60,7 @@ impl Cx<'_, '_> {
             }
             return fail(&id);
         }
-        let next = if kind == Some("exit") || kind.is_none() {
+        let next = if kind.is_none_or(|k| WITHOUT_NEXT.contains(&k)) {
             if kind.is_none() && f.get("next").is_some() {
                 self.required_string(&f, "next", &context);
             }
@@ -67,6 +74,7 @@ impl Cx<'_, '_> {
             Some("mcp") => self.mcp(&f, &context, next),
             Some("transform") => self.transform(&f, &context, next),
             Some("switch") => self.switch(&f, &context, next),
+            Some("elicit") => self.elicit(&f, &context),
             _ => None,
         };
         match (id_checked, built) {
@@ -129,14 +137,16 @@ impl Cx<'_, '_> {
                 return None;
             }
             let message = if key == "next" {
-                format!("an `exit` node has no `next`{context}")
+                format!("an `{kind}` node has no `next`{context}")
             } else {
                 format!("`{key}` is not a field of a `{kind}` node{context}")
             };
-            let help = if key == "next" {
-                "remove it: the call ends at the exit node".to_owned()
-            } else {
-                format!("`{key}` belongs to {} nodes", list(&owners))
+            let help = match (key, kind) {
+                ("next", "elicit") => {
+                    "route each answer with `routes: { accept, decline, cancel }`".to_owned()
+                }
+                ("next", _) => "remove it: the call ends at the exit node".to_owned(),
+                _ => format!("`{key}` belongs to {} nodes", list(&owners)),
             };
             Some((message, help))
         };
@@ -302,7 +312,7 @@ mod tests {
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(
             d.items[0].message,
-            "unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch)"
+            "unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch, elicit)"
         );
         assert_eq!(
             d.items[0].help.as_deref(),

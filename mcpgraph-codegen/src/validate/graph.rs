@@ -11,7 +11,7 @@ use super::expr::{Ref, Scope, check_arg, check_expr, check_logic};
 use super::unknown_node;
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
-use crate::model::{NodeKind, Tool};
+use crate::model::{Message, NodeKind, Tool};
 use crate::suggest::suggest;
 
 /// Checks one tool. `servers`: the names of the declared servers.
@@ -104,7 +104,7 @@ fn targets_and_servers(
 ) -> bool {
     let mut targets_ok = true;
     for node in &tool.nodes {
-        for target in node.kind.targets() {
+        for (key, target) in node.kind.keyed_targets() {
             if !scope.ids.contains(target.value.as_str()) {
                 targets_ok = false;
                 unknown_node(
@@ -113,7 +113,7 @@ fn targets_and_servers(
                     &target.value,
                     scope.label,
                     scope.id_list,
-                    "`next` names",
+                    &format!("`{key}` names"),
                 );
             }
         }
@@ -153,7 +153,11 @@ fn expressions(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostics) -> Vec<V
                     check_logic(&c.rule, scope, diags, &mut found);
                 }
             }
-            NodeKind::Entry { .. } | NodeKind::Exit => {}
+            NodeKind::Elicit {
+                message: Message::Expr(expr),
+                ..
+            } => check_expr(expr, scope, diags, &mut found),
+            NodeKind::Elicit { .. } | NodeKind::Entry { .. } | NodeKind::Exit => {}
         }
         refs.push(found);
     }

@@ -56,10 +56,10 @@ mod asking;
 mod faults;
 #[path = "test_server/http.rs"]
 mod http;
-#[path = "test_server/meta.rs"]
-mod meta;
 #[path = "test_server/media.rs"]
 mod media;
+#[path = "test_server/meta.rs"]
+mod meta;
 
 use faults::{CANCELLED, crash, hang, huge, malformed, raw_stdout};
 

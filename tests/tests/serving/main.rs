@@ -11,6 +11,7 @@ mod cancel;
 mod concurrency;
 mod content;
 mod drain;
+mod elicit;
 mod fairness;
 mod front_door_bounds;
 mod front_door_caps;

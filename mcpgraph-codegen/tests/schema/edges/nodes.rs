@@ -255,3 +255,105 @@ fn switches() {
         ("var blank", switch("{var: '  '}"), false),
     ]);
 }
+
+/// `BASE` with node `a` an elicit node whose form is `form`.
+fn elicit(form: &str) -> String {
+    with_node(&format!(
+        "{{id: a, type: elicit, message: hi, requestedSchema: {form}, routes: {{accept: exit}}}}"
+    ))
+}
+
+/// `elicit` nodes (an extension) and their forms.
+#[test]
+fn elicit_nodes() {
+    agree(vec![
+        (
+            "elicit",
+            with_node(
+                "{id: a, type: elicit, message: {expr: '\"hi\"'}, requestedSchema: {type: object, properties: {}}, routes: {accept: exit, decline: exit, cancel: exit}}",
+            ),
+            true,
+        ),
+        (
+            "elicit without routes",
+            with_node(
+                "{id: a, type: elicit, message: hi, requestedSchema: {type: object, properties: {}}}",
+            ),
+            false,
+        ),
+        (
+            "elicit without accept",
+            with_node(
+                "{id: a, type: elicit, message: hi, requestedSchema: {type: object, properties: {}}, routes: {decline: exit}}",
+            ),
+            false,
+        ),
+        (
+            "elicit with next",
+            with_node(
+                "{id: a, type: elicit, message: hi, requestedSchema: {type: object, properties: {}}, routes: {accept: exit}, next: exit}",
+            ),
+            false,
+        ),
+        (
+            "elicit message a number",
+            with_node(
+                "{id: a, type: elicit, message: 1, requestedSchema: {type: object, properties: {}}, routes: {accept: exit}}",
+            ),
+            false,
+        ),
+        (
+            "every field shape",
+            elicit(
+                "{type: object, title: T, properties: {s: {type: string, format: email, minLength: 1, default: a}, n: {type: number, minimum: 0}, i: {type: integer, maximum: 3}, b: {type: boolean, default: true}, e: {type: string, enum: [a]}, l: {type: string, enum: [a], enumNames: [A]}, o: {type: string, oneOf: [{const: a, title: A}]}, m: {type: array, items: {type: string, enum: [a]}, minItems: 1}, t: {type: array, items: {anyOf: [{const: a, title: A}]}}}, required: [s]}",
+            ),
+            true,
+        ),
+        ("form without properties", elicit("{type: object}"), false),
+        (
+            "form of type array",
+            elicit("{type: array, properties: {}}"),
+            false,
+        ),
+        (
+            "form with additionalProperties",
+            elicit("{type: object, properties: {}, additionalProperties: false}"),
+            false,
+        ),
+        (
+            "nested object field",
+            elicit("{type: object, properties: {o: {type: object}}}"),
+            false,
+        ),
+        (
+            "field without type",
+            elicit("{type: object, properties: {o: {title: x}}}"),
+            false,
+        ),
+        (
+            "field with pattern",
+            elicit("{type: object, properties: {s: {type: string, pattern: x}}}"),
+            false,
+        ),
+        (
+            "unknown format",
+            elicit("{type: object, properties: {s: {type: string, format: phone}}}"),
+            false,
+        ),
+        (
+            "empty enum",
+            elicit("{type: object, properties: {s: {type: string, enum: []}}}"),
+            false,
+        ),
+        (
+            "choice without title",
+            elicit("{type: object, properties: {s: {type: string, oneOf: [{const: a}]}}}"),
+            false,
+        ),
+        (
+            "negative minLength",
+            elicit("{type: object, properties: {s: {type: string, minLength: -1}}}"),
+            false,
+        ),
+    ]);
+}

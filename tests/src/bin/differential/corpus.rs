@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use mcpgraph_codegen::model::{Arg, Logic, NodeKind};
+use mcpgraph_codegen::model::{Arg, Logic, Message, NodeKind};
 use serde_json::{Map, Value};
 
 use super::rng::{self, Rng};
@@ -115,7 +115,11 @@ pub fn graphs(root: &Path, dirs: &[&str], skipped: &mut Skipped) -> Vec<Case> {
                     NodeKind::Switch { conditions, .. } => {
                         inputs.extend(conditions.iter().map(|c| Input::Logic(written(&c.rule))))
                     }
-                    NodeKind::Entry { .. } | NodeKind::Exit => {}
+                    NodeKind::Elicit {
+                        message: Message::Expr(expr),
+                        ..
+                    } => inputs.push(Input::Jsonata(expr.source.clone())),
+                    NodeKind::Elicit { .. } | NodeKind::Entry { .. } | NodeKind::Exit => {}
                 }
             }
         }
