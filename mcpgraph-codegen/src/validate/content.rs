@@ -45,6 +45,7 @@ pub(super) fn check_names(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostic
             NodeKind::Exit => "exit",
             NodeKind::Transform { .. } => "transform",
             NodeKind::Switch { .. } => "switch",
+            NodeKind::Elicit { .. } => "elicit",
         };
         diags
             .error(

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use rmcp::model::{
     ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationSchema, ServerRequest,
+    ElicitationSchema, InputRequest, InputRequests, ServerRequest,
 };
 use serde_json::Value;
 
@@ -20,7 +20,7 @@ use super::Execution;
 use crate::error::{ErrorKind, NodeError, StartupError};
 use crate::expressions::expr::Args;
 use crate::expressions::value::from_json;
-use crate::questions::Caller;
+use crate::questions::{Caller, Rounds};
 
 /// The longest message about an answer that does not match the form (an
 /// error can quote the answer, which the client chose).
@@ -199,6 +199,9 @@ impl Execution {
         caller: &Caller,
         request: ServerRequest,
     ) -> Result<ClientResult, NodeError> {
+        if let Some(round) = caller.round() {
+            return self.ask_in_rounds(caller, round, request);
+        }
         let left = self.deadline.saturating_duration_since(Instant::now());
         let clock = caller.clock();
         let waited = clock.waited();
@@ -212,6 +215,56 @@ impl Execution {
             )),
             Some(Ok(result)) => Ok(result),
         }
+    }
+}
+
+impl Execution {
+    /// For a client of MCP 2026-07-28: the answer an earlier round got (the
+    /// tape) or this retry carries (under the node's id), or the end of this
+    /// round with the question as its `input_required` (the answer of a
+    /// retry that lacks it is asked for again).
+    fn ask_in_rounds(
+        &self,
+        caller: &Caller,
+        round: &Rounds,
+        request: ServerRequest,
+    ) -> Result<ClientResult, NodeError> {
+        let node = self.current;
+        let read = |value: Value| {
+            serde_json::from_value(value)
+                .map(ClientResult::ElicitResult)
+                .map_err(|e| {
+                    self.error(
+                        ErrorKind::Elicitation,
+                        format!("the client's answer is not an elicitation result: {e}"),
+                    )
+                })
+        };
+        let replayed = round
+            .replay(node)
+            .map_err(|off| self.error(ErrorKind::Internal, off.to_string()))?;
+        if let Some(answer) = replayed {
+            return read(answer);
+        }
+        caller.may_ask(&request).map_err(|why| {
+            self.error(
+                ErrorKind::Elicitation,
+                format!("cannot ask the user: {why}"),
+            )
+        })?;
+        if let Some((answers, _)) = round.resume(node)
+            && let Some(answer) = answers.get(node)
+        {
+            round.record(node, answer.clone());
+            return read(answer.clone());
+        }
+        let ServerRequest::ElicitRequest(request) = request else {
+            return Err(self.error(ErrorKind::Internal, "an elicit node asks an elicitation"));
+        };
+        let mut requests = InputRequests::new();
+        requests.insert(node.to_owned(), InputRequest::Elicitation(request));
+        round.ask(node, requests, None);
+        Err(self.error(ErrorKind::InputRequired, "waits for the user's answer"))
     }
 }
 

@@ -57,22 +57,31 @@ fn asked(run: &SdkRun) -> Vec<&Value> {
     run.lines.iter().filter(|l| l["event"] == "asked").collect()
 }
 
-/// `greet` and `must_answer`, answered `action` by `sdk`.
-async fn answer(sdk: Sdk, target: &Target, action: &str) -> SdkRun {
+/// `greet` and `must_answer`, answered `action` by `sdk` (with `--modern`:
+/// the Python SDK's client of MCP 2026-07-28, asked with input_required).
+async fn answer(sdk: Sdk, target: &Target, action: &str, modern: bool) -> SdkRun {
     let calls = json!([
         {"name": "greet", "arguments": {"greeting": "Hello"}},
         {"name": "must_answer", "arguments": {}},
     ]);
-    let run = run_sdk_client_with(sdk, target, &calls, &["--elicit", action]).await;
+    let mut options = vec!["--elicit", action];
+    if modern {
+        options.push("--modern");
+    }
+    let run = run_sdk_client_with(sdk, target, &calls, &options).await;
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.calls().len(), 2, "{run:?}");
     run
 }
 
 async fn each_answer_takes_its_route(sdk: Sdk, http: bool) {
+    answered(sdk, http, false).await;
+}
+
+async fn answered(sdk: Sdk, http: bool, modern: bool) {
     let (target, _server) = target(http).await;
 
-    let run = answer(sdk, &target, "accept").await;
+    let run = answer(sdk, &target, "accept", modern).await;
     let calls = run.calls();
     assert_eq!(
         result_of(calls[0]),
@@ -97,7 +106,7 @@ async fn each_answer_takes_its_route(sdk: Sdk, http: bool) {
     assert_eq!(form["properties"]["colour"]["default"], "blue", "{form}");
     assert_eq!(questions[1]["params"]["message"], "Your name, please");
 
-    let run = answer(sdk, &target, "decline").await;
+    let run = answer(sdk, &target, "decline", modern).await;
     let calls = run.calls();
     assert_eq!(
         result_of(calls[0]),
@@ -108,7 +117,7 @@ async fn each_answer_takes_its_route(sdk: Sdk, http: bool) {
         Err("node `ask`: the user declined to answer, and the node has no `decline` route".into())
     );
 
-    let run = answer(sdk, &target, "cancel").await;
+    let run = answer(sdk, &target, "cancel", modern).await;
     let calls = run.calls();
     assert_eq!(result_of(calls[0]), Ok(json!({"cancelled": true})));
     assert_eq!(
@@ -118,6 +127,16 @@ async fn each_answer_takes_its_route(sdk: Sdk, http: bool) {
                 .into()
         )
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_modern_client_answers_over_stdio() {
+    answered(Sdk::Python, false, true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_modern_client_answers_over_http() {
+    answered(Sdk::Python, true, true).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
