@@ -106,11 +106,30 @@ impl ClientManager {
             params.input_responses = Some(responses);
             params.request_state = state;
         }
+        let mut relisted = false;
         for _ in 0..MAX_ROUNDS {
             let sent = self
                 .send(&connection, &downstream, params.clone(), caller, &what)
                 .await?;
             match sent {
+                // Its tools changed (an `x-mcp-header` argument): list them
+                // again, which rmcp's client learns the headers from, and
+                // send the request once more.
+                Sent::HeaderMismatch(why) if !relisted => {
+                    relisted = true;
+                    let peer = connection.service.peer();
+                    super::listing::all_tools(peer, downstream.spec.timeout())
+                        .await
+                        .map_err(|e| {
+                            DownstreamError::new(
+                                Kind::Protocol,
+                                format!("{why}; listing its tools again failed: {e}"),
+                            )
+                        })?;
+                }
+                Sent::HeaderMismatch(why) => {
+                    return Err(DownstreamError::new(Kind::Protocol, why));
+                }
                 Sent::InputRequired(input) => {
                     if let Some(caller) = caller
                         && let Some(round) = caller.round()
@@ -146,6 +165,7 @@ impl ClientManager {
     ) -> Result<CallToolResult, DownstreamError> {
         match sent {
             Sent::Complete(result) => Ok(result),
+            Sent::HeaderMismatch(why) => Err(DownstreamError::new(Kind::Protocol, why)),
             Sent::InputRequired(_) => Err(DownstreamError::new(
                 Kind::Protocol,
                 format!(

@@ -135,7 +135,10 @@ pub(super) async fn connect(
                 }
             };
             match within(timeout, closing, handshake).await {
-                Ok(Ok(Ok(service))) => (service, None),
+                Ok(Ok(Ok(service))) => {
+                    learn_header_params(&service, &spec.name, timeout).await;
+                    (service, None)
+                }
                 Ok(Ok(Err(e))) => return Err(format!("{url}: {}", initialize_error(&e)).into()),
                 Ok(Err(e)) => return Err(e.into()),
                 Err(why) => return Err(format!("{url} {why}").into()),
@@ -178,6 +181,31 @@ fn era() -> ClientLifecycleMode {
     ClientLifecycleMode::Auto {
         preferred_versions: vec![ProtocolVersion::LATEST],
         legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+    }
+}
+
+/// A streamable HTTP server of MCP 2026-07-28 wants the arguments its tools
+/// mark `x-mcp-header` repeated as `Mcp-Param-*` headers; rmcp's client
+/// adds them for the tools it has seen listed on the connection, so the
+/// tools are listed once now (within `limit`; a failure is logged, and the
+/// calls go without those headers).
+async fn learn_header_params(
+    service: &rmcp::service::RunningService<rmcp::service::RoleClient, Questions>,
+    server: &str,
+    limit: std::time::Duration,
+) {
+    let modern = service
+        .peer()
+        .peer_info()
+        .is_some_and(|info| info.protocol_version >= ProtocolVersion::STANDARD_HEADERS);
+    if !modern {
+        return;
+    }
+    if let Err(e) = super::listing::all_tools(service.peer(), limit).await {
+        crate::secrets::warn_redacted!(
+            server,
+            "could not list the tools of `{server}` ({e}); calls to it go without Mcp-Param-* headers"
+        );
     }
 }
 

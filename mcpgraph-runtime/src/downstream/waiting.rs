@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, ContentBlock, InputRequiredResult, RequestId, ServerResult,
+    ClientRequest, ContentBlock, ErrorCode, InputRequiredResult, RequestId, ServerResult,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use tokio::sync::mpsc;
@@ -33,6 +33,9 @@ pub(super) enum Sent {
     /// The server asked a 2026-07-28 caller a question mid-call: the call
     /// waits, parked, for the answer.
     Asked(Box<Waiting>, Parked),
+    /// The server found the request's `Mcp-*` headers wrong (-32020): its
+    /// tools changed since they were listed (the error says how).
+    HeaderMismatch(String),
 }
 
 /// A `tools/call` in flight, and what it holds while it waits.
@@ -178,6 +181,12 @@ pub(super) async fn wait(
             Kind::Protocol,
             format!("{what} answered with something that is not a tool result"),
         )),
+        Err(ServiceError::McpError(e)) if e.code == ErrorCode::HEADER_MISMATCH => {
+            Ok(Sent::HeaderMismatch(format!(
+                "{what} refused the request's headers: {} (error {})",
+                e.message, e.code.0
+            )))
+        }
         Err(ServiceError::McpError(e)) => Err(DownstreamError::new(
             Kind::Protocol,
             format!(
