@@ -165,7 +165,7 @@ async fn good_keys_serve_and_stateless_without_a_key_warns() {
     let readable = key_file("readable", &format!("k1={KEY_A}\n"), 0o644);
     let readable = readable.to_str().expect("UTF-8 path");
     let server = HttpServer::start("loop_example", &["--state-key-file", readable], &[]).await;
-    let stderr = server.stderr();
+    let stderr = logged(&server, "every user can read it (mode 644)").await;
     assert!(
         stderr.contains("every user can read it (mode 644)"),
         "{stderr}"
@@ -173,7 +173,20 @@ async fn good_keys_serve_and_stateless_without_a_key_warns() {
     server.stop().await;
     // No key under --stateless: a warning that resume needs this replica.
     let server = HttpServer::start("loop_example", &["--stateless"], &[]).await;
-    let stderr = server.stderr();
+    let stderr = logged(&server, warning).await;
     assert!(stderr.contains(warning), "{stderr}");
     server.stop().await;
+}
+
+/// `server`'s stderr once it holds `text` (a log line can follow the
+/// serving line by a moment), or after 10 s.
+async fn logged(server: &HttpServer, text: &str) -> String {
+    for _ in 0..200 {
+        let stderr = server.stderr();
+        if stderr.contains(text) {
+            return stderr;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    server.stderr()
 }
