@@ -11,6 +11,10 @@
 
 use std::collections::HashMap;
 
+mod servers;
+
+pub use servers::{McpServer, Transport};
+
 /// A position in the graph file: 1-based line and column (in characters),
 /// plus the 0-based byte offset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -98,53 +102,6 @@ impl Default for Limits {
             max_value_depth: 128,
         }
     }
-}
-
-/// One entry of `mcpServers:`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct McpServer {
-    /// The key under `mcpServers`.
-    pub name: Sp<String>,
-    /// How to reach it. Strings are kept verbatim: `${VAR}` is expanded at
-    /// run time, never by the generator.
-    pub transport: Transport,
-    /// `timeoutMs`, if given.
-    pub timeout_ms: Option<u64>,
-    /// `pingTimeoutMs` (an extension key), if given.
-    pub ping_timeout_ms: Option<u64>,
-}
-
-/// How a downstream server is reached.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Transport {
-    /// `type` omitted or `stdio`.
-    Stdio {
-        /// `command`.
-        command: String,
-        /// `args` (default empty).
-        args: Vec<String>,
-        /// `cwd`, if given.
-        cwd: Option<String>,
-        /// `env`, in file order.
-        env: Vec<(String, String)>,
-        /// `inheritEnv`: names of our environment variables passed through
-        /// (beside the default allow-list), in file order.
-        inherit_env: Vec<String>,
-    },
-    /// `type: streamableHttp` (also `http`, `streamable-http`).
-    StreamableHttp {
-        /// `url`.
-        url: String,
-        /// `headers`, in file order.
-        headers: Vec<(String, String)>,
-    },
-    /// `type: sse`.
-    Sse {
-        /// `url`.
-        url: String,
-        /// `headers`, in file order.
-        headers: Vec<(String, String)>,
-    },
 }
 
 /// One tool.

@@ -17,61 +17,26 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::downstream::{ClientManager, ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
-use crate::exec::{Execution, ExitContent, Watch};
+use crate::exec::{Execution, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
-use crate::observe::{NodeRecord, Observer, ProgressEvent};
+use crate::observe::Observer;
 
+mod options;
 mod tool;
 mod worker;
 
+pub use options::{CallOptions, CallOutcome};
 pub(crate) use tool::ToolRuntime;
 use tool::compile_tools;
 pub use tool::schema_violation;
 use worker::{Job, LoadGuard, Workers};
-
-/// Options of one call.
-#[derive(Debug, Default)]
-pub struct CallOptions {
-    /// Cancelling it abandons the call (and its downstream call in flight).
-    pub cancel: CancellationToken,
-    /// Receives an event as each node starts.
-    pub progress: Option<mpsc::UnboundedSender<ProgressEvent>>,
-    /// Keep the execution record (one entry per node, with outputs).
-    pub record: bool,
-    /// The client making the call, asked what downstream servers ask
-    /// (elicitation, sampling, roots). `None`: nobody can be asked, and a
-    /// downstream server's question fails the call.
-    pub caller: Option<crate::questions::Caller>,
-}
-
-/// What a call produced: its result and, if asked for, its record.
-#[derive(Debug)]
-pub struct CallOutcome {
-    /// The result value or the error.
-    pub result: Result<Value, CallError>,
-    /// One entry per node execution, when `CallOptions::record` was set.
-    pub records: Option<Vec<NodeRecord>>,
-    /// The downstream content blocks the tool's exit returns (its
-    /// `content:`), for the MCP result; `None` when it has no `content:`.
-    pub(crate) content: Option<ExitContent>,
-}
-
-impl CallOutcome {
-    fn failed(error: CallError) -> Self {
-        Self {
-            result: Err(error),
-            records: None,
-            content: None,
-        }
-    }
-}
 
 struct Shared {
     graph: GraphDef,

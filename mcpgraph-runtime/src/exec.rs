@@ -16,8 +16,7 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use crate::downstream::ClientManager;
-use crate::downstream::convert::output_of_result;
-use crate::error::{Downstream, ErrorKind, Limit, NodeError};
+use crate::error::{ErrorKind, Limit, NodeError};
 use crate::expressions::expr::{Args, Expr};
 use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
@@ -31,8 +30,8 @@ pub(crate) mod elicit;
 mod evaluator;
 mod failure;
 mod history;
+mod mcp;
 pub(crate) mod native;
-mod rounds;
 mod switch;
 mod watch;
 
@@ -235,68 +234,6 @@ impl Execution {
     /// Records a switch node's output: the id of the node it routes to.
     pub fn switched(&mut self, target: &'static str) -> Result<(), NodeError> {
         self.record(JValue::from(target))
-    }
-
-    /// Runs an `mcp` node: evaluates its arguments, calls `tool` on
-    /// `server`, and records the converted result.
-    pub async fn mcp(
-        &mut self,
-        server: &'static str,
-        tool: &'static str,
-        args: &Args,
-    ) -> Result<(), NodeError> {
-        let arguments = match self.eval_args(args)? {
-            Some(Value::Object(map)) => map,
-            Some(other) => {
-                return Err(self.error(
-                    ErrorKind::Expression,
-                    format!(
-                        "the arguments for `{server}`/`{tool}` are not an object but {}",
-                        kind_of(&other)
-                    ),
-                ));
-            }
-            None => {
-                return Err(self.error(
-                    ErrorKind::Expression,
-                    format!(
-                        "the arguments for `{server}`/`{tool}` yielded no value, not an object"
-                    ),
-                ));
-            }
-        };
-        let progress = self
-            .watch
-            .progress
-            .clone()
-            .map(|sink| (sink, self.executed));
-        let caller = self.caller.as_ref().map(|c| c.at(self.current, progress));
-        let result = match self.replayed(caller.as_ref())? {
-            Some(result) => result,
-            None => {
-                let result = self.call(server, tool, arguments, caller.as_ref()).await?;
-                if let Some(round) = caller.as_ref().and_then(|c| c.round()) {
-                    round.record(
-                        self.current,
-                        serde_json::to_value(&result).unwrap_or_default(),
-                    );
-                }
-                result
-            }
-        };
-        if let Some(kept) = &mut self.kept
-            && result.is_error != Some(true)
-        {
-            kept.offer(self.current, &result.content);
-        }
-        let output = output_of_result(result).map_err(|text| {
-            self.error(
-                ErrorKind::Downstream(Downstream::ToolError),
-                format!("`{server}`/`{tool}` returned an error: {text}"),
-            )
-        })?;
-        self.record(from_json_opt(output))?;
-        Ok(())
     }
 
     /// Runs the exit node: the result is the output of the node that ran

@@ -9,17 +9,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    DiscoverResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    DiscoverResult, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::engine::{CallError, CallOptions, Engine};
-use crate::error::ErrorKind;
 use crate::observe::ProgressEvent;
-use crate::questions::{Caller, Rounds};
 use crate::serving::metrics;
 use crate::serving::state::StateKeys;
 use crate::trace_context::TraceContext;
@@ -41,7 +39,7 @@ pub struct Handler {
     session: Arc<AtomicUsize>,
     /// Whether a session-era client can be sent requests (not under
     /// `--stateless`).
-    sessions: bool,
+    pub(super) sessions: bool,
     /// The keys sealing the state a waiting call hands its client.
     state_keys: Arc<StateKeys>,
 }
@@ -136,35 +134,6 @@ impl Handler {
         self
     }
 
-    /// The client of a `tools/call`, as the graph's downstream servers'
-    /// questions see it; for a client of MCP 2026-07-28, the round the call
-    /// starts or resumes and what its state is bound to.
-    fn caller(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<(Caller, Option<(Arc<Rounds>, Vec<u8>)>), McpError> {
-        let modern = context
-            .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
-        let capabilities = context.client_capabilities();
-        Ok(if modern {
-            let (round, binding) = self.round(request, context)?;
-            let caller = Caller::rounds(capabilities.as_ref(), Arc::clone(&round));
-            (caller, Some((round, binding)))
-        } else if !self.sessions {
-            let why = "cannot be asked: this server runs --stateless, without sessions";
-            (Caller::closed(why), None)
-        } else {
-            let caller = Caller::live(
-                capabilities.as_ref(),
-                context.peer.clone(),
-                context.id.clone(),
-            );
-            (caller, None)
-        })
-    }
-
     /// The same handler with these caps on calls in flight.
     pub fn with_caps(mut self, caps: CallCaps) -> Self {
         self.caps = Arc::new(caps);
@@ -247,7 +216,7 @@ impl Handler {
     /// The label `/metrics` counts a call of `name` under: the graph's own
     /// name for one of its tools, [`metrics::UNKNOWN_TOOL`] for any other,
     /// so that no client can add labels (or memory) by making names up.
-    fn tool_label(&self, name: &str) -> &'static str {
+    pub(super) fn tool_label(&self, name: &str) -> &'static str {
         self.engine
             .tools()
             .iter()
@@ -372,37 +341,13 @@ impl ServerHandler for Handler {
                 metrics::call(metrics::UNKNOWN_TOOL, "unknown_tool");
                 Err(McpError::invalid_params(e.to_string(), None))
             }
-            // A 2026-07-28 client that did not declare what a question
-            // needed: error -32021, naming the capability.
+            // A round of a 2026-07-28 call that stopped for the client's
+            // answers, or for a capability it did not declare.
             Err(CallError::Failed(e))
-                if let Some(missing) = round.as_ref().and_then(|(r, _)| r.missing()) =>
+                if let Some((round, binding)) = &round
+                    && let Some(response) = self.round_ended(&e, round, &request.name, binding) =>
             {
-                metrics::call(self.tool_label(&request.name), "error");
-                Err(McpError::new(
-                    ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                    e.to_string(),
-                    Some(serde_json::json!({ "requiredCapabilities": missing })),
-                ))
-            }
-            Err(CallError::Failed(e)) if e.kind() == ErrorKind::InputRequired => {
-                // The round stopped for the client's answers (2026-07-28).
-                let asked = round.and_then(|(round, binding)| {
-                    self.input_required(&round, &request.name, &binding)
-                });
-                match asked {
-                    Some(Ok(result)) => {
-                        metrics::call(self.tool_label(&request.name), "input_required");
-                        Ok(CallToolResponse::InputRequired(result))
-                    }
-                    other => {
-                        metrics::call(self.tool_label(&request.name), "error");
-                        let why = match other {
-                            Some(Err(why)) => why,
-                            _ => format!("{e} (no question was recorded)"),
-                        };
-                        Ok(CallToolResult::error(vec![ContentBlock::text(why)]).into())
-                    }
-                }
+                response
             }
             Err(CallError::Failed(e)) => {
                 metrics::call(self.tool_label(&request.name), "error");

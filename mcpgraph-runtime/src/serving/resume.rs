@@ -1,4 +1,5 @@
-//! Calls of MCP 2026-07-28 clients that are asked questions: the round a
+//! The client of a call as questions see it ([`Handler::caller`]): one of
+//! the session era is asked live; for one of MCP 2026-07-28, the round a
 //! retry resumes, opened from its sealed `requestState`, and the
 //! `input_required` result a round ends with, its state sealed (see
 //! `questions::rounds` for what the state holds, `serving::state` for the
@@ -13,13 +14,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{CallToolRequestParams, InputRequiredResult};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode,
+    InputRequiredResult, ProtocolVersion,
+};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::handler::Handler;
-use crate::questions::{Rounds, Saved};
+use crate::error::{ErrorKind, NodeError};
+use crate::questions::{Caller, Rounds, Saved};
+use crate::serving::metrics;
 
 /// How long a client has to answer before the state of its call expires.
 pub(crate) const STATE_TTL: Duration = Duration::from_secs(600);
@@ -33,6 +39,35 @@ struct Sealed {
 }
 
 impl Handler {
+    /// The client of a `tools/call`, as the graph's downstream servers'
+    /// questions see it; for a client of MCP 2026-07-28, the round the call
+    /// starts or resumes and what its state is bound to.
+    pub(super) fn caller(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(Caller, Option<(Arc<Rounds>, Vec<u8>)>), McpError> {
+        let modern = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        let capabilities = context.client_capabilities();
+        Ok(if modern {
+            let (round, binding) = self.round(request, context)?;
+            let caller = Caller::rounds(capabilities.as_ref(), Arc::clone(&round));
+            (caller, Some((round, binding)))
+        } else if !self.sessions {
+            let why = "cannot be asked: this server runs --stateless, without sessions";
+            (Caller::closed(why), None)
+        } else {
+            let caller = Caller::live(
+                capabilities.as_ref(),
+                context.peer.clone(),
+                context.id.clone(),
+            );
+            (caller, None)
+        })
+    }
+
     /// The round a 2026-07-28 `tools/call` starts or resumes, and what its
     /// state is bound to; a JSON-RPC error (invalid params) for a state
     /// that does not open.
@@ -58,6 +93,45 @@ impl Handler {
             return Err(refused(format!("it is for tool `{}`", sealed.tool)));
         }
         Ok((Arc::new(Rounds::new(sealed.saved, responses)), binding))
+    }
+
+    /// The answer to a 2026-07-28 call whose graph stopped with `error`:
+    /// error -32021 when a question needed a capability the client did not
+    /// declare, the `input_required` result when it waits for answers;
+    /// `None` for any other failure.
+    pub(super) fn round_ended(
+        &self,
+        error: &NodeError,
+        round: &Rounds,
+        tool: &str,
+        binding: &[u8],
+    ) -> Option<Result<CallToolResponse, McpError>> {
+        let label = self.tool_label(tool);
+        if let Some(missing) = round.missing() {
+            metrics::call(label, "error");
+            return Some(Err(McpError::new(
+                ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                error.to_string(),
+                Some(serde_json::json!({ "requiredCapabilities": missing })),
+            )));
+        }
+        if error.kind() != ErrorKind::InputRequired {
+            return None;
+        }
+        Some(Ok(match self.input_required(round, tool, binding) {
+            Some(Ok(result)) => {
+                metrics::call(label, "input_required");
+                CallToolResponse::InputRequired(result)
+            }
+            other => {
+                metrics::call(label, "error");
+                let why = match other {
+                    Some(Err(why)) => why,
+                    _ => format!("{error} (no question was recorded)"),
+                };
+                CallToolResult::error(vec![ContentBlock::text(why)]).into()
+            }
+        }))
     }
 
     /// The `input_required` result of a round that stopped for answers;

@@ -60,8 +60,11 @@ mod http;
 mod media;
 #[path = "test_server/meta.rs"]
 mod meta;
+#[path = "test_server/tools.rs"]
+mod tools;
 
 use faults::{CANCELLED, crash, hang, huge, malformed, raw_stdout};
+use tools::TOOLS;
 
 /// One per session over HTTP (one in all over stdio).
 #[derive(Default)]
@@ -69,65 +72,6 @@ struct TestServer {
     /// Set by `wedge`: this session answers nothing more, pings included.
     wedged: std::sync::atomic::AtomicBool,
 }
-
-const TOOLS: &[(&str, &str)] = &[
-    (
-        "structured",
-        "Returns `value` as structuredContent (and as text)",
-    ),
-    ("json_text", "Returns `value` serialised as JSON text"),
-    ("text", "Returns `text` as a plain text item"),
-    ("image", "Returns an image item"),
-    (
-        "echo_meta",
-        "Returns the request's _meta as structuredContent",
-    ),
-    (
-        "ask",
-        "Asks for the user's name, then the model's opinion (input_required rounds)",
-    ),
-    ("audio", "Returns a text item, then a WAV as an audio item"),
-    ("empty", "Returns no content at all"),
-    ("fail", "Returns isError with `message`"),
-    (
-        "echo_args",
-        "Returns the arguments it received as structuredContent",
-    ),
-    ("sleep", "Waits `ms` milliseconds, then returns {slept: ms}"),
-    (
-        "crash",
-        "Writes `stderr_lines` lines (default 1) on stderr, then exits 3 without answering",
-    ),
-    (
-        "hang",
-        "Never answers; counts the call as cancelled when the client cancels it",
-    ),
-    (
-        "freeze",
-        "Blocks the whole process (pings go unanswered too) for `ms` (default: an hour)",
-    ),
-    (
-        "garbage",
-        "Writes a non-JSON line on stdout, then answers {ok: true} (or never, if `answer` is false)",
-    ),
-    (
-        "malformed",
-        "Answers with a JSON line that is not a valid reply, then never properly",
-    ),
-    ("huge", "Returns a text item of `bytes` bytes"),
-    (
-        "wedge",
-        "Never answers, and neither does its session afterwards (pings included); other sessions are served",
-    ),
-    (
-        "stats",
-        "Returns {calls, cancelled, protocol}: tool calls so far, hang calls cancelled by the client, and the call's protocol version",
-    ),
-    (
-        "list_directory",
-        "file_utils' tool: `path` `@crash`, `@hang`, `@garbage`, `@malformed`, `@huge:<bytes>` misbehave",
-    ),
-];
 
 /// Tool calls received.
 static CALLS: AtomicU64 = AtomicU64::new(0);
