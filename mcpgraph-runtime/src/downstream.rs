@@ -54,6 +54,7 @@ mod lifecycle;
 pub mod listing;
 mod monitor;
 mod parking;
+mod pool;
 pub(crate) mod reaper;
 mod spec;
 pub(crate) mod sse;
@@ -123,7 +124,7 @@ pub struct ClientManager {
     servers: HashMap<String, Arc<Downstream>>,
     /// The connections of callers that declared capabilities, by server
     /// and capabilities, made on first use.
-    declaring: StdMutex<HashMap<(String, Declared), Arc<Downstream>>>,
+    declaring: StdMutex<HashMap<(String, Declared), Vec<Arc<Downstream>>>>,
     /// Connections are driven by the multi-threaded runtime, not by the
     /// worker that happened to make the first call.
     runtime: tokio::runtime::Handle,
@@ -197,7 +198,7 @@ impl ClientManager {
         self.closing.cancel();
         self.parking.clear();
         let declaring: Vec<_> = match self.declaring.lock() {
-            Ok(declaring) => declaring.values().cloned().collect(),
+            Ok(declaring) => declaring.values().flatten().cloned().collect(),
             Err(_) => Vec::new(),
         };
         for downstream in self.servers.values().chain(&declaring) {

@@ -77,19 +77,12 @@ impl ClientManager {
             return self.finish(sent, caller, &what);
         }
         let declared = caller.map(Caller::declared).unwrap_or_default();
-        let downstream = if declared.is_empty() {
-            Arc::clone(base)
+        // Callers that declared capabilities get connections of their own
+        // (see `pool`); over stdio and SSE one call at a time on each.
+        let (downstream, mut turn) = if declared.is_empty() {
+            (Arc::clone(base), None)
         } else {
-            self.declaring(base, declared)
-        };
-        // Over stdio and SSE, a connection whose server may ask questions
-        // carries one call at a time: nothing on the wire says which call
-        // a question is for.
-        let mut turn = match &downstream.turns {
-            Some(turns) => Some(Arc::clone(turns).acquire_owned().await.map_err(|_| {
-                DownstreamError::new(Kind::Refused, format!("`{server}` is closing"))
-            })?),
-            None => None,
+            self.asking(base, declared).await?
         };
         let connection = self.connection(&downstream).await.map_err(|message| {
             let kind = if self.closing.is_cancelled() {
@@ -186,7 +179,16 @@ impl ClientManager {
                         format!("{what} asked for input of a kind mcpgraph does not know"),
                     ));
                 };
-                let id = self.parking.park(&self.runtime, waiting, parked);
+                let Some(id) = self.parking.park(&self.runtime, waiting, parked) else {
+                    return Err(DownstreamError::new(
+                        Kind::Refused,
+                        format!(
+                            "{what} asked a question mid-call, and {} calls already wait for their \
+                             clients' answers on this server (the bound); retry later",
+                            super::parking::MAX_PARKED
+                        ),
+                    ));
+                };
                 let mut requests = InputRequests::new();
                 requests.insert(key, request);
                 round.ask(caller.node(), requests, Some(format!("{PARKED}{id}")));
@@ -275,19 +277,6 @@ impl ClientManager {
             ));
         }
         Ok(())
-    }
-
-    /// The downstream server `base` as callers that declared `declared`
-    /// see it (a connection of its own).
-    fn declaring(&self, base: &Arc<Downstream>, declared: Declared) -> Arc<Downstream> {
-        let Ok(mut declaring) = self.declaring.lock() else {
-            return Arc::clone(base);
-        };
-        Arc::clone(
-            declaring
-                .entry((base.spec.name.clone(), declared))
-                .or_insert_with(|| Arc::new(Downstream::new(base.spec.clone(), declared))),
-        )
     }
 }
 

@@ -25,6 +25,12 @@ pub(super) struct Parking {
 /// lifetime).
 pub(super) const PARKED_TTL: Duration = Duration::from_secs(600);
 
+/// The most calls parked at once. Each holds a downstream call (and, over
+/// stdio, its connection's turn) for up to [`PARKED_TTL`]; past this, a
+/// question that would park one is refused, naming the bound, and the
+/// calls already parked are not touched.
+pub(super) const MAX_PARKED: usize = 256;
+
 impl Default for Parking {
     fn default() -> Self {
         let base = std::hash::RandomState::new().build_hasher().finish();
@@ -37,19 +43,24 @@ impl Default for Parking {
 }
 
 impl Parking {
-    /// Parks `waiting` with its question `parked`; its id. It is dropped
-    /// (the question refused, the call cancelled downstream) if not taken
-    /// back within [`PARKED_TTL`].
+    /// Parks `waiting` with its question `parked`; its id, or `None` when
+    /// [`MAX_PARKED`] calls are parked already (the call is then dropped:
+    /// its question refused, the call cancelled downstream). A parked call
+    /// is dropped the same way if not taken back within [`PARKED_TTL`].
     pub(super) fn park(
         &self,
         runtime: &tokio::runtime::Handle,
         waiting: Box<Waiting>,
         parked: Parked,
-    ) -> u64 {
+    ) -> Option<u64> {
         let id = self
             .base
             .wrapping_add(self.next.fetch_add(1, Ordering::SeqCst));
-        if let Ok(mut calls) = self.calls.lock() {
+        {
+            let mut calls = self.calls.lock().ok()?;
+            if calls.len() >= MAX_PARKED {
+                return None;
+            }
             calls.insert(id, (waiting, parked));
         }
         let calls = Arc::downgrade(&self.calls);
@@ -60,7 +71,7 @@ impl Parking {
                 drop(expired);
             }
         });
-        id
+        Some(id)
     }
 
     /// Takes back the call parked as `id`.

@@ -345,3 +345,41 @@ async fn downstream_progress_is_the_nodes_share() {
     }
     a.stop().await;
 }
+
+/// A call parked on a session-era stdio server (its question unanswered)
+/// does not hold up the next call of a client with the same capabilities:
+/// that one gets a connection of its own, asks, and completes.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_parked_call_does_not_hold_up_the_next() {
+    let keys = key_file("parked", &format!("k1={KEY_A}\n"));
+    let a = replica(&keys, "parked").await;
+    let first = modern_call(a.addr, "ask_user", json!({})).await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    // The first is never answered; the second is asked at once...
+    let second = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        modern_call(a.addr, "ask_user", json!({})),
+    )
+    .await
+    .expect("the second call is not held up by the first");
+    let result = &second["result"];
+    assert_eq!(result["resultType"], "input_required", "{second}");
+    assert_eq!(
+        result["inputRequests"]["elicitation"]["method"], "elicitation/create",
+        "{second}"
+    );
+    // ...and completes with its answer.
+    let state = result["requestState"].as_str().expect("a state").to_owned();
+    let answer = json!({"elicitation": {"action": "accept", "content": {"name": "Ada"}}});
+    let done = modern_call(
+        a.addr,
+        "ask_user",
+        json!({"requestState": state, "inputResponses": answer}),
+    )
+    .await;
+    let text = done["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("User provided"), "{done}");
+    a.stop().await;
+}
