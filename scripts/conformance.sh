@@ -31,7 +31,8 @@ bin="${CARGO_TARGET_DIR:-$root/target}/debug"
 graph="$root/tests/graphs/conformance.yaml"
 known="$root/tests/conformance/known-failures.json"
 report="$root/scripts/conformance-report.mjs"
-for f in "$node" "$suite" "$bin/conformance_fixture" "$bin/mcpgraph"; do
+everything="$root/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+for f in "$node" "$suite" "$everything" "$bin/conformance_fixture" "$bin/mcpgraph" "$bin/mcpgraph-test-server"; do
     [[ -x "$f" || -f "$f" ]] || { echo "conformance: $f missing (install-peers, cargo build)" >&2; exit 1; }
 done
 work="$(mktemp -d)"
@@ -63,10 +64,20 @@ fi
 
 "$node" "$report" expected "$known" "$work/expected.yml"
 
+# The fixture's stdio servers (server-everything twice, the test server),
+# by absolute paths.
+cat > "$work/servers.json" <<SERVERS
+{"mcpServers": {
+  "everything": {"command": "$node", "args": ["$everything", "stdio"]},
+  "asking": {"command": "$node", "args": ["$everything", "stdio"]},
+  "test": {"command": "$bin/mcpgraph-test-server"}
+}}
+SERVERS
+
 # Created here: the background job opens it only once it runs, and the
 # first read below may come before.
 : > "$work/server.log"
-"$bin/conformance_fixture" serve --http 127.0.0.1:0 2> "$work/server.log" &
+"$bin/conformance_fixture" --mcp "$work/servers.json" serve --http 127.0.0.1:0 2> "$work/server.log" &
 server_pid=$!
 url=""
 for _ in $(seq 100); do

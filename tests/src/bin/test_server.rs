@@ -86,6 +86,10 @@ const TOOLS: &[(&str, &str)] = &[
         "ask",
         "Asks for the user's name, then the model's opinion (input_required rounds)",
     ),
+    (
+        "ask_each",
+        "Asks each question of `ask` the client declared it answers (elicitation, sampling, roots), in one input_required round",
+    ),
     ("audio", "Returns a text item, then a WAV as an audio item"),
     ("empty", "Returns no content at all"),
     ("fail", "Returns isError with `message`"),
@@ -245,6 +249,7 @@ impl ServerHandler for TestServer {
         let value = arg(&request, "value").cloned().unwrap_or(Value::Null);
         let result = match request.name.as_ref() {
             "ask" => return Ok(asking::ask(&request)),
+            "ask_each" => return asking::ask_each(&request, &context),
             "echo_meta" => meta::echo_meta(&context),
             "progress" => meta::progress(&context).await,
             "structured" => {
