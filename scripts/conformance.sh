@@ -18,7 +18,8 @@
 #   scripts/conformance.sh             # the run (CI)
 #   scripts/conformance.sh --reasons   # also print every listed entry's reason
 #   scripts/conformance.sh --relock    # rewrite tests/graphs/conformance.lock.json
-#                                      # from the mocks (then cargo build)
+#                                      # from the mocks and the stdio servers
+#                                      # (then cargo build)
 set -euo pipefail
 case "${1:-}" in
     "" | --reasons | --relock) ;;
@@ -31,7 +32,8 @@ bin="${CARGO_TARGET_DIR:-$root/target}/debug"
 graph="$root/tests/graphs/conformance.yaml"
 known="$root/tests/conformance/known-failures.json"
 report="$root/scripts/conformance-report.mjs"
-for f in "$node" "$suite" "$bin/conformance_fixture" "$bin/mcpgraph"; do
+everything="$root/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+for f in "$node" "$suite" "$everything" "$bin/conformance_fixture" "$bin/mcpgraph" "$bin/mcpgraph-test-server"; do
     [[ -x "$f" || -f "$f" ]] || { echo "conformance: $f missing (install-peers, cargo build)" >&2; exit 1; }
 done
 work="$(mktemp -d)"
@@ -40,10 +42,26 @@ cleanup() { [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null; rm -rf "$w
 trap cleanup EXIT
 start=$SECONDS
 
+# The fixture's stdio servers (server-everything twice, the test server),
+# by absolute paths.
+cat > "$work/servers.json" <<SERVERS
+{"mcpServers": {
+  "everything": {"command": "$node", "args": ["$everything", "stdio"]},
+  "asking": {"command": "$node", "args": ["$everything", "stdio"]},
+  "test": {"command": "$bin/mcpgraph-test-server"}
+}}
+SERVERS
+
 if [[ "${1:-}" == "--relock" ]]; then
-    # The locked servers of the fixture, each listed from its scenario's mock
-    # by `mcpgraph lock` run as the suite's client command.
+    # The locked servers of the fixture: server-everything and the test
+    # server (`asking` stays unlocked: see the graph), then each client
+    # scenario's server, listed from its mock by `mcpgraph lock` run as the
+    # suite's client command.
     cp "$graph" "$work/conformance.yaml"
+    cp "$root/tests/graphs/conformance.lock.json" "$work/conformance.lock.json"
+    for name in everything test; do
+        "$bin/mcpgraph" lock "$work/conformance.yaml" --server "$name" --mcp "$work/servers.json"
+    done
     for pair in headers:http-custom-headers invalid_headers:http-invalid-tool-headers; do
         name="${pair%%:*}"
         cat > "$work/lock.sh" <<LOCK
@@ -66,7 +84,7 @@ fi
 # Created here: the background job opens it only once it runs, and the
 # first read below may come before.
 : > "$work/server.log"
-"$bin/conformance_fixture" serve --http 127.0.0.1:0 2> "$work/server.log" &
+"$bin/conformance_fixture" --mcp "$work/servers.json" serve --http 127.0.0.1:0 2> "$work/server.log" &
 server_pid=$!
 url=""
 for _ in $(seq 100); do

@@ -19,7 +19,9 @@
 //
 // --elicit ACTION declares the elicitation capability and answers every
 // elicitation/create with ACTION (accept: the content {"name": "Ada
-// Lovelace"}; decline; cancel); --sample TEXT declares sampling and answers
+// Lovelace"}; decline; cancel; defaults: accept with no field filled in,
+// the capability declared with form.applyDefaults, so that the SDK fills in
+// each field's default, SEP-1034); --sample TEXT declares sampling and answers
 // every sampling/createMessage with TEXT. Each question is printed as
 // {"event":"asked","method":...,"params":{...}}.
 //
@@ -117,15 +119,22 @@ function parseArgs(argv) {
 
 async function run(opts) {
   const capabilities = {};
-  if (opts.elicit !== undefined) capabilities.elicitation = {};
+  if (opts.elicit !== undefined) {
+    capabilities.elicitation = opts.elicit === "defaults" ? { form: { applyDefaults: true } } : {};
+  }
   if (opts.sample !== undefined) capabilities.sampling = {};
   const client = new Client({ name: "mcpgraph-tests-ts", version: "0.0.0" }, { capabilities });
   if (opts.elicit !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       emit({ event: "asked", method: "elicitation/create", params: request.params });
-      return opts.elicit === "accept"
-        ? { action: "accept", content: { name: "Ada Lovelace" } }
-        : { action: opts.elicit };
+      switch (opts.elicit) {
+        case "accept":
+          return { action: "accept", content: { name: "Ada Lovelace" } };
+        case "defaults":
+          return { action: "accept", content: {} };
+        default:
+          return { action: opts.elicit };
+      }
     });
   }
   if (opts.sample !== undefined) {

@@ -12,6 +12,7 @@ set -uo pipefail
 url="$1"
 scenario="${MCP_CONFORMANCE_SCENARIO:?}"
 dir="$(mktemp -d "${CONFORMANCE_WORK:?}/client.XXXXXX")"
+clients="$(cd "$(dirname "${BASH_SOURCE[0]}")/../clients" && pwd)"
 status=0
 
 # The fixture's downstream server NAME is the mock.
@@ -22,6 +23,18 @@ server() {
 # next call still runs (the suite judges what the mock saw, not our status).
 call() {
     "${CONFORMANCE_FIXTURE:?}" --mcp "$dir/mcp.json" call "$@" || status=1
+}
+# One tool call through the client manager for a client that answers the
+# mock's questions: the TypeScript SDK client (tests/clients/ts_client.mjs)
+# runs the fixture over stdio, and the fixture passes each question on to it
+# (`--elicit ACTION`, $1). A tool error counts as a failure, as in `call`.
+answered() {
+    local out
+    out="$("${CONFORMANCE_NODE:?}" "$clients/ts_client.mjs" --elicit "$1" \
+        --calls "[{\"name\": \"$2\", \"arguments\": $3}]" \
+        --stdio "${CONFORMANCE_FIXTURE:?}" --mcp "$dir/mcp.json")" || status=1
+    printf '%s\n' "$out" >&2
+    if grep -q '"isError":true' <<< "$out"; then status=1; fi
 }
 # `mcpgraph lock` of the server NAME (a copy of the graph, in $dir): lists
 # the mock's tools and records them, as a graph's author does.
@@ -68,12 +81,16 @@ case "$scenario" in
         call client_schema_echo "{\"schema\": $schema}"
         ;;
     sep-2322-client-request-state)
+        # The mock's input_required rounds ask elicitation questions: the
+        # client manager asks them of the calling client and retries.
         server mrtr
-        call client_mrtr '{}'
+        answered accept client_mrtr '{}'
         ;;
     elicitation-sep1034-client-defaults)
+        # The mock's form is answered by a client that fills in the
+        # defaults (the TypeScript SDK's applyDefaults).
         server elicit_defaults
-        call client_elicitation_defaults '{}'
+        answered defaults client_elicitation_defaults '{}'
         ;;
     *)
         # initialize, tools_call, sse-retry, request-metadata,

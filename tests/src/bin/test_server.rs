@@ -189,6 +189,7 @@ impl ServerHandler for TestServer {
         let value = arg(&request, "value").cloned().unwrap_or(Value::Null);
         let result = match request.name.as_ref() {
             "ask" => return Ok(asking::ask(&request)),
+            "ask_each" => return asking::ask_each(&request, &context),
             "echo_meta" => meta::echo_meta(&context),
             "progress" => meta::progress(&context).await,
             "structured" => {

@@ -1,7 +1,7 @@
 //! Downstream content blocks returned as they came (issue 28, item 5), and
-//! the tools' annotations and icons (item 7): `graphs/conformance_content.yaml`
-//! compiled, served over stdio, its servers the pinned server-everything
-//! and the purpose-built test server. Each block the graph returns is
+//! the tools' annotations and icons (item 7): the conformance suite's
+//! fixture (`graphs/conformance.yaml` compiled), served over stdio, its
+//! servers the pinned server-everything and the purpose-built test server. Each block the graph returns is
 //! compared with what server-everything sends for the same call, spoken to
 //! directly: every field (annotations, `_meta`, `mimeType`, the data) must
 //! be the same.
@@ -13,7 +13,7 @@ use mcpgraph_tests::rmcp::transport::TokioChildProcess;
 use mcpgraph_tests::*;
 use serde_json::{Value, json};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_content");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_fixture");
 const TEST_SERVER: &str = env!("CARGO_BIN_EXE_mcpgraph-test-server");
 
 fn everything_js() -> PathBuf {
@@ -42,7 +42,7 @@ fn mcp_file(tag: &str) -> PathBuf {
 async fn graph(tag: &str) -> RawServer {
     let file = mcp_file(tag);
     let mut server = RawServer::spawn_program(
-        "conformance_content",
+        "conformance_fixture",
         Path::new(FIXTURE),
         &["--mcp", file.to_str().unwrap()],
     );

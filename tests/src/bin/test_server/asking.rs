@@ -5,15 +5,25 @@
 //! both answers as structuredContent. `requestState` must come back as it
 //! was sent, and each round's answer under its key; otherwise it asks again.
 //! With the argument `first: "sampling"` it asks the model first.
+//!
+//! `ask_each`: asks, in one `input_required` round, each question of its
+//! argument `ask` (a list of `elicitation`, `sampling` and `roots`; default
+//! all three) that the client declared it can answer: the user's name
+//! (key `user_name`), a greeting from the model (`greeting`), the client's
+//! roots (`roots/list`, `client_roots`). A client that declared none of them
+//! gets error -32021 naming what was wanted. The retry with the echoed state
+//! and an answer under each key returns the answers as structuredContent
+//! `{answers}`; a key left unanswered is asked again.
 
 #![allow(deprecated)] // sampling is deprecated by SEP-2577, and still asked
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CreateMessageRequest,
-    CreateMessageRequestParams, ElicitRequest, ElicitRequestParams, ElicitationSchema,
-    InputRequest, InputRequests, InputRequiredResult, SamplingMessage,
+    CreateMessageRequestParams, ElicitRequest, ElicitRequestParams, ElicitationSchema, ErrorCode,
+    InputRequest, InputRequests, InputRequiredResult, ListRootsRequest, SamplingMessage,
 };
-use serde_json::{Value, json};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
 
 const STATE_ONE: &str = "round-1";
 
@@ -48,6 +58,15 @@ pub fn ask(request: &CallToolRequestParams) -> CallToolResponse {
 }
 
 fn elicitation() -> CallToolResponse {
+    let mut requests = InputRequests::new();
+    requests.insert("user_name".to_owned(), name_request());
+    CallToolResponse::InputRequired(InputRequiredResult::new(
+        Some(requests),
+        Some(STATE_ONE.to_owned()),
+    ))
+}
+
+fn name_request() -> InputRequest {
     let schema: ElicitationSchema = serde_json::from_value(json!({
         "type": "object",
         "properties": {"name": {"type": "string", "title": "Name"}},
@@ -59,15 +78,7 @@ fn elicitation() -> CallToolResponse {
         message: "What is your name?".to_owned(),
         requested_schema: schema,
     };
-    let mut requests = InputRequests::new();
-    requests.insert(
-        "user_name".to_owned(),
-        InputRequest::Elicitation(ElicitRequest::new(params)),
-    );
-    CallToolResponse::InputRequired(InputRequiredResult::new(
-        Some(requests),
-        Some(STATE_ONE.to_owned()),
-    ))
+    InputRequest::Elicitation(ElicitRequest::new(params))
 }
 
 fn sampling(user: &str) -> CallToolResponse {
@@ -86,4 +97,81 @@ fn sampling(user: &str) -> CallToolResponse {
         Some(requests),
         Some(format!("round-2:{user}")),
     ))
+}
+
+/// `ask_each`'s questions: (the argument's word, the capability, the key).
+const EACH: [(&str, &str, &str); 3] = [
+    ("elicitation", "elicitation", "user_name"),
+    ("sampling", "sampling", "greeting"),
+    ("roots", "roots", "client_roots"),
+];
+/// How `ask_each`'s `requestState` starts.
+const EACH_STATE: &str = "each:";
+
+pub fn ask_each(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, rmcp::ErrorData> {
+    let wanted: Vec<&str> = match request.arguments.as_ref().and_then(|a| a.get("ask")) {
+        Some(Value::Array(words)) => words.iter().filter_map(Value::as_str).collect(),
+        _ => EACH.iter().map(|(word, ..)| *word).collect(),
+    };
+    let declared = context.client_capabilities().unwrap_or_default();
+    let declares = |capability: &str| match capability {
+        "elicitation" => declared.elicitation.is_some(),
+        "sampling" => declared.sampling.is_some(),
+        _ => declared.roots.is_some(),
+    };
+    let asked: Vec<_> = EACH
+        .iter()
+        .filter(|(word, capability, _)| wanted.contains(word) && declares(capability))
+        .collect();
+    if asked.is_empty() {
+        let required: Map<String, Value> = EACH
+            .iter()
+            .filter(|(word, ..)| wanted.contains(word))
+            .map(|(_, capability, _)| ((*capability).to_owned(), json!({})))
+            .collect();
+        return Err(rmcp::ErrorData::new(
+            ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            "ask_each: the client declared none of the capabilities its questions need",
+            Some(json!({ "requiredCapabilities": required })),
+        ));
+    }
+    let keys: Vec<&str> = asked.iter().map(|(.., key)| *key).collect();
+    let state = format!("{EACH_STATE}{}", keys.join(","));
+    let responses = match request.request_state.as_deref() {
+        Some(s) if s == state => request.input_responses.clone().unwrap_or_default(),
+        _ => Default::default(),
+    };
+    let mut requests = InputRequests::new();
+    for key in keys.iter().filter(|k| !responses.contains_key(**k)) {
+        let question = match *key {
+            "user_name" => name_request(),
+            "greeting" => InputRequest::CreateMessage(CreateMessageRequest::new(
+                CreateMessageRequestParams::new(
+                    vec![SamplingMessage::user_text("Generate a greeting")],
+                    50,
+                ),
+            )),
+            _ => InputRequest::ListRoots(ListRootsRequest::default()),
+        };
+        requests.insert((*key).to_owned(), question);
+    }
+    if !requests.is_empty() {
+        return Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
+            Some(requests),
+            Some(state),
+        )));
+    }
+    let answers: Map<String, Value> = keys
+        .iter()
+        .map(|k| ((*k).to_owned(), responses[*k].clone()))
+        .collect();
+    let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+        "answered: {}",
+        keys.join(", ")
+    ))]);
+    result.structured_content = Some(json!({ "answers": answers }));
+    Ok(CallToolResponse::Complete(result))
 }

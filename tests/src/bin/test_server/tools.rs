@@ -16,6 +16,10 @@ pub const TOOLS: &[(&str, &str)] = &[
         "ask",
         "Asks for the user's name, then the model's opinion (input_required rounds)",
     ),
+    (
+        "ask_each",
+        "Asks each question of `ask` the client declared it answers (elicitation, sampling, roots), in one input_required round",
+    ),
     ("audio", "Returns a text item, then a WAV as an audio item"),
     ("empty", "Returns no content at all"),
     ("fail", "Returns isError with `message`"),
