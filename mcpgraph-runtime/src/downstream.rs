@@ -119,12 +119,16 @@ struct Slot {
     last_failure: Option<String>,
 }
 
+/// The connections of callers that declared one set of capabilities to
+/// one server (see `pool`).
+type Pool = Vec<Arc<Downstream>>;
+
 /// All downstream servers of a graph.
 pub struct ClientManager {
     servers: HashMap<String, Arc<Downstream>>,
     /// The connections of callers that declared capabilities, by server
     /// and capabilities, made on first use.
-    declaring: StdMutex<HashMap<(String, Declared), Vec<Arc<Downstream>>>>,
+    declaring: StdMutex<HashMap<(String, Declared), Pool>>,
     /// Connections are driven by the multi-threaded runtime, not by the
     /// worker that happened to make the first call.
     runtime: tokio::runtime::Handle,

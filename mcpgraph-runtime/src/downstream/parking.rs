@@ -12,9 +12,12 @@ use std::time::Duration;
 use super::asking::Parked;
 use super::waiting::Waiting;
 
+/// A parked call: the call in flight, and the question it waits to answer.
+type ParkedCall = (Box<Waiting>, Parked);
+
 /// The parked calls of a client manager.
 pub(super) struct Parking {
-    calls: Arc<Mutex<HashMap<u64, (Box<Waiting>, Parked)>>>,
+    calls: Arc<Mutex<HashMap<u64, ParkedCall>>>,
     /// Random per process, so that an id from another replica's state
     /// does not name one of ours.
     base: u64,
@@ -75,7 +78,7 @@ impl Parking {
     }
 
     /// Takes back the call parked as `id`.
-    pub(super) fn take(&self, id: u64) -> Option<(Box<Waiting>, Parked)> {
+    pub(super) fn take(&self, id: u64) -> Option<ParkedCall> {
         self.calls.lock().ok()?.remove(&id)
     }
 

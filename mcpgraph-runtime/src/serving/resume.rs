@@ -27,6 +27,9 @@ use crate::error::{ErrorKind, NodeError};
 use crate::questions::{Caller, Rounds, Saved};
 use crate::serving::metrics;
 
+/// The round of a 2026-07-28 call, and what its state is bound to.
+pub(super) type Round = (Arc<Rounds>, Vec<u8>);
+
 /// How long a client has to answer before the state of its call expires.
 pub(crate) const STATE_TTL: Duration = Duration::from_secs(600);
 
@@ -46,7 +49,7 @@ impl Handler {
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Result<(Caller, Option<(Arc<Rounds>, Vec<u8>)>), McpError> {
+    ) -> Result<(Caller, Option<Round>), McpError> {
         let modern = context
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
