@@ -252,11 +252,13 @@ impl Execution {
                 format!("cannot ask the user: {why}"),
             )
         })?;
-        if let Some((answers, _)) = round.resume(node)
-            && let Some(answer) = answers.get(node)
-        {
+        let answer = match round.resume(node) {
+            Some((answers, _)) => answers.get(node).cloned(),
+            None => round.unasked(node),
+        };
+        if let Some(answer) = answer {
             round.record(node, answer.clone());
-            return read(answer.clone());
+            return read(answer);
         }
         let ServerRequest::ElicitRequest(request) = request else {
             return Err(self.error(ErrorKind::Internal, "an elicit node asks an elicitation"));

@@ -44,6 +44,8 @@ pub(crate) struct Pending {
 #[derive(Debug, Default)]
 pub(crate) struct Rounds {
     responses: InputResponses,
+    /// The round resumes nothing: no `requestState` came with it.
+    first: bool,
     inner: Mutex<Inner>,
 }
 
@@ -83,6 +85,7 @@ impl Rounds {
     /// A round that resumes `saved` with the client's `responses`.
     pub(crate) fn new(saved: Saved, responses: InputResponses) -> Self {
         Self {
+            first: saved.tape.is_empty() && saved.pending.is_none(),
             responses,
             inner: Mutex::new(Inner {
                 replay: saved.tape.into_iter().collect(),
@@ -136,6 +139,17 @@ impl Rounds {
             .filter_map(|k| self.responses.get(k).map(|v| (k.clone(), v.clone())))
             .collect();
         Some((answers, pending.state))
+    }
+
+    /// For the first question of a call that resumes nothing (its client
+    /// sent answers but no `requestState`): the answer under the node's
+    /// id, taken as the answer to the question the node would ask (it is
+    /// checked like any answer). Later questions need the state.
+    pub(crate) fn unasked(&self, node: &str) -> Option<Value> {
+        let inner = self.inner();
+        (self.first && inner.tape.is_empty() && inner.asked.is_none())
+            .then(|| self.responses.get(node).cloned())
+            .flatten()
     }
 
     /// Ends this round at `node` with `requests` for the client (and the
