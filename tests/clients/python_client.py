@@ -134,7 +134,6 @@ def answering(opts: dict) -> dict:
 
 
 async def run_session(read, write, opts: dict) -> int:
-    status = 0
     async with ClientSession(read, write, read_timeout_seconds=opts["timeout"], **answering(opts)) as session:
         init = dump(await session.initialize())
         emit(
@@ -146,20 +145,7 @@ async def run_session(read, write, opts: dict) -> int:
                 "instructions": init.get("instructions"),
             }
         )
-        tools = await session.list_tools()
-        emit({"event": "tools", "tools": [t.name for t in tools.tools]})
-        for call in opts["calls"]:
-            name = call["name"]
-            args = call.get("arguments", {})
-            line = {"event": "call", "name": name, "arguments": args}
-            try:
-                res = await session.call_tool(name, args)
-                line["result"] = dump(res)
-            except MCPError as e:
-                line["error"] = {"code": e.code, "message": e.message}
-                status = 2
-            emit(line)
-    return status
+        return await list_and_call(session, opts)
 
 
 async def run_modern(opts: dict) -> int:
@@ -169,21 +155,26 @@ async def run_modern(opts: dict) -> int:
     else:
         command, *args = opts["stdio"]
         server = StdioServerParameters(command=command, args=args, cwd=opts["cwd"])
-    status = 0
     async with Client(server, read_timeout_seconds=opts["timeout"], **answering(opts)) as client:
         emit({"event": "initialize", "protocolVersion": client.session.protocol_version})
-        tools = await client.list_tools()
-        emit({"event": "tools", "tools": [t.name for t in tools.tools]})
-        for call in opts["calls"]:
-            name = call["name"]
-            args = call.get("arguments", {})
-            line = {"event": "call", "name": name, "arguments": args}
-            try:
-                line["result"] = dump(await client.call_tool(name, args))
-            except MCPError as e:
-                line["error"] = {"code": e.code, "message": e.message}
-                status = 2
-            emit(line)
+        return await list_and_call(client, opts)
+
+
+async def list_and_call(client, opts: dict) -> int:
+    """tools/list, then each call of --calls through `client` (a session or a Client)."""
+    status = 0
+    tools = await client.list_tools()
+    emit({"event": "tools", "tools": [t.name for t in tools.tools]})
+    for call in opts["calls"]:
+        name = call["name"]
+        args = call.get("arguments", {})
+        line = {"event": "call", "name": name, "arguments": args}
+        try:
+            line["result"] = dump(await client.call_tool(name, args))
+        except MCPError as e:
+            line["error"] = {"code": e.code, "message": e.message}
+            status = 2
+        emit(line)
     return status
 
 

@@ -146,3 +146,29 @@ pub async fn run_sdk_client_with(
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// Where an SDK client reaches the compiled server `program` (started with
+/// the global options `args`): spawned by the client over stdio, or (with
+/// `http`) served over streamable HTTP by a process the returned guard
+/// keeps alive.
+pub async fn program_target(
+    program: &std::path::Path,
+    args: &[String],
+    http: bool,
+) -> (Target, Option<crate::HttpServer>) {
+    if !http {
+        return (Target::Program(program.to_owned(), args.to_vec()), None);
+    }
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args).args(["serve", "--http", "127.0.0.1:0"]);
+    let name = program
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let server = crate::HttpServer::spawn(&name, cmd, &[]).await;
+    let target = Target::Http {
+        url: server.url(),
+        headers: vec![],
+    };
+    (target, Some(server))
+}

@@ -254,7 +254,11 @@ impl Execution {
         })?;
         let answer = match round.resume(node) {
             Some((answers, _)) => answers.get(node).cloned(),
-            None => round.unasked(node),
+            // An answer nobody asked for is taken only if it is one: what
+            // is not an elicitation result is ignored, and asked for.
+            None => round
+                .unasked(node)
+                .filter(|v| serde_json::from_value::<ElicitResult>(v.clone()).is_ok()),
         };
         if let Some(answer) = answer {
             round.record(node, answer.clone());

@@ -18,20 +18,7 @@ fn fixture() -> PathBuf {
 /// Where a client reaches the fixture: spawned over stdio, or served over
 /// HTTP (the server is kept alive by the returned guard).
 async fn target(http: bool) -> (Target, Option<HttpServer>) {
-    if !http {
-        return (Target::Program(fixture(), vec![]), None);
-    }
-    let mut cmd = tokio::process::Command::new(fixture());
-    cmd.args(["serve", "--http", "127.0.0.1:0"]);
-    let server = HttpServer::spawn("elicit_fixture", cmd, &[]).await;
-    let url = server.url();
-    (
-        Target::Http {
-            url,
-            headers: vec![],
-        },
-        Some(server),
-    )
+    program_target(&fixture(), &[], http).await
 }
 
 /// A call's result as JSON (its text parsed), or its error text.

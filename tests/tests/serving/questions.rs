@@ -41,23 +41,8 @@ pub(crate) fn everything_over_stdio(tag: &str) -> PathBuf {
 /// Where a client reaches the fixture: spawned over stdio, or served over
 /// HTTP (the server is kept alive by the returned guard).
 pub(crate) async fn target(http: bool, tag: &str) -> (Target, Option<HttpServer>) {
-    let mcp = everything_over_stdio(tag);
-    let mcp = mcp.to_string_lossy().into_owned();
-    if http {
-        let mut cmd = tokio::process::Command::new(fixture());
-        cmd.args(["--mcp", &mcp, "serve", "--http", "127.0.0.1:0"]);
-        let server = HttpServer::spawn("questions_fixture", cmd, &[]).await;
-        let url = server.url();
-        (
-            Target::Http {
-                url,
-                headers: vec![],
-            },
-            Some(server),
-        )
-    } else {
-        (Target::Program(fixture(), vec!["--mcp".into(), mcp]), None)
-    }
+    let mcp = everything_over_stdio(tag).to_string_lossy().into_owned();
+    program_target(&fixture(), &["--mcp".to_owned(), mcp], http).await
 }
 
 /// The text of a call's result, and whether it is an error.
