@@ -211,7 +211,9 @@ fn malformed_tokens_say_what_is_wrong() {
         (format!("mgs1.k1.{data}!"), "not base64url"),
         ("mgs1.k1.AAAA".to_owned(), "too short"),
     ] {
-        if bad.contains('+') && !data.contains(['-', '_']) {
+        // The base64url-alphabet case changes nothing when the token has
+        // neither `-` nor `_` (random bytes: sometimes).
+        if bad == token {
             continue;
         }
         match keys.open(&bad, BINDING) {
