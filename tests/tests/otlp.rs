@@ -311,3 +311,89 @@ fn export_with_a_secret() {
     let _ = std::fs::remove_file(&config);
     assert_ne!(code, ExitCode::SUCCESS, "the call cannot succeed");
 }
+
+/// A caller's W3C trace context (`traceparent` in the request's `_meta`)
+/// parents the call's `tool_call` span: the exported span has the caller's
+/// trace id, and the caller's span as its parent. Run in a process of its
+/// own (the subscriber is global, and the server stops on SIGTERM): this
+/// test re-runs this binary for [`serve_with_otlp`].
+#[test]
+fn a_callers_trace_context_parents_the_call() {
+    const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const SPAN_ID: &str = "00f067aa0ba902b7";
+    let (port, received) = receiver();
+    let http_port = mcpgraph_tests::free_port();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", "serve_with_otlp", "--nocapture"])
+        .env("MCPGRAPH_OTLP_PORT", port.to_string())
+        .env("MCPGRAPH_HTTP_PORT", http_port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{http_port}").parse().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(addr).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not listen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {
+            "name": "sum_to_n", "arguments": {"n": 3},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "traceparent": format!("00-{TRACE_ID}-{SPAN_ID}-01")
+            }
+        }
+    });
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let reply = runtime.block_on(mcpgraph_tests::post_mcp(
+        addr,
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "sum_to_n"),
+        ],
+        &body.to_string(),
+    ));
+    assert!(reply.body.contains("\"sum\""), "{reply:?}");
+    // SIGTERM: the server drains and stops, and its exporter flushes.
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    assert!(child.wait().unwrap().success());
+    let received = received.lock().unwrap().clone();
+    let exported: Vec<Span> = received.iter().flat_map(|(_, b)| spans(b)).collect();
+    let call = exported
+        .iter()
+        .find(|s| s.name == "tool_call")
+        .unwrap_or_else(|| panic!("no tool_call span: {exported:#?}"));
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    assert_eq!(hex(&call.trace_id), TRACE_ID, "{call:?}");
+    assert_eq!(hex(&call.parent_span_id), SPAN_ID, "{call:?}");
+}
+
+/// The serving side of [`a_callers_trace_context_parents_the_call`]
+/// (ignored: it only runs in the process that test starts).
+#[test]
+#[ignore = "run by a_callers_trace_context_parents_the_call in a process of its own"]
+fn serve_with_otlp() {
+    let port = std::env::var("MCPGRAPH_OTLP_PORT").expect("run by the parent test");
+    let http_port = std::env::var("MCPGRAPH_HTTP_PORT").expect("run by the parent test");
+    let endpoint = format!("http://127.0.0.1:{port}/v1/traces");
+    let listen = format!("127.0.0.1:{http_port}");
+    let code = mcpgraph_runtime::codegen::cli::main_from::<loop_example::Server, _, _>([
+        "loop_example",
+        "--otlp-endpoint",
+        &endpoint,
+        "serve",
+        "--http",
+        &listen,
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS);
+}
