@@ -9,9 +9,7 @@ use std::time::Duration;
 
 use rmcp::ServiceExt;
 
-use crate::{
-    Client, TIMEOUT, bin_path, command, command_with_mcp, send_signal, terminate_then_kill, timed,
-};
+use crate::{Client, TIMEOUT, command, command_with_mcp, send_signal, terminate_then_kill, timed};
 
 /// The line a server prints on stderr once it listens:
 /// `mcpgraph: serving MCP on http://ADDR/mcp`.
@@ -68,7 +66,7 @@ impl HttpServer {
             .stderr(Stdio::piped());
         let mut child = cmd
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", bin_path(name).display()));
+            .unwrap_or_else(|e| panic!("cannot spawn {:?}: {e}", cmd.as_std().get_program()));
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let (tx, rx) = tokio::sync::oneshot::channel::<String>();
         let mut lines =
