@@ -43,7 +43,7 @@ pub struct Caller {
     /// The node asking (see [`Caller::at`]).
     node: &'static str,
     /// The trace context of the caller's request.
-    trace: Option<crate::trace_context::TraceContext>,
+    trace: Option<Arc<crate::trace_context::TraceContext>>,
     /// Where the asking node's progress goes, and the node's number.
     progress: Option<(UnboundedSender<ProgressEvent>, u64)>,
 }
@@ -131,13 +131,13 @@ impl Caller {
 
     /// The same caller, whose request came with trace context `trace`.
     pub(crate) fn with_trace(mut self, trace: Option<crate::trace_context::TraceContext>) -> Self {
-        self.trace = trace;
+        self.trace = trace.map(Arc::new);
         self
     }
 
     /// The trace context of the caller's request.
     pub(crate) fn trace(&self) -> Option<&crate::trace_context::TraceContext> {
-        self.trace.as_ref()
+        self.trace.as_deref()
     }
 
     /// The same caller, asked on behalf of node `node` (the call's node

@@ -71,6 +71,22 @@ impl SdkRun {
     pub fn calls(&self) -> Vec<&Value> {
         self.event("call")
     }
+
+    /// The `asked` lines: the questions the client was asked (`--elicit`,
+    /// `--sample`), in order.
+    pub fn asked(&self) -> Vec<&Value> {
+        self.event("asked")
+    }
+}
+
+/// The text of a `call` line's result (its text items joined by newlines,
+/// as [`crate::result_text`] reads them) and whether it is an error
+/// (`isError: true`); empty and `false` for a line with no result.
+pub fn call_text(call: &Value) -> (String, bool) {
+    match serde_json::from_value::<rmcp::model::CallToolResult>(call["result"].clone()) {
+        Ok(result) => (crate::result_text(&result), result.is_error == Some(true)),
+        Err(_) => (String::new(), false),
+    }
 }
 
 /// `tests/clients`.

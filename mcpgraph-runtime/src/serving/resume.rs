@@ -177,42 +177,61 @@ fn binding(request: &CallToolRequestParams, context: &RequestContext<RoleServer>
     binding.push(0);
     binding.extend_from_slice(request.name.as_bytes());
     binding.push(0);
-    let mut arguments = Vec::new();
-    canonical(
-        &Value::Object(request.arguments.clone().unwrap_or_default()),
-        &mut arguments,
-    );
-    binding.extend_from_slice(&Sha256::digest(&arguments));
+    let mut digest = Sha256::new();
+    canonical_object(request.arguments.as_ref(), &mut digest);
+    binding.extend_from_slice(&digest.finalize());
     binding
 }
 
-/// `value` as JSON text with every object's keys sorted.
-fn canonical(value: &Value, out: &mut Vec<u8>) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push(b'{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                out.extend_from_slice(Value::String(key.clone()).to_string().as_bytes());
-                out.push(b':');
-                canonical(&map[key], out);
+/// Feeds `object` (no object: `{}`) to `digest` as JSON text with every
+/// object's keys sorted, at every depth, without building the text.
+fn canonical_object(object: Option<&serde_json::Map<String, Value>>, digest: &mut Sha256) {
+    digest.update(b"{");
+    if let Some(map) = object {
+        let mut keys: Vec<&String> = map.keys().collect();
+        keys.sort();
+        for (i, key) in keys.into_iter().enumerate() {
+            if i > 0 {
+                digest.update(b",");
             }
-            out.push(b'}');
+            scalar(key.as_str(), digest);
+            digest.update(b":");
+            canonical(&map[key], digest);
         }
+    }
+    digest.update(b"}");
+}
+
+/// Feeds `value` to `digest` as [`canonical_object`] does.
+fn canonical(value: &Value, digest: &mut Sha256) {
+    match value {
+        Value::Object(map) => canonical_object(Some(map), digest),
         Value::Array(items) => {
-            out.push(b'[');
+            digest.update(b"[");
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    digest.update(b",");
                 }
-                canonical(item, out);
+                canonical(item, digest);
             }
-            out.push(b']');
+            digest.update(b"]");
         }
-        other => out.extend_from_slice(other.to_string().as_bytes()),
+        other => scalar(other, digest),
     }
+}
+
+/// A string (or a number, boolean or null) as JSON text, into `digest`.
+fn scalar<T: serde::Serialize + ?Sized>(value: &T, digest: &mut Sha256) {
+    struct Hashing<'a>(&'a mut Sha256);
+    impl std::io::Write for Hashing<'_> {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.update(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // Writing a JSON scalar into a hasher cannot fail.
+    let _ = serde_json::to_writer(Hashing(digest), value);
 }

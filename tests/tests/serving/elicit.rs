@@ -23,25 +23,11 @@ async fn target(http: bool) -> (Target, Option<HttpServer>) {
 
 /// A call's result as JSON (its text parsed), or its error text.
 fn result_of(call: &Value) -> Result<Value, String> {
-    let result = &call["result"];
-    let text = result["content"]
-        .as_array()
-        .map(|c| {
-            c.iter()
-                .filter_map(|b| b["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default();
-    if result["isError"] == json!(true) {
+    let (text, is_error) = call_text(call);
+    if is_error {
         return Err(text);
     }
     serde_json::from_str(&text).map_err(|e| format!("not JSON ({e}): {text}"))
-}
-
-/// The questions a client was asked.
-fn asked(run: &SdkRun) -> Vec<&Value> {
-    run.lines.iter().filter(|l| l["event"] == "asked").collect()
 }
 
 /// `greet` and `must_answer`, answered `action` by `sdk` (with `--modern`:
@@ -78,7 +64,7 @@ async fn answered(sdk: Sdk, http: bool, modern: bool) {
     assert_eq!(result_of(calls[1]), Ok(json!({"name": "Ada Lovelace"})));
     // The question reached the client as the graph wrote it: the message
     // evaluated, the form whole.
-    let questions = asked(&run);
+    let questions = run.asked();
     assert_eq!(questions.len(), 2, "{questions:?}");
     let params = &questions[0]["params"];
     assert_eq!(params["message"], "Hello, what is your name?", "{params}");
@@ -164,7 +150,7 @@ async fn a_client_without_elicitation_gets_a_clear_error() {
             )
             .await;
             assert_eq!(run.code, Some(0), "{run:?}");
-            assert!(asked(&run).is_empty(), "{run:?}");
+            assert!(run.asked().is_empty(), "{run:?}");
             for call in run.calls() {
                 assert_eq!(
                     result_of(call),

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use mcpgraph_tests::*;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// The compiled `graphs/questions.yaml`.
 pub(crate) fn fixture() -> PathBuf {
@@ -45,26 +45,6 @@ pub(crate) async fn target(http: bool, tag: &str) -> (Target, Option<HttpServer>
     program_target(&fixture(), &["--mcp".to_owned(), mcp], http).await
 }
 
-/// The text of a call's result, and whether it is an error.
-pub(crate) fn text_of(call: &Value) -> (String, bool) {
-    let result = &call["result"];
-    let text = result["content"]
-        .as_array()
-        .map(|c| {
-            c.iter()
-                .filter_map(|b| b["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default();
-    (text, result["isError"] == json!(true))
-}
-
-/// The questions a client was asked.
-pub(crate) fn asked(run: &SdkRun) -> Vec<&Value> {
-    run.lines.iter().filter(|l| l["event"] == "asked").collect()
-}
-
 async fn answered(sdk: Sdk, http: bool) {
     let tag = format!("{sdk:?}-{http}");
     let (target, server) = target(http, &tag).await;
@@ -83,20 +63,23 @@ async fn answered(sdk: Sdk, http: bool) {
     let server_log = server.as_ref().map(HttpServer::stderr).unwrap_or_default();
     assert_eq!(run.code, Some(0), "{run:?}\nserver:\n{server_log}");
     let calls = run.calls();
-    let (user, user_error) = text_of(calls[0]);
+    let (user, user_error) = call_text(calls[0]);
     assert!(!user_error, "{user}");
     assert!(
         user.contains("User provided the requested information"),
         "{user}"
     );
-    let (model, model_error) = text_of(calls[1]);
+    let (model, model_error) = call_text(calls[1]);
     assert!(!model_error, "{model}");
     assert!(model.contains("Four, said the model."), "{model}");
-    assert!(text_of(calls[2]).0.contains("Echo: still here"), "{run:?}");
+    assert!(
+        call_text(calls[2]).0.contains("Echo: still here"),
+        "{run:?}"
+    );
     // The questions reached the client as the server asked them: the
     // elicitation with its whole form (enum shapes of SEP-1330 included),
     // the sampling request with the graph's prompt.
-    let questions = asked(&run);
+    let questions = run.asked();
     assert_eq!(questions.len(), 2, "{questions:?}");
     let form = &questions[0]["params"]["requestedSchema"]["properties"];
     assert_eq!(form["name"]["type"], "string", "{form}");
@@ -143,7 +126,7 @@ async fn a_declined_question_is_the_servers_to_handle() {
     )
     .await;
     assert_eq!(run.code, Some(0), "{run:?}");
-    let (text, _) = text_of(run.calls()[0]);
+    let (text, _) = call_text(run.calls()[0]);
     assert!(text.contains("User declined"), "{text}");
 }
 
@@ -165,13 +148,16 @@ async fn a_client_without_the_capability_gets_a_clear_error() {
         )
         .await;
         assert_eq!(run.code, Some(0), "{run:?}");
-        let (text, is_error) = text_of(run.calls()[0]);
+        let (text, is_error) = call_text(run.calls()[0]);
         assert!(is_error, "{text}");
         assert!(
             text.contains("`everything`") && text.contains("trigger-elicitation-request"),
             "{text}"
         );
-        assert!(asked(&run).is_empty());
-        assert!(text_of(run.calls()[1]).0.contains("Echo: next"), "{run:?}");
+        assert!(run.asked().is_empty());
+        assert!(
+            call_text(run.calls()[1]).0.contains("Echo: next"),
+            "{run:?}"
+        );
     }
 }

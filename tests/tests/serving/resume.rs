@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use mcpgraph_tests::*;
 use serde_json::{Value, json};
 
-use super::questions::{everything_over_stdio, fixture, text_of};
+use super::questions::{everything_over_stdio, fixture};
 
 /// 32 bytes in base64.
 const KEY_A: &str = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=";
@@ -220,7 +220,7 @@ async fn the_rounds_of_one_call_cross_replicas_behind_nginx() {
         b.stderr()
     );
     for call in run.calls() {
-        let (text, is_error) = text_of(call);
+        let (text, is_error) = call_text(call);
         assert!(!is_error, "{text}");
         assert_eq!(
             call["result"]["structuredContent"]["opinion"], "Brilliant.",

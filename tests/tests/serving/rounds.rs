@@ -8,7 +8,7 @@
 use mcpgraph_tests::*;
 use serde_json::json;
 
-use super::questions::{asked, target, text_of};
+use super::questions::target;
 
 async fn two_rounds(http: bool) {
     let (target, server) = target(http, &format!("rounds-{http}")).await;
@@ -26,14 +26,14 @@ async fn two_rounds(http: bool) {
     assert_eq!(run.code, Some(0), "{run:?}\nserver:\n{log}");
     assert_eq!(run.lines[0]["protocolVersion"], "2026-07-28", "{run:?}");
     let calls = run.calls();
-    let (text, is_error) = text_of(calls[0]);
+    let (text, is_error) = call_text(calls[0]);
     assert!(!is_error, "{text}\n{log}");
     assert_eq!(
         calls[0]["result"]["structuredContent"],
         json!({"user": "Ada Lovelace", "opinion": "A fine mind.", "before": "before"}),
         "{run:?}"
     );
-    let questions = asked(&run);
+    let questions = run.asked();
     assert_eq!(questions.len(), 2, "{questions:?}");
     assert_eq!(questions[0]["method"], "elicitation/create");
     assert_eq!(questions[1]["method"], "sampling/createMessage");
@@ -74,16 +74,16 @@ async fn session_era_questions(http: bool) {
     let log = server.as_ref().map(HttpServer::stderr).unwrap_or_default();
     assert_eq!(run.code, Some(0), "{run:?}\nserver:\n{log}");
     let calls = run.calls();
-    let (user, is_error) = text_of(calls[0]);
+    let (user, is_error) = call_text(calls[0]);
     assert!(!is_error, "{user}");
     assert!(
         user.contains("User provided the requested information"),
         "{user}"
     );
-    let (model, is_error) = text_of(calls[1]);
+    let (model, is_error) = call_text(calls[1]);
     assert!(!is_error, "{model}");
     assert!(model.contains("Because."), "{model}");
-    let questions = asked(&run);
+    let questions = run.asked();
     assert_eq!(questions.len(), 2, "{questions:?}");
     assert_eq!(
         questions[0]["params"]["requestedSchema"]["properties"]["legacyTitledEnum"]["enumNames"][1],
