@@ -13,7 +13,9 @@ use std::time::SystemTime;
 use mcpgraph_codegen::lock::drift::{self, Change};
 use mcpgraph_codegen::lock::{Lock, ServerLock, ToolLock, lock_path};
 use mcpgraph_codegen::model::{GraphFile, McpServer, Transport};
-use mcpgraph_runtime::downstream::{ClientManager, ServerSpec, TransportSpec, parse_override};
+use mcpgraph_runtime::downstream::{
+    ClientManager, ServerAuth, ServerSpec, TransportSpec, parse_override,
+};
 
 /// What `mcpgraph lock` was asked to do.
 pub(crate) struct LockArgs {
@@ -31,6 +33,8 @@ pub(crate) struct LockArgs {
 
 /// Runs `mcpgraph lock`.
 pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, String> {
+    // A person runs `lock`: a server that wants a login gets one.
+    mcpgraph_runtime::downstream::allow_interactive_login(true);
     let (file, _) = mcpgraph_codegen::load_file(&args.graph).map_err(|d| {
         for item in &d.items {
             eprintln!("{}", d.render(item));
@@ -82,7 +86,11 @@ fn touch(graph: &Path) -> Result<(), String> {
 
 /// The graph's servers as the runtime reaches them, with the `--mcp`
 /// overrides applied, only `only` if given.
-fn specs(file: &GraphFile, mcp: &[PathBuf], only: Option<&str>) -> Result<Vec<ServerSpec>, String> {
+pub(crate) fn specs(
+    file: &GraphFile,
+    mcp: &[PathBuf],
+    only: Option<&str>,
+) -> Result<Vec<ServerSpec>, String> {
     let mut specs: Vec<ServerSpec> = file.mcp_servers.iter().map(spec_of).collect();
     for path in mcp {
         let text = std::fs::read_to_string(path)
@@ -139,6 +147,11 @@ fn spec_of(server: &McpServer) -> ServerSpec {
         },
         timeout_ms: server.timeout_ms,
         ping_timeout_ms: server.ping_timeout_ms,
+        auth: server.auth.as_deref().and_then(|json| {
+            // The generator wrote it; it parses.
+            let json = serde_json::from_str(json).ok()?;
+            ServerAuth::from_json(json).ok()
+        }),
     }
 }
 

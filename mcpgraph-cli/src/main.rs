@@ -6,6 +6,7 @@
 //! crate for a graph file. All the work is `mcpgraph-codegen`'s; this file
 //! only parses the command line and prints.
 
+mod auth;
 mod ci;
 mod lock;
 
@@ -62,6 +63,14 @@ enum Command {
         /// annotations, new tools) fail too.
         #[arg(long, requires = "check")]
         strict: bool,
+    },
+    /// OAuth for a downstream server of a graph with `auth`: log in
+    /// (opening the authorization page with $BROWSER, or printing its
+    /// address), log out, or show what is kept. A graph's binary has the
+    /// same command.
+    Auth {
+        #[command(subcommand)]
+        action: auth::AuthCommand,
     },
     /// Print the Rust code generated for a graph file, pretty-printed.
     Expand {
@@ -128,6 +137,7 @@ fn main() -> ExitCode {
             check,
             strict,
         }),
+        Command::Auth { action } => auth::run(action),
         Command::Expand { krate, file } => expand(&file, &krate),
         Command::Graph { tool, file } => graph(&file, tool.as_deref()),
         Command::New {

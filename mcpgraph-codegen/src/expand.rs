@@ -331,12 +331,14 @@ fn server_def(server: &McpServer) -> TokenStream {
     };
     let millis = |ms: Option<u64>| lit::option(ms.map(lit::int));
     let (timeout, ping_timeout) = (millis(server.timeout_ms), millis(server.ping_timeout_ms));
+    let auth = lit::option(server.auth.as_deref().map(lit::string));
     quote! {
         rt::ServerDef {
             name: #name,
             transport: #transport,
             timeout_ms: #timeout,
             ping_timeout_ms: #ping_timeout,
+            auth: #auth,
         }
     }
 }

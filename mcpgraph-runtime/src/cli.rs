@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 
-use crate::downstream::{ServerSpec, parse_override};
+use crate::downstream::{AuthAction, ServerSpec, parse_override};
 use crate::engine::{CallOptions, Engine};
 use crate::graph::{Graph, GraphDef};
 use crate::meta::ToolMeta;
@@ -19,7 +19,7 @@ use crate::meta::ToolMeta;
 mod args;
 mod serve;
 
-use args::{Cli, Command, parse_args};
+use args::{AuthCommand, Cli, Command, parse_args};
 use serve::serve_command;
 
 /// Runs the CLI of graph `G` with the process's arguments. Only here (the
@@ -114,6 +114,9 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
+    if let Some(Command::Auth { action }) = cli.command {
+        return auth(graph, overrides, action).await;
+    }
     let engine = if local {
         Engine::start_local_def(graph, overrides, cli.workers)
     } else {
@@ -146,11 +149,35 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             if !tracing::enabled!(tracing::Level::INFO) {
                 crate::downstream::stderr::hold();
             }
+            // A person is at the terminal: a server that wants a login gets one.
+            crate::downstream::allow_interactive_login(true);
             call(&engine, &tool, arguments.as_deref(), trace).await
         }
+        // Answered before the engine starts (see above).
+        Command::Auth { .. } => ExitCode::SUCCESS,
     };
     engine.shutdown().await;
     code
+}
+
+/// `auth login|logout|status SERVER`.
+async fn auth(graph: GraphDef, overrides: Vec<ServerSpec>, action: AuthCommand) -> ExitCode {
+    let (server, action) = match action {
+        AuthCommand::Login { server } => (server, AuthAction::Login),
+        AuthCommand::Logout { server } => (server, AuthAction::Logout),
+        AuthCommand::Status { server } => (server, AuthAction::Status),
+    };
+    let specs = crate::downstream::effective_specs(graph.servers, overrides);
+    let Some(spec) = specs.iter().find(|s| s.name == server) else {
+        return fail(format!("no downstream server `{server}`"));
+    };
+    match crate::downstream::run_auth(spec, action).await {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format!("`{server}`: {e}")),
+    }
 }
 
 fn load_overrides(path: Option<&std::path::Path>) -> Result<Vec<ServerSpec>, String> {

@@ -53,6 +53,7 @@ mod http_client;
 mod lifecycle;
 pub mod listing;
 mod monitor;
+pub(crate) mod oauth;
 mod parking;
 mod pool;
 pub(crate) mod reaper;
@@ -70,6 +71,7 @@ pub(crate) mod wire;
 pub use child_env::withhold_from_children;
 #[cfg_attr(not(feature = "otel"), allow(unused_imports))]
 pub use http_client::{TLS, install_crypto_provider, is_https};
+pub use oauth::{AuthAction, ServerAuth, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
 use connection::Connection;

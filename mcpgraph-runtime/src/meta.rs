@@ -117,6 +117,9 @@ pub struct ServerDef {
     /// `pingTimeoutMs`: deadline of the ping that probes a connection
     /// after a call on it was abandoned.
     pub ping_timeout_ms: Option<u64>,
+    /// `auth`, as JSON (FORMAT.md, "OAuth"): how the client manager gets
+    /// OAuth tokens for an `http` or `sse` server.
+    pub auth: Option<&'static str>,
 }
 
 /// Transport of a compiled-in downstream server.

@@ -31,6 +31,7 @@ pub fn replace_server(name: &str, transport: TransportSpec) -> Vec<ServerSpec> {
         transport,
         timeout_ms: Some(5000),
         ping_timeout_ms: None,
+        auth: None,
     }]
 }
 

@@ -13,6 +13,7 @@
 //! submodules by the part of the file they read.
 
 mod args;
+mod auth;
 mod elicit;
 mod extensions;
 mod fields;

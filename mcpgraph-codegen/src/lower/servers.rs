@@ -85,10 +85,18 @@ impl Cx<'_, '_> {
                 "inheritEnv",
                 "url",
                 "headers",
+                "auth",
                 "timeoutMs",
                 "pingTimeoutMs",
             ],
-            _ => &["type", "url", "headers", "timeoutMs", "pingTimeoutMs"],
+            _ => &[
+                "type",
+                "url",
+                "headers",
+                "auth",
+                "timeoutMs",
+                "pingTimeoutMs",
+            ],
         };
         let f = self.fields(node, &format!("server `{}`", name.value), allowed, &context)?;
         let timeout_ms = f
@@ -97,6 +105,7 @@ impl Cx<'_, '_> {
         let ping_timeout_ms = f
             .get("pingTimeoutMs")
             .and_then(|n| self.positive_int(n, "`pingTimeoutMs`"));
+        let auth = f.get("auth").and_then(|n| self.auth(n, &name.value));
         let transport = match kind {
             "stdio" => {
                 let command = self.required_string(&f, "command", &context);
@@ -129,6 +138,21 @@ impl Cx<'_, '_> {
                     .map(|n| self.string_map(n, "`headers`"))
                     .unwrap_or_default();
                 let url = url?.value;
+                if auth.is_some()
+                    && let Some((key, _)) = headers
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+                {
+                    let pos = f.key_pos("auth").unwrap_or(f.pos);
+                    self.err(
+                        pos,
+                        format!(
+                            "server `{}` has both `auth` and an `{key}` header: `auth` sends the \
+                             token it gets (drop the header)",
+                            name.value
+                        ),
+                    );
+                }
                 if http == "sse" {
                     Transport::Sse { url, headers }
                 } else {
@@ -141,6 +165,7 @@ impl Cx<'_, '_> {
             transport,
             timeout_ms,
             ping_timeout_ms,
+            auth,
         })
     }
 

@@ -14,6 +14,11 @@ pub struct McpServer {
     pub timeout_ms: Option<u64>,
     /// `pingTimeoutMs` (an extension key), if given.
     pub ping_timeout_ms: Option<u64>,
+    /// `auth` (an extension key, `http` and `sse` only): how the client
+    /// manager gets OAuth tokens for the server, checked and written as
+    /// canonical JSON, the shape the runtime reads (and `--mcp` files
+    /// give). Secrets are `${VAR}` references or file paths, never values.
+    pub auth: Option<String>,
 }
 
 /// How a downstream server is reached.

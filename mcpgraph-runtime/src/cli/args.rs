@@ -59,6 +59,33 @@ pub(super) enum Command {
         #[arg(long)]
         trace: bool,
     },
+    /// OAuth for a downstream server with `auth`: log in (opening the
+    /// authorization page with $BROWSER, or printing its address), log
+    /// out, or show what is kept.
+    Auth {
+        #[command(subcommand)]
+        action: AuthCommand,
+    },
+}
+
+/// `auth` sub-commands.
+#[derive(Subcommand, Debug)]
+pub(super) enum AuthCommand {
+    /// Log in to SERVER and keep its tokens (a file only you can read).
+    Login {
+        /// The downstream server (a key of `mcpServers`).
+        server: String,
+    },
+    /// Forget SERVER's tokens.
+    Logout {
+        /// The downstream server.
+        server: String,
+    },
+    /// Whether there are tokens for SERVER, and where they are kept.
+    Status {
+        /// The downstream server.
+        server: String,
+    },
 }
 
 #[derive(clap::Args, Debug)]

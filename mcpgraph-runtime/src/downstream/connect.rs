@@ -104,6 +104,7 @@ pub(super) async fn connect(
         TransportSpec::StreamableHttp { url, headers } => {
             let url = expand(url)?;
             http_client::check_scheme(&url)?;
+            let auth = authorizer(spec, &url).await?;
             let mut custom = HashMap::new();
             for (name, value) in header_map(headers)? {
                 if let Some(name) = name {
@@ -118,7 +119,7 @@ pub(super) async fn connect(
                     .reinit_on_expired_session(true);
                 let client = http_client::http_client()?;
                 let transport = StreamableHttpClientTransport::with_client(
-                    streamable::GuardedClient::new(client, &spec.name),
+                    streamable::GuardedClient::new(client, &spec.name, auth.clone()),
                     config,
                 );
                 Ok::<_, String>(handler().serve_with_lifecycle(transport, lifecycle))
@@ -148,8 +149,9 @@ pub(super) async fn connect(
             let url = expand(url)?;
             http_client::check_scheme(&url)?;
             let headers = header_map(headers)?;
+            let auth = authorizer(spec, &url).await?;
             let connected = within(timeout, closing, async {
-                let transport = sse::connect(&spec.name, &url, headers).await?;
+                let transport = sse::connect(&spec.name, &url, headers, auth).await?;
                 handler()
                     .serve(transport)
                     .await
@@ -170,6 +172,17 @@ pub(super) async fn connect(
         health: AtomicU8::new(HEALTHY),
         drift: Default::default(),
     })
+}
+
+/// The OAuth tokens of `spec`'s server at `url`, if it has `auth`.
+async fn authorizer(
+    spec: &ServerSpec,
+    url: &str,
+) -> Result<Option<Arc<super::oauth::Authorizer>>, String> {
+    match &spec.auth {
+        None => Ok(None),
+        Some(auth) => auth.authorizer(&spec.name, url).await.map(Some),
+    }
 }
 
 /// How a stdio or streamable HTTP connection opens: `server/discover`

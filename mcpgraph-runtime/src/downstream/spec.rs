@@ -31,6 +31,8 @@ pub struct ServerSpec {
     pub timeout_ms: Option<u64>,
     /// Deadline of the ping that probes a suspect connection.
     pub ping_timeout_ms: Option<u64>,
+    /// `auth`: OAuth for an `http` or `sse` server.
+    pub auth: Option<super::ServerAuth>,
 }
 
 /// How to reach a downstream server.
@@ -115,6 +117,7 @@ impl From<&ServerDef> for ServerSpec {
             transport,
             timeout_ms: def.timeout_ms,
             ping_timeout_ms: def.ping_timeout_ms,
+            auth: def.auth.map(super::ServerAuth::compiled),
         }
     }
 }
@@ -171,6 +174,11 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
     let timeout_ms = positive("timeoutMs")?;
     let ping_timeout_ms = positive("pingTimeoutMs")?;
     let kind = string("type")?.unwrap_or_else(|| "stdio".to_owned());
+    let auth = match obj.get("auth") {
+        None => None,
+        Some(_) if kind == "stdio" => return Err("`auth` is for `http` and `sse` servers".into()),
+        Some(json) => Some(super::ServerAuth::from_json(json.clone())?),
+    };
     let transport = match kind.as_str() {
         "stdio" => TransportSpec::Stdio {
             command: string("command")?.ok_or("`command` is required for a stdio server")?,
@@ -209,6 +217,7 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
         transport,
         timeout_ms,
         ping_timeout_ms,
+        auth,
     })
 }
 
@@ -265,6 +274,7 @@ mod tests {
             },
             timeout_ms: None,
             ping_timeout_ms: None,
+            auth: None,
         }];
         let over = parse_override(
             r#"{"mcpServers": {"fs": {"command": "node", "args": ["a.js"], "timeoutMs": 5, "pingTimeoutMs": 7,

@@ -3,8 +3,11 @@
 //! event names the URL to POST JSON-RPC messages to; every message from
 //! the server (replies included) arrives as a `message` event on the
 //! stream. Events are bounded (`wire::MAX_REPLY_BYTES`); an oversized or
-//! malformed reply fails the one call it answers.
+//! malformed reply fails the one call it answers. With `auth`, the GET and
+//! every POST carry the server's token, and a 401 gets one better token
+//! and one retry (see `oauth`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
@@ -15,6 +18,7 @@ use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
 use super::http_client::{error_chain, http_client};
+use super::oauth::{Authorizer, Refusal};
 use super::wire::{decode, oversized};
 use crate::secrets::{redact, warn_redacted};
 
@@ -30,6 +34,7 @@ pub(crate) struct SseTransport {
     client: Client,
     endpoint: Url,
     headers: HeaderMap,
+    auth: Option<Arc<Authorizer>>,
     messages: mpsc::Receiver<ServerJsonRpcMessage>,
     reader: tokio::task::JoinHandle<()>,
 }
@@ -40,15 +45,22 @@ pub(crate) async fn connect(
     name: &str,
     url: &str,
     headers: HeaderMap,
+    auth: Option<Arc<Authorizer>>,
 ) -> Result<SseTransport, String> {
     let url = Url::parse(url).map_err(|e| format!("invalid url `{url}`: {e}"))?;
     let client = http_client()?;
-    let mut response = client
-        .get(url.clone())
-        .header(ACCEPT, "text/event-stream")
-        .headers(headers.clone())
-        .send()
-        .await
+    let get = |token: Option<String>| {
+        let mut request = client
+            .get(url.clone())
+            .header(ACCEPT, "text/event-stream")
+            .headers(headers.clone());
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send()
+    };
+    let mut response = with_token(auth.as_deref(), get)
+        .await?
         .map_err(|e| format!("GET {url}: {}", error_chain(&e)))?;
     if !response.status().is_success() {
         return Err(format!("GET {url}: HTTP {}", response.status()));
@@ -97,9 +109,45 @@ pub(crate) async fn connect(
         client,
         endpoint,
         headers,
+        auth,
         messages,
         reader,
     })
+}
+
+/// Sends a request (`send`, given the token) with `auth`'s token; a 401 or
+/// 403 answer gets one better token and one retry.
+async fn with_token<F, Fut>(
+    auth: Option<&Authorizer>,
+    send: F,
+) -> Result<Result<reqwest::Response, reqwest::Error>, String>
+where
+    F: Fn(Option<String>) -> Fut,
+    Fut: Future<Output = Result<reqwest::Response, reqwest::Error>>,
+{
+    let Some(auth) = auth else {
+        return Ok(send(None).await);
+    };
+    let token = auth.token().await?;
+    let response = send(token.clone()).await;
+    let refusal = match &response {
+        Ok(r) if r.status() == reqwest::StatusCode::UNAUTHORIZED => Refusal::Unauthorized,
+        Ok(r) if r.status() == reqwest::StatusCode::FORBIDDEN => Refusal::InsufficientScope,
+        _ => return Ok(response),
+    };
+    let Ok(refused) = &response else {
+        return Ok(response);
+    };
+    let Some(challenge) = refused
+        .headers()
+        .get(reqwest::header::WWW_AUTHENTICATE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+    else {
+        return Ok(response);
+    };
+    let better = auth.recover(token.as_deref(), &challenge, refusal).await?;
+    Ok(send(Some(better)).await)
 }
 
 /// Reads the rest of the stream, passing each message on.
@@ -153,18 +201,28 @@ impl Transport<RoleClient> for SseTransport {
         &mut self,
         item: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        let request = self
-            .client
-            .post(self.endpoint.clone())
-            .headers(self.headers.clone())
-            .header(CONTENT_TYPE, "application/json")
-            .timeout(POST_TIMEOUT);
+        let (client, headers) = (self.client.clone(), self.headers.clone());
         let endpoint = self.endpoint.clone();
+        let auth = self.auth.clone();
         async move {
             let body = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
-            let response = request.body(body).send().await.map_err(|e| {
-                std::io::Error::other(format!("POST {endpoint}: {}", error_chain(&e)))
-            })?;
+            let post = |token: Option<String>| {
+                let mut request = client
+                    .post(endpoint.clone())
+                    .headers(headers.clone())
+                    .header(CONTENT_TYPE, "application/json")
+                    .timeout(POST_TIMEOUT);
+                if let Some(token) = token {
+                    request = request.bearer_auth(token);
+                }
+                request.body(body.clone()).send()
+            };
+            let response = with_token(auth.as_deref(), post)
+                .await
+                .map_err(std::io::Error::other)?
+                .map_err(|e| {
+                    std::io::Error::other(format!("POST {endpoint}: {}", error_chain(&e)))
+                })?;
             if response.status().is_success() {
                 Ok(())
             } else {

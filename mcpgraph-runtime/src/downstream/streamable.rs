@@ -18,20 +18,29 @@ use rmcp::transport::streamable_http_client::{
 };
 use sse_stream::Sse;
 
+use super::oauth::{Authorizer, authorized};
 use super::wire::{self, MAX_REPLY_BYTES};
 
-/// reqwest's client for one downstream server, named for log lines.
+/// reqwest's client for one downstream server, named for log lines, with
+/// the server's OAuth tokens when it has `auth` (each request carries the
+/// token, and a refused one is replaced once: see `oauth::authorized`).
 #[derive(Clone)]
 pub(crate) struct GuardedClient {
     inner: reqwest::Client,
     server: Arc<str>,
+    auth: Option<Arc<Authorizer>>,
 }
 
 impl GuardedClient {
-    pub(crate) fn new(inner: reqwest::Client, server: &str) -> GuardedClient {
+    pub(crate) fn new(
+        inner: reqwest::Client,
+        server: &str,
+        auth: Option<Arc<Authorizer>>,
+    ) -> GuardedClient {
         GuardedClient {
             inner,
             server: server.into(),
+            auth,
         }
     }
 }
@@ -101,17 +110,17 @@ impl StreamableHttpClient for GuardedClient {
         let mut limits = limits;
         limits.max_sse_event_size = limits.max_sse_event_size.min(MAX_REPLY_BYTES);
         limits.max_json_response_size = limits.max_json_response_size.min(MAX_REPLY_BYTES);
-        let response = self
-            .inner
-            .post_message_with_response_limits(
-                uri,
-                message,
+        let response = authorized(self.auth.as_deref(), auth_header, |token| {
+            self.inner.post_message_with_response_limits(
+                Arc::clone(&uri),
+                message.clone(),
                 session_id.clone(),
-                auth_header,
-                custom_headers,
-                limits,
+                token,
+                custom_headers.clone(),
+                limits.clone(),
             )
-            .await;
+        })
+        .await;
         let Some(id) = request_id else {
             return response;
         };
@@ -143,9 +152,15 @@ impl StreamableHttpClient for GuardedClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), Error> {
-        self.inner
-            .delete_session(uri, session_id, auth_header, custom_headers)
-            .await
+        authorized(self.auth.as_deref(), auth_header, |token| {
+            self.inner.delete_session(
+                Arc::clone(&uri),
+                Arc::clone(&session_id),
+                token,
+                custom_headers.clone(),
+            )
+        })
+        .await
     }
 
     async fn get_stream(
@@ -171,16 +186,17 @@ impl StreamableHttpClient for GuardedClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Error> {
-        self.inner
-            .get_stream_with_max_sse_event_size(
-                uri,
-                session_id,
-                last_event_id,
-                auth_header,
-                custom_headers,
+        authorized(self.auth.as_deref(), auth_header, |token| {
+            self.inner.get_stream_with_max_sse_event_size(
+                Arc::clone(&uri),
+                session_id.clone(),
+                last_event_id.clone(),
+                token,
+                custom_headers.clone(),
                 max_sse_event_size,
             )
-            .await
+        })
+        .await
     }
 }
 

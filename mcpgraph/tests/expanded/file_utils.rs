@@ -77,6 +77,7 @@ const _: () = {
                 },
                 timeout_ms: rt::None,
                 ping_timeout_ms: rt::None,
+                auth: rt::None,
             },
         ];
         const LIMITS: rt::Limits = rt::Limits {

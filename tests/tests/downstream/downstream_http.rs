@@ -251,6 +251,7 @@ async fn sse_failures_fail_that_call_only() {
             },
             timeout_ms: Some(timeout_ms),
             ping_timeout_ms: None,
+            auth: None,
         }];
         Engine::start::<sse_failures::Server>(specs, 2).unwrap()
     };

@@ -37,6 +37,7 @@ fn stdio(name: &str, command: String, args: &[&str]) -> ServerSpec {
         },
         timeout_ms: Some(30_000),
         ping_timeout_ms: None,
+        auth: None,
     }
 }
 

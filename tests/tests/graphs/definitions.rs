@@ -55,6 +55,7 @@ fn def_of(server: &model::McpServer) -> ServerDef {
         transport,
         timeout_ms,
         ping_timeout_ms,
+        auth,
     } = server;
     let transport = match transport {
         model::Transport::Stdio {
@@ -84,6 +85,7 @@ fn def_of(server: &model::McpServer) -> ServerDef {
         transport,
         timeout_ms: *timeout_ms,
         ping_timeout_ms: *ping_timeout_ms,
+        auth: auth.as_deref().map(leak),
     }
 }
 
@@ -95,6 +97,7 @@ fn kind(spec: &ServerSpec) -> &'static str {
         transport,
         timeout_ms: _,
         ping_timeout_ms: _,
+        auth: _,
     } = spec;
     match transport {
         TransportSpec::Stdio {
@@ -124,6 +127,23 @@ const ACCEPTED: &[(&str, &str)] = &[
             "timeoutMs": 7, "pingTimeoutMs": 8}"#,
     ),
     ("streamableHttp", r#"{"type": "http", "url": "u"}"#),
+    (
+        "streamableHttp",
+        r#"{"type": "http", "url": "u", "auth": {"grant": "authorization_code", "clientId": "c",
+            "clientSecret": "${S}", "clientMetadataUrl": "https://c/m.json", "clientName": "n",
+            "scopes": ["a", "b"], "tokenStore": "memory"}}"#,
+    ),
+    (
+        "sse",
+        r#"{"type": "sse", "url": "u", "auth": {"grant": "client_credentials", "clientId": "c",
+            "privateKeyFile": "/k.pem", "signingAlgorithm": "ES256"}}"#,
+    ),
+    (
+        "streamableHttp",
+        r#"{"type": "http", "url": "u", "auth": {"grant": "enterprise", "clientId": "c",
+            "clientSecretFile": "/s", "enterprise": {"idpIssuer": "https://idp",
+            "idpTokenEndpoint": "https://idp/token", "idpClientId": "i", "idToken": "${ID}"}}}"#,
+    ),
     (
         "streamableHttp",
         r#"{"type": "streamable-http", "url": "u"}"#,
@@ -187,6 +207,15 @@ const REJECTED: &[(&str, &str)] = &[
         r#"{"type": "sse", "url": "u", "pingTimeoutMs": 0}"#,
         "`pingTimeoutMs`",
     ),
+    (
+        r#"{"type": "http", "url": "u", "auth": {"grant": "password"}}"#,
+        "password",
+    ),
+    (
+        r#"{"type": "http", "url": "u", "auth": {"clientSecrt": "${S}"}}"#,
+        "clientSecrt",
+    ),
+    (r#"{"command": "c", "auth": {"clientId": "a"}}"#, "`auth`"),
     ("[]", "`x`"),
     (r#""c""#, "`x`"),
 ];

@@ -253,6 +253,7 @@ async fn a_missing_downstream_command_is_a_clear_error() {
         },
         timeout_ms: None,
         ping_timeout_ms: None,
+        auth: None,
     }];
     let e = Engine::start::<semantics::Server>(specs, 1).unwrap();
     let err = call(&e, "args_walk", json!({"x": 1})).await.unwrap_err();

@@ -1,0 +1,303 @@
+//! Lowers a server's `auth` (an extension key of `http` and `sse`
+//! servers): how the client manager gets OAuth tokens for it. Each key is
+//! checked where it is; what passes is written as canonical JSON, the shape
+//! the runtime reads (and `--mcp` files give).
+//!
+//! Secrets never reach the binary: a client secret, a private key, an IdP
+//! client secret and an ID token are `${VAR}` references (expanded when the
+//! server is first called) or file paths (`...File`, read then).
+
+use serde_json::{Map, Value as Json};
+
+use super::Cx;
+use super::fields::Fields;
+use crate::yaml::{self, Value};
+
+/// The grants a server's `auth` may name (`grant`).
+const GRANTS: &[&str] = &["authorization_code", "client_credentials", "enterprise"];
+/// The algorithms of a private-key JWT client assertion (`signingAlgorithm`).
+const ALGORITHMS: &[&str] = &["RS256", "RS384", "RS512", "ES256", "ES384"];
+/// Where tokens are kept (`tokenStore`).
+const STORES: &[&str] = &["file", "memory"];
+
+/// The keys of `auth` whose value is a plain string (not a secret).
+const PLAIN: &[&str] = &["clientId", "clientMetadataUrl", "clientName"];
+/// The keys of `auth` holding a secret, each with its file form.
+const SECRETS: &[(&str, &str)] = &[
+    ("clientSecret", "clientSecretFile"),
+    ("privateKey", "privateKeyFile"),
+];
+/// The keys of `auth.enterprise`: plain strings, then secrets.
+const IDP_PLAIN: &[&str] = &["idpIssuer", "idpTokenEndpoint", "idpClientId"];
+const IDP_SECRETS: &[(&str, &str)] = &[
+    ("idpClientSecret", "idpClientSecretFile"),
+    ("idToken", "idTokenFile"),
+];
+
+impl Cx<'_, '_> {
+    /// `auth` of server `server`, as canonical JSON; `None` (with the
+    /// problems reported) when it does not check.
+    pub(super) fn auth(&mut self, node: &yaml::Node, server: &str) -> Option<String> {
+        let context = format!(" in `auth` of server `{server}`");
+        let mut allowed = vec!["grant", "scopes", "signingAlgorithm", "tokenStore"];
+        allowed.extend(PLAIN);
+        allowed.extend(SECRETS.iter().flat_map(|(k, f)| [*k, *f]));
+        allowed.push("enterprise");
+        let before = self.diags.error_count();
+        let f = self.fields(node, "`auth`", &allowed, &context)?;
+        let mut out = Map::new();
+        let grant = match f.get("grant") {
+            None => "authorization_code".to_owned(),
+            Some(n) => self.one_of(n, "`grant`", GRANTS)?,
+        };
+        out.insert("grant".into(), Json::String(grant.clone()));
+        for key in PLAIN {
+            if let Some(s) = self.optional_string(&f, key) {
+                out.insert((*key).into(), Json::String(s.value));
+            }
+        }
+        for (key, file) in SECRETS {
+            self.secret(&f, key, file, &mut out);
+        }
+        if let Some(n) = f.get("scopes") {
+            let scopes = self.string_list(n, "`scopes`");
+            out.insert(
+                "scopes".into(),
+                scopes.into_iter().map(Json::String).collect(),
+            );
+        }
+        if let Some(n) = f.get("signingAlgorithm")
+            && let Some(alg) = self.one_of(n, "`signingAlgorithm`", ALGORITHMS)
+        {
+            out.insert("signingAlgorithm".into(), Json::String(alg));
+        }
+        if let Some(n) = f.get("tokenStore")
+            && let Some(store) = self.one_of(n, "`tokenStore`", STORES)
+        {
+            out.insert("tokenStore".into(), Json::String(store));
+        }
+        if let Some(n) = f.get("enterprise")
+            && let Some(idp) = self.enterprise(n, server)
+        {
+            out.insert("enterprise".into(), Json::Object(idp));
+        }
+        self.grant_needs(&f, &grant, &out, &context);
+        if self.diags.error_count() > before {
+            return None;
+        }
+        Some(Json::Object(out).to_string())
+    }
+
+    /// `auth.enterprise`: the identity provider an ID token is exchanged at.
+    fn enterprise(&mut self, node: &yaml::Node, server: &str) -> Option<Map<String, Json>> {
+        let context = format!(" in `auth.enterprise` of server `{server}`");
+        let mut allowed: Vec<&str> = IDP_PLAIN.to_vec();
+        allowed.extend(IDP_SECRETS.iter().flat_map(|(k, f)| [*k, *f]));
+        let f = self.fields(node, "`auth.enterprise`", &allowed, &context)?;
+        let mut out = Map::new();
+        for key in IDP_PLAIN {
+            if let Some(s) = self.required_string(&f, key, &context) {
+                out.insert((*key).into(), Json::String(s.value));
+            }
+        }
+        for (key, file) in IDP_SECRETS {
+            self.secret(&f, key, file, &mut out);
+        }
+        if !out.contains_key("idToken") && !out.contains_key("idTokenFile") {
+            self.missing(&f, "idToken", &context);
+        }
+        Some(out)
+    }
+
+    /// A secret given as `key` (a `${VAR}` reference) or as `file` (a path):
+    /// at most one of them, and never a value written in the graph.
+    fn secret(&mut self, f: &Fields<'_>, key: &str, file: &str, out: &mut Map<String, Json>) {
+        if let (Some(_), Some(pos)) = (f.get(key), f.key_pos(file)) {
+            self.err(pos, format!("give `{key}` or `{file}`, not both"));
+            return;
+        }
+        if let Some(node) = f.get(key)
+            && let Some(value) = self.string(node, &format!("`{key}`"))
+        {
+            if value.value.contains("${") {
+                out.insert(key.into(), Json::String(value.value));
+            } else {
+                self.err(
+                    value.pos,
+                    format!(
+                        "`{key}` must come from the environment (`\"${{VAR}}\"`) or a file \
+                         (`{file}`): a value written here would be compiled into the binary"
+                    ),
+                );
+            }
+        }
+        if let Some(path) = self.optional_string(f, file) {
+            out.insert(file.into(), Json::String(path.value));
+        }
+    }
+
+    /// What each grant needs: client credentials a client id and a secret or
+    /// a key; the enterprise grant an identity provider; a private key only
+    /// with client credentials.
+    fn grant_needs(&mut self, f: &Fields<'_>, grant: &str, out: &Map<String, Json>, context: &str) {
+        let has = |k: &str| out.contains_key(k);
+        let key = has("privateKey") || has("privateKeyFile");
+        let secret = has("clientSecret") || has("clientSecretFile");
+        match grant {
+            "client_credentials" => {
+                if !has("clientId") {
+                    self.missing(f, "clientId", context);
+                }
+                if !key && !secret {
+                    self.err(
+                        f.pos,
+                        format!(
+                            "the `client_credentials` grant needs `clientSecret` (or \
+                             `clientSecretFile`) or `privateKey` (or `privateKeyFile`){context}"
+                        ),
+                    );
+                }
+                if key && secret {
+                    self.err(
+                        f.pos,
+                        format!("give a client secret or a private key, not both{context}"),
+                    );
+                }
+            }
+            "enterprise" => {
+                if !has("clientId") {
+                    self.missing(f, "clientId", context);
+                }
+                if !has("enterprise") && f.get("enterprise").is_none() {
+                    self.missing(f, "enterprise", context);
+                }
+            }
+            _ => {}
+        }
+        if grant != "client_credentials"
+            && let Some(pos) = f.key_pos("privateKey").or(f.key_pos("privateKeyFile"))
+        {
+            self.err(
+                pos,
+                "a private key signs client assertions of the `client_credentials` grant only",
+            );
+        }
+        if grant != "client_credentials"
+            && let Some(pos) = f.key_pos("signingAlgorithm")
+            && !key
+        {
+            self.err(
+                pos,
+                "`signingAlgorithm` goes with `privateKey` or `privateKeyFile`",
+            );
+        }
+        if grant != "enterprise"
+            && let Some(pos) = f.key_pos("enterprise")
+        {
+            self.err(pos, "`enterprise` goes with `grant: enterprise`");
+        }
+    }
+
+    /// `node` as one of `choices`, reported otherwise.
+    fn one_of(&mut self, node: &yaml::Node, what: &str, choices: &[&str]) -> Option<String> {
+        let value = self.string(node, what)?;
+        if choices.contains(&value.value.as_str()) {
+            return Some(value.value);
+        }
+        let found = match &node.value {
+            Value::String(s) => format!("`{s}`"),
+            _ => super::fields::describe(node),
+        };
+        self.err(
+            node.pos,
+            format!(
+                "{what} must be one of {}, found {found}",
+                choices.join(", ")
+            ),
+        );
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::{ENTRY, EXIT, load, messages, with_nodes};
+
+    fn graph(auth: &str) -> String {
+        with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n").replace(
+            "  fs:\n    command: npx\n",
+            &format!(
+                "  fs:\n    command: npx\n  crm:\n    type: http\n    url: https://crm.example/mcp\n    auth:\n{auth}"
+            ),
+        )
+    }
+
+    #[test]
+    fn client_credentials_with_a_secret_from_the_environment() {
+        let f = load(&graph(
+            "      grant: client_credentials\n      clientId: svc\n      clientSecret: \"${CRM_SECRET}\"\n      scopes: [crm.read]\n",
+        ));
+        let auth = f.mcp_servers[1].auth.as_deref().unwrap();
+        let json: serde_json::Value = serde_json::from_str(auth).unwrap();
+        assert_eq!(json["grant"], "client_credentials");
+        assert_eq!(json["clientSecret"], "${CRM_SECRET}");
+        assert_eq!(json["scopes"][0], "crm.read");
+    }
+
+    #[test]
+    fn a_secret_written_in_the_graph_is_refused_where_it_is() {
+        let text = graph(
+            "      grant: client_credentials\n      clientId: svc\n      clientSecret: hunter2\n",
+        );
+        let m = messages(&text);
+        assert!(
+            m.iter()
+                .any(|m| m.contains("`clientSecret` must come from the environment")),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn what_each_grant_needs() {
+        let m = messages(&graph("      grant: client_credentials\n"));
+        assert!(
+            m.iter()
+                .any(|m| m.contains("missing required field `clientId`")),
+            "{m:?}"
+        );
+        assert!(
+            m.iter().any(|m| m.contains("needs `clientSecret`")),
+            "{m:?}"
+        );
+        let m = messages(&graph("      grant: password\n"));
+        assert!(
+            m.iter().any(|m| m.contains("`grant` must be one of")),
+            "{m:?}"
+        );
+        let m = messages(&graph("      privateKeyFile: k.pem\n"));
+        assert!(
+            m.iter()
+                .any(|m| m.contains("`client_credentials` grant only")),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn auth_with_an_authorization_header_or_on_stdio_is_refused() {
+        let text = graph("      clientId: a\n").replace(
+            "    auth:\n",
+            "    headers: {Authorization: \"Bearer ${T}\"}\n    auth:\n",
+        );
+        let m = messages(&text);
+        assert!(
+            m.iter()
+                .any(|m| m.contains("both `auth` and an `Authorization` header")),
+            "{m:?}"
+        );
+        let stdio = with_nodes(&format!("{ENTRY}{EXIT}")).replace(
+            "    command: npx\n",
+            "    command: npx\n    auth: {clientId: a}\n",
+        );
+        assert!(messages(&stdio).iter().any(|m| m.contains("`auth`")));
+    }
+}

@@ -1,0 +1,272 @@
+//! The grants that need no person: client credentials (a client secret,
+//! sent as the authorization server advertises, through rmcp; or a
+//! private-key JWT assertion signed with jsonwebtoken) and the
+//! enterprise-managed grant (an ID token exchanged at the identity
+//! provider, then at the server's authorization server, through rmcp).
+//! Each gives a [`Token`]; none has a refresh token, so an expired token is
+//! got again the same way.
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use oauth2::TokenResponse as _;
+use rmcp::transport::auth::enterprise::{
+    EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
+};
+use rmcp::transport::auth::{
+    AuthError, AuthorizationManager, AuthorizationMetadata, ClientCredentialsConfig,
+    OAuthTokenResponse,
+};
+
+use super::settings::{Algorithm, AuthSettings, Grant, Secrets};
+
+/// An access token and when it stops being worth sending.
+#[derive(Clone)]
+pub(crate) struct Token {
+    pub(crate) access: String,
+    /// `expires_in` before now, less a margin; `None` when the server gave
+    /// no lifetime.
+    pub(crate) renew_at: Option<Instant>,
+}
+
+impl Token {
+    fn new(access: String, expires_in: Option<Duration>) -> Token {
+        crate::secrets::remember("oauth access token", &access);
+        // Renewed ahead of expiry: 30 s before it, or at half its life
+        // when it is short.
+        let renew_at = expires_in.map(|life| {
+            let margin = (life / 2).min(Duration::from_secs(30));
+            Instant::now() + life - margin
+        });
+        Token { access, renew_at }
+    }
+
+    /// Whether it is still worth sending.
+    pub(crate) fn is_fresh(&self) -> bool {
+        self.renew_at.is_none_or(|at| Instant::now() < at)
+    }
+}
+
+/// Gets a token for the server at `url` with `settings`' grant (client
+/// credentials or enterprise), finding its authorization server from
+/// `challenge` (a 401's `WWW-Authenticate`) or the well-known paths.
+pub(crate) async fn unattended(
+    url: &str,
+    settings: &AuthSettings,
+    secrets: &Secrets,
+    challenge: Option<&str>,
+) -> Result<Token, String> {
+    let manager = AuthorizationManager::new(url).await.map_err(describe)?;
+    let resolution = manager
+        .resolve_metadata_from_challenge(challenge)
+        .await
+        .map_err(describe)?;
+    let client_id = settings.client_id()?.ok_or("`auth` needs `clientId`")?;
+    match settings.grant {
+        Grant::Enterprise => {
+            enterprise(url, settings, secrets, client_id, &resolution.metadata).await
+        }
+        _ => match &secrets.private_key {
+            Some(key) => {
+                let algorithm = settings.signing_algorithm;
+                key_assertion(
+                    url,
+                    settings,
+                    client_id,
+                    key,
+                    algorithm,
+                    &resolution.metadata,
+                )
+                .await
+            }
+            None => {
+                let client_secret = secrets.client_secret.clone().ok_or(
+                    "the `client_credentials` grant needs a client secret or a private key",
+                )?;
+                let mut manager = manager;
+                manager.set_metadata(resolution.metadata);
+                let config = ClientCredentialsConfig::ClientSecret {
+                    client_id,
+                    client_secret,
+                    scopes: settings.scopes.clone(),
+                    resource: Some(url.to_owned()),
+                };
+                manager
+                    .configure_client_credentials(&config)
+                    .map_err(describe)?;
+                let response = manager
+                    .exchange_client_credentials(&config)
+                    .await
+                    .map_err(describe)?;
+                Ok(from_response(&response))
+            }
+        },
+    }
+}
+
+fn from_response(response: &OAuthTokenResponse) -> Token {
+    super::store::remember_tokens(response);
+    Token::new(
+        response.access_token().secret().clone(),
+        response.expires_in(),
+    )
+}
+
+/// Client credentials with a private-key JWT client assertion (RFC 7523
+/// §2.2): `iss` and `sub` the client, `aud` the authorization server's
+/// issuer, five minutes of life, a unique `jti`.
+async fn key_assertion(
+    url: &str,
+    settings: &AuthSettings,
+    client_id: String,
+    pem: &str,
+    algorithm: Option<Algorithm>,
+    metadata: &AuthorizationMetadata,
+) -> Result<Token, String> {
+    use jsonwebtoken::{EncodingKey, Header};
+    let (key, default) = match EncodingKey::from_ec_pem(pem.as_bytes()) {
+        Ok(key) => (key, jsonwebtoken::Algorithm::ES256),
+        Err(_) => (
+            EncodingKey::from_rsa_pem(pem.as_bytes())
+                .map_err(|_| "`auth` private key: not an EC or RSA key in PEM".to_owned())?,
+            jsonwebtoken::Algorithm::RS256,
+        ),
+    };
+    let algorithm = match algorithm {
+        None => default,
+        Some(Algorithm::RS256) => jsonwebtoken::Algorithm::RS256,
+        Some(Algorithm::RS384) => jsonwebtoken::Algorithm::RS384,
+        Some(Algorithm::RS512) => jsonwebtoken::Algorithm::RS512,
+        Some(Algorithm::ES256) => jsonwebtoken::Algorithm::ES256,
+        Some(Algorithm::ES384) => jsonwebtoken::Algorithm::ES384,
+    };
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_err(|e| e.to_string())?;
+    let audience = metadata
+        .issuer
+        .clone()
+        .unwrap_or(metadata.token_endpoint.clone());
+    let claims = serde_json::json!({
+        "iss": client_id,
+        "sub": client_id,
+        "aud": audience,
+        "iat": now.as_secs(),
+        "exp": now.as_secs() + 300,
+        "jti": format!("{:x}-{:x}-{:x}", now.as_nanos(), std::process::id(), next_id()),
+    });
+    let mut header = Header::new(algorithm);
+    header.typ = Some("JWT".into());
+    let assertion = jsonwebtoken::encode(&header, &claims, &key)
+        .map_err(|e| format!("signing the client assertion: {e}"))?;
+    let mut form = vec![
+        ("grant_type", "client_credentials".to_owned()),
+        (
+            "client_assertion_type",
+            "urn:ietf:params:oauth:client-assertion-type:jwt-bearer".to_owned(),
+        ),
+        ("client_assertion", assertion),
+        ("resource", url.to_owned()),
+    ];
+    if !settings.scopes.is_empty() {
+        form.push(("scope", settings.scopes.join(" ")));
+    }
+    let response = token_request(&metadata.token_endpoint, &form).await?;
+    Ok(from_response(&response))
+}
+
+/// A distinct number per assertion of this process.
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// One form POST to a token endpoint, its answer read as a token response
+/// (RFC 6749 §5.1) or reported as the error it names (§5.2).
+async fn token_request(
+    endpoint: &str,
+    form: &[(&str, String)],
+) -> Result<OAuthTokenResponse, String> {
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
+        .finish();
+    let client = crate::downstream::http_client::http_client()?;
+    let response = client
+        .post(endpoint)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("accept", "application/json")
+        .body(body)
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .map_err(|e| {
+            format!(
+                "token request to {endpoint}: {}",
+                crate::downstream::http_client::error_chain(&e)
+            )
+        })?;
+    let status = response.status();
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| format!("token request to {endpoint}: {e}"))?;
+    if !status.is_success() {
+        let error = serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_owned))
+            .unwrap_or_else(|| format!("HTTP {status}"));
+        return Err(format!("token refused by {endpoint}: {error}"));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| format!("token response of {endpoint}: {e}"))
+}
+
+/// Enterprise-managed authorization: the ID token exchanged for an ID-JAG
+/// at the identity provider (RFC 8693), redeemed at the server's
+/// authorization server (RFC 7523 `jwt-bearer`).
+async fn enterprise(
+    url: &str,
+    settings: &AuthSettings,
+    secrets: &Secrets,
+    client_id: String,
+    metadata: &AuthorizationMetadata,
+) -> Result<Token, String> {
+    let idp = secrets
+        .enterprise
+        .as_ref()
+        .ok_or("the `enterprise` grant needs `auth.enterprise`")?;
+    let authentication = |secret: &Option<String>| match secret {
+        Some(s) => EmaClientAuthentication::ClientSecretBasic(oauth2::ClientSecret::new(s.clone())),
+        None => EmaClientAuthentication::None,
+    };
+    let idp_server = EmaAuthorizationServer::new(
+        idp.idp_issuer.clone(),
+        idp.idp_token_endpoint.clone(),
+        idp.idp_client_id.clone(),
+    )
+    .with_client_authentication(authentication(&idp.idp_client_secret));
+    let issuer = metadata
+        .issuer
+        .clone()
+        .ok_or("the server's authorization server gives no issuer")?;
+    let resource_server =
+        EmaAuthorizationServer::new(issuer, metadata.token_endpoint.clone(), client_id)
+            .with_client_authentication(authentication(&secrets.client_secret));
+    let http = rmcp::transport::auth::default_oauth_http_client().map_err(describe)?;
+    let token =
+        EmaExchangeRequest::new_with_id_token(idp_server, resource_server, url, &idp.id_token)
+            .with_scopes(settings.scopes.iter().cloned())
+            .exchange(&http, &http)
+            .await
+            .map_err(|e| e.to_string())?;
+    Ok(Token::new(
+        token.access_token.secret().clone(),
+        token.expires_in,
+    ))
+}
+
+/// An rmcp OAuth error as text (its own words, which hold no secret).
+pub(crate) fn describe(error: AuthError) -> String {
+    match error {
+        AuthError::HttpError(e) => crate::downstream::http_client::error_chain(&e),
+        other => other.to_string(),
+    }
+}

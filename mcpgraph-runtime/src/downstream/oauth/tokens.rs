@@ -1,0 +1,307 @@
+//! One server's tokens: the [`Authorizer`] every connection to the server
+//! shares gives the token each request carries, and when the server
+//! refuses one (401, or 403 `insufficient_scope`), gets a better one once:
+//! a refresh, the unattended grant again, or (where a person is at hand) a
+//! login asking for the scopes the server named, at most three logins a
+//! run. Concurrent refusals are recovered from once: a request whose
+//! token was already replaced gets the new one.
+
+use rmcp::transport::auth::{
+    AuthError, AuthorizationManager, CredentialRefreshGuard, CredentialStore,
+    InMemoryCredentialStore, StoredCredentials, WWWAuthenticateParams,
+};
+use tokio::sync::Mutex;
+
+use super::grants::{self, Token, describe};
+use super::settings::{AuthSettings, Grant, Secrets, TokenStore};
+use super::store::FileStore;
+
+/// Logins (the first and step-ups) one run makes at most for a server.
+const MAX_LOGINS: u32 = 3;
+
+/// What the server said of a request's token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// 401: no token, or one it does not take.
+    Unauthorized,
+    /// 403 `insufficient_scope`.
+    InsufficientScope,
+}
+
+/// Where a server's tokens are kept.
+#[derive(Clone)]
+pub(crate) enum Store {
+    File(FileStore),
+    Memory(InMemoryCredentialStore),
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for Store {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        match self {
+            Store::File(s) => s.load().await,
+            Store::Memory(s) => s.load().await,
+        }
+    }
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        if let Some(response) = &credentials.token_response {
+            super::store::remember_tokens(response);
+        }
+        match self {
+            Store::File(s) => s.save(credentials).await,
+            Store::Memory(s) => s.save(credentials).await,
+        }
+    }
+    async fn clear(&self) -> Result<(), AuthError> {
+        match self {
+            Store::File(s) => s.clear().await,
+            Store::Memory(s) => s.clear().await,
+        }
+    }
+    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
+        match self {
+            Store::File(s) => s.acquire_refresh_guard().await,
+            Store::Memory(s) => s.acquire_refresh_guard().await,
+        }
+    }
+}
+
+/// The tokens of one server, shared by its connections.
+pub(crate) struct Authorizer {
+    server: String,
+    url: String,
+    settings: AuthSettings,
+    secrets: Secrets,
+    store: Store,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    /// The unattended grants' token.
+    token: Option<Token>,
+    /// A person's login, with its tokens (authorization code).
+    manager: Option<AuthorizationManager>,
+    /// Whether the store was read for a login of an earlier run.
+    loaded: bool,
+    /// Logins made this run.
+    logins: u32,
+}
+
+impl Authorizer {
+    /// The authorizer of server `server` at `url` (its `${VAR}` expanded);
+    /// reads the secrets now.
+    pub(crate) fn new(
+        server: &str,
+        url: &str,
+        settings: AuthSettings,
+    ) -> Result<Authorizer, String> {
+        let secrets = settings.secrets(server)?;
+        let store = match settings.token_store() {
+            TokenStore::File => Store::File(FileStore::for_url(url)?),
+            TokenStore::Memory => Store::Memory(InMemoryCredentialStore::new()),
+        };
+        Ok(Authorizer {
+            server: server.to_owned(),
+            url: url.to_owned(),
+            settings,
+            secrets,
+            store,
+            state: Mutex::default(),
+        })
+    }
+
+    /// The token the next request carries; `None` when there is none yet
+    /// (the request goes without, and the server's 401 says where to get
+    /// one).
+    pub(crate) async fn token(&self) -> Result<Option<String>, String> {
+        let mut state = self.state.lock().await;
+        if self.settings.grant != Grant::AuthorizationCode {
+            if let Some(token) = state.token.as_ref().filter(|t| t.is_fresh()) {
+                return Ok(Some(token.access.clone()));
+            }
+            let token = grants::unattended(&self.url, &self.settings, &self.secrets, None).await?;
+            state.token = Some(token.clone());
+            return Ok(Some(token.access));
+        }
+        if state.manager.is_none() && !state.loaded {
+            state.loaded = true;
+            state.manager = self.stored_login().await?;
+        }
+        match &state.manager {
+            None => Ok(None),
+            Some(manager) => match manager.get_access_token().await {
+                Ok(token) => Ok(Some(token)),
+                Err(
+                    AuthError::AuthorizationRequired
+                    | AuthError::TokenRefreshRejected(_)
+                    | AuthError::TokenExpired,
+                ) => Ok(None),
+                Err(e) => Err(describe(e)),
+            },
+        }
+    }
+
+    /// A login kept by an earlier run (or `auth login`), if any.
+    async fn stored_login(&self) -> Result<Option<AuthorizationManager>, String> {
+        if self.store.load().await.map_err(describe)?.is_none() {
+            return Ok(None);
+        }
+        let mut manager = AuthorizationManager::new(self.url.as_str())
+            .await
+            .map_err(describe)?;
+        manager.set_credential_store(self.store.clone());
+        match manager.initialize_from_store().await.map_err(describe)? {
+            true => Ok(Some(manager)),
+            false => Ok(None),
+        }
+    }
+
+    /// A better token than `sent`, which the server refused with
+    /// `challenge` (its `WWW-Authenticate`).
+    pub(crate) async fn recover(
+        &self,
+        sent: Option<&str>,
+        challenge: &str,
+        refusal: Refusal,
+    ) -> Result<String, String> {
+        let mut state = self.state.lock().await;
+        if self.settings.grant != Grant::AuthorizationCode {
+            if refusal == Refusal::InsufficientScope {
+                return Err(self.scope_refusal(challenge));
+            }
+            if let Some(token) = &state.token
+                && Some(token.access.as_str()) != sent
+                && token.is_fresh()
+            {
+                return Ok(token.access.clone());
+            }
+            let token =
+                grants::unattended(&self.url, &self.settings, &self.secrets, Some(challenge))
+                    .await?;
+            state.token = Some(token.clone());
+            return Ok(token.access);
+        }
+        if let Some(manager) = &state.manager {
+            // Another request's refusal may have been recovered from already.
+            if let Ok(token) = manager.get_access_token().await
+                && Some(token.as_str()) != sent
+            {
+                return Ok(token);
+            }
+            if refusal == Refusal::Unauthorized
+                && sent.is_some()
+                && let Ok(response) = manager.refresh_token().await
+            {
+                use oauth2::TokenResponse as _;
+                let token = response.access_token().secret().clone();
+                if Some(token.as_str()) != sent {
+                    return Ok(token);
+                }
+            }
+        }
+        if !super::interactive() {
+            return Err(match refusal {
+                Refusal::Unauthorized => format!(
+                    "`{}` needs a login: run `{} auth login {}`",
+                    self.server,
+                    program(),
+                    self.server
+                ),
+                Refusal::InsufficientScope => format!(
+                    "{}: run `{} auth login {}` to grant them",
+                    self.scope_refusal(challenge),
+                    program(),
+                    self.server
+                ),
+            });
+        }
+        if state.logins >= MAX_LOGINS {
+            return Err(format!(
+                "`{}` refused the token after {MAX_LOGINS} logins this run: {}",
+                self.server,
+                match refusal {
+                    Refusal::Unauthorized => "401 Unauthorized".to_owned(),
+                    Refusal::InsufficientScope => self.scope_refusal(challenge),
+                }
+            ));
+        }
+        state.logins += 1;
+        let manager = self.log_in(Some(challenge)).await?;
+        let token = manager.get_access_token().await.map_err(describe)?;
+        state.manager = Some(manager);
+        Ok(token)
+    }
+
+    /// A person's login now (`auth login`, or a refused request where a
+    /// person is at hand), kept in the server's store.
+    pub(crate) async fn log_in(
+        &self,
+        challenge: Option<&str>,
+    ) -> Result<AuthorizationManager, String> {
+        super::login::log_in(
+            &self.server,
+            &self.url,
+            &self.settings,
+            &self.secrets,
+            self.store.clone(),
+            challenge,
+        )
+        .await
+    }
+
+    /// Forgets the server's tokens (`auth logout`).
+    pub(crate) async fn forget(&self) -> Result<(), String> {
+        self.store.clear().await.map_err(describe)
+    }
+
+    /// Where the tokens are kept and what was granted (`auth status`).
+    pub(crate) async fn status(&self) -> Result<String, String> {
+        let place = match &self.store {
+            Store::File(f) => f.path().display().to_string(),
+            Store::Memory(_) => "memory (this process only)".to_owned(),
+        };
+        Ok(match self.store.load().await.map_err(describe)? {
+            Some(stored) if stored.token_response.is_some() => format!(
+                "`{}`: logged in (client `{}`, scopes: {}); tokens in {place}",
+                self.server,
+                stored.client_id,
+                if stored.granted_scopes.is_empty() {
+                    "none named".to_owned()
+                } else {
+                    stored.granted_scopes.join(" ")
+                }
+            ),
+            _ => format!(
+                "`{}`: not logged in; tokens would be kept in {place}",
+                self.server
+            ),
+        })
+    }
+
+    fn scope_refusal(&self, challenge: &str) -> String {
+        let scope = url::Url::parse(&self.url)
+            .ok()
+            .map(|base| WWWAuthenticateParams::parse(challenge, &base))
+            .and_then(|p| p.scope);
+        match scope {
+            Some(scope) => format!(
+                "`{}` needs scope `{scope}`, which the token does not have (insufficient_scope)",
+                self.server
+            ),
+            None => format!(
+                "`{}` refused the token for too few scopes (insufficient_scope)",
+                self.server
+            ),
+        }
+    }
+}
+
+/// This program's name, for the commands errors suggest.
+fn program() -> String {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "mcpgraph".to_owned())
+}
