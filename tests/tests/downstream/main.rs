@@ -17,6 +17,7 @@ mod env_expansion;
 mod eras;
 mod hardening_lock;
 mod healing;
+mod oauth_client;
 mod orphans;
 mod python_servers;
 mod redirects;

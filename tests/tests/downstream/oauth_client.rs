@@ -1,0 +1,168 @@
+//! Downstream OAuth with the graph's own credentials (`auth: grant:
+//! client_credentials`) against a real authorization server (oidc-provider,
+//! tests/oidc/provider.mjs) and a server that takes its tokens only (a
+//! compiled graph served with `--oauth-issuer`): tokens that expire every
+//! few seconds are renewed without a failed call; a client secret, a
+//! private-key JWT assertion and `client_secret_post` all get tokens; a
+//! refused grant is a tool error naming the server, and no secret or token
+//! reaches the logs.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use mcpgraph_tests::oidc::{Key, Provider, ProviderConfig};
+use mcpgraph_tests::rmcp::model::CallToolResult;
+use mcpgraph_tests::{TempDir, call_params, free_port, result_text, stdio_client};
+use serde_json::json;
+
+const SCOPE: &str = "mcp:tools";
+
+/// The protected server (graphs/oauth.yaml served over HTTP with OAuth):
+/// only tokens of `provider` for its URL, with `mcp:tools`, get through.
+struct Protected {
+    url: String,
+    _child: tokio::process::Child,
+}
+
+impl Protected {
+    async fn start(provider: &Provider, port: u16) -> Protected {
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_oauth_fixture"))
+            .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+            .args(["--oauth-issuer", &provider.issuer, "--oauth-resource", &url])
+            .args(["--oauth-scopes", SCOPE, "--oauth-leeway-secs", "0"])
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn oauth_fixture");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
+            assert!(Instant::now() < deadline, "the protected server did not listen");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Protected { url, _child: child }
+    }
+}
+
+/// A provider knowing `resource`, with tokens living `ttl` seconds.
+async fn provider(resource: &str, ttl: u64, client_jwks: Option<PathBuf>) -> Provider {
+    Provider::start(ProviderConfig {
+        resources: vec![resource.to_owned()],
+        ttl_secs: Some(ttl),
+        scopes: vec![SCOPE.into()],
+        client_jwks_file: client_jwks,
+        ..ProviderConfig::default()
+    })
+    .await
+}
+
+/// The client graph (graphs/oauth_client.yaml) over stdio, calling
+/// `protected` with client `id` and `secret`, or with the `--mcp` file
+/// `mcp` instead of its compiled-in entry.
+fn client_command(url: &str, id: &str, secret: &str, mcp: Option<&std::path::Path>) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_oauth_client_fixture"));
+    cmd.env("PROTECTED_URL", url)
+        .env("PROTECTED_CLIENT_ID", id)
+        .env("PROTECTED_CLIENT_SECRET", secret)
+        .env("XDG_DATA_HOME", std::env::temp_dir().join("mcpgraph-oauth-client-tests"));
+    if let Some(mcp) = mcp {
+        cmd.arg("--mcp").arg(mcp);
+    }
+    cmd
+}
+
+fn echoed(result: &CallToolResult, text: &str) -> bool {
+    result.is_error != Some(true) && result_text(result).contains(text)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_expiring_every_three_seconds_fail_no_call_for_a_minute() {
+    let port = free_port();
+    let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 3, None).await;
+    let protected = Protected::start(&provider, port).await;
+    let (client, stderr) =
+        stdio_client(client_command(&protected.url, "full", "full-secret", None)).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (mut calls, mut failed) = (0, Vec::new());
+    while Instant::now() < deadline {
+        let text = format!("call {calls}");
+        let result = client
+            .call_tool(call_params("relay", json!({ "text": text })))
+            .await
+            .expect("the call is answered");
+        if !echoed(&result, &text) {
+            failed.push(result_text(&result));
+        }
+        calls += 1;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let _ = client.cancel().await;
+    assert!(failed.is_empty(), "{} of {calls} calls failed: {failed:?}", failed.len());
+    assert!(calls >= 100, "only {calls} calls in a minute");
+    let log = String::from_utf8_lossy(&stderr.lock().unwrap()).into_owned();
+    assert!(!log.contains("full-secret"), "the client secret is in the log:\n{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
+    let dir = TempDir::new("oauth-client-kinds");
+    let key = Key::generate("ES256");
+    let jwks = dir.path().join("client-jwks.json");
+    key.write_public_jwks(&jwks);
+    let pem = dir.path().join("client-key.pem");
+    std::fs::write(&pem, &key.pem).unwrap();
+    let port = free_port();
+    let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, Some(jwks)).await;
+    let protected = Protected::start(&provider, port).await;
+
+    // client_secret_post: the provider allows that method only for `post`.
+    let (client, _) = stdio_client(client_command(&protected.url, "post", "post-secret", None)).await;
+    let result = client
+        .call_tool(call_params("relay", json!({ "text": "by post" })))
+        .await
+        .unwrap();
+    assert!(echoed(&result, "by post"), "{}", result_text(&result));
+    let _ = client.cancel().await;
+
+    // private_key_jwt, from a `--mcp` entry (the key in a file).
+    let mcp = dir.path().join("mcp.json");
+    let entry = json!({"mcpServers": {"protected": {"type": "http", "url": protected.url,
+        "auth": {"grant": "client_credentials", "clientId": "pkjwt",
+                 "privateKeyFile": pem, "scopes": [SCOPE]}}}});
+    std::fs::write(&mcp, entry.to_string()).unwrap();
+    let (client, stderr) = stdio_client(client_command(&protected.url, "x", "x", Some(&mcp))).await;
+    let result = client
+        .call_tool(call_params("relay", json!({ "text": "by key" })))
+        .await
+        .unwrap();
+    assert!(echoed(&result, "by key"), "{}", result_text(&result));
+    let _ = client.cancel().await;
+    let log = String::from_utf8_lossy(&stderr.lock().unwrap()).into_owned();
+    assert!(!log.contains("PRIVATE KEY"), "the key is in the log:\n{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_grant_is_a_tool_error_naming_the_server() {
+    let port = free_port();
+    let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, None).await;
+    let protected = Protected::start(&provider, port).await;
+    let (client, stderr) =
+        stdio_client(client_command(&protected.url, "full", "wrong-secret", None)).await;
+    let result = client
+        .call_tool(call_params("relay", json!({ "text": "x" })))
+        .await
+        .expect("a tool error, not a protocol error");
+    let text = result_text(&result);
+    assert_eq!(result.is_error, Some(true), "{text}");
+    assert!(text.contains("`protected`"), "names the server: {text}");
+    assert!(text.contains("invalid_client"), "says why: {text}");
+    assert!(!text.contains("wrong-secret"), "{text}");
+    // The server keeps serving: the next call fails the same way, at once.
+    let again = client
+        .call_tool(call_params("relay", json!({ "text": "y" })))
+        .await
+        .expect("answered");
+    assert_eq!(again.is_error, Some(true));
+    let _ = client.cancel().await;
+    let log = String::from_utf8_lossy(&stderr.lock().unwrap()).into_owned();
+    assert!(!log.contains("wrong-secret"), "{log}");
+}
