@@ -29,7 +29,9 @@
 //! - [`nginx`]: nginx as a reverse proxy;
 //! - [`engine`]: a compiled graph driven in-process;
 //! - [`processes`]: signals, free ports, /proc, temp directories;
-//! - [`sse_server`]: a legacy SSE MCP server.
+//! - [`sse_server`]: a legacy SSE MCP server;
+//! - [`oidc`]: a real OAuth authorization server (oidc-provider), with
+//!   its keys and tokens (not re-exported: `mcpgraph_tests::oidc::Provider`).
 
 use std::time::Duration;
 
@@ -43,6 +45,7 @@ pub mod engine;
 pub mod http;
 pub mod http1;
 pub mod nginx;
+pub mod oidc;
 pub mod paths;
 pub mod peers;
 pub mod processes;
