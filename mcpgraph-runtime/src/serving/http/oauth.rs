@@ -88,12 +88,11 @@ impl Guard {
         options: OAuthOptions,
         tools: impl IntoIterator<Item = (&'static str, &'static [&'static str])>,
     ) -> Result<Guard, String> {
-        let issuer = http_url("--oauth-issuer", &options.issuer)?;
+        http_url("--oauth-issuer", &options.issuer)?;
         let resource = http_url("--oauth-resource", &options.resource)?;
         if let Some(jwks) = &options.jwks_url {
             http_url("--oauth-jwks-url", jwks)?;
         }
-        let _ = issuer;
         let audiences = if options.audiences.is_empty() {
             vec![options.resource.clone()]
         } else {
@@ -230,12 +229,13 @@ impl Guard {
         Some(called)
     }
 
-    /// A 403 when `claims` lack a scope a call of `tool` needs.
+    /// A 403 when `claims` lack a scope a call of `tool` needs (boxed: the
+    /// rare path).
     pub(super) fn check_tool(
         &self,
         claims: &Claims,
         tool: &str,
-    ) -> Result<(), hyper::Response<Body>> {
+    ) -> Result<(), Box<hyper::Response<Body>>> {
         let Some(required) = self.tool_scopes.get(tool) else {
             return Ok(());
         };
@@ -248,7 +248,7 @@ impl Guard {
                 needed.push(scope);
             }
         }
-        Err(self.insufficient(&needed))
+        Err(Box::new(self.insufficient(&needed)))
     }
 
     fn insufficient(&self, needed: &[&str]) -> hyper::Response<Body> {

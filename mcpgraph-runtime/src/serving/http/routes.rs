@@ -226,7 +226,7 @@ async fn check_tools(
     max_bytes: u64,
 ) -> Result<Request<McpBody>, Response<Body>> {
     match Guard::called_tool(request.headers()) {
-        CalledTool::Named(tool) => guard.check_tool(claims, &tool)?,
+        CalledTool::Named(tool) => guard.check_tool(claims, &tool).map_err(|r| *r)?,
         CalledTool::None => {}
         CalledTool::InBody => {
             let (parts, body) = request.into_parts();
@@ -244,7 +244,7 @@ async fn check_tools(
                 ));
             };
             for tool in tools {
-                guard.check_tool(claims, &tool)?;
+                guard.check_tool(claims, &tool).map_err(|r| *r)?;
             }
             return Ok(Request::from_parts(parts, Either::Right(Full::new(body))));
         }
