@@ -248,6 +248,7 @@ fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>, lock: Option<&Lock>
         (!tool.icons.is_empty())
             .then(|| lit::string(&serde_json::Value::from(tool.icons.clone()).to_string())),
     );
+    let required_scopes = tool.required_scopes.iter().map(|s| lit::string(s));
     quote! {
         rt::ToolMeta {
             name: #name,
@@ -259,6 +260,7 @@ fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>, lock: Option<&Lock>
             content: #content,
             annotations: #annotations,
             icons: #icons,
+            required_scopes: &[#(#required_scopes),*],
         }
     }
 }

@@ -124,6 +124,9 @@ pub struct Tool {
     pub annotations: ToolAnnotations,
     /// `icons:` (an extension): MCP `Icon` objects, as written (checked).
     pub icons: Vec<serde_json::Value>,
+    /// `requiredScopes:` (an extension): the OAuth scopes a caller's token
+    /// needs for this tool when the server validates OAuth tokens.
+    pub required_scopes: Vec<String>,
 }
 
 /// An exit node's `content:`: the `mcp` nodes whose content blocks the

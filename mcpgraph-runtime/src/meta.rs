@@ -44,6 +44,10 @@ pub struct ToolMeta {
     pub annotations: Option<&'static str>,
     /// The tool's `icons` (a JSON array of MCP `Icon` objects).
     pub icons: Option<&'static str>,
+    /// `requiredScopes` (an extension): the OAuth scopes a caller's token
+    /// needs for a `tools/call` of this tool when `serve --http` validates
+    /// OAuth tokens (`--oauth-issuer`); ignored otherwise.
+    pub required_scopes: &'static [&'static str],
 }
 
 /// The exit node's `content:` (an mcpgraph extension, FORMAT.md "exit"):

@@ -102,6 +102,29 @@ impl Cx<'_, '_> {
         out
     }
 
+    /// A tool's `requiredScopes:`: OAuth scope tokens (RFC 6749 §3.3).
+    pub(super) fn required_scopes(&mut self, node: &yaml::Node, context: &str) -> Vec<String> {
+        let what = format!("`requiredScopes`{context}");
+        let scopes = self.string_list(node, &what);
+        if let Value::Seq(items) = &node.value {
+            for item in items {
+                if let Value::String(s) = &item.value
+                    && !is_scope_token(s)
+                {
+                    self.err(
+                        item.pos,
+                        format!("`{s}` in `requiredScopes`{context} is not an OAuth scope"),
+                    )
+                    .help(
+                        "a scope is one word of printable ASCII without spaces, `\"` or `\\` \
+                         (RFC 6749 §3.3), e.g. `orders.write`",
+                    );
+                }
+            }
+        }
+        scopes.into_iter().filter(|s| is_scope_token(s)).collect()
+    }
+
     /// A tool's `icons:`: MCP `Icon` objects.
     pub(super) fn icons(&mut self, node: &yaml::Node, context: &str) -> Vec<serde_json::Value> {
         let Value::Seq(items) = &node.value else {
@@ -221,9 +244,18 @@ fn is_icon_size(text: &str) -> bool {
     text == "any" || matches!(text.split_once('x'), Some((w, h)) if number(w) && number(h))
 }
 
+/// Whether `text` is an RFC 6749 `scope-token`: `1*( %x21 / %x23-5B /
+/// %x5D-7E )`.
+fn is_scope_token(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{icon_uri, is_icon_size, is_mime_type};
+    use super::{icon_uri, is_icon_size, is_mime_type, is_scope_token};
     use crate::test_support::{ENTRY, EXIT, errors, load, transform, with_nodes};
 
     /// The one-tool file with `extra` tool-level lines before `nodes:`.
@@ -270,6 +302,32 @@ mod tests {
             ]
         );
         assert_eq!((got[0].0, got[0].1), (12, 19));
+    }
+
+    #[test]
+    fn required_scopes_are_lowered_and_checked() {
+        let tool = load(&tool_with(
+            "    requiredScopes: [orders.write, 'mcp:tools']\n",
+        ))
+        .tools
+        .remove(0);
+        assert_eq!(tool.required_scopes, ["orders.write", "mcp:tools"]);
+        let got = errors(&tool_with("    requiredScopes: [a, 3, 'two words']\n"));
+        let msgs: Vec<&str> = got.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "an item of `requiredScopes` in tool `t` must be a string, found a number",
+                "`two words` in `requiredScopes` in tool `t` is not an OAuth scope",
+            ]
+        );
+        assert_eq!((got[0].0, got[0].1), (12, 25));
+        let got = errors(&tool_with("    requiredScopes: orders.write\n"));
+        assert_eq!(
+            got[0].2,
+            "`requiredScopes` in tool `t` must be a sequence of strings, found a string"
+        );
+        assert!(is_scope_token("a:b/c") && !is_scope_token("") && !is_scope_token("a\"b"));
     }
 
     #[test]

@@ -154,6 +154,7 @@ impl Cx<'_, '_> {
             exit_content: None,
             annotations: ToolAnnotations::default(),
             icons: Vec::new(),
+            required_scopes: Vec::new(),
         };
         let allowed = [
             "name",
@@ -163,6 +164,7 @@ impl Cx<'_, '_> {
             "nodes",
             "annotations",
             "icons",
+            "requiredScopes",
         ];
         // The name, when there is one, makes the other messages clearer.
         let named = match &node.value {
@@ -204,6 +206,9 @@ impl Cx<'_, '_> {
         }
         if let Some(n) = f.get("icons") {
             tool.icons = self.icons(n, &context);
+        }
+        if let Some(n) = f.get("requiredScopes") {
+            tool.required_scopes = self.required_scopes(n, &context);
         }
         match f.get("nodes") {
             Some(n) => match &n.value {

@@ -1,6 +1,8 @@
 //! The command line's grammar: global options, sub-commands and their
 //! arguments, as clap parses them. What each command does is `cli`'s.
 
+mod oauth;
+
 use clap::{Parser, Subcommand};
 
 use crate::meta::ServerMeta;
@@ -121,6 +123,9 @@ pub(super) struct ServeArgs {
     /// this environment variable (never from a flag, which `ps` shows).
     #[arg(long, value_name = "VAR", requires = "http")]
     pub(super) auth_token_env: Option<String>,
+
+    #[command(flatten)]
+    pub(super) oauth: oauth::OAuthArgs,
 
     /// Seal the state a waiting call hands its client (`requestState`)
     /// with the keys in this environment variable: entries
@@ -253,6 +258,7 @@ impl Default for ServeArgs {
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
             auth_token_env: None,
+            oauth: oauth::OAuthArgs::default(),
             state_key_env: None,
             state_key_file: None,
             drain_secs: DEFAULT_DRAIN_SECS,

@@ -94,6 +94,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 allowed_hosts: args.allowed_hosts,
                 allowed_origins: args.allowed_origins,
                 auth_token,
+                oauth: args.oauth.options(),
                 stateless: args.stateless,
                 drain,
                 header_read_timeout: Duration::from_secs(args.header_timeout_secs),

@@ -6,13 +6,15 @@
 //! `TCP_NODELAY` on every accepted connection, the front door's bounds
 //! (`front_door`: connections, header and body deadlines; `peers`: per
 //! peer; `sessions`: the session cap; `connection`: send timeout and age),
-//! the routes (`routes`: `/mcp`, bearer-token auth, `/health`, `/metrics`,
+//! the routes (`routes`: `/mcp`, bearer-token auth or OAuth (`oauth`),
+//! `/health`, `/metrics`,
 //! served on a listener of their own by `scrape` with `--metrics-addr`),
 //! and a graceful shutdown that refuses new calls at once and lets those
 //! in flight finish within a bound.
 
 mod connection;
 mod front_door;
+mod oauth;
 mod peers;
 mod routes;
 mod scrape;
@@ -23,6 +25,7 @@ pub(crate) use front_door::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,
     DEFAULT_SEND_TIMEOUT_SECS, DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
 };
+pub(crate) use oauth::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
 pub(crate) use peers::RateLimit;
 
 use std::convert::Infallible;
@@ -79,6 +82,9 @@ pub(crate) struct HttpOptions {
     pub allowed_origins: Vec<String>,
     /// A bearer token every request must carry.
     pub auth_token: Option<String>,
+    /// Inbound OAuth: an access token from this issuer every request must
+    /// carry (instead of `auth_token`).
+    pub oauth: Option<OAuthOptions>,
     /// No sessions: every request stands alone, so any replica can answer
     /// any request behind a load balancer.
     pub stateless: bool,
@@ -170,6 +176,16 @@ pub(crate) async fn serve_http(
         .with_max_request_body_bytes(usize::try_from(options.max_body_bytes).unwrap_or(usize::MAX))
         .with_cancellation_token(sessions.clone());
     let engine = handler.engine().clone();
+    let oauth = match options.oauth {
+        Some(oauth) => Some(oauth::Guard::new(
+            oauth,
+            engine
+                .tools()
+                .iter()
+                .map(|t| (t.meta.name, t.meta.required_scopes)),
+        )?),
+        None => None,
+    };
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(options.session_idle);
     manager.session_config.completed_cache_ttl = COMPLETED_CACHE;
@@ -218,6 +234,7 @@ pub(crate) async fn serve_http(
             gauges,
             metrics_here: options.metrics_addr.is_none(),
             auth: options.auth_token,
+            oauth,
             stateless: options.stateless,
             max_sessions: options.max_sessions,
             body_timeout: options.body_timeout,

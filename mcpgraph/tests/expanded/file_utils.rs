@@ -46,6 +46,7 @@ const _: () = {
                 content: rt::None,
                 annotations: rt::None,
                 icons: rt::None,
+                required_scopes: &[],
             },
             rt::ToolMeta {
                 name: "sum_file_sizes",
@@ -59,6 +60,7 @@ const _: () = {
                 content: rt::None,
                 annotations: rt::None,
                 icons: rt::None,
+                required_scopes: &[],
             },
         ];
         const SERVERS: &'static [rt::ServerDef] = &[

@@ -47,6 +47,7 @@ const _: () = {
                     r#"{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}"#,
                 ),
                 icons: rt::None,
+                required_scopes: &[],
             },
         ];
         const SERVERS: &'static [rt::ServerDef] = &[];

@@ -21,6 +21,7 @@ mod http_front_door;
 mod keep_alive;
 mod load;
 mod modern_era;
+mod oauth;
 mod oidc_provider;
 mod peer_limits;
 mod protocol;

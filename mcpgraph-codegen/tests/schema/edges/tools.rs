@@ -6,6 +6,25 @@ use super::{agree, edit};
 #[test]
 fn tools() {
     agree(vec![
+        // Required scopes (an extension).
+        (
+            "required scopes",
+            edit(
+                "name: t\n",
+                "name: t\n    requiredScopes: [orders.write, 'mcp:tools']\n",
+            ),
+            true,
+        ),
+        (
+            "required scopes not a list",
+            edit("name: t\n", "name: t\n    requiredScopes: orders.write\n"),
+            false,
+        ),
+        (
+            "a required scope with a space",
+            edit("name: t\n", "name: t\n    requiredScopes: ['two words']\n"),
+            false,
+        ),
         // Annotations and icons (extensions).
         (
             "tool annotations",

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Empty, Full};
+use http_body_util::{BodyExt, Either, Empty, Full};
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
@@ -24,6 +24,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use tokio_util::sync::CancellationToken;
 
 use super::connection::Connection;
+use super::oauth::{CalledTool, Claims, Guard};
 use super::scrape::Gauges;
 use super::sessions::{CappedSessions, watching};
 use super::{Body, HEALTH_PATH, MCP_PATH, METRICS_PATH, front_door, plain};
@@ -32,6 +33,10 @@ use crate::serving::handler::Handler;
 /// The MCP service, as rmcp serves it.
 pub(super) type Mcp = StreamableHttpService<Handler, CappedSessions>;
 
+/// A request body as rmcp gets it: streamed within its bounds, or read
+/// already (to find the tools it calls).
+type McpBody = Either<front_door::BoundedBody, Full<Bytes>>;
+
 /// Everything a request may need.
 pub(super) struct Routes {
     pub(super) mcp: Mcp,
@@ -39,6 +44,8 @@ pub(super) struct Routes {
     /// `/metrics` is served here (not on a listener of its own).
     pub(super) metrics_here: bool,
     pub(super) auth: Option<String>,
+    /// Inbound OAuth, instead of `auth`.
+    pub(super) oauth: Option<Guard>,
     pub(super) stateless: bool,
     pub(super) max_sessions: usize,
     pub(super) body_timeout: Duration,
@@ -77,30 +84,30 @@ impl Routes {
                 _ => plain(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD\n"),
             };
         }
+        if let Some(guard) = &self.oauth
+            && guard.is_metadata_path(path)
+        {
+            if let Some(refused) = self.host_or_origin_refused(&request).await {
+                return refused;
+            }
+            return match *request.method() {
+                Method::GET | Method::HEAD => guard.metadata(),
+                _ => plain(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD\n"),
+            };
+        }
         let scrape = path == METRICS_PATH && self.metrics_here;
         if path != MCP_PATH && !scrape {
             return plain(StatusCode::NOT_FOUND, "not found: MCP is served on /mcp\n");
         }
-        let authorized = self.auth.as_ref().is_none_or(|expected| {
-            request
-                .headers()
-                .get(header::AUTHORIZATION)
-                .is_some_and(|got| super::bearer_matches(got.as_bytes(), expected.as_bytes()))
-        });
-        if scrape {
-            if let Some(refused) = self.host_or_origin_refused(&request).await {
-                return refused;
-            }
-            if authorized {
-                return self.gauges.response().await;
-            }
+        if scrape && let Some(refused) = self.host_or_origin_refused(&request).await {
+            return refused;
         }
-        if !authorized {
-            let mut response = plain(StatusCode::UNAUTHORIZED, "unauthorized\n");
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return response;
+        let claims = match self.authorize(&request).await {
+            Ok(claims) => claims,
+            Err(refused) => return refused,
+        };
+        if scrape {
+            return self.gauges.response().await;
         }
         let in_session = !self.stateless && request.headers().contains_key("mcp-session-id");
         let new_session = !self.stateless && request.method() == Method::POST && !in_session;
@@ -124,6 +131,23 @@ impl Routes {
         let (timeout, max_bytes) = (self.body_timeout, self.max_body_bytes);
         let request = request
             .map(|body| front_door::BoundedBody::new(body, timeout, max_bytes, Arc::clone(&cut)));
+        let request = match (&self.oauth, claims) {
+            (Some(guard), Some(claims)) => {
+                let checked = if guard.checks_tools() && request.method() == Method::POST {
+                    check_tools(guard, &claims, request, &cut, timeout, max_bytes).await
+                } else {
+                    Ok(request.map(Either::Left))
+                };
+                match checked {
+                    Ok(mut request) => {
+                        request.extensions_mut().insert(claims);
+                        request
+                    }
+                    Err(refused) => return refused,
+                }
+            }
+            _ => request.map(Either::Left),
+        };
         let mut mcp = self.mcp.clone();
         let (mut response, refused) = watching(super::tower_call(&mut mcp, request)).await;
         if refused {
@@ -138,6 +162,32 @@ impl Routes {
             *response.status_mut() = StatusCode::NO_CONTENT;
         }
         response
+    }
+
+    /// Whether `request` may go on: it carries the static token, or a
+    /// valid OAuth access token (whose claims are returned), or the
+    /// server asks for neither; else the refusal.
+    async fn authorize(
+        &self,
+        request: &Request<Incoming>,
+    ) -> Result<Option<Claims>, Response<Body>> {
+        if let Some(guard) = &self.oauth {
+            return guard.authenticate(request.headers()).await.map(Some);
+        }
+        let authorized = self.auth.as_ref().is_none_or(|expected| {
+            request
+                .headers()
+                .get(header::AUTHORIZATION)
+                .is_some_and(|got| super::bearer_matches(got.as_bytes(), expected.as_bytes()))
+        });
+        if authorized {
+            return Ok(None);
+        }
+        let mut response = plain(StatusCode::UNAUTHORIZED, "unauthorized\n");
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        Err(response)
     }
 
     /// rmcp's answer when `request`'s `Host` or `Origin` would be refused
@@ -161,6 +211,45 @@ impl Routes {
         )
         .then_some(answer)
     }
+}
+
+/// `request` if `claims` have the scopes of every tool it calls, as its
+/// headers tell or else its body (read here, within the body's bounds, and
+/// handed on whole); else the 403 (or the answer to a body cut off or not
+/// JSON-RPC).
+async fn check_tools(
+    guard: &Guard,
+    claims: &Claims,
+    request: Request<front_door::BoundedBody>,
+    cut: &front_door::Cut,
+    timeout: Duration,
+    max_bytes: u64,
+) -> Result<Request<McpBody>, Response<Body>> {
+    match Guard::called_tool(request.headers()) {
+        CalledTool::Named(tool) => guard.check_tool(claims, &tool).map_err(|r| *r)?,
+        CalledTool::None => {}
+        CalledTool::InBody => {
+            let (parts, body) = request.into_parts();
+            let Ok(body) = body.collect().await.map(|c| c.to_bytes()) else {
+                return Err(
+                    front_door::cut_response(cut, timeout, max_bytes).unwrap_or_else(|| {
+                        plain(StatusCode::BAD_REQUEST, "cannot read the request body\n")
+                    }),
+                );
+            };
+            let Some(tools) = Guard::called_in_body(&body) else {
+                return Err(plain(
+                    StatusCode::BAD_REQUEST,
+                    "the request body is not a JSON-RPC message\n",
+                ));
+            };
+            for tool in tools {
+                guard.check_tool(claims, &tool).map_err(|r| *r)?;
+            }
+            return Ok(Request::from_parts(parts, Either::Right(Full::new(body))));
+        }
+    }
+    Ok(request.map(Either::Left))
 }
 
 /// A 503 with `Retry-After: 1`.
