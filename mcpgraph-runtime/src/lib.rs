@@ -34,7 +34,7 @@ mod serving;
 mod trace_context;
 
 pub use allocator::CountingAllocator;
-pub use downstream::{ServerSpec, TransportSpec};
+pub use downstream::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;

@@ -111,7 +111,7 @@ pub use mcpgraph_macros::mcpgraph;
 pub use mcpgraph_runtime::{
     CallError, CallOptions, CallOutcome, CancellationToken, CountingAllocator, Downstream, Engine,
     ErrorKind, Graph, Limit, NodeError, NodeRecord, NodeType, Observer, ProgressEvent, SchemaSide,
-    ServerSpec, StartupError, TransportSpec,
+    ServerAuth, ServerSpec, StartupError, TransportSpec,
 };
 
 /// Declares [`CountingAllocator`] the program's global allocator, so that

@@ -1,9 +1,12 @@
 //! The command line's grammar: global options, sub-commands and their
 //! arguments, as clap parses them. What each command does is `cli`'s.
 
+mod auth;
 mod oauth;
 
 use clap::{Parser, Subcommand};
+
+pub(super) use auth::AuthCommand;
 
 use crate::meta::ServerMeta;
 use crate::serving::{handler as server, http};
@@ -67,26 +70,6 @@ pub(super) enum Command {
     Auth {
         #[command(subcommand)]
         action: AuthCommand,
-    },
-}
-
-/// `auth` sub-commands.
-#[derive(Subcommand, Debug)]
-pub(super) enum AuthCommand {
-    /// Log in to SERVER and keep its tokens (a file only you can read).
-    Login {
-        /// The downstream server (a key of `mcpServers`).
-        server: String,
-    },
-    /// Forget SERVER's tokens.
-    Logout {
-        /// The downstream server.
-        server: String,
-    },
-    /// Whether there are tokens for SERVER, and where they are kept.
-    Status {
-        /// The downstream server.
-        server: String,
     },
 }
 

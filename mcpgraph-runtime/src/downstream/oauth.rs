@@ -42,7 +42,7 @@ pub(crate) fn interactive() -> bool {
 }
 
 /// A server's `auth` (JSON, as compiled in or read from `--mcp`), and the
-/// one [`Authorizer`] all its connections share, made on first use.
+/// one authorizer all its connections share, made on first use.
 #[derive(Clone)]
 pub struct ServerAuth {
     json: Arc<serde_json::Value>,

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::ServerAuth;
 use crate::error::StartupError;
 use crate::meta::{ServerDef, TransportDef};
 
@@ -32,7 +33,7 @@ pub struct ServerSpec {
     /// Deadline of the ping that probes a suspect connection.
     pub ping_timeout_ms: Option<u64>,
     /// `auth`: OAuth for an `http` or `sse` server.
-    pub auth: Option<super::ServerAuth>,
+    pub auth: Option<ServerAuth>,
 }
 
 /// How to reach a downstream server.
@@ -117,7 +118,7 @@ impl From<&ServerDef> for ServerSpec {
             transport,
             timeout_ms: def.timeout_ms,
             ping_timeout_ms: def.ping_timeout_ms,
-            auth: def.auth.map(super::ServerAuth::compiled),
+            auth: def.auth.map(ServerAuth::compiled),
         }
     }
 }
@@ -177,7 +178,7 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
     let auth = match obj.get("auth") {
         None => None,
         Some(_) if kind == "stdio" => return Err("`auth` is for `http` and `sse` servers".into()),
-        Some(json) => Some(super::ServerAuth::from_json(json.clone())?),
+        Some(json) => Some(ServerAuth::from_json(json.clone())?),
     };
     let transport = match kind.as_str() {
         "stdio" => TransportSpec::Stdio {

@@ -35,8 +35,14 @@ impl Protected {
             .spawn()
             .expect("spawn oauth_fixture");
         let deadline = Instant::now() + Duration::from_secs(30);
-        while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
-            assert!(Instant::now() < deadline, "the protected server did not listen");
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            assert!(
+                Instant::now() < deadline,
+                "the protected server did not listen"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         Protected { url, _child: child }
@@ -58,12 +64,20 @@ async fn provider(resource: &str, ttl: u64, client_jwks: Option<PathBuf>) -> Pro
 /// The client graph (graphs/oauth_client.yaml) over stdio, calling
 /// `protected` with client `id` and `secret`, or with the `--mcp` file
 /// `mcp` instead of its compiled-in entry.
-fn client_command(url: &str, id: &str, secret: &str, mcp: Option<&std::path::Path>) -> tokio::process::Command {
+fn client_command(
+    url: &str,
+    id: &str,
+    secret: &str,
+    mcp: Option<&std::path::Path>,
+) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_oauth_client_fixture"));
     cmd.env("PROTECTED_URL", url)
         .env("PROTECTED_CLIENT_ID", id)
         .env("PROTECTED_CLIENT_SECRET", secret)
-        .env("XDG_DATA_HOME", std::env::temp_dir().join("mcpgraph-oauth-client-tests"));
+        .env(
+            "XDG_DATA_HOME",
+            std::env::temp_dir().join("mcpgraph-oauth-client-tests"),
+        );
     if let Some(mcp) = mcp {
         cmd.arg("--mcp").arg(mcp);
     }
@@ -96,10 +110,17 @@ async fn tokens_expiring_every_three_seconds_fail_no_call_for_a_minute() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let _ = client.cancel().await;
-    assert!(failed.is_empty(), "{} of {calls} calls failed: {failed:?}", failed.len());
+    assert!(
+        failed.is_empty(),
+        "{} of {calls} calls failed: {failed:?}",
+        failed.len()
+    );
     assert!(calls >= 100, "only {calls} calls in a minute");
     let log = String::from_utf8_lossy(&stderr.lock().unwrap()).into_owned();
-    assert!(!log.contains("full-secret"), "the client secret is in the log:\n{log}");
+    assert!(
+        !log.contains("full-secret"),
+        "the client secret is in the log:\n{log}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -115,7 +136,8 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
     let protected = Protected::start(&provider, port).await;
 
     // client_secret_post: the provider allows that method only for `post`.
-    let (client, _) = stdio_client(client_command(&protected.url, "post", "post-secret", None)).await;
+    let (client, _) =
+        stdio_client(client_command(&protected.url, "post", "post-secret", None)).await;
     let result = client
         .call_tool(call_params("relay", json!({ "text": "by post" })))
         .await
@@ -137,7 +159,10 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
     assert!(echoed(&result, "by key"), "{}", result_text(&result));
     let _ = client.cancel().await;
     let log = String::from_utf8_lossy(&stderr.lock().unwrap()).into_owned();
-    assert!(!log.contains("PRIVATE KEY"), "the key is in the log:\n{log}");
+    assert!(
+        !log.contains("PRIVATE KEY"),
+        "the key is in the log:\n{log}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
