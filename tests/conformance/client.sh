@@ -152,6 +152,11 @@ case "$scenario" in
         else
             oauth_server '{"clientMetadataUrl":"https://conformance-test.local/client-metadata.json"}'
         fi
+        if [[ "$scenario" == auth/metadata-default ]]; then
+            # `mcpgraph lock` logs in (its listing is refused first), and
+            # the call after it, another process, uses the kept tokens.
+            lock oauth
+        fi
         call client_oauth '{}'
         ;;
     *)

@@ -2,7 +2,8 @@
 //! sent as the authorization server advertises, through rmcp; or a
 //! private-key JWT assertion signed with jsonwebtoken) and the
 //! enterprise-managed grant (an ID token exchanged at the identity
-//! provider, then at the server's authorization server, through rmcp).
+//! provider, then at the server's authorization server, through rmcp) and
+//! the JWT bearer grant of a workload's identity token (RFC 7523 §2.1).
 //! Each gives a [`Token`]; none has a refresh token, so an expired token is
 //! got again the same way.
 
@@ -47,7 +48,7 @@ impl Token {
 }
 
 /// Gets a token for the server at `url` with `settings`' grant (client
-/// credentials or enterprise), finding its authorization server from
+/// credentials, enterprise or JWT bearer), finding its authorization server from
 /// `challenge` (a 401's `WWW-Authenticate`) or the well-known paths.
 pub(crate) async fn unattended(
     url: &str,
@@ -60,6 +61,9 @@ pub(crate) async fn unattended(
         .resolve_metadata_from_challenge(challenge)
         .await
         .map_err(describe)?;
+    if settings.grant == Grant::JwtBearer {
+        return jwt_bearer(url, settings, secrets, &resolution.metadata).await;
+    }
     let client_id = settings.client_id()?.ok_or("`auth` needs `clientId`")?;
     match settings.grant {
         Grant::Enterprise => {
@@ -174,6 +178,40 @@ async fn key_assertion(
     Ok(from_response(&response))
 }
 
+/// The JWT bearer grant (RFC 7523 §2.1): the workload's identity token is
+/// the assertion, for the server (`resource`, RFC 8707) and the graph's
+/// `scopes`; `client_id` goes along when the graph names one (a public
+/// client, `none` at the token endpoint). A refused grant is not tried
+/// again another way.
+async fn jwt_bearer(
+    url: &str,
+    settings: &AuthSettings,
+    secrets: &Secrets,
+    metadata: &AuthorizationMetadata,
+) -> Result<Token, String> {
+    let assertion = secrets
+        .assertion
+        .as_ref()
+        .ok_or("the `jwt_bearer` grant needs `assertion` or `assertionFile`")?
+        .read()?;
+    let mut form = vec![
+        (
+            "grant_type",
+            "urn:ietf:params:oauth:grant-type:jwt-bearer".to_owned(),
+        ),
+        ("assertion", assertion),
+        ("resource", url.to_owned()),
+    ];
+    if let Some(id) = settings.client_id()? {
+        form.push(("client_id", id));
+    }
+    if !settings.scopes.is_empty() {
+        form.push(("scope", settings.scopes.join(" ")));
+    }
+    let response = token_request(&metadata.token_endpoint, &form).await?;
+    Ok(from_response(&response))
+}
+
 /// A distinct number per assertion of this process.
 fn next_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -210,10 +248,17 @@ async fn token_request(
         .await
         .map_err(|e| format!("token request to {endpoint}: {e}"))?;
     if !status.is_success() {
-        let error = serde_json::from_slice::<serde_json::Value>(&bytes)
-            .ok()
-            .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_owned))
-            .unwrap_or_else(|| format!("HTTP {status}"));
+        let answer = serde_json::from_slice::<serde_json::Value>(&bytes).ok();
+        let field = |key: &str| {
+            answer
+                .as_ref()
+                .and_then(|v| v.get(key)?.as_str().map(str::to_owned))
+        };
+        let error = match (field("error"), field("error_description")) {
+            (Some(error), Some(description)) => format!("{error} ({description})"),
+            (Some(error), None) => error,
+            (None, _) => format!("HTTP {status}"),
+        };
         return Err(format!("token refused by {endpoint}: {error}"));
     }
     serde_json::from_slice(&bytes).map_err(|e| format!("token response of {endpoint}: {e}"))
