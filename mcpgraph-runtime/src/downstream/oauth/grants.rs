@@ -19,6 +19,7 @@ use rmcp::transport::auth::{
 };
 
 use super::settings::{Algorithm, AuthSettings, Grant, Secrets};
+use super::token_endpoint::token_request;
 
 /// An access token and when it stops being worth sending.
 #[derive(Clone)]
@@ -216,52 +217,6 @@ async fn jwt_bearer(
 fn next_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
-/// One form POST to a token endpoint, its answer read as a token response
-/// (RFC 6749 §5.1) or reported as the error it names (§5.2).
-async fn token_request(
-    endpoint: &str,
-    form: &[(&str, String)],
-) -> Result<OAuthTokenResponse, String> {
-    let body = url::form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
-        .finish();
-    let client = crate::downstream::http_client::http_client()?;
-    let response = client
-        .post(endpoint)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .header("accept", "application/json")
-        .body(body)
-        .timeout(Duration::from_secs(30))
-        .send()
-        .await
-        .map_err(|e| {
-            format!(
-                "token request to {endpoint}: {}",
-                crate::downstream::http_client::error_chain(&e)
-            )
-        })?;
-    let status = response.status();
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|e| format!("token request to {endpoint}: {e}"))?;
-    if !status.is_success() {
-        let answer = serde_json::from_slice::<serde_json::Value>(&bytes).ok();
-        let field = |key: &str| {
-            answer
-                .as_ref()
-                .and_then(|v| v.get(key)?.as_str().map(str::to_owned))
-        };
-        let error = match (field("error"), field("error_description")) {
-            (Some(error), Some(description)) => format!("{error} ({description})"),
-            (Some(error), None) => error,
-            (None, _) => format!("HTTP {status}"),
-        };
-        return Err(format!("token refused by {endpoint}: {error}"));
-    }
-    serde_json::from_slice(&bytes).map_err(|e| format!("token response of {endpoint}: {e}"))
 }
 
 /// Enterprise-managed authorization: the ID token exchanged for an ID-JAG
