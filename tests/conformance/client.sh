@@ -55,6 +55,26 @@ from_context() {
         process.stdout.write(c[process.argv[1]])' "$2")" || status=1
     export "$1=$value"
 }
+# Runs "$@" (`call` or `lock` of an auth/* scenario) with its stderr kept,
+# then passed on. Any secret of the scenario found in it (a token the mock
+# issued, the authorization code, a client secret, a private key, an ID
+# token, an assertion) is noted in $CONFORMANCE_WORK/leaks, which fails the
+# whole run (conformance.sh), even where the scenario allows the client's
+# error.
+watched() {
+    "$@" 2> "$dir/stderr"
+    cat "$dir/stderr" >&2
+    "${CONFORMANCE_NODE:?}" -e 'const text = require("fs").readFileSync(process.argv[1], "utf8");
+        const secrets = {"an access token": "test-token", "a client-credentials token": "cc-token",
+            "the registered client secret": "test-client-secret", "the authorization code": "test-auth-code"};
+        for (const name of ["OAUTH_CLIENT_SECRET", "OAUTH_ID_TOKEN", "OAUTH_ASSERTION"])
+            if (process.env[name]) secrets[name] = process.env[name];
+        for (const line of (process.env.OAUTH_PRIVATE_KEY ?? "").split("\n"))
+            if (line.trim() && !line.startsWith("-----")) secrets["OAUTH_PRIVATE_KEY"] = line.trim();
+        for (const [name, value] of Object.entries(secrets))
+            if (text.includes(value)) console.log(`${process.env.MCP_CONFORMANCE_SCENARIO}: ${name} in the stderr of ${process.argv[2]}`);' \
+        "$dir/stderr" "$1" >> "${CONFORMANCE_WORK:?}/leaks"
+}
 # A value of the JSON file $1 at the JavaScript path $2, as JSON.
 json_at() {
     "${CONFORMANCE_NODE:?}" -e 'const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -110,14 +130,14 @@ case "$scenario" in
         from_context OAUTH_CLIENT_ID client_id
         from_context OAUTH_CLIENT_SECRET client_secret
         oauth_server '{"grant":"client_credentials","clientId":"${OAUTH_CLIENT_ID}","clientSecret":"${OAUTH_CLIENT_SECRET}"}'
-        call client_oauth '{}'
+        watched call client_oauth '{}'
         ;;
     auth/client-credentials-jwt)
         from_context OAUTH_CLIENT_ID client_id
         from_context OAUTH_PRIVATE_KEY private_key_pem
         from_context OAUTH_SIGNING_ALGORITHM signing_algorithm
         oauth_server '{"grant":"client_credentials","clientId":"${OAUTH_CLIENT_ID}","privateKey":"${OAUTH_PRIVATE_KEY}","signingAlgorithm":"'"$OAUTH_SIGNING_ALGORITHM"'"}'
-        call client_oauth '{}'
+        watched call client_oauth '{}'
         ;;
     auth/enterprise-managed-authorization)
         from_context OAUTH_CLIENT_ID client_id
@@ -127,14 +147,14 @@ case "$scenario" in
         from_context OAUTH_IDP_CLIENT_ID idp_client_id
         from_context OAUTH_ID_TOKEN idp_id_token
         oauth_server '{"grant":"enterprise","clientId":"${OAUTH_CLIENT_ID}","clientSecret":"${OAUTH_CLIENT_SECRET}","enterprise":{"idpIssuer":"${OAUTH_IDP_ISSUER}","idpTokenEndpoint":"${OAUTH_IDP_TOKEN_ENDPOINT}","idpClientId":"${OAUTH_IDP_CLIENT_ID}","idToken":"${OAUTH_ID_TOKEN}"}}'
-        call client_oauth '{}'
+        watched call client_oauth '{}'
         ;;
     auth/wif-jwt-bearer)
         # A workload identity token as the grant's assertion.
         from_context OAUTH_CLIENT_ID client_id
         from_context OAUTH_ASSERTION valid_jwt
         oauth_server '{"grant":"jwt_bearer","clientId":"${OAUTH_CLIENT_ID}","assertion":"${OAUTH_ASSERTION}"}'
-        call client_oauth '{}'
+        watched call client_oauth '{}'
         ;;
     auth/*)
         # A person's login (authorization code): `call` logs in when the
@@ -155,9 +175,9 @@ case "$scenario" in
         if [[ "$scenario" == auth/metadata-default ]]; then
             # `mcpgraph lock` logs in (its listing is refused first), and
             # the call after it, another process, uses the kept tokens.
-            lock oauth
+            watched lock oauth
         fi
-        call client_oauth '{}'
+        watched call client_oauth '{}'
         ;;
     *)
         # initialize, tools_call, sse-retry, request-metadata,

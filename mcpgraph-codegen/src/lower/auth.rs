@@ -277,7 +277,9 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(auth).unwrap();
         assert_eq!(json["grant"], "jwt_bearer");
         assert_eq!(json["assertionFile"], "/var/run/secrets/token");
-        let m = messages(&graph("      grant: jwt_bearer\n      assertion: eyJhbGciOi\n"));
+        let m = messages(&graph(
+            "      grant: jwt_bearer\n      assertion: eyJhbGciOi\n",
+        ));
         assert!(
             m.iter()
                 .any(|m| m.contains("`assertion` must come from the environment")),
@@ -315,7 +317,9 @@ mod tests {
             m.iter().any(|m| m.contains("`grant` must be one of")),
             "{m:?}"
         );
-        let m = messages(&graph("      grant: jwt_bearer\n      clientSecretFile: s\n"));
+        let m = messages(&graph(
+            "      grant: jwt_bearer\n      clientSecretFile: s\n",
+        ));
         assert!(
             m.iter()
                 .any(|m| m.contains("missing required field `assertion`")),
