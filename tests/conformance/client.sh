@@ -60,9 +60,10 @@ from_context() {
 # issued, the authorization code, a client secret, a private key, an ID
 # token, an assertion) is noted in $CONFORMANCE_WORK/leaks, which fails the
 # whole run (conformance.sh), even where the scenario allows the client's
-# error.
+# error. Debug logs are on (rmcp's OAuth logs at that level), unless the
+# run sets RUST_LOG.
 watched() {
-    "$@" 2> "$dir/stderr"
+    RUST_LOG="${RUST_LOG:-debug}" "$@" 2> "$dir/stderr"
     cat "$dir/stderr" >&2
     "${CONFORMANCE_NODE:?}" -e 'const text = require("fs").readFileSync(process.argv[1], "utf8");
         const secrets = {"an access token": "test-token", "a client-credentials token": "cc-token",
