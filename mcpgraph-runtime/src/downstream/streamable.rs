@@ -117,7 +117,7 @@ impl StreamableHttpClient for GuardedClient {
                 session_id.clone(),
                 token,
                 custom_headers.clone(),
-                limits.clone(),
+                limits,
             )
         })
         .await;
