@@ -133,8 +133,16 @@ for mode in server client; do
         sed -n '/^=== SUMMARY ===/,$p' "$work/$mode-suite.log" >&2
     fi
 done
+# A secret in our client's stderr during the auth/* scenarios
+# (tests/conformance/client.sh, `watched`).
+leak_status=0
+if [[ -s "$work/leaks" ]]; then
+    echo "conformance: secrets in the client manager's output:" >&2
+    sed 's/^/  /' "$work/leaks" >&2
+    leak_status=1
+fi
 echo "conformance: $((SECONDS - start)) s"
-if [[ $server_status -ne 0 || $client_status -ne 0 || $report_status -ne 0 ]]; then
+if [[ $server_status -ne 0 || $client_status -ne 0 || $report_status -ne 0 || $leak_status -ne 0 ]]; then
     echo "conformance: FAILED" >&2
     exit 1
 fi

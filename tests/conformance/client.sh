@@ -42,6 +42,40 @@ lock() {
     cp "${CONFORMANCE_GRAPH:?}" "$dir/graph.yaml"
     "${CONFORMANCE_MCPGRAPH:?}" lock "$dir/graph.yaml" --server "$1" --mcp "$dir/mcp.json" || status=1
 }
+# The fixture's server `oauth` is the mock, with `auth` $1 (JSON; secrets
+# as ${VAR}, exported from the scenario's context by `from_context`).
+oauth_server() {
+    printf '{"mcpServers":{"oauth":{"type":"http","url":"%s","auth":%s}}}' "$url" "$1" > "$dir/mcp.json"
+}
+# Exports the scenario context's value at key $2 as the variable $1.
+from_context() {
+    local value
+    value="$("${CONFORMANCE_NODE:?}" -e 'const c = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+        if (typeof c[process.argv[1]] !== "string") { console.error(`no ${process.argv[1]} in the context`); process.exit(1); }
+        process.stdout.write(c[process.argv[1]])' "$2")" || status=1
+    export "$1=$value"
+}
+# Runs "$@" (`call` or `lock` of an auth/* scenario) with its stderr kept,
+# then passed on. Any secret of the scenario found in it (a token the mock
+# issued, the authorization code, a client secret, a private key, an ID
+# token, an assertion) is noted in $CONFORMANCE_WORK/leaks, which fails the
+# whole run (conformance.sh), even where the scenario allows the client's
+# error. Debug logs are on (rmcp's OAuth logs at that level), unless the
+# run sets RUST_LOG.
+watched() {
+    RUST_LOG="${RUST_LOG:-debug}" "$@" 2> "$dir/stderr"
+    cat "$dir/stderr" >&2
+    "${CONFORMANCE_NODE:?}" -e 'const text = require("fs").readFileSync(process.argv[1], "utf8");
+        const secrets = {"an access token": "test-token", "a client-credentials token": "cc-token",
+            "the registered client secret": "test-client-secret", "the authorization code": "test-auth-code"};
+        for (const name of ["OAUTH_CLIENT_SECRET", "OAUTH_ID_TOKEN", "OAUTH_ASSERTION"])
+            if (process.env[name]) secrets[name] = process.env[name];
+        for (const line of (process.env.OAUTH_PRIVATE_KEY ?? "").split("\n"))
+            if (line.trim() && !line.startsWith("-----")) secrets["OAUTH_PRIVATE_KEY"] = line.trim();
+        for (const [name, value] of Object.entries(secrets))
+            if (text.includes(value)) console.log(`${process.env.MCP_CONFORMANCE_SCENARIO}: ${name} in the stderr of ${process.argv[2]}`);' \
+        "$dir/stderr" "$1" >> "${CONFORMANCE_WORK:?}/leaks"
+}
 # A value of the JSON file $1 at the JavaScript path $2, as JSON.
 json_at() {
     "${CONFORMANCE_NODE:?}" -e 'const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -92,9 +126,63 @@ case "$scenario" in
         server elicit_defaults
         answered defaults client_elicitation_defaults '{}'
         ;;
+    auth/client-credentials-basic)
+        # The graph's own credentials (an unattended server).
+        from_context OAUTH_CLIENT_ID client_id
+        from_context OAUTH_CLIENT_SECRET client_secret
+        oauth_server '{"grant":"client_credentials","clientId":"${OAUTH_CLIENT_ID}","clientSecret":"${OAUTH_CLIENT_SECRET}"}'
+        watched call client_oauth '{}'
+        ;;
+    auth/client-credentials-jwt)
+        from_context OAUTH_CLIENT_ID client_id
+        from_context OAUTH_PRIVATE_KEY private_key_pem
+        from_context OAUTH_SIGNING_ALGORITHM signing_algorithm
+        oauth_server '{"grant":"client_credentials","clientId":"${OAUTH_CLIENT_ID}","privateKey":"${OAUTH_PRIVATE_KEY}","signingAlgorithm":"'"$OAUTH_SIGNING_ALGORITHM"'"}'
+        watched call client_oauth '{}'
+        ;;
+    auth/enterprise-managed-authorization)
+        from_context OAUTH_CLIENT_ID client_id
+        from_context OAUTH_CLIENT_SECRET client_secret
+        from_context OAUTH_IDP_ISSUER idp_issuer
+        from_context OAUTH_IDP_TOKEN_ENDPOINT idp_token_endpoint
+        from_context OAUTH_IDP_CLIENT_ID idp_client_id
+        from_context OAUTH_ID_TOKEN idp_id_token
+        oauth_server '{"grant":"enterprise","clientId":"${OAUTH_CLIENT_ID}","clientSecret":"${OAUTH_CLIENT_SECRET}","enterprise":{"idpIssuer":"${OAUTH_IDP_ISSUER}","idpTokenEndpoint":"${OAUTH_IDP_TOKEN_ENDPOINT}","idpClientId":"${OAUTH_IDP_CLIENT_ID}","idToken":"${OAUTH_ID_TOKEN}"}}'
+        watched call client_oauth '{}'
+        ;;
+    auth/wif-jwt-bearer)
+        # A workload identity token as the grant's assertion.
+        from_context OAUTH_CLIENT_ID client_id
+        from_context OAUTH_ASSERTION valid_jwt
+        oauth_server '{"grant":"jwt_bearer","clientId":"${OAUTH_CLIENT_ID}","assertion":"${OAUTH_ASSERTION}"}'
+        watched call client_oauth '{}'
+        ;;
+    auth/*)
+        # A person's login (authorization code): `call` logs in when the
+        # mock asks, opening the authorization URL with the headless
+        # browser; the tokens are kept in this scenario's own data dir. The
+        # client is the pre-registered one where the scenario gives one,
+        # else the client ID metadata document the suite expects (where the
+        # authorization server takes those), else one registered.
+        export XDG_DATA_HOME="$dir/data"
+        export BROWSER="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/headless-browser.sh"
+        if [[ "$scenario" == auth/pre-registration ]]; then
+            from_context OAUTH_CLIENT_ID client_id
+            from_context OAUTH_CLIENT_SECRET client_secret
+            oauth_server '{"clientId":"${OAUTH_CLIENT_ID}","clientSecret":"${OAUTH_CLIENT_SECRET}"}'
+        else
+            oauth_server '{"clientMetadataUrl":"https://conformance-test.local/client-metadata.json"}'
+        fi
+        if [[ "$scenario" == auth/metadata-default ]]; then
+            # `mcpgraph lock` logs in (its listing is refused first), and
+            # the call after it, another process, uses the kept tokens.
+            watched lock oauth
+        fi
+        watched call client_oauth '{}'
+        ;;
     *)
         # initialize, tools_call, sse-retry, request-metadata,
-        # http-standard-headers; auth/* and sep-2640-* (listed) likewise.
+        # http-standard-headers; sep-2640-* (listed) likewise.
         server suite
         call add '{"a": 2, "b": 3}'
         ;;

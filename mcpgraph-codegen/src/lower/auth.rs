@@ -4,7 +4,7 @@
 //! the runtime reads (and `--mcp` files give).
 //!
 //! Secrets never reach the binary: a client secret, a private key, an IdP
-//! client secret and an ID token are `${VAR}` references (expanded when the
+//! client secret, an ID token and a workload's identity token are `${VAR}` references (expanded when the
 //! server is first called) or file paths (`...File`, read then).
 
 use serde_json::{Map, Value as Json};
@@ -14,7 +14,12 @@ use super::fields::Fields;
 use crate::yaml::{self, Value};
 
 /// The grants a server's `auth` may name (`grant`).
-const GRANTS: &[&str] = &["authorization_code", "client_credentials", "enterprise"];
+const GRANTS: &[&str] = &[
+    "authorization_code",
+    "client_credentials",
+    "enterprise",
+    "jwt_bearer",
+];
 /// The algorithms of a private-key JWT client assertion (`signingAlgorithm`).
 const ALGORITHMS: &[&str] = &["RS256", "RS384", "RS512", "ES256", "ES384"];
 /// Where tokens are kept (`tokenStore`).
@@ -26,6 +31,7 @@ const PLAIN: &[&str] = &["clientId", "clientMetadataUrl", "clientName"];
 const SECRETS: &[(&str, &str)] = &[
     ("clientSecret", "clientSecretFile"),
     ("privateKey", "privateKeyFile"),
+    ("assertion", "assertionFile"),
 ];
 /// The keys of `auth.enterprise`: plain strings, then secrets.
 const IDP_PLAIN: &[&str] = &["idpIssuer", "idpTokenEndpoint", "idpClientId"];
@@ -137,8 +143,10 @@ impl Cx<'_, '_> {
     }
 
     /// What each grant needs: client credentials a client id and a secret or
-    /// a key; the enterprise grant an identity provider; a private key only
-    /// with client credentials.
+    /// a key; the enterprise grant an identity provider; the JWT bearer
+    /// grant an assertion (and no client secret: it is a public client); a
+    /// private key only with client credentials, an assertion only with the
+    /// JWT bearer grant.
     fn grant_needs(&mut self, f: &Fields<'_>, grant: &str, out: &Map<String, Json>, context: &str) {
         let has = |k: &str| out.contains_key(k);
         let key = has("privateKey") || has("privateKeyFile");
@@ -172,7 +180,23 @@ impl Cx<'_, '_> {
                     self.missing(f, "enterprise", context);
                 }
             }
+            "jwt_bearer" => {
+                if !has("assertion") && !has("assertionFile") {
+                    self.missing(f, "assertion", context);
+                }
+                if let Some(pos) = f.key_pos("clientSecret").or(f.key_pos("clientSecretFile")) {
+                    self.err(
+                        pos,
+                        "the `jwt_bearer` grant authenticates with its assertion: no client secret",
+                    );
+                }
+            }
             _ => {}
+        }
+        if grant != "jwt_bearer"
+            && let Some(pos) = f.key_pos("assertion").or(f.key_pos("assertionFile"))
+        {
+            self.err(pos, "`assertion` goes with `grant: jwt_bearer`");
         }
         if grant != "client_credentials"
             && let Some(pos) = f.key_pos("privateKey").or(f.key_pos("privateKeyFile"))
@@ -245,6 +269,25 @@ mod tests {
     }
 
     #[test]
+    fn jwt_bearer_with_a_workload_token_file() {
+        let f = load(&graph(
+            "      grant: jwt_bearer\n      clientId: wl\n      assertionFile: /var/run/secrets/token\n",
+        ));
+        let auth = f.mcp_servers[1].auth.as_deref().unwrap();
+        let json: serde_json::Value = serde_json::from_str(auth).unwrap();
+        assert_eq!(json["grant"], "jwt_bearer");
+        assert_eq!(json["assertionFile"], "/var/run/secrets/token");
+        let m = messages(&graph(
+            "      grant: jwt_bearer\n      assertion: eyJhbGciOi\n",
+        ));
+        assert!(
+            m.iter()
+                .any(|m| m.contains("`assertion` must come from the environment")),
+            "{m:?}"
+        );
+    }
+
+    #[test]
     fn a_secret_written_in_the_graph_is_refused_where_it_is() {
         let text = graph(
             "      grant: client_credentials\n      clientId: svc\n      clientSecret: hunter2\n",
@@ -272,6 +315,21 @@ mod tests {
         let m = messages(&graph("      grant: password\n"));
         assert!(
             m.iter().any(|m| m.contains("`grant` must be one of")),
+            "{m:?}"
+        );
+        let m = messages(&graph(
+            "      grant: jwt_bearer\n      clientSecretFile: s\n",
+        ));
+        assert!(
+            m.iter()
+                .any(|m| m.contains("missing required field `assertion`")),
+            "{m:?}"
+        );
+        assert!(m.iter().any(|m| m.contains("no client secret")), "{m:?}");
+        let m = messages(&graph("      assertionFile: /var/run/token\n"));
+        assert!(
+            m.iter()
+                .any(|m| m.contains("`assertion` goes with `grant: jwt_bearer`")),
             "{m:?}"
         );
         let m = messages(&graph("      privateKeyFile: k.pem\n"));

@@ -9,12 +9,14 @@
 //!   done when the server refuses one;
 //! - `grants`: client credentials and the enterprise grant;
 //! - `login`: a person's login (authorization code, loopback redirect);
-//! - `store`: the file a person's tokens are kept in.
+//! - `store`: the file a person's tokens are kept in;
+//! - `token_endpoint`: the token requests made without rmcp.
 
 mod grants;
 mod login;
 mod settings;
 mod store;
+mod token_endpoint;
 mod tokens;
 
 use std::future::Future;

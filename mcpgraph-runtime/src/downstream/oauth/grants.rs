@@ -2,7 +2,8 @@
 //! sent as the authorization server advertises, through rmcp; or a
 //! private-key JWT assertion signed with jsonwebtoken) and the
 //! enterprise-managed grant (an ID token exchanged at the identity
-//! provider, then at the server's authorization server, through rmcp).
+//! provider, then at the server's authorization server, through rmcp) and
+//! the JWT bearer grant of a workload's identity token (RFC 7523 §2.1).
 //! Each gives a [`Token`]; none has a refresh token, so an expired token is
 //! got again the same way.
 
@@ -18,6 +19,7 @@ use rmcp::transport::auth::{
 };
 
 use super::settings::{Algorithm, AuthSettings, Grant, Secrets};
+use super::token_endpoint::token_request;
 
 /// An access token and when it stops being worth sending.
 #[derive(Clone)]
@@ -47,7 +49,7 @@ impl Token {
 }
 
 /// Gets a token for the server at `url` with `settings`' grant (client
-/// credentials or enterprise), finding its authorization server from
+/// credentials, enterprise or JWT bearer), finding its authorization server from
 /// `challenge` (a 401's `WWW-Authenticate`) or the well-known paths.
 pub(crate) async fn unattended(
     url: &str,
@@ -60,6 +62,9 @@ pub(crate) async fn unattended(
         .resolve_metadata_from_challenge(challenge)
         .await
         .map_err(describe)?;
+    if settings.grant == Grant::JwtBearer {
+        return jwt_bearer(url, settings, secrets, &resolution.metadata).await;
+    }
     let client_id = settings.client_id()?.ok_or("`auth` needs `clientId`")?;
     match settings.grant {
         Grant::Enterprise => {
@@ -174,49 +179,44 @@ async fn key_assertion(
     Ok(from_response(&response))
 }
 
+/// The JWT bearer grant (RFC 7523 §2.1): the workload's identity token is
+/// the assertion, for the server (`resource`, RFC 8707) and the graph's
+/// `scopes`; `client_id` goes along when the graph names one (a public
+/// client, `none` at the token endpoint). A refused grant is not tried
+/// again another way.
+async fn jwt_bearer(
+    url: &str,
+    settings: &AuthSettings,
+    secrets: &Secrets,
+    metadata: &AuthorizationMetadata,
+) -> Result<Token, String> {
+    let assertion = secrets
+        .assertion
+        .as_ref()
+        .ok_or("the `jwt_bearer` grant needs `assertion` or `assertionFile`")?
+        .read()?;
+    let mut form = vec![
+        (
+            "grant_type",
+            "urn:ietf:params:oauth:grant-type:jwt-bearer".to_owned(),
+        ),
+        ("assertion", assertion),
+        ("resource", url.to_owned()),
+    ];
+    if let Some(id) = settings.client_id()? {
+        form.push(("client_id", id));
+    }
+    if !settings.scopes.is_empty() {
+        form.push(("scope", settings.scopes.join(" ")));
+    }
+    let response = token_request(&metadata.token_endpoint, &form).await?;
+    Ok(from_response(&response))
+}
+
 /// A distinct number per assertion of this process.
 fn next_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
-/// One form POST to a token endpoint, its answer read as a token response
-/// (RFC 6749 §5.1) or reported as the error it names (§5.2).
-async fn token_request(
-    endpoint: &str,
-    form: &[(&str, String)],
-) -> Result<OAuthTokenResponse, String> {
-    let body = url::form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
-        .finish();
-    let client = crate::downstream::http_client::http_client()?;
-    let response = client
-        .post(endpoint)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .header("accept", "application/json")
-        .body(body)
-        .timeout(Duration::from_secs(30))
-        .send()
-        .await
-        .map_err(|e| {
-            format!(
-                "token request to {endpoint}: {}",
-                crate::downstream::http_client::error_chain(&e)
-            )
-        })?;
-    let status = response.status();
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|e| format!("token request to {endpoint}: {e}"))?;
-    if !status.is_success() {
-        let error = serde_json::from_slice::<serde_json::Value>(&bytes)
-            .ok()
-            .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_owned))
-            .unwrap_or_else(|| format!("HTTP {status}"));
-        return Err(format!("token refused by {endpoint}: {error}"));
-    }
-    serde_json::from_slice(&bytes).map_err(|e| format!("token response of {endpoint}: {e}"))
 }
 
 /// Enterprise-managed authorization: the ID token exchanged for an ID-JAG

@@ -103,6 +103,14 @@ pub(crate) async fn log_in(
     let callback = tokio::time::timeout(LOGIN_LIMIT, callback(&listener))
         .await
         .map_err(|_| format!("no login came back within {} s", LOGIN_LIMIT.as_secs()))??;
+    // rmcp logs the code it exchanges (at debug level): a secret, if a
+    // short-lived one.
+    let query = callback.split_once('?').map_or("", |(_, q)| q);
+    for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        if key == "code" {
+            crate::secrets::remember("oauth authorization code", &value);
+        }
+    }
     session
         .handle_callback_url(&format!("http://127.0.0.1:{port}{callback}"))
         .await

@@ -18,6 +18,8 @@ pub(crate) struct AuthSettings {
     client_secret_file: Option<String>,
     private_key: Option<String>,
     private_key_file: Option<String>,
+    assertion: Option<String>,
+    assertion_file: Option<String>,
     pub(crate) signing_algorithm: Option<Algorithm>,
     pub(crate) client_metadata_url: Option<String>,
     pub(crate) client_name: Option<String>,
@@ -40,6 +42,9 @@ pub(crate) enum Grant {
     /// an ID-JAG and then for an access token (enterprise-managed
     /// authorization).
     Enterprise,
+    /// A workload's identity token (`assertion`), from the platform it
+    /// runs on, presented as an RFC 7523 JWT bearer grant.
+    JwtBearer,
 }
 
 /// The algorithm of a private-key JWT client assertion.
@@ -81,6 +86,28 @@ pub(crate) struct Secrets {
     /// A PEM private key for client assertions.
     pub(crate) private_key: Option<String>,
     pub(crate) enterprise: Option<Enterprise>,
+    /// The `jwt_bearer` grant's assertion.
+    pub(crate) assertion: Option<Assertion>,
+}
+
+/// A workload identity token (`assertion` or `assertionFile`). A file is
+/// read at each grant: platforms rotate such tokens on disk.
+pub(crate) enum Assertion {
+    /// `assertion`, expanded.
+    Given(String),
+    /// `assertionFile`, expanded, with the name its content is remembered
+    /// under as a secret.
+    File { path: String, name: String },
+}
+
+impl Assertion {
+    /// The token now.
+    pub(crate) fn read(&self) -> Result<String, String> {
+        match self {
+            Assertion::Given(token) => Ok(token.clone()),
+            Assertion::File { path, name } => read_secret(name, "assertion", path),
+        }
+    }
 }
 
 /// `auth.enterprise`, resolved.
@@ -103,7 +130,7 @@ impl AuthSettings {
     pub(crate) fn token_store(&self) -> TokenStore {
         self.token_store.unwrap_or(match self.grant {
             Grant::AuthorizationCode => TokenStore::File,
-            Grant::ClientCredentials | Grant::Enterprise => TokenStore::Memory,
+            Grant::ClientCredentials | Grant::Enterprise | Grant::JwtBearer => TokenStore::Memory,
         })
     }
 
@@ -137,10 +164,19 @@ impl AuthSettings {
                     .ok_or("`auth.enterprise` needs `idToken` or `idTokenFile`")?,
             }),
         };
+        let assertion = match (&self.assertion, &self.assertion_file) {
+            (Some(value), _) => Some(Assertion::Given(expand(value)?)),
+            (None, Some(path)) => Some(Assertion::File {
+                path: expand(path)?,
+                name: format!("auth.assertion of {server}"),
+            }),
+            (None, None) => None,
+        };
         Ok(Secrets {
             client_secret,
             private_key,
             enterprise,
+            assertion,
         })
     }
 
@@ -166,9 +202,14 @@ fn secret(
         return Ok(None);
     };
     let path = expand(path)?;
+    read_secret(&format!("auth.{key} of {server}"), key, &path).map(Some)
+}
+
+/// The secret in the file `path` (`auth.KEYFile`), remembered as `name`.
+fn read_secret(name: &str, key: &str, path: &str) -> Result<String, String> {
     let text =
-        std::fs::read_to_string(&path).map_err(|e| format!("`auth.{key}File` `{path}`: {e}"))?;
+        std::fs::read_to_string(path).map_err(|e| format!("`auth.{key}File` `{path}`: {e}"))?;
     let text = text.trim().to_owned();
-    crate::secrets::remember(&format!("auth.{key} of {server}"), &text);
-    Ok(Some(text))
+    crate::secrets::remember(name, &text);
+    Ok(text)
 }
