@@ -11,8 +11,8 @@
 use std::time::Duration;
 
 use rmcp::transport::auth::{
-    AuthorizationManager, AuthorizationRequest, AuthorizationSession, CredentialStore as _,
-    WWWAuthenticateParams,
+    AuthorizationManager, AuthorizationMetadataSource, AuthorizationRequest, AuthorizationSession,
+    CredentialStore as _, WWWAuthenticateParams,
 };
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpListener;
@@ -52,6 +52,10 @@ pub(crate) async fn log_in(
         .resolve_metadata_from_challenge(challenge)
         .await
         .map_err(describe)?;
+    check_pkce(
+        resolution.source,
+        &resolution.metadata.code_challenge_methods_supported,
+    )?;
     manager.set_metadata(resolution.metadata);
 
     let mut request = AuthorizationRequest::new(redirect.clone())
@@ -118,6 +122,35 @@ pub(crate) async fn log_in(
     Ok(session.auth_manager)
 }
 
+/// Refuses an authorization server whose metadata does not say it does
+/// PKCE with S256 (the MCP spec: a client MUST refuse to proceed when
+/// `code_challenge_methods_supported` is absent; rmcp goes on with a
+/// warning). The 2025-03-26 fallback, which has no metadata to say it,
+/// goes on.
+fn check_pkce(
+    source: AuthorizationMetadataSource,
+    methods: &Option<Vec<String>>,
+) -> Result<(), String> {
+    if source == AuthorizationMetadataSource::LegacyEndpointFallback {
+        return Ok(());
+    }
+    if methods
+        .as_ref()
+        .is_some_and(|m| m.iter().any(|m| m == "S256"))
+    {
+        return Ok(());
+    }
+    Err(match methods {
+        None => "the authorization server's metadata has no `code_challenge_methods_supported`: \
+                 without PKCE S256 a login is refused (MCP authorization spec)"
+            .to_owned(),
+        Some(m) => format!(
+            "the authorization server does not do PKCE with S256 (it lists {}): a login is refused",
+            m.join(", ")
+        ),
+    })
+}
+
 /// Opens `url` in the user's browser (`$BROWSER URL`), and prints it for
 /// when there is none.
 async fn open(server: &str, url: &str) {
@@ -180,5 +213,25 @@ async fn callback(listener: &TcpListener) -> Result<String, String> {
         let _ = stream
             .write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
             .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_without_pkce_s256_is_refused_unless_it_has_no_metadata() {
+        let discovered = AuthorizationMetadataSource::AuthorizationServerMetadata;
+        let s256 = Some(vec!["plain".to_owned(), "S256".to_owned()]);
+        assert!(check_pkce(discovered, &s256).is_ok());
+        let absent = check_pkce(discovered, &None).unwrap_err();
+        assert!(
+            absent.contains("code_challenge_methods_supported"),
+            "{absent}"
+        );
+        let plain = check_pkce(discovered, &Some(vec!["plain".to_owned()])).unwrap_err();
+        assert!(plain.contains("lists plain"), "{plain}");
+        assert!(check_pkce(AuthorizationMetadataSource::LegacyEndpointFallback, &None).is_ok());
     }
 }
