@@ -21,6 +21,13 @@
 //                   an EC P-256 key, RS256 for an RSA key)
 //   CLIENT_JWKS_FILE  the public JWKS of client `pkjwt` (private_key_jwt);
 //                   without it, that client is not registered
+//   PERSON          set (to anything): also register client `person`, a
+//                   public native client of the authorization code grant
+//                   (PKCE, any loopback port, refresh tokens), whose
+//                   logins are approved at once for account `person` with
+//                   every scope asked (GET /interaction/<uid> finishes the
+//                   login: any HTTP client following redirects with
+//                   cookies is its "browser", see tests/oidc/browser.mjs)
 //
 // Clients (all `client_credentials`, all may ask for every scope in SCOPES
 // unless said otherwise):
@@ -58,6 +65,10 @@ async function load(spec) {
     process.exit(1);
   }
 }
+
+// stdout carries the one line the tests read: the provider's own notices
+// (console.info) go to stderr, where they cannot block or break it.
+console.info = console.log = (...args) => process.stderr.write(args.join(" ") + "\n");
 
 const { default: Provider, errors } = await load("oidc-provider");
 const jose = await load("jose");
@@ -130,7 +141,7 @@ if (process.env.CLIENT_JWKS_FILE) {
     scope: scopes.join(" "),
   });
 }
-for (const client of clients) {
+for (const client of clients.filter((c) => c.client_id !== "person")) {
   Object.assign(client, {
     grant_types: ["client_credentials"],
     redirect_uris: [],
@@ -139,6 +150,18 @@ for (const client of clients) {
     id_token_signed_response_alg: signingAlg,
   });
   if (!client.scope) delete client.scope;
+}
+if (process.env.PERSON) {
+  clients.push({
+    client_id: "person",
+    application_type: "native",
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    redirect_uris: ["http://127.0.0.1/callback"],
+    scope: scopes.join(" "),
+    id_token_signed_response_alg: signingAlg,
+  });
 }
 // A client with no `scope` may ask for any; `limited` with none may ask
 // for none: give it a scope no resource knows.
@@ -172,12 +195,45 @@ const provider = new Provider(issuer, {
       },
     },
   },
-  ttl: { ClientCredentials: ttl },
+  ttl: { ClientCredentials: ttl, AccessToken: ttl },
+  pkce: { required: () => true },
+  findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
+  // A person's login always gets a refresh token (without asking for
+  // offline_access and a consent prompt).
+  issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+  interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
 });
 // Plain http on loopback, for the tests.
 provider.proxy = true;
 
-server.on("request", provider.callback());
+const callback = provider.callback();
+server.on("request", async (req, res) => {
+  const match = req.method === "GET" && /^\/interaction\/([^/?]+)$/.exec(req.url ?? "");
+  if (!match || !process.env.PERSON) return callback(req, res);
+  // The person approves at once: logged in as `person`, every scope and
+  // resource asked granted.
+  try {
+    const details = await provider.interactionDetails(req, res);
+    const grant = new provider.Grant({ accountId: "person", clientId: details.params.client_id });
+    // The scopes asked count as OpenID Connect scopes here (they are in
+    // `scopes`) and as the resource's.
+    const asked = words(details.params.scope);
+    if (asked.length) grant.addOIDCScope(asked.join(" "));
+    for (const resource of words(details.params.resource ?? resources[0])) {
+      grant.addResourceScope(resource, asked.filter((s) => scopes.includes(s)).join(" "));
+    }
+    const grantId = await grant.save();
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: "person" }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+  } catch (e) {
+    res.statusCode = 500;
+    res.end(String(e));
+  }
+});
 
 const publicJwks = {
   keys: keys.map(({ d, p, q, dp, dq, qi, ...rest }) => rest),

@@ -98,6 +98,9 @@ pub struct ProviderConfig {
     pub key_file: Option<PathBuf>,
     /// The public JWKS of client `pkjwt` (private_key_jwt).
     pub client_jwks_file: Option<PathBuf>,
+    /// Also register client `person` (authorization code, PKCE, refresh
+    /// tokens), whose logins [`browser_command`] approves.
+    pub person: bool,
 }
 
 /// A running `tests/oidc/provider.mjs`; killed on drop.
@@ -149,6 +152,11 @@ impl Provider {
                 Some(value) => cmd.env(var, value),
                 None => cmd.env_remove(var),
             };
+        }
+        if config.person {
+            cmd.env("PERSON", "1");
+        } else {
+            cmd.env_remove("PERSON");
         }
         let mut child = cmd.spawn().expect("spawn the pinned node");
         let stderr = Arc::new(Mutex::new(Vec::new()));
@@ -263,4 +271,11 @@ fn form_encode(text: &str) -> String {
         }
     }
     out
+}
+
+/// A `BROWSER` value that logs a person in at a provider started with
+/// [`ProviderConfig::person`]: tests/oidc/browser.mjs on the pinned Node.
+pub fn browser_command() -> String {
+    let script = provider_script().with_file_name("browser.mjs");
+    format!("{} {}", pinned_node().display(), script.display())
 }

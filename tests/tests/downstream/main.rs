@@ -18,6 +18,7 @@ mod eras;
 mod hardening_lock;
 mod healing;
 mod oauth_client;
+mod oauth_login;
 mod orphans;
 mod python_servers;
 mod redirects;

@@ -82,8 +82,6 @@ struct State {
     token: Option<Token>,
     /// A person's login, with its tokens (authorization code).
     manager: Option<AuthorizationManager>,
-    /// Whether the store was read for a login of an earlier run.
-    loaded: bool,
     /// Logins made this run.
     logins: u32,
 }
@@ -124,8 +122,9 @@ impl Authorizer {
             state.token = Some(token.clone());
             return Ok(Some(token.access));
         }
-        if state.manager.is_none() && !state.loaded {
-            state.loaded = true;
+        // A login kept by an earlier run, or by `auth login` while this
+        // one runs.
+        if state.manager.is_none() {
             state.manager = self.stored_login().await?;
         }
         match &state.manager {
