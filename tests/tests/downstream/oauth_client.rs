@@ -191,3 +191,37 @@ async fn a_refused_grant_is_a_tool_error_naming_the_server() {
     let log = String::from_utf8_lossy(&stderr.lock().unwrap()).into_owned();
     assert!(!log.contains("wrong-secret"), "{log}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcpgraph_lock_lists_a_protected_server() {
+    let dir = TempDir::new("oauth-lock");
+    let port = free_port();
+    let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, None).await;
+    let protected = Protected::start(&provider, port).await;
+    let graph = dir.path().join("graph.yaml");
+    std::fs::copy(
+        mcpgraph_tests::repo_root().join("tests/graphs/oauth_client.yaml"),
+        &graph,
+    )
+    .unwrap();
+    let out = tokio::process::Command::new(mcpgraph_tests::bin_path("mcpgraph"))
+        .args(["lock", "graph.yaml"])
+        .current_dir(dir.path())
+        .env("PROTECTED_URL", &protected.url)
+        .env("PROTECTED_CLIENT_ID", "full")
+        .env("PROTECTED_CLIENT_SECRET", "full-secret")
+        .output()
+        .await
+        .expect("run mcpgraph lock");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("full-secret"), "{stderr}");
+    let lock: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("graph.lock.json")).unwrap())
+            .unwrap();
+    let tools = &lock["servers"]["protected"]["tools"];
+    assert!(
+        tools.get("echo").is_some() && tools.get("write").is_some(),
+        "{lock}"
+    );
+}
