@@ -14,6 +14,13 @@
 //!
 //! Plain HTTP/1.1 on a tokio listener, no framework: just enough for one
 //! client, which is what these tests need.
+//!
+//! [`SseServer::start_protected`] takes OAuth tokens only: a request
+//! without `Authorization: Bearer` a JWT whose `aud` is its URL gets 401
+//! with a challenge naming its protected resource metadata, which names
+//! the given authorization server (the signature is not checked: the
+//! inbound OAuth tests do that; these test that our SSE client sends the
+//! token on the stream and on every message).
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -37,13 +44,43 @@ pub struct SseServer {
     task: tokio::task::JoinHandle<()>,
     /// Sessions opened so far (one per `GET /sse`).
     pub streams: Arc<AtomicU64>,
+    /// Requests refused for want of a token (protected servers).
+    pub refused: Arc<AtomicU64>,
+}
+
+/// What a protected server wants: tokens for `resource` from `issuer`.
+#[derive(Clone)]
+struct Guard {
+    resource: String,
+    issuer: String,
+    refused: Arc<AtomicU64>,
 }
 
 impl SseServer {
     /// Starts on a free loopback port.
     pub async fn start() -> SseServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        SseServer::serve(listener, None)
+    }
+
+    /// Starts on `port` (0: any), taking tokens of `issuer` only.
+    pub async fn start_protected(port: u16, issuer: &str) -> SseServer {
+        let listener = TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
+        let guard = Guard {
+            resource: format!("http://{addr}/sse"),
+            issuer: issuer.to_owned(),
+            refused: Arc::default(),
+        };
+        SseServer::serve(listener, Some(guard))
+    }
+
+    fn serve(listener: TcpListener, guard: Option<Guard>) -> SseServer {
+        let addr = listener.local_addr().expect("local addr");
+        let refused = guard
+            .as_ref()
+            .map(|g| Arc::clone(&g.refused))
+            .unwrap_or_default();
         let sessions: Sessions = Arc::default();
         let wedged: Wedged = Arc::default();
         let streams = Arc::new(AtomicU64::new(0));
@@ -59,6 +96,7 @@ impl SseServer {
                     Arc::clone(&sessions),
                     Arc::clone(&wedged),
                     Arc::clone(&counter),
+                    guard.clone(),
                 ));
             }
         });
@@ -66,12 +104,47 @@ impl SseServer {
             addr,
             task,
             streams,
+            refused,
         }
     }
 
     /// `http://ADDR/sse`.
     pub fn url(&self) -> String {
         format!("http://{}/sse", self.addr)
+    }
+}
+
+impl Guard {
+    /// The answer to a request this server does not serve (its metadata,
+    /// or a 401), `None` for one it serves.
+    fn check(&self, method: &str, target: &str, bearer: Option<&str>) -> Option<String> {
+        let origin = self.resource.trim_end_matches("/sse");
+        if method == "GET" && target.starts_with("/.well-known/oauth-protected-resource") {
+            let body = json!({"resource": self.resource, "authorization_servers": [self.issuer],
+                              "bearer_methods_supported": ["header"]})
+            .to_string();
+            return Some(format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            ));
+        }
+        let audience = bearer
+            .and_then(|t| t.split('.').nth(1))
+            .and_then(|payload| {
+                use base64::Engine as _;
+                base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(payload)
+                    .ok()
+            })
+            .and_then(|claims| serde_json::from_slice::<Value>(&claims).ok())
+            .and_then(|claims| claims.get("aud").cloned());
+        if audience == Some(Value::String(self.resource.clone())) {
+            return None;
+        }
+        self.refused.fetch_add(1, Ordering::SeqCst);
+        Some(format!(
+            "HTTP/1.1 401 Unauthorized\r\nwww-authenticate: Bearer resource_metadata=\"{origin}/.well-known/oauth-protected-resource/sse\"\r\ncontent-length: 0\r\n\r\n"
+        ))
     }
 }
 
@@ -87,6 +160,7 @@ async fn connection(
     sessions: Sessions,
     wedged: Wedged,
     streams: Arc<AtomicU64>,
+    guard: Option<Guard>,
 ) {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
@@ -96,6 +170,7 @@ async fn connection(
             return;
         }
         let mut length = 0usize;
+        let mut bearer = None;
         loop {
             let mut header = String::new();
             if reader.read_line(&mut header).await.unwrap_or(0) == 0 {
@@ -110,6 +185,11 @@ async fn connection(
             {
                 length = value.trim().parse().unwrap_or(0);
             }
+            if let Some((name, value)) = header.split_once(':')
+                && name.eq_ignore_ascii_case("authorization")
+            {
+                bearer = value.trim().strip_prefix("Bearer ").map(str::to_owned);
+            }
         }
         let mut body = vec![0; length];
         if reader.read_exact(&mut body).await.is_err() {
@@ -117,6 +197,15 @@ async fn connection(
         }
         let mut parts = request_line.split_whitespace();
         let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        if let Some(guard) = &guard {
+            let refusal = guard.check(method, target, bearer.as_deref());
+            if let Some(answer) = refusal {
+                if write.write_all(answer.as_bytes()).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+        }
         match (method, target.split_once('?')) {
             ("GET", None) if target == "/sse" => {
                 let session = streams.fetch_add(1, Ordering::SeqCst);

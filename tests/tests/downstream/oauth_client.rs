@@ -225,3 +225,31 @@ async fn mcpgraph_lock_lists_a_protected_server() {
         "{lock}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_sse_server_gets_the_token_on_its_stream_and_every_message() {
+    let dir = TempDir::new("oauth-sse");
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}/sse");
+    let provider = provider(&url, 300, None).await;
+    let sse = mcpgraph_tests::sse_server::SseServer::start_protected(port, &provider.issuer).await;
+    let mcp = dir.path().join("mcp.json");
+    let entry = json!({"mcpServers": {"protected": {"type": "sse", "url": url,
+        "auth": {"grant": "client_credentials", "clientId": "${PROTECTED_CLIENT_ID}",
+                 "clientSecret": "${PROTECTED_CLIENT_SECRET}", "scopes": [SCOPE]}}}});
+    std::fs::write(&mcp, entry.to_string()).unwrap();
+    let (client, _) = stdio_client(client_command(&url, "full", "full-secret", Some(&mcp))).await;
+    for n in 0..3 {
+        let text = format!("over sse {n}");
+        let result = client
+            .call_tool(call_params("relay", json!({ "text": text })))
+            .await
+            .unwrap();
+        assert!(echoed(&result, &text), "{}", result_text(&result));
+    }
+    let _ = client.cancel().await;
+    // The first GET went without a token (its 401 named the metadata);
+    // everything after carried one.
+    let refused = sse.refused.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(refused <= 1, "{refused} requests went without a token");
+}
