@@ -13,6 +13,7 @@
 //! MCP through rmcp.
 
 mod allocator;
+mod caller_token;
 mod cli;
 #[doc(hidden)]
 pub mod codegen;

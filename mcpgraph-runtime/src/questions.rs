@@ -44,6 +44,8 @@ pub struct Caller {
     node: &'static str,
     /// The trace context of the caller's request.
     trace: Option<Arc<crate::trace_context::TraceContext>>,
+    /// The access token the caller's request carried (inbound OAuth).
+    token: Option<crate::caller_token::CallerToken>,
     /// Where the asking node's progress goes, and the node's number.
     progress: Option<(UnboundedSender<ProgressEvent>, u64)>,
 }
@@ -112,6 +114,7 @@ impl Caller {
             clock: Arc::default(),
             node: "",
             trace: None,
+            token: None,
             progress: None,
         }
     }
@@ -125,6 +128,7 @@ impl Caller {
             clock: Arc::default(),
             node: "",
             trace: None,
+            token: None,
             progress: None,
         }
     }
@@ -133,6 +137,18 @@ impl Caller {
     pub(crate) fn with_trace(mut self, trace: Option<crate::trace_context::TraceContext>) -> Self {
         self.trace = trace.map(Arc::new);
         self
+    }
+
+    /// The same caller, whose request carried the access token `token`.
+    pub(crate) fn with_token(mut self, token: Option<crate::caller_token::CallerToken>) -> Self {
+        self.token = token;
+        self
+    }
+
+    /// The access token the caller's request carried, if inbound OAuth
+    /// accepted one.
+    pub(crate) fn token(&self) -> Option<&crate::caller_token::CallerToken> {
+        self.token.as_ref()
     }
 
     /// The trace context of the caller's request.
@@ -196,6 +212,7 @@ impl Caller {
             clock: Arc::default(),
             node: "",
             trace: None,
+            token: None,
             progress: None,
         }
     }

@@ -35,6 +35,12 @@
 //   post / post-secret       client_secret_post
 //   limited / limited-secret client_secret_basic, only LIMITED_SCOPES
 //   pkjwt                    private_key_jwt (CLIENT_JWKS_FILE)
+//   exchanger / exchanger-secret  client_secret_post; also the token
+//                            exchange grant (RFC 8693): an access token of
+//                            this provider (subject_token) becomes one for
+//                            `resource`, same `sub`, `act.sub` the client;
+//                            each exchange is logged on stderr as
+//                            "exchanged sub=S for resource=R"
 //
 // On start it prints one JSON line on stdout:
 //   {"event":"listening","port":N,"issuer":"...","jwks":{public JWKS}}
@@ -133,6 +139,14 @@ const clients = [
     scope: limitedScopes.join(" "),
   },
 ];
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+clients.push({
+  client_id: "exchanger",
+  client_secret: "exchanger-secret",
+  token_endpoint_auth_method: "client_secret_post",
+  scope: scopes.join(" "),
+  grant_types: ["client_credentials", TOKEN_EXCHANGE],
+});
 if (process.env.CLIENT_JWKS_FILE) {
   clients.push({
     client_id: "pkjwt",
@@ -143,7 +157,7 @@ if (process.env.CLIENT_JWKS_FILE) {
 }
 for (const client of clients.filter((c) => c.client_id !== "person")) {
   Object.assign(client, {
-    grant_types: ["client_credentials"],
+    grant_types: client.grant_types ?? ["client_credentials"],
     redirect_uris: [],
     response_types: [],
     // The provider's only key signs every JWT it issues.
@@ -205,6 +219,49 @@ const provider = new Provider(issuer, {
 });
 // Plain http on loopback, for the tests.
 provider.proxy = true;
+
+// RFC 8693 token exchange, for client `exchanger`.
+const signingKey = await jose.importJWK(keys[0], signingAlg);
+const localKeys = jose.createLocalJWKSet({ keys: keys.map(({ d, p, q, dp, dq, qi, ...rest }) => rest) });
+provider.registerGrantType(
+  TOKEN_EXCHANGE,
+  async (ctx) => {
+    const { subject_token, subject_token_type, resource, scope } = ctx.oidc.params;
+    if (subject_token_type !== "urn:ietf:params:oauth:token-type:access_token") {
+      throw new errors.InvalidRequest("subject_token_type must be access_token");
+    }
+    if (!resources.includes(resource)) throw new errors.InvalidTarget();
+    let subject;
+    try {
+      ({ payload: subject } = await jose.jwtVerify(subject_token, localKeys, { issuer }));
+    } catch (e) {
+      throw new errors.InvalidGrant(`subject_token: ${e.code ?? e.message}`);
+    }
+    const client = ctx.oidc.client.clientId;
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new jose.SignJWT({
+      scope: scope ?? subject.scope,
+      client_id: client,
+      act: { sub: client },
+    })
+      .setProtectedHeader({ alg: signingAlg, kid: keys[0].kid, typ: "at+jwt" })
+      .setIssuer(issuer)
+      .setSubject(String(subject.sub))
+      .setAudience(resource)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttl)
+      .setJti(crypto.randomUUID())
+      .sign(signingKey);
+    process.stderr.write(`exchanged sub=${subject.sub} for resource=${resource}\n`);
+    ctx.body = {
+      access_token: token,
+      issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      token_type: "Bearer",
+      expires_in: ttl,
+    };
+  },
+  ["subject_token", "subject_token_type", "requested_token_type", "resource", "scope", "audience"],
+);
 
 const callback = provider.callback();
 server.on("request", async (req, res) => {

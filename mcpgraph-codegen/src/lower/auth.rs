@@ -19,6 +19,7 @@ const GRANTS: &[&str] = &[
     "client_credentials",
     "enterprise",
     "jwt_bearer",
+    "token_exchange",
 ];
 /// The algorithms of a private-key JWT client assertion (`signingAlgorithm`).
 const ALGORITHMS: &[&str] = &["RS256", "RS384", "RS512", "ES256", "ES384"];
@@ -172,6 +173,21 @@ impl Cx<'_, '_> {
                     );
                 }
             }
+            "token_exchange" => {
+                if !has("clientId") {
+                    self.missing(f, "clientId", context);
+                }
+                if !secret {
+                    self.err(
+                        f.pos,
+                        format!(
+                            "the `token_exchange` grant needs `clientSecret` (or \
+                             `clientSecretFile`): the graph authenticates as a client of the \
+                             authorization server{context}"
+                        ),
+                    );
+                }
+            }
             "enterprise" => {
                 if !has("clientId") {
                     self.missing(f, "clientId", context);
@@ -302,6 +318,12 @@ mod tests {
 
     #[test]
     fn what_each_grant_needs() {
+        let m = messages(&graph("      grant: token_exchange\n      clientId: g\n"));
+        assert!(
+            m.iter()
+                .any(|m| m.contains("`token_exchange` grant needs `clientSecret`")),
+            "{m:?}"
+        );
         let m = messages(&graph("      grant: client_credentials\n"));
         assert!(
             m.iter()

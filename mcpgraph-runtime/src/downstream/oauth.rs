@@ -12,6 +12,7 @@
 //! - `store`: the file a person's tokens are kept in;
 //! - `token_endpoint`: the token requests made without rmcp.
 
+mod exchange;
 mod grants;
 mod login;
 mod settings;
@@ -24,6 +25,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::transport::auth::AuthError;
+
+use crate::caller_token::CallerToken;
 use rmcp::transport::streamable_http_client::StreamableHttpError;
 
 pub(crate) use settings::AuthSettings;
@@ -113,6 +116,7 @@ const MAX_TRIES: usize = 5;
 /// recovered from is an error naming the server and what it wants.
 pub(crate) async fn authorized<T, E, F, Fut>(
     auth: Option<&Authorizer>,
+    caller: Option<&CallerToken>,
     given: Option<String>,
     call: F,
 ) -> Result<T, StreamableHttpError<E>>
@@ -126,7 +130,7 @@ where
     };
     let failed =
         |message: String| StreamableHttpError::Auth(AuthError::AuthorizationFailed(message));
-    let mut sent = auth.token().await.map_err(failed)?;
+    let mut sent = auth.token(caller).await.map_err(failed)?;
     let mut unauthorized = 0;
     for _ in 0..MAX_TRIES {
         let result = call(sent.clone()).await;
@@ -147,7 +151,7 @@ where
             }
         }
         sent = Some(
-            auth.recover(sent.as_deref(), &challenge, refusal)
+            auth.recover(caller, sent.as_deref(), &challenge, refusal)
                 .await
                 .map_err(failed)?,
         );
@@ -197,7 +201,7 @@ pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<St
                     authorizer.status().await?
                 ))
             } else {
-                authorizer.token().await?;
+                authorizer.token(None).await?;
                 Ok(format!(
                     "`{name}`: the graph's credentials got a token (each run gets its own)"
                 ))

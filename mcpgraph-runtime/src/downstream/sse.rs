@@ -128,7 +128,7 @@ where
     let Some(auth) = auth else {
         return Ok(send(None).await);
     };
-    let token = auth.token().await?;
+    let token = auth.token(None).await?;
     let response = send(token.clone()).await;
     let refusal = match &response {
         Ok(r) if r.status() == reqwest::StatusCode::UNAUTHORIZED => Refusal::Unauthorized,
@@ -146,7 +146,9 @@ where
     else {
         return Ok(response);
     };
-    let better = auth.recover(token.as_deref(), &challenge, refusal).await?;
+    let better = auth
+        .recover(None, token.as_deref(), &challenge, refusal)
+        .await?;
     Ok(send(Some(better)).await)
 }
 

@@ -20,6 +20,8 @@ use sse_stream::Sse;
 
 use super::oauth::{Authorizer, authorized};
 use super::wire::{self, MAX_REPLY_BYTES};
+use crate::caller_token::CallerToken;
+use rmcp::model::GetExtensions as _;
 
 /// reqwest's client for one downstream server, named for log lines, with
 /// the server's OAuth tokens when it has `auth` (each request carries the
@@ -110,16 +112,28 @@ impl StreamableHttpClient for GuardedClient {
         let mut limits = limits;
         limits.max_sse_event_size = limits.max_sse_event_size.min(MAX_REPLY_BYTES);
         limits.max_json_response_size = limits.max_json_response_size.min(MAX_REPLY_BYTES);
-        let response = authorized(self.auth.as_deref(), auth_header, |token| {
-            self.inner.post_message_with_response_limits(
-                Arc::clone(&uri),
-                message.clone(),
-                session_id.clone(),
-                token,
-                custom_headers.clone(),
-                limits,
-            )
-        })
+        // A caller's access token, for a server that passes it on.
+        let caller = match &message {
+            ClientJsonRpcMessage::Request(r) => {
+                r.request.extensions().get::<CallerToken>().cloned()
+            }
+            _ => None,
+        };
+        let response = authorized(
+            self.auth.as_deref(),
+            caller.as_ref(),
+            auth_header,
+            |token| {
+                self.inner.post_message_with_response_limits(
+                    Arc::clone(&uri),
+                    message.clone(),
+                    session_id.clone(),
+                    token,
+                    custom_headers.clone(),
+                    limits,
+                )
+            },
+        )
         .await;
         let Some(id) = request_id else {
             return response;
@@ -152,7 +166,7 @@ impl StreamableHttpClient for GuardedClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), Error> {
-        authorized(self.auth.as_deref(), auth_header, |token| {
+        authorized(self.auth.as_deref(), None, auth_header, |token| {
             self.inner.delete_session(
                 Arc::clone(&uri),
                 Arc::clone(&session_id),
@@ -186,7 +200,7 @@ impl StreamableHttpClient for GuardedClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Error> {
-        authorized(self.auth.as_deref(), auth_header, |token| {
+        authorized(self.auth.as_deref(), None, auth_header, |token| {
             self.inner.get_stream_with_max_sse_event_size(
                 Arc::clone(&uri),
                 session_id.clone(),

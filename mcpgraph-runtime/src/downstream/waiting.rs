@@ -64,7 +64,13 @@ impl ClientManager {
         what: &str,
     ) -> Result<Sent, DownstreamError> {
         let peer = connection.service.peer();
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let mut call = CallToolRequest::new(params);
+        // Carried in-process to the transport, never sent: the servers that
+        // pass the caller's identity on exchange it (see `oauth`).
+        if let Some(token) = caller.and_then(Caller::token) {
+            call.extensions.insert(token.clone());
+        }
+        let request = ClientRequest::CallToolRequest(call);
         let mut options = PeerRequestOptions::no_options();
         options.meta = TraceContext::outgoing(caller.and_then(Caller::trace));
         let handle = peer

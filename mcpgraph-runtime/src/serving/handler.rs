@@ -292,7 +292,9 @@ impl ServerHandler for Handler {
             metrics::call(self.tool_label(&request.name), "refused");
         })?;
         let (caller, round) = self.caller(&request, &context)?;
-        let caller = caller.with_trace(TraceContext::from_meta(&context.meta));
+        let caller = caller
+            .with_trace(TraceContext::from_meta(&context.meta))
+            .with_token(caller_token(&context));
         let mut options = CallOptions {
             cancel: context.ct.clone(),
             caller: Some(caller),
@@ -374,4 +376,12 @@ where
         .await
         .map_err(|e| format!("MCP session ended abnormally: {e}"))?;
     Ok(())
+}
+
+/// The access token of the request, as inbound OAuth accepted it (HTTP with
+/// `--oauth-issuer` only).
+fn caller_token(context: &RequestContext<RoleServer>) -> Option<crate::caller_token::CallerToken> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let claims = parts.extensions.get::<crate::serving::http::Claims>()?;
+    Some(claims.token.clone())
 }

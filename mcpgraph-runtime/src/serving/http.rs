@@ -25,7 +25,7 @@ pub(crate) use front_door::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,
     DEFAULT_SEND_TIMEOUT_SECS, DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
 };
-pub(crate) use oauth::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
+pub(crate) use oauth::{Claims, DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
 pub(crate) use peers::RateLimit;
 
 use std::convert::Infallible;

@@ -253,3 +253,78 @@ async fn a_legacy_sse_server_gets_the_token_on_its_stream_and_every_message() {
     let refused = sse.refused.load(std::sync::atomic::Ordering::SeqCst);
     assert!(refused <= 1, "{refused} requests went without a token");
 }
+
+/// A graph served over HTTP with inbound OAuth, whose `protected` server
+/// gets each caller's own identity (`grant: token_exchange`): the caller's
+/// token, meant for the graph, is exchanged at the provider for one meant
+/// for `protected` (which refuses the caller's token as it is: another
+/// audience). The graph's own client credentials serve what no caller
+/// asked (the handshake).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_callers_identity_is_passed_on_by_token_exchange() {
+    use mcpgraph_tests::{HttpServer, post_mcp};
+    let dir = TempDir::new("oauth-exchange");
+    let (front_port, back_port) = (free_port(), free_port());
+    let front = format!("http://127.0.0.1:{front_port}/mcp");
+    let back = format!("http://127.0.0.1:{back_port}/mcp");
+    let provider = Provider::start(ProviderConfig {
+        resources: vec![front.clone(), back.clone()],
+        scopes: vec![SCOPE.into()],
+        ..ProviderConfig::default()
+    })
+    .await;
+    let _protected = Protected::start(&provider, back_port).await;
+    let mcp = dir.path().join("mcp.json");
+    let entry = json!({"mcpServers": {"protected": {"type": "http", "url": back,
+        "auth": {"grant": "token_exchange", "clientId": "exchanger",
+                 "clientSecret": "${EXCHANGER_SECRET}", "scopes": [SCOPE]}}}});
+    std::fs::write(&mcp, entry.to_string()).unwrap();
+    let flags = [
+        "--stateless",
+        "--oauth-issuer",
+        &provider.issuer,
+        "--oauth-resource",
+        &front,
+        "--oauth-scopes",
+        SCOPE,
+    ];
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_oauth_client_fixture"));
+    cmd.arg("--mcp")
+        .arg(&mcp)
+        .args(["serve", "--http", &format!("127.0.0.1:{front_port}")])
+        .args(flags)
+        .env("EXCHANGER_SECRET", "exchanger-secret")
+        .kill_on_drop(true);
+    let graph = HttpServer::spawn("oauth_client_fixture", cmd, &flags).await;
+
+    let call = |token: String| {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "relay", "arguments": {"text": "as the caller"}}})
+        .to_string();
+        async move {
+            let bearer = format!("Bearer {token}");
+            post_mcp(graph.addr, &[("Authorization", &bearer)], &body).await
+        }
+    };
+    // Client `full` calls the graph: its token names sub `full`.
+    let caller = provider.token("full", &front, SCOPE).await;
+    let r = call(caller.clone()).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    assert!(r.body.contains("as the caller"), "{}", r.body);
+    assert!(!r.body.contains("\"isError\":true"), "{}", r.body);
+    let log = provider.stderr();
+    assert!(
+        log.contains(&format!("exchanged sub=full for resource={back}")),
+        "{log}"
+    );
+    // The same caller again: the exchanged token is kept, not got anew.
+    let r = call(caller).await;
+    assert!(r.body.contains("as the caller"), "{}", r.body);
+    let exchanges = provider.stderr().matches("exchanged sub=full").count();
+    assert_eq!(exchanges, 1, "{}", provider.stderr());
+    assert!(
+        !graph.stderr().contains("exchanger-secret"),
+        "{}",
+        graph.stderr()
+    );
+}

@@ -108,7 +108,7 @@ pub(crate) async fn unattended(
     }
 }
 
-fn from_response(response: &OAuthTokenResponse) -> Token {
+pub(super) fn from_response(response: &OAuthTokenResponse) -> Token {
     super::store::remember_tokens(response);
     Token::new(
         response.access_token().secret().clone(),

@@ -45,6 +45,10 @@ pub(crate) enum Grant {
     /// A workload's identity token (`assertion`), from the platform it
     /// runs on, presented as an RFC 7523 JWT bearer grant.
     JwtBearer,
+    /// The caller's own access token (inbound OAuth) exchanged for one for
+    /// the server (RFC 8693); the graph's client credentials for what no
+    /// caller asked (the handshake, listing tools).
+    TokenExchange,
 }
 
 /// The algorithm of a private-key JWT client assertion.
@@ -130,7 +134,10 @@ impl AuthSettings {
     pub(crate) fn token_store(&self) -> TokenStore {
         self.token_store.unwrap_or(match self.grant {
             Grant::AuthorizationCode => TokenStore::File,
-            Grant::ClientCredentials | Grant::Enterprise | Grant::JwtBearer => TokenStore::Memory,
+            Grant::ClientCredentials
+            | Grant::Enterprise
+            | Grant::JwtBearer
+            | Grant::TokenExchange => TokenStore::Memory,
         })
     }
 

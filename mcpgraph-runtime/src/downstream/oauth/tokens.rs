@@ -12,9 +12,11 @@ use rmcp::transport::auth::{
 };
 use tokio::sync::Mutex;
 
+use super::exchange::Exchanges;
 use super::grants::{self, Token, describe};
 use super::settings::{AuthSettings, Grant, Secrets, TokenStore};
 use super::store::FileStore;
+use crate::caller_token::CallerToken;
 
 /// Logins (the first and step-ups) one run makes at most for a server.
 const MAX_LOGINS: u32 = 3;
@@ -74,6 +76,8 @@ pub(crate) struct Authorizer {
     secrets: Secrets,
     store: Store,
     state: Mutex<State>,
+    /// Tokens got on behalf of callers (`token_exchange`).
+    exchanges: Exchanges,
 }
 
 #[derive(Default)]
@@ -106,13 +110,26 @@ impl Authorizer {
             secrets,
             store,
             state: Mutex::default(),
+            exchanges: Exchanges::default(),
         })
     }
 
     /// The token the next request carries; `None` when there is none yet
     /// (the request goes without, and the server's 401 says where to get
     /// one).
-    pub(crate) async fn token(&self) -> Result<Option<String>, String> {
+    pub(crate) async fn token(
+        &self,
+        caller: Option<&CallerToken>,
+    ) -> Result<Option<String>, String> {
+        if self.settings.grant == Grant::TokenExchange
+            && let Some(caller) = caller
+        {
+            let token = self
+                .exchanges
+                .token(&self.url, &self.settings, &self.secrets, caller, None)
+                .await?;
+            return Ok(Some(token));
+        }
         let mut state = self.state.lock().await;
         if self.settings.grant != Grant::AuthorizationCode {
             if let Some(token) = state.token.as_ref().filter(|t| t.is_fresh()) {
@@ -160,10 +177,22 @@ impl Authorizer {
     /// `challenge` (its `WWW-Authenticate`).
     pub(crate) async fn recover(
         &self,
+        caller: Option<&CallerToken>,
         sent: Option<&str>,
         challenge: &str,
         refusal: Refusal,
     ) -> Result<String, String> {
+        if self.settings.grant == Grant::TokenExchange
+            && let Some(caller) = caller
+        {
+            if refusal == Refusal::InsufficientScope {
+                return Err(self.scope_refusal(challenge));
+            }
+            return self
+                .exchanges
+                .token(&self.url, &self.settings, &self.secrets, caller, sent)
+                .await;
+        }
         let mut state = self.state.lock().await;
         if self.settings.grant != Grant::AuthorizationCode {
             if refusal == Refusal::InsufficientScope {

@@ -35,6 +35,8 @@ pub(crate) struct Claims {
     pub(crate) client_id: Option<String>,
     /// The scopes granted: `scope` (space-separated) or `scp` (a list).
     pub(crate) scopes: HashSet<String>,
+    /// The token itself, for servers that pass the caller's identity on.
+    pub(crate) token: crate::caller_token::CallerToken,
 }
 
 #[derive(Deserialize)]
@@ -122,6 +124,7 @@ pub(super) async fn verify(
         subject: raw.sub,
         client_id: raw.client_id,
         scopes,
+        token: crate::caller_token::CallerToken::new(token),
     })
 }
 
