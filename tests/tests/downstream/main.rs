@@ -21,3 +21,4 @@ mod oauth_client;
 mod orphans;
 mod python_servers;
 mod redirects;
+mod resilience;
