@@ -13,6 +13,7 @@
 
 mod jsonata;
 mod lit;
+mod resilience;
 mod rule;
 mod schema;
 mod skeleton;

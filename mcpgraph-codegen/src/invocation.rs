@@ -23,6 +23,7 @@ const ALLOWABLE: &[&str] = &[
     crate::lock::check::UNKNOWN_ARGUMENT,
     crate::lock::check::ARGUMENT_TYPE,
     crate::lock::check::UNKNOWN_OUTPUT_FIELD,
+    crate::lock::check::RETRY_NOT_IDEMPOTENT,
 ];
 
 /// `mcpgraph!("graph.yaml")`, optionally followed by `crate = path` and

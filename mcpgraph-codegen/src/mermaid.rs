@@ -97,10 +97,16 @@ fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
             NodeKind::Elicit { routes, .. } => {
                 Some(routes.iter().map(|(answer, _)| answer.to_owned()).collect())
             }
+            NodeKind::Mcp { resilience, .. } if resilience.on_error.is_some() => {
+                Some(vec![String::new(), "onError".to_owned()])
+            }
             _ => None,
         };
         for (k, to) in node.kind.targets().into_iter().enumerate() {
-            let label = labels.as_ref().and_then(|l| l.get(k).cloned());
+            let label = labels
+                .as_ref()
+                .and_then(|l| l.get(k).cloned())
+                .filter(|l| !l.is_empty());
             if let Some(&j) = index.get(to.value.as_str()) {
                 edges.push((i, j, label));
             }

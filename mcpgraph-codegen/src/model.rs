@@ -11,8 +11,10 @@
 
 use std::collections::HashMap;
 
+mod resilience;
 mod servers;
 
+pub use resilience::{Resilience, Retry};
 pub use servers::{McpServer, Transport};
 
 /// A position in the graph file: 1-based line and column (in characters),
@@ -215,6 +217,8 @@ pub enum NodeKind {
         args_pos: Pos,
         /// `next`.
         next: Sp<String>,
+        /// `retry`, `timeoutMs` and `onError`.
+        resilience: Resilience,
     },
     /// `type: transform`.
     Transform {
@@ -243,8 +247,25 @@ pub enum NodeKind {
 
 impl NodeKind {
     /// The ids a node may pass control to, with where each is written: a
-    /// switch's conditions in order, then its default.
+    /// switch's conditions in order, then its default; a node's `onError`
+    /// last.
     pub fn targets(&self) -> Vec<&Sp<String>> {
+        let mut targets = self.routes();
+        targets.extend(self.resilience().and_then(|r| r.on_error.as_ref()));
+        targets
+    }
+
+    /// The node's `retry`, `timeoutMs` and `onError`, for the types that
+    /// have them.
+    pub fn resilience(&self) -> Option<&Resilience> {
+        match self {
+            NodeKind::Mcp { resilience, .. } => Some(resilience),
+            _ => None,
+        }
+    }
+
+    /// [`NodeKind::targets`] but `onError`.
+    fn routes(&self) -> Vec<&Sp<String>> {
         match self {
             NodeKind::Entry { next }
             | NodeKind::Mcp { next, .. }
@@ -270,9 +291,14 @@ impl NodeKind {
                 .map(|(answer, to)| (format!("routes.{answer}"), to))
                 .collect(),
             kind => kind
-                .targets()
+                .routes()
                 .into_iter()
                 .map(|to| ("next".to_owned(), to))
+                .chain(
+                    kind.resilience()
+                        .and_then(|r| r.on_error.as_ref())
+                        .map(|to| ("onError".to_owned(), to)),
+                )
                 .collect(),
         }
     }

@@ -42,6 +42,7 @@ use crate::questions::Declared;
 use tokio::sync::Mutex;
 
 mod asking;
+mod breaker;
 mod call;
 mod child_env;
 mod connect;
@@ -65,6 +66,7 @@ mod stdio;
 mod streamable;
 #[cfg(test)]
 pub(crate) mod test_rng;
+mod unavailable;
 mod waiting;
 pub(crate) mod wire;
 
@@ -128,6 +130,8 @@ type Pool = Vec<Arc<Downstream>>;
 /// All downstream servers of a graph.
 pub struct ClientManager {
     servers: HashMap<String, Arc<Downstream>>,
+    /// Each server's circuit breaker (see `breaker`).
+    breakers: HashMap<String, breaker::Breaker>,
     /// The connections of callers that declared capabilities, by server
     /// and capabilities, made on first use.
     declaring: StdMutex<HashMap<(String, Declared), Pool>>,
@@ -155,6 +159,10 @@ pub struct ClientManager {
 impl ClientManager {
     /// A manager for `specs`; connects nothing yet.
     pub fn new(specs: Vec<ServerSpec>, runtime: tokio::runtime::Handle) -> Self {
+        let breakers = specs
+            .iter()
+            .map(|spec| (spec.name.clone(), breaker::Breaker::default()))
+            .collect();
         let servers = specs
             .into_iter()
             .map(|spec| {
@@ -166,6 +174,7 @@ impl ClientManager {
             .collect();
         Self {
             servers,
+            breakers,
             declaring: StdMutex::default(),
             runtime,
             retiring: StdMutex::new(Vec::new()),
@@ -259,13 +268,21 @@ pub(crate) const SHUTDOWN_LIMIT: std::time::Duration = std::time::Duration::from
 pub struct DownstreamError {
     pub(crate) kind: ErrorKind,
     pub(crate) message: String,
+    /// How long the server asked to be left alone (`Retry-After` of an
+    /// HTTP 429 or 5xx), or the rest of its circuit breaker's cool-down.
+    pub(crate) retry_after: Option<std::time::Duration>,
 }
 
 impl DownstreamError {
     fn new(kind: crate::error::Downstream, message: String) -> Self {
+        Self::of(ErrorKind::Downstream(kind), message)
+    }
+
+    fn of(kind: ErrorKind, message: String) -> Self {
         Self {
-            kind: ErrorKind::Downstream(kind),
+            kind,
             message,
+            retry_after: None,
         }
     }
 }

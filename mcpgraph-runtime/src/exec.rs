@@ -32,6 +32,7 @@ mod failure;
 mod history;
 mod mcp;
 pub(crate) mod native;
+pub(crate) mod retry;
 mod switch;
 mod watch;
 

@@ -9,7 +9,7 @@ use quote::quote;
 use syn::Ident;
 
 use super::schema::{ToolSchemas, validator_module};
-use super::{jsonata, lit, rule};
+use super::{jsonata, lit, resilience, rule};
 use crate::ident::{camel, snake, unique};
 use crate::model::{Arg, Message, NodeKind, Routes, Tool};
 
@@ -53,6 +53,7 @@ pub(super) fn expand_tool(
                 tool: remote,
                 args,
                 next,
+                resilience: r,
                 ..
             } => {
                 let (server, remote) = (lit::string(&server.value), lit::string(&remote.value));
@@ -60,7 +61,13 @@ pub(super) fn expand_tool(
                 field_decls.push(quote!(#field: rt::Args));
                 field_inits.push(quote!(#field: #args));
                 let next = variant_of(&next.value);
-                quote!(Node::#variant => { exec.mcp(#server, #remote, &compiled.#field).await?; Node::#next })
+                let run = match resilience::constant(r) {
+                    Some(r) => quote!(exec.mcp_with(#server, #remote, &compiled.#field, #r)),
+                    None => quote!(exec.mcp(#server, #remote, &compiled.#field)),
+                };
+                let fallback = r.on_error.as_ref().map(|to| variant_of(&to.value));
+                let body = resilience::arm(run, next, fallback);
+                quote!(Node::#variant => #body)
             }
             NodeKind::Elicit {
                 message,

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::{Lock, ToolLock};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{Arg, Expr, GraphFile, NodeKind, Pos, Tool};
+use crate::model::{Arg, Expr, GraphFile, NodeKind, Pos, Resilience, Tool};
 
 /// A server the graph declares that the lock lacks, or a locked server no
 /// node calls.
@@ -26,13 +26,18 @@ pub const ARGUMENT_TYPE: &str = "argument_type";
 /// A path into an `mcp` node's output naming a field its tool's (open)
 /// output schema does not list.
 pub const UNKNOWN_OUTPUT_FIELD: &str = "unknown_output_field";
+/// A `retry` on a call to a tool that the lock does not annotate as
+/// read-only (`readOnlyHint`) or idempotent (`idempotentHint`): a retried
+/// call may do its work twice.
+pub const RETRY_NOT_IDEMPOTENT: &str = "retry_not_idempotent";
 
 /// Every lint of this module.
-pub const LINTS: [&str; 4] = [
+pub const LINTS: [&str; 5] = [
     LOCK_COVERAGE,
     UNKNOWN_ARGUMENT,
     ARGUMENT_TYPE,
     UNKNOWN_OUTPUT_FIELD,
+    RETRY_NOT_IDEMPOTENT,
 ];
 
 /// Checks `file` against `lock` (read from the file shown as `lock_name`).
@@ -57,6 +62,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
                 tool: name,
                 args,
                 args_pos,
+                resilience,
                 ..
             } = &node.kind
             else {
@@ -78,6 +84,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
                 continue;
             };
             check_args(tool, &name.value, args, *args_pos, target, diags);
+            check_retry(resilience, &server.value, &name.value, target, diags);
         }
         check_output_paths(tool, lock, diags);
     }
@@ -171,6 +178,41 @@ fn check_args(
             check_arg_type(tool, key, name, expr, property, diags);
         }
     }
+}
+
+/// A `retry` on a call to a tool not annotated read-only or idempotent.
+fn check_retry(
+    resilience: &Resilience,
+    server: &str,
+    name: &str,
+    target: &ToolLock,
+    diags: &mut Diagnostics,
+) {
+    let Some(retry) = &resilience.retry else {
+        return;
+    };
+    let hint = |key: &str| {
+        target
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_bool)
+            == Some(true)
+    };
+    if hint("readOnlyHint") || hint("idempotentHint") {
+        return;
+    }
+    let d = diags.warning(
+        retry.pos,
+        format!(
+            "`retry` on `{server}`/`{name}`, which its server does not annotate as read-only or idempotent"
+        ),
+    );
+    d.note(
+        "a call that failed for lack of an answer may have done its work: a retry may do it again",
+    );
+    d.help("retry only tools with `readOnlyHint` or `idempotentHint`, or accept it");
+    lint(d, RETRY_NOT_IDEMPOTENT);
 }
 
 fn list(values: Option<&Vec<Value>>) -> String {

@@ -118,7 +118,10 @@ fn check_path(tool: &Tool, lock: &Lock, expr: &Expr, path: &[String], diags: &mu
         return;
     };
     let Some(NodeKind::Mcp {
-        server, tool: name, ..
+        server,
+        tool: name,
+        resilience,
+        ..
     }) = tool
         .nodes
         .iter()
@@ -127,6 +130,11 @@ fn check_path(tool: &Tool, lock: &Lock, expr: &Expr, path: &[String], diags: &mu
     else {
         return;
     };
+    // A node with `onError` has `{error: ...}` for its output after a
+    // failure, which no output schema describes.
+    if resilience.on_error.is_some() && fields.first().is_some_and(|f| f == "error") {
+        return;
+    }
     let Some(mut schema) = lock
         .servers
         .get(&server.value)

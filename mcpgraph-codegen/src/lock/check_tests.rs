@@ -179,3 +179,57 @@ tools:
     let help = Some("add `path` to the node's `args`");
     assert_eq!(got, [(11, 56, help), (16, 9, help), (19, 9, help)]);
 }
+
+/// `retry` is a warning on a tool the lock does not annotate read-only or
+/// idempotent, and nothing on one it does; `$.node.error` of a node with
+/// `onError` is not checked against the output schema.
+#[test]
+fn retry_wants_a_read_only_or_idempotent_tool() {
+    let graph = r#"version: "1.0"
+server: { name: "g", version: "1" }
+mcpServers:
+  fs: { command: "fs" }
+tools:
+  - name: "t"
+    description: "d"
+    inputSchema: { type: object }
+    nodes:
+      - { id: entry, type: entry, next: write }
+      - { id: write, type: mcp, server: fs, tool: write, retry: { attempts: 3 }, onError: read, next: read }
+      - { id: read, type: mcp, server: fs, tool: read, retry: { attempts: 3 }, next: put }
+      - { id: put, type: mcp, server: fs, tool: put, retry: { attempts: 2 }, next: use }
+      - { id: use, type: transform, transform: { expr: '$.write.error.kind' }, next: exit }
+      - { id: exit, type: exit }
+"#;
+    let lock = Lock::from_json(
+        &json!({
+            "lockVersion": 1,
+            "servers": { "fs": { "serverInfo": {}, "protocolVersion": "p", "tools": {
+                "write": { "inputSchema": { "type": "object" },
+                    "outputSchema": { "type": "object", "additionalProperties": false, "properties": {} },
+                    "annotations": { "readOnlyHint": false } },
+                "read": { "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": true } },
+                "put": { "inputSchema": { "type": "object" }, "annotations": { "idempotentHint": true } }
+            } } }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let (file, _) = crate::load_str_with_warnings(graph, "g.yaml").unwrap();
+    let mut diags = Diagnostics::new("g.yaml", graph);
+    check(&file, &lock, "g.lock.json", &mut diags);
+    let got: Vec<(u32, u32, &str, Option<&str>)> = diags
+        .items
+        .iter()
+        .map(|d| (d.pos.line, d.pos.column, d.message.as_str(), d.lint))
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            11,
+            65,
+            "`retry` on `fs`/`write`, which its server does not annotate as read-only or idempotent",
+            Some(RETRY_NOT_IDEMPOTENT)
+        )]
+    );
+}

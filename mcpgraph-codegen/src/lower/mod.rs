@@ -21,6 +21,7 @@ mod file;
 mod form;
 mod logic;
 mod node;
+mod resilience;
 mod schema;
 mod servers;
 mod standalone;

@@ -16,7 +16,20 @@ const NODE_TYPES: &[&str] = &["entry", "exit", "mcp", "transform", "switch", "el
 const NODE_FIELDS: &[(&str, &[&str])] = &[
     ("entry", &["id", "type", "next"]),
     ("exit", &["id", "type", "content"]),
-    ("mcp", &["id", "type", "next", "server", "tool", "args"]),
+    (
+        "mcp",
+        &[
+            "id",
+            "type",
+            "next",
+            "server",
+            "tool",
+            "args",
+            "retry",
+            "timeoutMs",
+            "onError",
+        ],
+    ),
     ("transform", &["id", "type", "next", "transform"]),
     ("switch", &["id", "type", "next", "conditions"]),
     (
@@ -178,12 +191,14 @@ impl Cx<'_, '_> {
             Some(n) => self.top_args(n),
             None => Arg::Object(Vec::new()),
         };
+        let resilience = self.resilience(f, context);
         Some(NodeKind::Mcp {
             server: server?,
             tool: tool?,
             args,
             args_pos: f.key_pos("args").unwrap_or(f.pos),
             next: next?,
+            resilience,
         })
     }
 

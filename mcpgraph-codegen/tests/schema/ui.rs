@@ -27,6 +27,7 @@ const SCHEMA_REJECTS: &[&str] = &[
     "missing_fields.yaml",
     "no_entry_node.yaml",
     "not_a_mapping.yaml",
+    "retry_bad_values.yaml",
     "tool_icon_bad.yaml",
     "two_exit_nodes.yaml",
     "unknown_key_node.yaml",
@@ -80,6 +81,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("jsonata_s0212_name.yaml", Blind::Semantic),
     ("jsonata_s0212_number.yaml", Blind::Semantic),
     ("jsonata_single_quoted.yaml", Blind::Semantic),
+    ("on_error_unknown_node.yaml", Blind::Semantic),
     ("reference_before_run.yaml", Blind::Semantic),
     ("reference_before_run_itself.yaml", Blind::Semantic),
     ("reference_unknown_bare.yaml", Blind::Semantic),
@@ -95,6 +97,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("lock_required.yaml", Blind::Semantic),
     ("lock_unreadable.yaml", Blind::Semantic),
     ("regex_unsupported.yaml", Blind::Semantic),
+    ("retry_not_idempotent.yaml", Blind::Semantic),
     ("not_utf8.yaml", Blind::Yaml),
     ("yaml_syntax.yaml", Blind::Yaml),
     // Its `properties` is also a sequence, which the schema would refuse;

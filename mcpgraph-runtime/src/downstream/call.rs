@@ -49,7 +49,22 @@ impl ClientManager {
         arguments: serde_json::Map<String, Value>,
         caller: Option<&'a Caller>,
     ) -> BoxFuture<'a, Result<CallToolResult, DownstreamError>> {
-        Box::pin(self.call_unboxed(server, tool, arguments, caller))
+        Box::pin(async move {
+            let ticket = match self
+                .breakers
+                .get(server)
+                .map(super::breaker::Breaker::admit)
+            {
+                Some(Err(left)) => return Err(open(server, tool, left)),
+                Some(Ok(ticket)) => Some(ticket),
+                None => None,
+            };
+            let result = self.call_unboxed(server, tool, arguments, caller).await;
+            if let Some(ticket) = ticket {
+                ticket.finish(server, result.as_ref().err().map(|e| e.kind));
+            }
+            result
+        })
     }
 
     /// [`ClientManager::call`]'s body.
@@ -90,7 +105,7 @@ impl ClientManager {
             } else {
                 ErrorKind::Downstream(Kind::Refused)
             };
-            DownstreamError { kind, message }
+            DownstreamError::of(kind, message)
         })?;
         self.check_lock(server, tool, &connection, &downstream)
             .await?;
@@ -192,10 +207,10 @@ impl ClientManager {
                 let mut requests = InputRequests::new();
                 requests.insert(key, request);
                 round.ask(caller.node(), requests, Some(format!("{PARKED}{id}")));
-                Err(DownstreamError {
-                    kind: ErrorKind::InputRequired,
-                    message: format!("{what} waits for the calling client's answer"),
-                })
+                Err(DownstreamError::of(
+                    ErrorKind::InputRequired,
+                    format!("{what} waits for the calling client's answer"),
+                ))
             }
         }
     }
@@ -280,6 +295,22 @@ impl ClientManager {
     }
 }
 
+/// The error of a call that the open circuit breaker of `server` stops
+/// (for `left` more).
+fn open(server: &str, tool: &str, left: std::time::Duration) -> DownstreamError {
+    let mut error = DownstreamError::new(
+        Kind::Refused,
+        format!(
+            "downstream server `{server}` tool `{tool}` not called: the server failed {} times in a row, \
+             and its circuit breaker fails its calls at once for {} s more (then one call probes it)",
+            super::breaker::THRESHOLD,
+            left.as_secs().max(1)
+        ),
+    );
+    error.retry_after = Some(left);
+    error
+}
+
 /// The server's questions, passed on to a client of 2026-07-28 as this
 /// call's own `input_required` result (under the server's keys), which ends
 /// the round; or why the client cannot be asked them.
@@ -301,10 +332,10 @@ fn pass_on(
         }
     }
     round.ask(caller.node(), requests, input.request_state);
-    DownstreamError {
-        kind: ErrorKind::InputRequired,
-        message: format!("{what} waits for the calling client's answers"),
-    }
+    DownstreamError::of(
+        ErrorKind::InputRequired,
+        format!("{what} waits for the calling client's answers"),
+    )
 }
 
 /// The input request a server-to-client request is.

@@ -155,6 +155,12 @@ impl StreamableHttpClient for GuardedClient {
                     session_id.map(|s| s.to_string()),
                 ))
             }
+            // HTTP 429 or 5xx: the call fails as refused, with the
+            // server's `Retry-After`, instead of as a broken transport.
+            Err(Error::HttpStatus(status)) => Ok(StreamableHttpPostResponse::Json(
+                super::unavailable::reply(id, &status),
+                session_id.map(|s| s.to_string()),
+            )),
             other => other,
         }
     }

@@ -193,6 +193,16 @@ pub(super) async fn wait(
                 e.message, e.code.0
             )))
         }
+        Err(ServiceError::McpError(e))
+            if let Some((status, retry_after)) = super::unavailable::read(&e) =>
+        {
+            let mut error = DownstreamError::new(
+                Kind::Refused,
+                format!("{what} failed: the server answered HTTP {status}"),
+            );
+            error.retry_after = retry_after;
+            Err(error)
+        }
         Err(ServiceError::McpError(e)) => Err(DownstreamError::new(
             Kind::Protocol,
             format!(

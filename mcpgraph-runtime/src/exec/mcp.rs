@@ -7,11 +7,25 @@ use std::time::Instant;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 
+use super::retry::Resilience;
 use super::{Execution, from_json_opt, kind_of};
+use crate::downstream::DownstreamError;
 use crate::downstream::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::expressions::expr::Args;
 use crate::questions::Caller;
+
+/// How one downstream call attempt ended.
+pub(super) enum Attempt {
+    /// The server answered (an `isError` result included).
+    Answered(CallToolResult),
+    /// The call failed.
+    Failed(DownstreamError),
+    /// The node's own `timeoutMs` ran out first.
+    NodeTimeout,
+    /// The graph's `maxExecutionTimeMs` ran out first.
+    GraphTime,
+}
 
 impl Execution {
     /// Runs an `mcp` node: evaluates its arguments, calls `tool` on
@@ -21,6 +35,18 @@ impl Execution {
         server: &'static str,
         tool: &'static str,
         args: &Args,
+    ) -> Result<(), NodeError> {
+        self.mcp_with(server, tool, args, &Resilience::NONE).await
+    }
+
+    /// [`Execution::mcp`] for a node with `retry` or `timeoutMs`
+    /// (see [`Resilience`]).
+    pub async fn mcp_with(
+        &mut self,
+        server: &'static str,
+        tool: &'static str,
+        args: &Args,
+        resilience: &Resilience,
     ) -> Result<(), NodeError> {
         let arguments = match self.eval_args(args)? {
             Some(Value::Object(map)) => map,
@@ -51,7 +77,9 @@ impl Execution {
         let result = match self.replayed(caller.as_ref())? {
             Some(result) => result,
             None => {
-                let result = self.call(server, tool, arguments, caller.as_ref()).await?;
+                let result = self
+                    .call_with(server, tool, arguments, caller.as_ref(), resilience)
+                    .await?;
                 if let Some(round) = caller.as_ref().and_then(|c| c.round()) {
                     round.record(
                         self.current,
@@ -96,30 +124,39 @@ impl Execution {
         })
     }
 
-    /// Calls `tool` on `server` for the current node, within what is left
-    /// of the graph's run time; the time the caller takes to answer the
-    /// server's questions is not run time.
-    pub(super) async fn call(
+    /// Calls `tool` on `server` once for the current node, within what is
+    /// left of the graph's run time and of the node's own (`node_deadline`);
+    /// the time the caller takes to answer the server's questions counts
+    /// toward neither (both deadlines move by it).
+    pub(super) async fn call_once(
         &mut self,
         server: &'static str,
         tool: &'static str,
         arguments: serde_json::Map<String, Value>,
         caller: Option<&Caller>,
-    ) -> Result<CallToolResult, NodeError> {
+        node_deadline: &mut Option<Instant>,
+    ) -> Attempt {
         let call = self.clients.call(server, tool, arguments, caller);
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
+        let left = limit.saturating_duration_since(Instant::now());
         let outcome = match caller {
             Some(caller) => {
                 let waited = caller.clock().waited();
                 let outcome = caller.clock().timeout(left, call).await;
-                self.deadline += caller.clock().waited() - waited;
+                let waited = caller.clock().waited() - waited;
+                self.deadline += waited;
+                if let Some(node) = node_deadline {
+                    *node += waited;
+                }
                 outcome
             }
             None => tokio::time::timeout(left, call).await.ok(),
         };
         match outcome {
-            Some(result) => result.map_err(|e| self.error(e.kind, e.message)),
-            None => Err(self.time_limit()),
+            Some(Ok(result)) => Attempt::Answered(result),
+            Some(Err(e)) => Attempt::Failed(e),
+            None if node_deadline.is_some_and(|node| node < self.deadline) => Attempt::NodeTimeout,
+            None => Attempt::GraphTime,
         }
     }
 }

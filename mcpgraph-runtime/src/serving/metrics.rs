@@ -33,6 +33,9 @@ static NODE_ERRORS: Mutex<BTreeMap<ErrorKind, u64>> = Mutex::new(BTreeMap::new()
 static REFUSALS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
 /// Downstream connections replaced after a crash, a close or a failed probe.
 static RESTARTS: AtomicU64 = AtomicU64::new(0);
+/// Circuit breakers opened, by downstream server (the graph's servers: a
+/// fixed set).
+static CIRCUIT_OPEN: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
 
 fn bump<K: Ord>(map: &Mutex<BTreeMap<K, u64>>, key: K) {
     *map.lock()
@@ -60,6 +63,11 @@ pub(crate) fn refused(cap: &'static str) {
 /// Counts one downstream reconnection.
 pub(crate) fn restart() {
     RESTARTS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Counts one opening of `server`'s circuit breaker.
+pub(crate) fn circuit_open(server: &str) {
+    bump(&CIRCUIT_OPEN, server.to_owned());
 }
 
 /// The entries of `map`, copied out of its lock.
@@ -118,6 +126,18 @@ pub(crate) fn render(gauges: Gauges) -> String {
     for (cap, n) in entries(&REFUSALS) {
         let _ = writeln!(out, "mcpgraph_refusals_total{{cap=\"{cap}\"}} {n}");
     }
+    let _ = writeln!(
+        out,
+        "# HELP mcpgraph_downstream_circuit_open_total Circuit breakers opened, by downstream server."
+    );
+    let _ = writeln!(out, "# TYPE mcpgraph_downstream_circuit_open_total counter");
+    for (server, n) in entries(&CIRCUIT_OPEN) {
+        let server = escape(&server);
+        let _ = writeln!(
+            out,
+            "mcpgraph_downstream_circuit_open_total{{server=\"{server}\"}} {n}"
+        );
+    }
     for (name, help, kind, value) in [
         (
             "mcpgraph_downstream_restarts_total",
@@ -171,6 +191,7 @@ mod tests {
         node_error(ErrorKind::Downstream(crate::error::Downstream::TimedOut));
         call("we\"ird", "ok");
         call(UNKNOWN_TOOL, "unknown_tool");
+        circuit_open("fs");
         let text = render(Gauges {
             sessions: 2,
             in_flight: 1,
@@ -194,5 +215,9 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("mcpgraph_sessions 2\n"), "{text}");
+        assert!(
+            text.contains("mcpgraph_downstream_circuit_open_total{server=\"fs\"} 1"),
+            "{text}"
+        );
     }
 }

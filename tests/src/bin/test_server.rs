@@ -250,6 +250,18 @@ impl ServerHandler for TestServer {
                 r
             }
             "malformed" => malformed(&context).await,
+            "flaky" => {
+                let counter = arg(&request, "counter")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let failures = arg(&request, "failures")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0);
+                let how = arg(&request, "how")
+                    .and_then(Value::as_str)
+                    .unwrap_or("crash");
+                faults::flaky(counter, failures, how, &context).await
+            }
             "huge" => huge(arg(&request, "bytes").and_then(Value::as_u64).unwrap_or(0)),
             "stats" => {
                 let mut r = CallToolResult::success(vec![]);

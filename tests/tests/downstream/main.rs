@@ -22,3 +22,4 @@ mod oauth_login;
 mod orphans;
 mod python_servers;
 mod redirects;
+mod resilience;

@@ -1,7 +1,8 @@
 //! The test server's misbehaviours on request: a raw line beside rmcp's
 //! replies, a crash with stderr lines, a call that hangs until cancelled, a
-//! malformed reply, a huge one, a flood of pings while not reading stdin;
-//! and its environment written to a file.
+//! malformed reply, a huge one, a flood of pings while not reading stdin,
+//! a tool that fails its first N calls (counted in a file, since a crash
+//! ends the process that counts); and its environment written to a file.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -47,6 +48,36 @@ pub(crate) async fn malformed(context: &RequestContext<RoleServer>) -> CallToolR
     // The real answer never comes (until the client gives up).
     let _ = tokio::time::timeout(Duration::from_secs(30), context.ct.cancelled()).await;
     CallToolResult::error(vec![ContentBlock::text("late")])
+}
+
+/// `flaky`: the call numbered in the file `counter` (1, 2, ... across
+/// processes) fails while it is at most `failures`: `how` is `crash` (the
+/// process exits), `hang` (never answers) or `error` (an `isError`
+/// result). Later calls answer `{"call": n}`.
+pub(crate) async fn flaky(
+    counter: &str,
+    failures: u64,
+    how: &str,
+    context: &RequestContext<RoleServer>,
+) -> CallToolResult {
+    let n = std::fs::read_to_string(counter)
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok())
+        .unwrap_or(0)
+        + 1;
+    if let Err(e) = std::fs::write(counter, n.to_string()) {
+        return CallToolResult::error(vec![ContentBlock::text(format!("{counter}: {e}"))]);
+    }
+    if n <= failures {
+        match how {
+            "crash" => crash(1),
+            "hang" => return hang(context).await,
+            _ => return CallToolResult::error(vec![ContentBlock::text(format!("call {n} fails"))]),
+        }
+    }
+    let mut r = CallToolResult::success(vec![]);
+    r.structured_content = Some(serde_json::json!({"call": n}));
+    r
 }
 
 pub(crate) fn huge(bytes: u64) -> CallToolResult {

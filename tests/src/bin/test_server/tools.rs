@@ -50,6 +50,10 @@ pub const TOOLS: &[(&str, &str)] = &[
     ),
     ("huge", "Returns a text item of `bytes` bytes"),
     (
+        "flaky",
+        "Fails the first `failures` calls counted in the file `counter` (`how`: crash, hang or error), then returns {call: n}",
+    ),
+    (
         "wedge",
         "Never answers, and neither does its session afterwards (pings included); other sessions are served",
     ),

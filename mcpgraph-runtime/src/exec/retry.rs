@@ -1,0 +1,267 @@
+//! A node's `retry`, `timeoutMs` and `onError` at run time (FORMAT.md,
+//! "Retries, node time limits and error routes"): the downstream call
+//! tried again after an availability failure, with exponential backoff and
+//! jitter, within the node's own time limit and the graph's; and a failed
+//! node's error recorded as its output when the graph routes it.
+//!
+//! Generated code gives each node its [`Resilience`] as a constant; the
+//! route itself (`onError`) is a `match` in the generated state machine,
+//! which calls [`Execution::caught`] on its error arm.
+
+use std::hash::{BuildHasher as _, Hasher as _};
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolResult;
+use serde_json::Value;
+
+use super::Execution;
+use super::mcp::Attempt;
+use crate::downstream::DownstreamError;
+use crate::error::{Downstream, ErrorKind, Limit, NodeError};
+use crate::expressions::value::from_json;
+use crate::questions::Caller;
+
+/// A node's `retry:`: `attempts` tries in all, the n-th retry waiting
+/// about `backoff_ms × 2ⁿ⁻¹`, at most `max_backoff_ms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retry {
+    /// Tries in all, the first included (at least 1).
+    pub attempts: u32,
+    /// The wait before the first retry, in milliseconds.
+    pub backoff_ms: u64,
+    /// The longest wait between two tries, in milliseconds (a
+    /// `Retry-After` longer than this is cut to it).
+    pub max_backoff_ms: u64,
+}
+
+/// What a node's `retry` and `timeoutMs` say (`onError` is in the
+/// generated code).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resilience {
+    /// `retry:`, if given.
+    pub retry: Option<Retry>,
+    /// `timeoutMs:`: the node's own time limit, retries and their waits
+    /// included.
+    pub timeout_ms: Option<u64>,
+}
+
+impl Resilience {
+    /// A node without `retry` or `timeoutMs`.
+    pub const NONE: Resilience = Resilience {
+        retry: None,
+        timeout_ms: None,
+    };
+}
+
+impl Retry {
+    /// The wait before try `attempt + 1`: the backoff of that retry with
+    /// jitter (between half of it and all of it), or the server's
+    /// `retry_after` when longer; at most `max_backoff_ms` either way.
+    pub(crate) fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+        let shift = attempt.saturating_sub(1).min(32);
+        let full = self
+            .backoff_ms
+            .saturating_mul(1u64 << shift)
+            .min(self.max_backoff_ms);
+        let half = full / 2;
+        let jittered = half + jitter(full - half);
+        let wait = Duration::from_millis(jittered).max(retry_after.unwrap_or_default());
+        wait.min(Duration::from_millis(self.max_backoff_ms))
+    }
+}
+
+/// A number in `0..=max`, different at each call (no seeded generator is
+/// needed to spread retries: the standard hasher's random keys are).
+fn jitter(max: u64) -> u64 {
+    if max == 0 {
+        return 0;
+    }
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(Instant::now().elapsed().as_nanos());
+    hasher.finish() % (max + 1)
+}
+
+/// The failures a retry may cure: the server crashed or its connection
+/// closed, it did not answer in time, it could not be reached or refused
+/// the call (HTTP 429 and 5xx included). Never a tool's `isError` result,
+/// a protocol error, or anything of the graph itself.
+pub(crate) fn retryable(kind: ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::Downstream(Downstream::Crashed | Downstream::TimedOut | Downstream::Refused)
+    )
+}
+
+/// The failures `onError` routes: those of the node itself (its call, its
+/// arguments, its output's size). The graph's own limits on the whole call
+/// (time, node executions, history), cancellation, shutdown and a call
+/// waiting for its client's answers end the call as before.
+pub(crate) fn routable(kind: ErrorKind) -> bool {
+    match kind {
+        ErrorKind::Downstream(_) | ErrorKind::Expression => true,
+        ErrorKind::Limit(limit) => matches!(
+            limit,
+            Limit::ValueBytes | Limit::ValueDepth | Limit::ExpressionTime | Limit::ExpressionDepth
+        ),
+        _ => false,
+    }
+}
+
+impl Execution {
+    /// Calls `tool` on `server` as `resilience` says: tried again after a
+    /// [`retryable`] failure while tries and time are left, the whole
+    /// within the node's `timeoutMs`.
+    pub(super) async fn call_with(
+        &mut self,
+        server: &'static str,
+        tool: &'static str,
+        mut arguments: serde_json::Map<String, Value>,
+        caller: Option<&Caller>,
+        resilience: &Resilience,
+    ) -> Result<CallToolResult, NodeError> {
+        let started = Instant::now();
+        let mut node_deadline = resilience
+            .timeout_ms
+            .map(|ms| started + Duration::from_millis(ms));
+        let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
+        let mut attempt = 1;
+        loop {
+            let this = if attempt < attempts {
+                arguments.clone()
+            } else {
+                std::mem::take(&mut arguments)
+            };
+            let error = match self
+                .call_once(server, tool, this, caller, &mut node_deadline)
+                .await
+            {
+                Attempt::Answered(result) => return Ok(result),
+                Attempt::GraphTime => return Err(self.time_limit()),
+                Attempt::NodeTimeout => {
+                    let ms = resilience.timeout_ms.unwrap_or_default();
+                    return Err(self.error(
+                        ErrorKind::Downstream(Downstream::TimedOut),
+                        format!(
+                            "downstream server `{server}` tool `{tool}`: the node's timeoutMs ({ms} ms) ran out{}",
+                            tries(attempt, resilience)
+                        ),
+                    ));
+                }
+                Attempt::Failed(error) => error,
+            };
+            let Some(retry) = resilience.retry.filter(|_| retryable(error.kind)) else {
+                return Err(self.failed(error, attempt, resilience, ""));
+            };
+            if attempt >= attempts {
+                return Err(self.failed(error, attempt, resilience, ""));
+            }
+            let wait = retry.delay(attempt, error.retry_after);
+            let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
+            if Instant::now() + wait >= limit {
+                return Err(self.failed(
+                    error,
+                    attempt,
+                    resilience,
+                    "; no time left for another try within the node's or the graph's time limit",
+                ));
+            }
+            tracing::info!(
+                node = self.current,
+                server,
+                tool,
+                attempt,
+                wait_ms = wait.as_millis() as u64,
+                kind = error.kind.as_str(),
+                "retrying a downstream call"
+            );
+            // A cancelled call drops this future, and the wait with it.
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+
+    /// The node's error for `error`, the last of `attempt` tries.
+    fn failed(
+        &self,
+        error: DownstreamError,
+        attempt: u32,
+        resilience: &Resilience,
+        why_stopped: &str,
+    ) -> NodeError {
+        let message = format!(
+            "{}{}{why_stopped}",
+            error.message,
+            tries(attempt, resilience)
+        );
+        self.error(error.kind, message)
+    }
+
+    /// Takes the route of `onError` for `error`, a failure of the current
+    /// node: its output becomes `{"error": {"kind": ..., "message": ...}}`
+    /// (the kind spelled as [`ErrorKind::as_str`]). A failure that is not
+    /// [`routable`] is given back, and ends the call.
+    pub fn caught(&mut self, error: NodeError) -> Result<(), NodeError> {
+        if !routable(error.kind()) {
+            return Err(error);
+        }
+        tracing::info!(
+            node = self.current,
+            kind = error.kind().as_str(),
+            "a node failed; taking its onError route"
+        );
+        let output = serde_json::json!({
+            "error": {"kind": error.kind().as_str(), "message": error.message()}
+        });
+        self.record(from_json(&output))
+    }
+}
+
+/// " (3 tries)" after a node with `retry` tried more than once.
+fn tries(attempt: u32, resilience: &Resilience) -> String {
+    match resilience.retry {
+        Some(_) if attempt > 1 => format!(" (after {attempt} tries)"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delays_grow_stay_under_the_cap_and_honour_retry_after() {
+        let retry = Retry {
+            attempts: 5,
+            backoff_ms: 100,
+            max_backoff_ms: 300,
+        };
+        for _ in 0..50 {
+            let first = retry.delay(1, None).as_millis();
+            assert!((50..=100).contains(&first), "{first}");
+            let second = retry.delay(2, None).as_millis();
+            assert!((100..=200).contains(&second), "{second}");
+            let capped = retry.delay(9, None).as_millis();
+            assert!((150..=300).contains(&capped), "{capped}");
+        }
+        let asked = retry.delay(1, Some(Duration::from_millis(250)));
+        assert_eq!(asked, Duration::from_millis(250));
+        let too_long = retry.delay(1, Some(Duration::from_secs(30)));
+        assert_eq!(too_long, Duration::from_millis(300));
+        assert!(retry.delay(u32::MAX, None) <= Duration::from_millis(300));
+    }
+
+    #[test]
+    fn only_availability_failures_are_retried() {
+        for kind in ErrorKind::all() {
+            let expected = matches!(
+                kind.as_str(),
+                "downstream.crashed" | "downstream.timeout" | "downstream.refused"
+            );
+            assert_eq!(retryable(kind), expected, "{kind}");
+        }
+        assert!(routable(ErrorKind::Downstream(Downstream::ToolError)));
+        assert!(!routable(ErrorKind::Limit(Limit::ExecutionTime)));
+        assert!(!routable(ErrorKind::InputRequired));
+        assert!(!routable(ErrorKind::Cancelled));
+    }
+}
