@@ -12,11 +12,11 @@ use mcpgraph_tests::{
 };
 use serde_json::{Value, json};
 
-mod fanout {
+mod graph {
     mcpgraph::mcpgraph!("graphs/fanout.yaml");
 }
 
-type Server = fanout::Server;
+type Server = graph::Server;
 
 fn test_server() -> Vec<ServerSpec> {
     mcpgraph_tests::test_server_spec(env!("CARGO_BIN_EXE_mcpgraph-test-server"), 10_000, &[])
