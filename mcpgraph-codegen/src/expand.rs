@@ -11,6 +11,7 @@
 //! runtime ([`rule`]). On error, [`skeleton`] stands in. This module
 //! assumes validation passed.
 
+mod fanout;
 mod jsonata;
 mod lit;
 mod resilience;
@@ -95,11 +96,12 @@ pub fn expand(graph: &GraphFile, options: &ExpandOptions) -> TokenStream {
     let tools: Vec<&Tool> = graph.tools.iter().collect();
     let modules = tool_modules(&tools);
     let schemas = schema::plan(&tools, &modules);
+    let names: Vec<&str> = tools.iter().map(|t| t.name.value.as_str()).collect();
     let tool_modules = tools
         .iter()
         .zip(&modules)
         .zip(&schemas)
-        .map(|((tool, module), schemas)| tool::expand_tool(tool, module, schemas, krate));
+        .map(|((tool, module), schemas)| tool::expand_tool(tool, module, schemas, &names, krate));
     let compiled_fields = modules.iter().map(|m| quote!(#m: #m::Compiled));
     let graph_impl = graph_impl(graph, &modules, &schemas, options);
     let track = track(options);
@@ -179,6 +181,7 @@ fn graph_impl(
         ("max_value_bytes", l.max_value_bytes),
         ("max_history_bytes", l.max_history_bytes),
         ("max_value_depth", l.max_value_depth),
+        ("max_call_depth", l.max_call_depth),
     ]
     .map(|(field, value)| {
         let (field, value) = (Ident::new(field, Span::call_site()), lit::int(value));

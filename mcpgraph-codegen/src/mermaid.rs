@@ -133,6 +133,19 @@ fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
             NodeKind::Transform { .. } => format!("[\"{id}<br/>transform\"]"),
             NodeKind::Switch { .. } => format!("{{\"{id}\"}}"),
             NodeKind::Elicit { .. } => format!("[/\"{id}<br/>elicit\"/]"),
+            NodeKind::Parallel { branches, .. } => format!(
+                "[[\"{id}<br/>parallel: {}\"]]",
+                escape(
+                    &branches
+                        .iter()
+                        .map(|(b, _)| b.value.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            ),
+            NodeKind::ForEach { call, .. } => {
+                format!("[[\"{id}<br/>forEach: {}\"]]", escape(&call.tool.value))
+            }
         };
         format!("{}{body}", names[i])
     };

@@ -90,6 +90,9 @@ pub struct Limits {
     pub max_history_bytes: u64,
     /// `maxValueDepth` (an extension key): default 128.
     pub max_value_depth: u64,
+    /// `maxCallDepth` (an extension key): how deep calls of the graph's
+    /// own tools (from `parallel` and `forEach` nodes) may nest; default 8.
+    pub max_call_depth: u64,
 }
 
 impl Default for Limits {
@@ -102,6 +105,7 @@ impl Default for Limits {
             max_value_bytes: 64 << 20,
             max_history_bytes: 256 << 20,
             max_value_depth: 128,
+            max_call_depth: 8,
         }
     }
 }
@@ -234,6 +238,28 @@ pub enum NodeKind {
         /// `next`: the default target.
         next: Sp<String>,
     },
+    /// `type: parallel` (an extension): calls at once, output keyed by
+    /// branch name.
+    Parallel {
+        /// `branches`, in file order.
+        branches: Vec<(Sp<String>, Call)>,
+        /// `maxConcurrency` (default: every branch at once).
+        max_concurrency: Option<u64>,
+        /// `next`.
+        next: Sp<String>,
+    },
+    /// `type: forEach` (an extension): one call per item, output in item
+    /// order.
+    ForEach {
+        /// `items.expr`: must evaluate to an array.
+        items: Expr,
+        /// `call`: its args see `$.item` and `$.index`.
+        call: Call,
+        /// `maxConcurrency` (default 4).
+        max_concurrency: u64,
+        /// `next`.
+        next: Sp<String>,
+    },
     /// `type: elicit` (an extension): asks the calling client's user.
     Elicit {
         /// `message`: what the user is asked.
@@ -269,6 +295,8 @@ impl NodeKind {
         match self {
             NodeKind::Entry { next }
             | NodeKind::Mcp { next, .. }
+            | NodeKind::Parallel { next, .. }
+            | NodeKind::ForEach { next, .. }
             | NodeKind::Transform { next, .. } => vec![next],
             NodeKind::Switch { conditions, next } => conditions
                 .iter()
@@ -300,6 +328,31 @@ impl NodeKind {
                         .map(|to| ("onError".to_owned(), to)),
                 )
                 .collect(),
+        }
+    }
+}
+
+/// One call of a `parallel` branch or of a `forEach` node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// `server`: a key of `mcpServers`; `None` calls a tool of this graph.
+    pub server: Option<Sp<String>>,
+    /// `tool`: on `server`, or of this graph.
+    pub tool: Sp<String>,
+    /// `args` (default: empty object).
+    pub args: Arg,
+    /// Where a missing argument goes: the `args` key, or the call's
+    /// mapping when it has none.
+    pub args_pos: Pos,
+}
+
+impl NodeKind {
+    /// The calls a `parallel` or `forEach` node makes (none for others).
+    pub fn calls(&self) -> Vec<&Call> {
+        match self {
+            NodeKind::Parallel { branches, .. } => branches.iter().map(|(_, c)| c).collect(),
+            NodeKind::ForEach { call, .. } => vec![call],
+            _ => Vec::new(),
         }
     }
 }

@@ -11,9 +11,9 @@
 
 pub use crate::expressions::expr::Condition;
 pub use crate::{
-    Answer, Args, ContentMeta, Elicit, Execution, Expr, Graph, Limits, NodeError, NodeType,
-    Resilience, Retry, Rule, RunFuture, ServerDef, ServerMeta, StartupError, Switch, ToolMeta,
-    TransportDef, schema_violation,
+    Answer, Args, CallSpec, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
+    NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerDef, ServerMeta,
+    StartupError, Switch, ToolMeta, TransportDef, schema_violation,
 };
 
 /// The generated binary's command line.

@@ -24,7 +24,7 @@ use tracing::Instrument;
 use crate::downstream::{ClientManager, ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
-use crate::exec::{Execution, Watch};
+use crate::exec::{Execution, GraphTools, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::Observer;
 
@@ -43,6 +43,16 @@ struct Shared {
     compiled: Box<dyn CompiledGraph>,
     clients: Arc<ClientManager>,
     tools: Vec<ToolRuntime>,
+}
+
+impl GraphTools for Shared {
+    fn run<'a>(&'a self, tool: usize, exec: &'a mut Execution) -> crate::graph::RunFuture<'a> {
+        self.compiled.run(tool, exec)
+    }
+
+    fn meta(&self, tool: usize) -> Option<&'static crate::meta::ToolMeta> {
+        self.tools.get(tool).map(|t| t.meta)
+    }
 }
 
 /// A ready-to-call graph: compiled expressions, schemas, downstream
@@ -278,6 +288,7 @@ impl Engine {
                         Arc::clone(&shared.clients),
                     );
                     exec.watch(watch);
+                    exec.with_tools(Arc::clone(&shared) as Arc<dyn GraphTools>);
                     exec.ask(caller);
                     exec.keep_content(content);
                     let run = shared.compiled.run(index, &mut exec);

@@ -63,6 +63,8 @@ pub enum Limit {
     ValueDepth,
     /// `maxHistoryBytes`.
     HistoryBytes,
+    /// `maxCallDepth`: calls of the graph's own tools nested too deep.
+    CallDepth,
 }
 
 /// Which side of a tool a schema failure is on.
@@ -118,6 +120,7 @@ const NAMES: &[(ErrorKind, &str)] = &[
     (ErrorKind::Limit(Limit::ValueBytes), "limit.value_bytes"),
     (ErrorKind::Limit(Limit::ValueDepth), "limit.value_depth"),
     (ErrorKind::Limit(Limit::HistoryBytes), "limit.history_bytes"),
+    (ErrorKind::Limit(Limit::CallDepth), "limit.call_depth"),
     (ErrorKind::Schema(SchemaSide::Input), "schema.input"),
     (ErrorKind::Schema(SchemaSide::Output), "schema.output"),
     (

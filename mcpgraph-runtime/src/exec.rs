@@ -7,7 +7,7 @@
 //! every output in order, for the history functions. An `Execution` is not
 //! `Send` and lives on one single-threaded worker for its whole life.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,6 +29,8 @@ pub mod differential;
 pub(crate) mod elicit;
 mod evaluator;
 mod failure;
+pub(crate) mod fanout;
+mod graph_call;
 mod history;
 mod mcp;
 pub(crate) mod native;
@@ -44,6 +46,7 @@ pub(crate) use content::ExitContent;
 use content::KeptContent;
 
 use evaluator::CallEvaluator;
+pub(crate) use graph_call::GraphTools;
 use history::History;
 use watch::Pending;
 
@@ -70,7 +73,15 @@ pub struct Execution {
     /// When the current node started: its expressions' time limits count
     /// from here (one clock read per node).
     node_started: Instant,
-    executed: u64,
+    /// Nodes executed so far, shared with the calls of the graph's own
+    /// tools this call makes (they count toward its `maxNodeExecutions`).
+    executed: Rc<Cell<u64>>,
+    /// How deep this execution is in calls of the graph's own tools (0:
+    /// the call a client made).
+    depth: u64,
+    /// The graph's tools, for the calls of them `parallel` and `forEach`
+    /// nodes make (`None` outside an engine).
+    tools: Option<Arc<dyn GraphTools>>,
     current: &'static str,
     clients: Arc<ClientManager>,
     result: Option<JValue>,
@@ -100,7 +111,9 @@ impl Execution {
             yielded: Instant::now(),
             node_started: Instant::now(),
             history_bytes: 0,
-            executed: 0,
+            executed: Rc::default(),
+            depth: 0,
+            tools: None,
             current: "",
             clients,
             result: None,
@@ -149,15 +162,7 @@ impl Execution {
     ) -> Result<(), NodeError> {
         self.current = node;
         self.pending = None;
-        if self.executed >= self.limits.max_node_executions {
-            return Err(self.error(
-                ErrorKind::Limit(Limit::NodeExecutions),
-                format!(
-                    "Execution limit exceeded: maximum node executions ({}) reached",
-                    self.limits.max_node_executions
-                ),
-            ));
-        }
+        self.count_execution()?;
         // One clock read per node: the yield, the deadline check and the
         // start time.
         let mut now = Instant::now();
@@ -170,7 +175,6 @@ impl Execution {
             return Err(self.time_limit());
         }
         self.node_started = now;
-        self.executed += 1;
         let index = self.history.borrow().outputs.len();
         let span = tracing::debug_span!(
             "node",
@@ -185,7 +189,7 @@ impl Execution {
         }
         if let Some(progress) = &self.watch.progress {
             let _ = progress.send(ProgressEvent {
-                progress: self.executed as f64,
+                progress: self.executed.get() as f64,
                 node,
                 message: None,
             });
@@ -197,6 +201,23 @@ impl Execution {
             start: now,
             span,
         });
+        Ok(())
+    }
+
+    /// Counts one node execution (a node, or a call of a `parallel` or
+    /// `forEach` node) against `maxNodeExecutions`.
+    fn count_execution(&mut self) -> Result<(), NodeError> {
+        let executed = self.executed.get();
+        if executed >= self.limits.max_node_executions {
+            return Err(self.error(
+                ErrorKind::Limit(Limit::NodeExecutions),
+                format!(
+                    "Execution limit exceeded: maximum node executions ({}) reached",
+                    self.limits.max_node_executions
+                ),
+            ));
+        }
+        self.executed.set(executed + 1);
         Ok(())
     }
 

@@ -40,6 +40,7 @@ pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
 pub use exec::elicit::{Answer, Elicit};
+pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
 pub use expressions::expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};

@@ -86,6 +86,8 @@ pub struct Limits {
     pub max_history_bytes: u64,
     /// Nesting of arrays and objects in one node's output.
     pub max_value_depth: u64,
+    /// Nesting of calls of the graph's own tools.
+    pub max_call_depth: u64,
 }
 
 impl Limits {
@@ -99,6 +101,7 @@ impl Limits {
         max_value_bytes: 64 << 20,
         max_history_bytes: 256 << 20,
         max_value_depth: mcpgraph_expr::DEFAULT_MAX_VALUE_DEPTH,
+        max_call_depth: 8,
     };
 }
 

@@ -25,6 +25,10 @@ pub enum NodeType {
     Switch,
     /// `elicit` (an extension): asks the calling client's user.
     Elicit,
+    /// `parallel` (an extension): calls at once.
+    Parallel,
+    /// `forEach` (an extension): one call per item.
+    ForEach,
 }
 
 impl NodeType {
@@ -37,6 +41,8 @@ impl NodeType {
             NodeType::Transform => "transform",
             NodeType::Switch => "switch",
             NodeType::Elicit => "elicit",
+            NodeType::Parallel => "parallel",
+            NodeType::ForEach => "forEach",
         }
     }
 }

@@ -67,6 +67,7 @@ pub(crate) fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStre
                     max_value_bytes: 1,
                     max_history_bytes: 1,
                     max_value_depth: 1,
+                    max_call_depth: 1,
                 };
                 fn compile() -> rt::Result<(), rt::StartupError> {
                     rt::Ok(())

@@ -9,16 +9,17 @@ use quote::quote;
 use syn::Ident;
 
 use super::schema::{ToolSchemas, validator_module};
-use super::{jsonata, lit, resilience, rule};
+use super::{fanout, jsonata, lit, resilience, rule};
 use crate::ident::{camel, snake, unique};
 use crate::model::{Arg, Message, NodeKind, Routes, Tool};
 
 /// The module of `tool`, named `module`, holding the schema validators
-/// `schemas` assigns it.
+/// `schemas` assigns it; `tools`: the names of the graph's tools, in order.
 pub(super) fn expand_tool(
     tool: &Tool,
     module: &Ident,
     schemas: &ToolSchemas<'_>,
+    tools: &[&str],
     krate: &syn::Path,
 ) -> TokenStream {
     let ids: Vec<&str> = tool.nodes.iter().map(|n| n.id.value.as_str()).collect();
@@ -68,6 +69,29 @@ pub(super) fn expand_tool(
                 let fallback = r.on_error.as_ref().map(|to| variant_of(&to.value));
                 let body = resilience::arm(run, next, fallback);
                 quote!(Node::#variant => #body)
+            }
+            NodeKind::Parallel {
+                branches,
+                max_concurrency,
+                next,
+            } => {
+                field_decls.push(quote!(#field: rt::Parallel));
+                let init = fanout::parallel(branches, *max_concurrency, tools);
+                field_inits.push(quote!(#field: #init));
+                let next = variant_of(&next.value);
+                quote!(Node::#variant => { exec.parallel(&compiled.#field).await?; Node::#next })
+            }
+            NodeKind::ForEach {
+                items,
+                call,
+                max_concurrency,
+                next,
+            } => {
+                field_decls.push(quote!(#field: rt::ForEach));
+                let init = fanout::for_each(items, call, *max_concurrency, tools);
+                field_inits.push(quote!(#field: #init));
+                let next = variant_of(&next.value);
+                quote!(Node::#variant => { exec.for_each(&compiled.#field).await?; Node::#next })
             }
             NodeKind::Elicit {
                 message,
@@ -198,6 +222,8 @@ pub(super) fn node_enum(tool: &Tool, variants: &[Ident]) -> TokenStream {
             NodeKind::Transform { .. } => quote!(Transform),
             NodeKind::Switch { .. } => quote!(Switch),
             NodeKind::Elicit { .. } => quote!(Elicit),
+            NodeKind::Parallel { .. } => quote!(Parallel),
+            NodeKind::ForEach { .. } => quote!(ForEach),
         };
         quote!(Node::#v => rt::NodeType::#kind)
     });
@@ -270,7 +296,7 @@ fn expand_elicit<'v>(
 
 /// The arguments of an `mcp` node: `rt::Args` built from arrays
 /// (`rt::Vec::from([..])`, which prettyplease formats, unlike `vec![..]`).
-fn expand_args(arg: &Arg) -> TokenStream {
+pub(super) fn expand_args(arg: &Arg) -> TokenStream {
     match arg {
         Arg::Expr(expr) => jsonata::args(&expr.source),
         Arg::Object(fields) => {

@@ -16,6 +16,13 @@ pub(super) fn check_output_paths(tool: &Tool, lock: &Lock, diags: &mut Diagnosti
         match &node.kind {
             NodeKind::Transform { expr, .. } => exprs.push(expr),
             NodeKind::Mcp { args, .. } => arg_exprs(args, &mut exprs),
+            NodeKind::Parallel { branches, .. } => {
+                for (_, call) in branches {
+                    arg_exprs(&call.args, &mut exprs);
+                }
+            }
+            // Its `call.args` read `$.item`, which is no node.
+            NodeKind::ForEach { items, .. } => exprs.push(items),
             NodeKind::Switch { conditions, .. } => {
                 for condition in conditions {
                     logic_exprs(&condition.rule, &mut exprs);

@@ -106,6 +106,7 @@ impl Cx<'_, '_> {
             "maxValueBytes",
             "maxHistoryBytes",
             "maxValueDepth",
+            "maxCallDepth",
         ];
         let Some(f) = self.fields(node, "`executionLimits`", &keys, " in `executionLimits`") else {
             return limits;
@@ -118,6 +119,7 @@ impl Cx<'_, '_> {
             &mut limits.max_value_bytes,
             &mut limits.max_history_bytes,
             &mut limits.max_value_depth,
+            &mut limits.max_call_depth,
         ];
         for (key, slot) in keys.iter().zip(slots) {
             if let Some(n) = f.get(key)

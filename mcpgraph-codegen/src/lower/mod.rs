@@ -16,6 +16,7 @@ mod args;
 mod auth;
 mod elicit;
 mod extensions;
+mod fanout;
 mod fields;
 mod file;
 mod form;

@@ -10,7 +10,16 @@ use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
 
 /// The node types, in the order messages list them.
-const NODE_TYPES: &[&str] = &["entry", "exit", "mcp", "transform", "switch", "elicit"];
+const NODE_TYPES: &[&str] = &[
+    "entry",
+    "exit",
+    "mcp",
+    "transform",
+    "switch",
+    "elicit",
+    "parallel",
+    "forEach",
+];
 
 /// The fields of each node type.
 const NODE_FIELDS: &[(&str, &[&str])] = &[
@@ -35,6 +44,14 @@ const NODE_FIELDS: &[(&str, &[&str])] = &[
     (
         "elicit",
         &["id", "type", "message", "requestedSchema", "routes"],
+    ),
+    (
+        "parallel",
+        &["id", "type", "next", "branches", "maxConcurrency"],
+    ),
+    (
+        "forEach",
+        &["id", "type", "next", "items", "call", "maxConcurrency"],
     ),
 ];
 
@@ -88,6 +105,8 @@ impl Cx<'_, '_> {
             Some("transform") => self.transform(&f, &context, next),
             Some("switch") => self.switch(&f, &context, next),
             Some("elicit") => self.elicit(&f, &context),
+            Some("parallel") => self.parallel(&f, &context, next),
+            Some("forEach") => self.for_each(&f, &context, next),
             _ => None,
         };
         match (id_checked, built) {
@@ -327,7 +346,7 @@ mod tests {
         assert_eq!(d.items.len(), 1, "{d}");
         assert_eq!(
             d.items[0].message,
-            "unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch, elicit)"
+            "unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch, elicit, parallel, forEach)"
         );
         assert_eq!(
             d.items[0].help.as_deref(),

@@ -46,6 +46,8 @@ pub(super) fn check_names(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostic
             NodeKind::Transform { .. } => "transform",
             NodeKind::Switch { .. } => "switch",
             NodeKind::Elicit { .. } => "elicit",
+            NodeKind::Parallel { .. } => "parallel",
+            NodeKind::ForEach { .. } => "forEach",
         };
         diags
             .error(

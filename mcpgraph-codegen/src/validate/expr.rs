@@ -62,6 +62,34 @@ pub(super) fn check_arg(
     }
 }
 
+/// The names a `forEach` node's `call.args` read besides the nodes: the
+/// current item and its position.
+pub(super) const ITEM_NAMES: [&str; 2] = ["item", "index"];
+
+/// Checks the expressions inside a `forEach` node's `call.args`, where
+/// `$.item` and `$.index` name the current item and its position (and
+/// shadow nodes with those ids).
+pub(super) fn check_item_args(
+    arg: &Arg,
+    scope: &Scope<'_>,
+    diags: &mut Diagnostics,
+    refs: &mut Vec<Ref>,
+) {
+    let mut ids = scope.ids.clone();
+    ids.extend(ITEM_NAMES);
+    let inner = Scope {
+        ids: &ids,
+        ..*scope
+    };
+    let mut found = Vec::new();
+    check_arg(arg, &inner, diags, &mut found);
+    refs.extend(
+        found
+            .into_iter()
+            .filter(|r| !ITEM_NAMES.contains(&r.name.as_str())),
+    );
+}
+
 /// Checks the `var` expressions inside a switch rule.
 pub(super) fn check_logic(
     logic: &Logic,

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::before_run::references_before_run;
 use super::content;
-use super::expr::{Ref, Scope, check_arg, check_expr, check_logic};
+use super::expr::{Ref, Scope, check_arg, check_expr, check_item_args, check_logic};
 use super::unknown_node;
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
@@ -117,9 +117,18 @@ fn targets_and_servers(
                 );
             }
         }
-        if let NodeKind::Mcp { server, .. } = &node.kind
-            && !servers.contains(&server.value.as_str())
-        {
+        let called = match &node.kind {
+            NodeKind::Mcp { server, .. } => vec![server],
+            kind => kind
+                .calls()
+                .into_iter()
+                .filter_map(|c| c.server.as_ref())
+                .collect(),
+        };
+        for server in called {
+            if servers.contains(&server.value.as_str()) {
+                continue;
+            }
             let d = diags.error(
                 server.pos,
                 format!(
@@ -148,6 +157,15 @@ fn expressions(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostics) -> Vec<V
         match &node.kind {
             NodeKind::Transform { expr, .. } => check_expr(expr, scope, diags, &mut found),
             NodeKind::Mcp { args, .. } => check_arg(args, scope, diags, &mut found),
+            NodeKind::Parallel { branches, .. } => {
+                for (_, call) in branches {
+                    check_arg(&call.args, scope, diags, &mut found);
+                }
+            }
+            NodeKind::ForEach { items, call, .. } => {
+                check_expr(items, scope, diags, &mut found);
+                check_item_args(&call.args, scope, diags, &mut found);
+            }
             NodeKind::Switch { conditions, .. } => {
                 for c in conditions {
                     check_logic(&c.rule, scope, diags, &mut found);

@@ -14,6 +14,7 @@
 //! the may-have-run analysis.
 
 mod before_run;
+mod calls;
 mod content;
 mod expr;
 mod graph;
@@ -41,6 +42,7 @@ pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
     for (tool, unfinished) in file.tools.iter().zip(&lowered.tools) {
         graph::check_tool(tool, unfinished, &servers, diags);
     }
+    calls::check_graph_calls(file, diags);
     unused_servers(lowered, diags);
 }
 
@@ -57,9 +59,13 @@ fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
         .tools
         .iter()
         .flat_map(|t| &t.nodes)
-        .filter_map(|n| match &n.kind {
-            NodeKind::Mcp { server, .. } => Some(server.value.as_str()),
-            _ => None,
+        .flat_map(|n| match &n.kind {
+            NodeKind::Mcp { server, .. } => vec![server.value.as_str()],
+            kind => kind
+                .calls()
+                .into_iter()
+                .filter_map(|c| c.server.as_ref().map(|s| s.value.as_str()))
+                .collect(),
         })
         .collect();
     for server in &lowered.file.mcp_servers {

@@ -64,6 +64,10 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("exit_content_not_mcp.yaml", Blind::Semantic),
     ("duplicate_tool_names.yaml", Blind::Semantic),
     ("exit_unreachable.yaml", Blind::Semantic),
+    // Calls of the graph's own tools: rules between tools.
+    ("graph_tool_missing_argument.yaml", Blind::Semantic),
+    ("recursion_without_bound.yaml", Blind::Semantic),
+    ("unknown_branch_tool.yaml", Blind::Semantic),
     ("jsonata_block_scalar.yaml", Blind::Semantic),
     ("jsonata_double_quoted_escapes.yaml", Blind::Semantic),
     ("jsonata_folded_block.yaml", Blind::Semantic),

@@ -72,7 +72,7 @@ impl Execution {
             .watch
             .progress
             .clone()
-            .map(|sink| (sink, self.executed));
+            .map(|sink| (sink, self.executed.get()));
         let caller = self.caller.as_ref().map(|c| c.at(self.current, progress));
         let result = match self.replayed(caller.as_ref())? {
             Some(result) => result,

@@ -59,6 +59,7 @@ const _: () = {
             max_value_bytes: 67108864,
             max_history_bytes: 268435456,
             max_value_depth: 128,
+            max_call_depth: 8,
         };
         fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
             rt::Ok(__McpgraphCompiled {

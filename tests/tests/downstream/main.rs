@@ -15,6 +15,7 @@ mod downstream_example;
 mod downstream_http;
 mod env_expansion;
 mod eras;
+mod fanout;
 mod hardening_lock;
 mod healing;
 mod oauth_client;

@@ -119,6 +119,14 @@ pub fn graphs(root: &Path, dirs: &[&str], skipped: &mut Skipped) -> Vec<Case> {
                         message: Message::Expr(expr),
                         ..
                     } => inputs.push(Input::Jsonata(expr.source.clone())),
+                    NodeKind::Parallel { .. } | NodeKind::ForEach { .. } => {
+                        for call in node.kind.calls() {
+                            arg_exprs(&call.args, &mut inputs);
+                        }
+                        if let NodeKind::ForEach { items, .. } = &node.kind {
+                            inputs.push(Input::Jsonata(items.source.clone()));
+                        }
+                    }
                     NodeKind::Elicit { .. } | NodeKind::Entry { .. } | NodeKind::Exit => {}
                 }
             }

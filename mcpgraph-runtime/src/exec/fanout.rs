@@ -1,0 +1,317 @@
+//! The fan-out nodes: `parallel` (named branches, at once) and `forEach`
+//! (one call per item, in item order). Their calls run concurrently on the
+//! call's own worker task, at most `maxConcurrency` at a time: the
+//! arguments of each are evaluated when it starts (so a `forEach` over many
+//! items holds at most that many argument objects), each call counts as a
+//! node execution, and each result is held to the value budgets as it
+//! arrives. The first failure fails the node: the calls still running are
+//! dropped, which cancels them downstream (`notifications/cancelled`), and
+//! no partial output is kept.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Instant;
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use jsonata_core::value::JValue;
+use serde_json::Value;
+use tracing::Instrument;
+
+use super::{Execution, from_json_opt, kind_of};
+use crate::downstream::convert::output_of_result;
+use crate::error::{Downstream, ErrorKind, Limit, NodeError};
+use crate::expressions::expr::{Args, Expr};
+use crate::expressions::value::measure;
+use crate::observe::ProgressEvent;
+
+/// Where one call of a fan-out node goes.
+#[derive(Debug)]
+enum Target {
+    /// A tool of a downstream server.
+    Server {
+        server: &'static str,
+        tool: &'static str,
+    },
+    /// A tool of this graph: its index in `Graph::TOOLS`, and its name.
+    Tool { index: usize, name: &'static str },
+}
+
+/// One call of a `parallel` branch or of a `forEach` node.
+#[derive(Debug)]
+pub struct CallSpec {
+    target: Target,
+    args: Args,
+}
+
+impl CallSpec {
+    /// A call of `tool` on the downstream `server`.
+    pub fn server(server: &'static str, tool: &'static str, args: Args) -> Self {
+        Self {
+            target: Target::Server { server, tool },
+            args,
+        }
+    }
+
+    /// A call of the graph's own tool `name`, the `index`th of
+    /// `Graph::TOOLS`.
+    pub fn tool(index: usize, name: &'static str, args: Args) -> Self {
+        Self {
+            target: Target::Tool { index, name },
+            args,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self.target {
+            Target::Server { server, tool } => format!("`{server}`/`{tool}`"),
+            Target::Tool { name, .. } => format!("tool `{name}`"),
+        }
+    }
+}
+
+/// A `parallel` node: named branches, output keyed by name in file order.
+#[derive(Debug)]
+pub struct Parallel {
+    branches: Vec<(&'static str, CallSpec)>,
+    max_concurrency: usize,
+}
+
+impl Parallel {
+    /// The branches, at most `max_concurrency` at once (`None`: all).
+    pub fn new(branches: Vec<(&'static str, CallSpec)>, max_concurrency: Option<usize>) -> Self {
+        let max_concurrency = max_concurrency.unwrap_or(branches.len()).max(1);
+        Self {
+            branches,
+            max_concurrency,
+        }
+    }
+}
+
+/// A `forEach` node: one call per item of `items`, output in item order.
+#[derive(Debug)]
+pub struct ForEach {
+    items: Expr,
+    call: CallSpec,
+    max_concurrency: usize,
+}
+
+impl ForEach {
+    /// `call` once per item of `items`, at most `max_concurrency` at once.
+    pub fn new(items: Expr, call: CallSpec, max_concurrency: usize) -> Self {
+        Self {
+            items,
+            call,
+            max_concurrency: max_concurrency.max(1),
+        }
+    }
+}
+
+/// A call started, with its position among the node's calls.
+type Started = Pin<Box<dyn Future<Output = (usize, Result<JValue, NodeError>)>>>;
+
+impl Execution {
+    /// Runs a `parallel` node: its output is `{branch: output}`.
+    pub async fn parallel(&mut self, node: &Parallel) -> Result<(), NodeError> {
+        let results = self
+            .fan_out(node.branches.len(), node.max_concurrency, |exec, i| {
+                let (name, call) = &node.branches[i];
+                let span = tracing::debug_span!("branch", node = exec.current, branch = *name);
+                let args = exec.call_args(call)?;
+                exec.start(call, args, i, span)
+            })
+            .await?;
+        let object = node
+            .branches
+            .iter()
+            .zip(results)
+            .map(|((name, _), value)| ((*name).to_owned(), value))
+            .collect();
+        self.record(JValue::object(object))
+    }
+
+    /// Runs a `forEach` node: its output is the array of the calls'
+    /// outputs, in item order.
+    pub async fn for_each(&mut self, node: &ForEach) -> Result<(), NodeError> {
+        let items = match self.eval(&node.items)? {
+            JValue::Undefined => Vec::new(),
+            JValue::Array(items) => items.iter().cloned().collect(),
+            other => {
+                let kind = super::to_json(&other).map_or("nothing", |v| kind_of(&v));
+                return Err(self.error(
+                    ErrorKind::Expression,
+                    format!("`items` must evaluate to an array, not {kind}"),
+                ));
+            }
+        };
+        let results = self
+            .fan_out(items.len(), node.max_concurrency, |exec, i| {
+                let span = tracing::debug_span!("item", node = exec.current, index = i);
+                let args = exec.item_args(&node.call, &items[i], i)?;
+                exec.start(&node.call, args, i, span)
+            })
+            .await?;
+        self.record(JValue::array(results))
+    }
+
+    /// Runs `count` calls, `start(self, i)` starting the `i`th, at most
+    /// `max` at once; returns their outputs in order, or the first error.
+    async fn fan_out(
+        &mut self,
+        count: usize,
+        max: usize,
+        mut start: impl FnMut(&mut Self, usize) -> Result<Started, NodeError>,
+    ) -> Result<Vec<JValue>, NodeError> {
+        let mut results: Vec<JValue> = vec![JValue::Null; count];
+        let mut running = FuturesUnordered::new();
+        let (mut next, mut done, mut bytes) = (0, 0, 0u64);
+        while done < count {
+            while running.len() < max && next < count {
+                self.count_execution()?;
+                running.push(start(self, next)?);
+                next += 1;
+            }
+            let Ok(finished) = tokio::time::timeout_at(self.deadline.into(), running.next()).await
+            else {
+                return Err(self.time_limit());
+            };
+            let Some((i, outcome)) = finished else { break };
+            let value = outcome?;
+            bytes += self.measure_part(&value, i, bytes)?;
+            results[i] = if value.is_undefined() {
+                JValue::Null
+            } else {
+                value
+            };
+            done += 1;
+            self.part_done(done, count);
+            self.pace().await;
+        }
+        Ok(results)
+    }
+
+    /// Holds the `i`th call's output to `maxValueDepth`, and the outputs
+    /// so far (`before` bytes, then this one) to `maxValueBytes`.
+    fn measure_part(&self, value: &JValue, i: usize, before: u64) -> Result<u64, NodeError> {
+        let (depth, max) = (self.limits.max_value_depth, self.limits.max_value_bytes);
+        measure(value, depth, max.saturating_sub(before)).map_err(|over| {
+            let what = format!("the output of call {i} and those before it");
+            match over {
+                crate::expressions::value::Oversize::Bytes(_) => self.error(
+                    ErrorKind::Limit(Limit::ValueBytes),
+                    format!(
+                        "Value limit exceeded: {what} are larger than maxValueBytes ({max} bytes)"
+                    ),
+                ),
+                over => self.oversize(&what, &over),
+            }
+        })
+    }
+
+    /// A progress event for each call done (`done` of `count`).
+    fn part_done(&self, done: usize, count: usize) {
+        if let Some(progress) = &self.watch.progress {
+            let _ = progress.send(ProgressEvent {
+                progress: self.executed.get() as f64,
+                node: self.current,
+                message: Some(format!("{done} of {count} calls done")),
+            });
+        }
+    }
+
+    /// Every `YIELD_EVERY` of running, lets the worker's other tasks run
+    /// (calls that finish at once would otherwise never give way).
+    async fn pace(&mut self) {
+        let now = Instant::now();
+        if now.duration_since(self.yielded) >= super::YIELD_EVERY {
+            tokio::task::yield_now().await;
+            self.yielded = Instant::now();
+        }
+    }
+
+    /// The arguments of `call`: an object.
+    fn call_args(&mut self, call: &CallSpec) -> Result<serde_json::Map<String, Value>, NodeError> {
+        match self.eval_args(&call.args)? {
+            Some(Value::Object(map)) => Ok(map),
+            other => Err(self.error(
+                ErrorKind::Expression,
+                format!(
+                    "the arguments for {} are not an object but {}",
+                    call.describe(),
+                    other.as_ref().map_or("nothing", kind_of)
+                ),
+            )),
+        }
+    }
+
+    /// [`Execution::call_args`] with `$.item` and `$.index` in the context
+    /// (shadowing nodes with those ids, which are put back after).
+    fn item_args(
+        &mut self,
+        call: &CallSpec,
+        item: &JValue,
+        index: usize,
+    ) -> Result<serde_json::Map<String, Value>, NodeError> {
+        let ctx = self.context.as_object_mut().expect("context is an object");
+        let saved = [
+            ctx.insert("item".to_owned(), item.clone()),
+            ctx.insert("index".to_owned(), JValue::from(index as f64)),
+        ];
+        let args = self.call_args(call);
+        let ctx = self.context.as_object_mut().expect("context is an object");
+        for (key, value) in ["item", "index"].into_iter().zip(saved) {
+            match value {
+                Some(value) => {
+                    ctx.insert(key.to_owned(), value);
+                }
+                None => {
+                    ctx.shift_remove(key);
+                }
+            }
+        }
+        args
+    }
+
+    /// Starts the `i`th call: `call` with `arguments`, inside `span`.
+    fn start(
+        &self,
+        call: &CallSpec,
+        arguments: serde_json::Map<String, Value>,
+        i: usize,
+        span: tracing::Span,
+    ) -> Result<Started, NodeError> {
+        match call.target {
+            Target::Tool { index, name } => {
+                let run = self.graph_call(index, name, Value::Object(arguments))?;
+                Ok(Box::pin(async move { (i, run.await) }.instrument(span)))
+            }
+            Target::Server { server, tool } => {
+                let clients = std::sync::Arc::clone(&self.clients);
+                let node = self.current;
+                let caller = self.caller.as_ref().map(|c| c.at(node, None));
+                Ok(Box::pin(
+                    async move {
+                        let result = clients
+                            .call(server, tool, arguments, caller.as_ref())
+                            .await
+                            .map_err(|e| {
+                                let message = crate::secrets::redact(&e.message).into_owned();
+                                NodeError::new(e.kind, Some(node), message)
+                            })
+                            .and_then(|result| {
+                                output_of_result(result).map_err(|text| {
+                                    NodeError::new(
+                                        ErrorKind::Downstream(Downstream::ToolError),
+                                        Some(node),
+                                        format!("`{server}`/`{tool}` returned an error: {text}"),
+                                    )
+                                })
+                            });
+                        (i, result.map(from_json_opt))
+                    }
+                    .instrument(span),
+                ))
+            }
+        }
+    }
+}
