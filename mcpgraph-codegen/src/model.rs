@@ -11,9 +11,12 @@
 
 use std::collections::HashMap;
 
+mod calls;
 mod resilience;
 mod servers;
+mod targets;
 
+pub use calls::Call;
 pub use resilience::{Resilience, Retry};
 pub use servers::{McpServer, Transport};
 
@@ -269,92 +272,6 @@ pub enum NodeKind {
         /// `routes`: where each answer goes.
         routes: Routes,
     },
-}
-
-impl NodeKind {
-    /// The ids a node may pass control to, with where each is written: a
-    /// switch's conditions in order, then its default; a node's `onError`
-    /// last.
-    pub fn targets(&self) -> Vec<&Sp<String>> {
-        let mut targets = self.routes();
-        targets.extend(self.resilience().and_then(|r| r.on_error.as_ref()));
-        targets
-    }
-
-    /// The node's `retry`, `timeoutMs` and `onError`, for the types that
-    /// have them.
-    pub fn resilience(&self) -> Option<&Resilience> {
-        match self {
-            NodeKind::Mcp { resilience, .. } => Some(resilience),
-            _ => None,
-        }
-    }
-
-    /// [`NodeKind::targets`] but `onError`.
-    fn routes(&self) -> Vec<&Sp<String>> {
-        match self {
-            NodeKind::Entry { next }
-            | NodeKind::Mcp { next, .. }
-            | NodeKind::Parallel { next, .. }
-            | NodeKind::ForEach { next, .. }
-            | NodeKind::Transform { next, .. } => vec![next],
-            NodeKind::Switch { conditions, next } => conditions
-                .iter()
-                .map(|c| &c.next)
-                .chain(std::iter::once(next))
-                .collect(),
-            NodeKind::Elicit { routes, .. } => routes.iter().map(|(_, to)| to).collect(),
-            NodeKind::Exit => Vec::new(),
-        }
-    }
-}
-
-impl NodeKind {
-    /// [`NodeKind::targets`], each with the key that names it (`next`, an
-    /// `elicit` node's `routes.accept`, ...), for messages.
-    pub fn keyed_targets(&self) -> Vec<(String, &Sp<String>)> {
-        match self {
-            NodeKind::Elicit { routes, .. } => routes
-                .iter()
-                .map(|(answer, to)| (format!("routes.{answer}"), to))
-                .collect(),
-            kind => kind
-                .routes()
-                .into_iter()
-                .map(|to| ("next".to_owned(), to))
-                .chain(
-                    kind.resilience()
-                        .and_then(|r| r.on_error.as_ref())
-                        .map(|to| ("onError".to_owned(), to)),
-                )
-                .collect(),
-        }
-    }
-}
-
-/// One call of a `parallel` branch or of a `forEach` node.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Call {
-    /// `server`: a key of `mcpServers`; `None` calls a tool of this graph.
-    pub server: Option<Sp<String>>,
-    /// `tool`: on `server`, or of this graph.
-    pub tool: Sp<String>,
-    /// `args` (default: empty object).
-    pub args: Arg,
-    /// Where a missing argument goes: the `args` key, or the call's
-    /// mapping when it has none.
-    pub args_pos: Pos,
-}
-
-impl NodeKind {
-    /// The calls a `parallel` or `forEach` node makes (none for others).
-    pub fn calls(&self) -> Vec<&Call> {
-        match self {
-            NodeKind::Parallel { branches, .. } => branches.iter().map(|(_, c)| c).collect(),
-            NodeKind::ForEach { call, .. } => vec![call],
-            _ => Vec::new(),
-        }
-    }
 }
 
 /// An `elicit` node's `message`.

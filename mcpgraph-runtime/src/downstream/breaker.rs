@@ -141,6 +141,22 @@ impl Drop for Ticket<'_> {
     }
 }
 
+/// The error of a call that the open circuit breaker of `server` stops
+/// (for `left` more).
+pub(super) fn open(server: &str, tool: &str, left: std::time::Duration) -> super::DownstreamError {
+    let mut error = super::DownstreamError::new(
+        crate::error::Downstream::Refused,
+        format!(
+            "downstream server `{server}` tool `{tool}` not called: the server failed {} times in a row, \
+             and its circuit breaker fails its calls at once for {} s more (then one call probes it)",
+            THRESHOLD,
+            left.as_secs().max(1)
+        ),
+    );
+    error.retry_after = Some(left);
+    error
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

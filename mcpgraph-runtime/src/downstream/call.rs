@@ -55,7 +55,7 @@ impl ClientManager {
                 .get(server)
                 .map(super::breaker::Breaker::admit)
             {
-                Some(Err(left)) => return Err(open(server, tool, left)),
+                Some(Err(left)) => return Err(super::breaker::open(server, tool, left)),
                 Some(Ok(ticket)) => Some(ticket),
                 None => None,
             };
@@ -293,22 +293,6 @@ impl ClientManager {
         }
         Ok(())
     }
-}
-
-/// The error of a call that the open circuit breaker of `server` stops
-/// (for `left` more).
-fn open(server: &str, tool: &str, left: std::time::Duration) -> DownstreamError {
-    let mut error = DownstreamError::new(
-        Kind::Refused,
-        format!(
-            "downstream server `{server}` tool `{tool}` not called: the server failed {} times in a row, \
-             and its circuit breaker fails its calls at once for {} s more (then one call probes it)",
-            super::breaker::THRESHOLD,
-            left.as_secs().max(1)
-        ),
-    );
-    error.retry_after = Some(left);
-    error
 }
 
 /// The server's questions, passed on to a client of 2026-07-28 as this

@@ -199,7 +199,7 @@ impl Execution {
     /// Takes the route of `onError` for `error`, a failure of the current
     /// node: its output becomes `{"error": {"kind": ..., "message": ...}}`
     /// (the kind spelled as [`ErrorKind::as_str`]). A failure that is not
-    /// [`routable`] is given back, and ends the call.
+    /// `routable` is given back, and ends the call.
     pub fn caught(&mut self, error: NodeError) -> Result<(), NodeError> {
         if !routable(error.kind()) {
             return Err(error);
