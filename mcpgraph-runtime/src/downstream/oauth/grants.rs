@@ -175,7 +175,7 @@ async fn key_assertion(
     if !settings.scopes.is_empty() {
         form.push(("scope", settings.scopes.join(" ")));
     }
-    let response = token_request(&metadata.token_endpoint, &form).await?;
+    let response = token_request(url, &metadata.token_endpoint, &form).await?;
     Ok(from_response(&response))
 }
 
@@ -209,7 +209,7 @@ async fn jwt_bearer(
     if !settings.scopes.is_empty() {
         form.push(("scope", settings.scopes.join(" ")));
     }
-    let response = token_request(&metadata.token_endpoint, &form).await?;
+    let response = token_request(url, &metadata.token_endpoint, &form).await?;
     Ok(from_response(&response))
 }
 

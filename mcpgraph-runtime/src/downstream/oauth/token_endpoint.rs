@@ -13,11 +13,14 @@ const MAX_ANSWER_BYTES: usize = 1 << 20;
 /// How long one token request may take, answer included.
 const TOKEN_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// POSTs `form` to `endpoint` and reads the token it gives.
+/// POSTs `form` to `endpoint` (the token endpoint of the authorization
+/// server of the MCP server at `server`) and reads the token it gives.
 pub(super) async fn token_request(
+    server: &str,
     endpoint: &str,
     form: &[(&str, String)],
 ) -> Result<OAuthTokenResponse, String> {
+    check_address(server, endpoint).await?;
     let body = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
         .finish();
@@ -65,6 +68,63 @@ pub(super) async fn token_request(
     serde_json::from_slice(&bytes).map_err(|e| format!("token response of {endpoint}: {e}"))
 }
 
+/// How far inside a network an address is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Reach {
+    Public,
+    /// Private, link-local (cloud metadata), unique-local addresses.
+    Private,
+    Loopback,
+}
+
+fn reach(ip: std::net::IpAddr) -> Reach {
+    use std::net::IpAddr;
+    match ip {
+        ip if ip.is_loopback() || ip.is_unspecified() => Reach::Loopback,
+        IpAddr::V4(v4) if v4.is_private() || v4.is_link_local() => Reach::Private,
+        IpAddr::V6(v6) if v6.is_unique_local() || v6.is_unicast_link_local() => Reach::Private,
+        IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map_or(Reach::Public, |v4| reach(v4.into())),
+        IpAddr::V4(_) => Reach::Public,
+    }
+}
+
+/// The innermost reach of the addresses `url`'s host resolves to.
+async fn reach_of(url: &str) -> Result<Reach, String> {
+    let parsed = url::Url::parse(url).map_err(|e| format!("`{url}`: {e}"))?;
+    let host = parsed
+        .host_str()
+        .ok_or_else(|| format!("`{url}` has no host"))?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let port = parsed.port_or_known_default().unwrap_or(443);
+    let addresses = tokio::net::lookup_host((host, port))
+        .await
+        .map_err(|e| format!("resolving `{host}`: {e}"))?;
+    Ok(addresses
+        .map(|a| reach(a.ip()))
+        .max()
+        .unwrap_or(Reach::Public))
+}
+
+/// rmcp's rule for the OAuth requests it makes, for ours: a token endpoint
+/// on a loopback or private address (a cloud metadata host included) is
+/// refused unless the MCP server is on one as far inside, so that metadata
+/// a server points to cannot send the graph's secrets into its network.
+async fn check_address(server: &str, endpoint: &str) -> Result<(), String> {
+    let (inner, outer) = (reach_of(endpoint).await?, reach_of(server).await?);
+    if inner > outer {
+        return Err(format!(
+            "the token endpoint {endpoint} is on a {} address, and the server {server} is not: refused",
+            match inner {
+                Reach::Loopback => "loopback",
+                _ => "private",
+            }
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
@@ -101,7 +161,7 @@ mod tests {
         let mut body = b"{\"access_token\": \"".to_vec();
         body.resize(64 << 20, b'a');
         let url = endpoint("200 OK", body).await;
-        let error = token_request(&url, &[("grant_type", "x".into())])
+        let error = token_request(&url, &url, &[("grant_type", "x".into())])
             .await
             .unwrap_err();
         assert!(error.contains("longer than 1024 KiB"), "{error}");
@@ -112,10 +172,37 @@ mod tests {
         crate::downstream::http_client::install_crypto_provider();
         let body = br#"{"error": "invalid_grant", "error_description": "assertion expired"}"#;
         let url = endpoint("400 Bad Request", body.to_vec()).await;
-        let error = token_request(&url, &[("grant_type", "x".into())])
+        let error = token_request(&url, &url, &[("grant_type", "x".into())])
             .await
             .unwrap_err();
         let expected = format!("token refused by {url}: invalid_grant (assertion expired)");
         assert_eq!(error, expected);
+    }
+
+    #[tokio::test]
+    async fn a_token_endpoint_further_inside_than_its_server_is_refused() {
+        let error = check_address("http://93.184.215.14/mcp", "http://127.0.0.1:9/token")
+            .await
+            .unwrap_err();
+        assert!(error.contains("loopback address"), "{error}");
+        let error = check_address("http://93.184.215.14/mcp", "http://169.254.169.254/token")
+            .await
+            .unwrap_err();
+        assert!(error.contains("private address"), "{error}");
+        assert!(
+            check_address("http://10.0.0.5/mcp", "http://10.0.0.6/token")
+                .await
+                .is_ok()
+        );
+        assert!(
+            check_address("http://127.0.0.1:1/mcp", "http://10.0.0.6/token")
+                .await
+                .is_ok()
+        );
+        assert!(
+            check_address("http://10.0.0.5/mcp", "http://93.184.215.14/token")
+                .await
+                .is_ok()
+        );
     }
 }
