@@ -1,4 +1,3 @@
-
 use crate::{ExpandOptions, generate_str};
 
 /// Each HTTP server gets one build-time TLS check with its URL, naming

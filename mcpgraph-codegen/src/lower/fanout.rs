@@ -1,6 +1,7 @@
 //! Lowers the fields of the fan-out nodes: a `parallel` node's `branches`
 //! and a `forEach` node's `items` and `call`, each call a `server` (or
-//! none: a tool of this graph), a `tool` and `args`.
+//! none: a tool of this graph), a `tool`, `args`, and its own `retry` and
+//! `timeoutMs`.
 
 use super::Cx;
 use super::fields::Fields;
@@ -11,7 +12,7 @@ use crate::yaml::{self, Value};
 pub(crate) const FOR_EACH_CONCURRENCY: u64 = 4;
 
 /// The fields of a branch or of a `call`.
-const CALL_FIELDS: &[&str] = &["server", "tool", "args"];
+const CALL_FIELDS: &[&str] = &["server", "tool", "args", "retry", "timeoutMs"];
 
 impl Cx<'_, '_> {
     /// The fields of a `parallel` node.
@@ -29,10 +30,12 @@ impl Cx<'_, '_> {
                 None
             }
         };
+        let resilience = self.resilience(f, context);
         Some(NodeKind::Parallel {
             branches: branches?,
             max_concurrency,
             next: next?,
+            resilience,
         })
     }
 
@@ -66,11 +69,13 @@ impl Cx<'_, '_> {
                 None
             }
         };
+        let resilience = self.resilience(f, context);
         Some(NodeKind::ForEach {
             items: items?,
             call: call?,
             max_concurrency: max_concurrency.unwrap_or(FOR_EACH_CONCURRENCY),
             next: next?,
+            resilience,
         })
     }
 
@@ -114,7 +119,8 @@ impl Cx<'_, '_> {
         ok.then_some(out)
     }
 
-    /// One call: `{ server?, tool, args? }`.
+    /// One call: `{ server?, tool, args?, retry?, timeoutMs? }`. A `retry`
+    /// needs a `server`: a tool of this graph is retried by its own nodes.
     fn call(&mut self, node: &yaml::Node, context: &str) -> Option<Call> {
         let f = self.fields(node, "a call", CALL_FIELDS, context)?;
         let server = self.optional_string(&f, "server");
@@ -123,11 +129,24 @@ impl Cx<'_, '_> {
             Some(n) => self.top_args(n),
             None => Arg::Object(Vec::new()),
         };
+        let resilience = self.resilience(&f, context);
+        if let (None, Some(retry), Some(tool)) = (&server, &resilience.retry, &tool) {
+            self.err(
+                retry.pos,
+                format!(
+                    "`retry` on a call of `{}`, a tool of this graph{context}",
+                    tool.value
+                ),
+            )
+            .help("a graph's tool is not retried whole: put `retry` on its `mcp` nodes");
+            return None;
+        }
         Some(Call {
             server,
             tool: tool?,
             args,
             args_pos: f.key_pos("args").unwrap_or(f.pos),
+            resilience,
         })
     }
 }

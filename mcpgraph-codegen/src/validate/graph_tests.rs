@@ -1,4 +1,3 @@
-
 use crate::test_support::load_errors;
 use crate::test_support::{ENTRY, EXIT, errors, one_error, transform, with_nodes};
 
