@@ -5,7 +5,9 @@
 use std::time::{Duration, Instant};
 
 use mcpgraph::Engine;
-use mcpgraph_tests::{engine_call, test_server_spec};
+use mcpgraph_tests::{
+    engine_call, free_port, test_server_http_with, test_server_over_http, test_server_spec,
+};
 use serde_json::{Value, json};
 
 mod graph {
@@ -108,5 +110,24 @@ async fn a_branch_timeout_fails_the_node() {
     assert!(err.starts_with("node `p`: "), "{err}");
     assert!(err.contains("the call's timeoutMs (300 ms)"), "{err}");
     assert!(started.elapsed() < Duration::from_secs(5));
+    e.shutdown().await;
+}
+
+/// Over HTTP, the server answers both items' first calls 429 with
+/// `Retry-After: 1`: each call waits that second (not its 10 ms backoff)
+/// before its retry, and both succeed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retry_after_of_an_http_429_is_honoured_per_call() {
+    let port = free_port();
+    let bin = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    let _server = test_server_http_with(bin, port, &["--http-busy", "2:1"]).await;
+    let e = Engine::start::<graph::Server>(test_server_over_http(port, 10_000), 2)
+        .expect("engine starts");
+    let started = Instant::now();
+    let got = engine_call(&e, "each_echo_retried", json!({"items": [1, 2]})).await;
+    let took = started.elapsed();
+    assert_eq!(got, Ok(json!([{"x": 1}, {"x": 2}])));
+    assert!(took >= Duration::from_millis(900), "waited {took:?}");
+    assert!(took < Duration::from_secs(6), "{took:?}");
     e.shutdown().await;
 }

@@ -130,6 +130,10 @@ async fn the_circuit_breaker_opens_after_five_failures_in_a_row() {
     assert!(started.elapsed() < Duration::from_secs(2), "fails at once");
     let err = engine_call(&e, "flaky", args).await.unwrap_err();
     assert!(err.contains("circuit breaker"), "{err}");
-    assert_eq!(std::fs::read_to_string(&counter).unwrap(), "5", "not called");
+    assert_eq!(
+        std::fs::read_to_string(&counter).unwrap(),
+        "5",
+        "not called"
+    );
     e.shutdown().await;
 }
