@@ -97,7 +97,7 @@ fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
             NodeKind::Elicit { routes, .. } => {
                 Some(routes.iter().map(|(answer, _)| answer.to_owned()).collect())
             }
-            NodeKind::Mcp { resilience, .. } if resilience.on_error.is_some() => {
+            kind if kind.resilience().is_some_and(|r| r.on_error.is_some()) => {
                 Some(vec![String::new(), "onError".to_owned()])
             }
             _ => None,

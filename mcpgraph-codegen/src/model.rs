@@ -250,6 +250,9 @@ pub enum NodeKind {
         max_concurrency: Option<u64>,
         /// `next`.
         next: Sp<String>,
+        /// `retry` (each branch's default), `timeoutMs` (the whole node)
+        /// and `onError`.
+        resilience: Resilience,
     },
     /// `type: forEach` (an extension): one call per item, output in item
     /// order.
@@ -262,6 +265,9 @@ pub enum NodeKind {
         max_concurrency: u64,
         /// `next`.
         next: Sp<String>,
+        /// `retry` (each call's default), `timeoutMs` (the whole node)
+        /// and `onError`.
+        resilience: Resilience,
     },
     /// `type: elicit` (an extension): asks the calling client's user.
     Elicit {

@@ -22,6 +22,7 @@ use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
 
+mod call_retry;
 mod content;
 #[doc(hidden)]
 #[cfg(feature = "testing")]

@@ -139,8 +139,15 @@ impl Everything {
 /// `127.0.0.1:port/mcp`; ready once the port accepts connections; killed
 /// on drop.
 pub async fn test_server_http(bin: &str, port: u16) -> tokio::process::Child {
+    test_server_http_with(bin, port, &[]).await
+}
+
+/// [`test_server_http`] with `flags` before `--http` (such as
+/// `--http-busy`).
+pub async fn test_server_http_with(bin: &str, port: u16, flags: &[&str]) -> tokio::process::Child {
     const LIMIT: Duration = Duration::from_secs(10);
     let mut child = tokio::process::Command::new(bin)
+        .args(flags)
         .args(["--http", &port.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::null())

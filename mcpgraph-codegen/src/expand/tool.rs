@@ -74,24 +74,30 @@ pub(super) fn expand_tool(
                 branches,
                 max_concurrency,
                 next,
+                resilience: r,
             } => {
                 field_decls.push(quote!(#field: rt::Parallel));
-                let init = fanout::parallel(branches, *max_concurrency, tools);
+                let init = fanout::parallel(branches, *max_concurrency, r, tools);
                 field_inits.push(quote!(#field: #init));
                 let next = variant_of(&next.value);
-                quote!(Node::#variant => { exec.parallel(&compiled.#field).await?; Node::#next })
+                let fallback = r.on_error.as_ref().map(|to| variant_of(&to.value));
+                let body = resilience::arm(quote!(exec.parallel(&compiled.#field)), next, fallback);
+                quote!(Node::#variant => #body)
             }
             NodeKind::ForEach {
                 items,
                 call,
                 max_concurrency,
                 next,
+                resilience: r,
             } => {
                 field_decls.push(quote!(#field: rt::ForEach));
-                let init = fanout::for_each(items, call, *max_concurrency, tools);
+                let init = fanout::for_each(items, call, *max_concurrency, r, tools);
                 field_inits.push(quote!(#field: #init));
                 let next = variant_of(&next.value);
-                quote!(Node::#variant => { exec.for_each(&compiled.#field).await?; Node::#next })
+                let fallback = r.on_error.as_ref().map(|to| variant_of(&to.value));
+                let body = resilience::arm(quote!(exec.for_each(&compiled.#field)), next, fallback);
+                quote!(Node::#variant => #body)
             }
             NodeKind::Elicit {
                 message,

@@ -57,6 +57,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
     }
     for tool in &file.tools {
         for node in &tool.nodes {
+            check_fan_out_retries(&node.kind, lock, diags);
             let NodeKind::Mcp {
                 server,
                 tool: name,
@@ -177,6 +178,31 @@ fn check_args(
         } else if let Arg::Expr(expr) = arg {
             check_arg_type(tool, key, name, expr, property, diags);
         }
+    }
+}
+
+/// [`check_retry`] for each call of a `parallel` or `forEach` node to a
+/// locked tool, with the retry it runs with (its own or its node's).
+fn check_fan_out_retries(kind: &NodeKind, lock: &Lock, diags: &mut Diagnostics) {
+    let Some(node) = kind.resilience() else {
+        return;
+    };
+    for call in kind.calls() {
+        let Some(server) = &call.server else {
+            continue;
+        };
+        let Some(target) = lock
+            .servers
+            .get(&server.value)
+            .and_then(|s| s.tools.get(&call.tool.value))
+        else {
+            continue;
+        };
+        let retry = Resilience {
+            retry: call.retry(node).cloned(),
+            ..Resilience::default()
+        };
+        check_retry(&retry, &server.value, &call.tool.value, target, diags);
     }
 }
 

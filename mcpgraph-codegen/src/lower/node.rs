@@ -47,11 +47,30 @@ const NODE_FIELDS: &[(&str, &[&str])] = &[
     ),
     (
         "parallel",
-        &["id", "type", "next", "branches", "maxConcurrency"],
+        &[
+            "id",
+            "type",
+            "next",
+            "branches",
+            "maxConcurrency",
+            "retry",
+            "timeoutMs",
+            "onError",
+        ],
     ),
     (
         "forEach",
-        &["id", "type", "next", "items", "call", "maxConcurrency"],
+        &[
+            "id",
+            "type",
+            "next",
+            "items",
+            "call",
+            "maxConcurrency",
+            "retry",
+            "timeoutMs",
+            "onError",
+        ],
     ),
 ];
 

@@ -1,6 +1,6 @@
 //! The calls of `parallel` and `forEach` nodes.
 
-use super::{Arg, NodeKind, Pos, Sp};
+use super::{Arg, NodeKind, Pos, Resilience, Retry, Sp};
 
 /// One call of a `parallel` branch or of a `forEach` node.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +14,9 @@ pub struct Call {
     /// Where a missing argument goes: the `args` key, or the call's
     /// mapping when it has none.
     pub args_pos: Pos,
+    /// The call's own `retry` and `timeoutMs` (never `onError`: that is
+    /// the node's).
+    pub resilience: Resilience,
 }
 
 impl NodeKind {
@@ -24,5 +27,16 @@ impl NodeKind {
             NodeKind::ForEach { call, .. } => vec![call],
             _ => Vec::new(),
         }
+    }
+}
+
+impl Call {
+    /// The `retry` this call runs with: its own, else its node's
+    /// (`node`), which applies to calls of a downstream server only.
+    pub fn retry<'a>(&'a self, node: &'a Resilience) -> Option<&'a Sp<Retry>> {
+        self.resilience
+            .retry
+            .as_ref()
+            .or(node.retry.as_ref().filter(|_| self.server.is_some()))
     }
 }

@@ -16,7 +16,9 @@ impl NodeKind {
     /// have them.
     pub fn resilience(&self) -> Option<&Resilience> {
         match self {
-            NodeKind::Mcp { resilience, .. } => Some(resilience),
+            NodeKind::Mcp { resilience, .. }
+            | NodeKind::Parallel { resilience, .. }
+            | NodeKind::ForEach { resilience, .. } => Some(resilience),
             _ => None,
         }
     }

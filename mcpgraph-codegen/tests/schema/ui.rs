@@ -15,6 +15,7 @@ const SCHEMA_REJECTS: &[&str] = &[
     "empty_file.yaml",
     "expr_not_a_string.yaml",
     "expr_with_other_keys.yaml",
+    "fanout_retry_bad_values.yaml",
     "five_errors.yaml",
     "input_schema_not_object.yaml",
     "invalid_tool_name.yaml",
@@ -64,6 +65,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("exit_content_not_mcp.yaml", Blind::Semantic),
     ("duplicate_tool_names.yaml", Blind::Semantic),
     ("exit_unreachable.yaml", Blind::Semantic),
+    ("fanout_on_error_unknown_node.yaml", Blind::Semantic),
     // Calls of the graph's own tools: rules between tools.
     ("graph_tool_missing_argument.yaml", Blind::Semantic),
     ("recursion_without_bound.yaml", Blind::Semantic),
@@ -102,6 +104,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("lock_unreadable.yaml", Blind::Semantic),
     ("regex_unsupported.yaml", Blind::Semantic),
     ("retry_not_idempotent.yaml", Blind::Semantic),
+    ("retry_not_idempotent_fanout.yaml", Blind::Semantic),
     ("not_utf8.yaml", Blind::Yaml),
     ("yaml_syntax.yaml", Blind::Yaml),
     // Its `properties` is also a sequence, which the schema would refuse;

@@ -4,13 +4,15 @@
 //! arguments of each are evaluated when it starts (so a `forEach` over many
 //! items holds at most that many argument objects), each call counts as a
 //! node execution, and each result is held to the value budgets as it
-//! arrives. The first failure fails the node: the calls still running are
+//! arrives. Each call has its own `retry` and `timeoutMs` (see
+//! `call_retry`), the node a `timeoutMs` for all of them. The first failure
+//! (or the node's time limit) fails the node: the calls still running are
 //! dropped, which cancels them downstream (`notifications/cancelled`), and
 //! no partial output is kept.
 
 use std::future::Future;
 use std::pin::Pin;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -18,6 +20,8 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 use tracing::Instrument;
 
+use super::call_retry::{FanOutCall, within};
+use super::retry::Resilience;
 use super::{Execution, from_json_opt, kind_of};
 use crate::downstream::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
@@ -42,6 +46,7 @@ enum Target {
 pub struct CallSpec {
     target: Target,
     args: Args,
+    resilience: &'static Resilience,
 }
 
 impl CallSpec {
@@ -50,6 +55,7 @@ impl CallSpec {
         Self {
             target: Target::Server { server, tool },
             args,
+            resilience: &Resilience::NONE,
         }
     }
 
@@ -59,7 +65,14 @@ impl CallSpec {
         Self {
             target: Target::Tool { index, name },
             args,
+            resilience: &Resilience::NONE,
         }
+    }
+
+    /// The call with its own `retry` (for a call of a server) and
+    /// `timeoutMs` (its limit, retries included).
+    pub fn with(self, resilience: &'static Resilience) -> Self {
+        Self { resilience, ..self }
     }
 
     fn describe(&self) -> String {
@@ -75,6 +88,7 @@ impl CallSpec {
 pub struct Parallel {
     branches: Vec<(&'static str, CallSpec)>,
     max_concurrency: usize,
+    timeout_ms: Option<u64>,
 }
 
 impl Parallel {
@@ -84,6 +98,15 @@ impl Parallel {
         Self {
             branches,
             max_concurrency,
+            timeout_ms: None,
+        }
+    }
+
+    /// The node with a `timeoutMs`: its limit, all branches included.
+    pub fn timeout_ms(self, ms: u64) -> Self {
+        Self {
+            timeout_ms: Some(ms),
+            ..self
         }
     }
 }
@@ -94,6 +117,7 @@ pub struct ForEach {
     items: Expr,
     call: CallSpec,
     max_concurrency: usize,
+    timeout_ms: Option<u64>,
 }
 
 impl ForEach {
@@ -103,6 +127,15 @@ impl ForEach {
             items,
             call,
             max_concurrency: max_concurrency.max(1),
+            timeout_ms: None,
+        }
+    }
+
+    /// The node with a `timeoutMs`: its limit, all items included.
+    pub fn timeout_ms(self, ms: u64) -> Self {
+        Self {
+            timeout_ms: Some(ms),
+            ..self
         }
     }
 }
@@ -114,12 +147,17 @@ impl Execution {
     /// Runs a `parallel` node: its output is `{branch: output}`.
     pub async fn parallel(&mut self, node: &Parallel) -> Result<(), NodeError> {
         let results = self
-            .fan_out(node.branches.len(), node.max_concurrency, |exec, i| {
-                let (name, call) = &node.branches[i];
-                let span = tracing::debug_span!("branch", node = exec.current, branch = *name);
-                let args = exec.call_args(call)?;
-                exec.start(call, args, i, span)
-            })
+            .fan_out(
+                node.branches.len(),
+                node.max_concurrency,
+                node.timeout_ms,
+                |exec, i| {
+                    let (name, call) = &node.branches[i];
+                    let span = tracing::debug_span!("branch", node = exec.current, branch = *name);
+                    let args = exec.call_args(call)?;
+                    exec.start(call, args, i, span)
+                },
+            )
             .await?;
         let object = node
             .branches
@@ -145,23 +183,31 @@ impl Execution {
             }
         };
         let results = self
-            .fan_out(items.len(), node.max_concurrency, |exec, i| {
-                let span = tracing::debug_span!("item", node = exec.current, index = i);
-                let args = exec.item_args(&node.call, &items[i], i)?;
-                exec.start(&node.call, args, i, span)
-            })
+            .fan_out(
+                items.len(),
+                node.max_concurrency,
+                node.timeout_ms,
+                |exec, i| {
+                    let span = tracing::debug_span!("item", node = exec.current, index = i);
+                    let args = exec.item_args(&node.call, &items[i], i)?;
+                    exec.start(&node.call, args, i, span)
+                },
+            )
             .await?;
         self.record(JValue::array(results))
     }
 
     /// Runs `count` calls, `start(self, i)` starting the `i`th, at most
-    /// `max` at once; returns their outputs in order, or the first error.
+    /// `max` at once, all within `timeout_ms` (the node's) if given;
+    /// returns their outputs in order, or the first error.
     async fn fan_out(
         &mut self,
         count: usize,
         max: usize,
+        timeout_ms: Option<u64>,
         mut start: impl FnMut(&mut Self, usize) -> Result<Started, NodeError>,
     ) -> Result<Vec<JValue>, NodeError> {
+        let node_deadline = timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
         let mut results: Vec<JValue> = vec![JValue::Null; count];
         let mut running = FuturesUnordered::new();
         let (mut next, mut done, mut bytes) = (0, 0, 0u64);
@@ -171,8 +217,17 @@ impl Execution {
                 running.push(start(self, next)?);
                 next += 1;
             }
-            let Ok(finished) = tokio::time::timeout_at(self.deadline.into(), running.next()).await
-            else {
+            let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
+            let Ok(finished) = tokio::time::timeout_at(limit.into(), running.next()).await else {
+                if node_deadline.is_some_and(|node| node < self.deadline) {
+                    let ms = timeout_ms.unwrap_or_default();
+                    return Err(self.error(
+                        ErrorKind::Downstream(Downstream::TimedOut),
+                        format!(
+                            "the node's timeoutMs ({ms} ms) ran out with {done} of {count} calls done; the others were cancelled"
+                        ),
+                    ));
+                }
                 return Err(self.time_limit());
             };
             let Some((i, outcome)) = finished else { break };
@@ -280,33 +335,49 @@ impl Execution {
         i: usize,
         span: tracing::Span,
     ) -> Result<Started, NodeError> {
+        let resilience = call.resilience;
+        let node = self.current;
         match call.target {
             Target::Tool { index, name } => {
                 let run = self.graph_call(index, name, Value::Object(arguments))?;
-                Ok(Box::pin(async move { (i, run.await) }.instrument(span)))
-            }
-            Target::Server { server, tool } => {
-                let clients = std::sync::Arc::clone(&self.clients);
-                let node = self.current;
-                let caller = self.caller.as_ref().map(|c| c.at(node, None));
+                let deadline = resilience
+                    .timeout_ms
+                    .map(|ms| Instant::now() + Duration::from_millis(ms));
                 Ok(Box::pin(
                     async move {
-                        let result = clients
-                            .call(server, tool, arguments, caller.as_ref())
-                            .await
-                            .map_err(|e| {
-                                let message = crate::secrets::redact(&e.message).into_owned();
-                                NodeError::new(e.kind, Some(node), message)
+                        let outcome = within(deadline, run).await.unwrap_or_else(|| {
+                            let ms = resilience.timeout_ms.unwrap_or_default();
+                            Err(NodeError::new(
+                                ErrorKind::Downstream(Downstream::TimedOut),
+                                Some(node),
+                                format!("tool `{name}`: the call's timeoutMs ({ms} ms) ran out"),
+                            ))
+                        });
+                        (i, outcome)
+                    }
+                    .instrument(span),
+                ))
+            }
+            Target::Server { server, tool } => {
+                let call = FanOutCall {
+                    clients: std::sync::Arc::clone(&self.clients),
+                    server,
+                    tool,
+                    caller: self.caller.as_ref().map(|c| c.at(node, None)),
+                    node,
+                    graph_deadline: self.deadline,
+                };
+                Ok(Box::pin(
+                    async move {
+                        let result = call.run(arguments, resilience).await.and_then(|result| {
+                            output_of_result(result).map_err(|text| {
+                                NodeError::new(
+                                    ErrorKind::Downstream(Downstream::ToolError),
+                                    Some(node),
+                                    format!("`{server}`/`{tool}` returned an error: {text}"),
+                                )
                             })
-                            .and_then(|result| {
-                                output_of_result(result).map_err(|text| {
-                                    NodeError::new(
-                                        ErrorKind::Downstream(Downstream::ToolError),
-                                        Some(node),
-                                        format!("`{server}`/`{tool}` returned an error: {text}"),
-                                    )
-                                })
-                            });
+                        });
                         (i, result.map(from_json_opt))
                     }
                     .instrument(span),

@@ -216,8 +216,8 @@ impl Execution {
     }
 }
 
-/// " (3 tries)" after a node with `retry` tried more than once.
-fn tries(attempt: u32, resilience: &Resilience) -> String {
+/// " (after 3 tries)" after a node or call with `retry` tried more than once.
+pub(super) fn tries(attempt: u32, resilience: &Resilience) -> String {
     match resilience.retry {
         Some(_) if attempt > 1 => format!(" (after {attempt} tries)"),
         _ => String::new(),

@@ -29,6 +29,8 @@
 //!   of MCP 2026-07-28 (which has no `ping`) does;
 //! - `--stop-reading-and-ping-flood`: answer the first tool call, then stop
 //!   reading stdin and flood stdout with `ping` requests, forever;
+//! - `--http-busy N:SECS` (before `--http`): answer the first N tool calls
+//!   HTTP 429 with `Retry-After: SECS`;
 //! - `--http PORT`: serve streamable HTTP on `127.0.0.1:PORT/mcp` instead of
 //!   stdio (stateful sessions; `crash` ends the whole process, so the URL
 //!   vanishes until a new server binds the port).
@@ -314,6 +316,18 @@ async fn main() {
                 };
                 http::serve_http(port).await;
                 return;
+            }
+            "--http-busy" => {
+                let spec = args.next().unwrap_or_default();
+                let parsed = spec
+                    .split_once(':')
+                    .and_then(|(n, s)| Some((n.parse::<u64>().ok()?, s.parse::<u64>().ok()?)));
+                let Some((calls, secs)) = parsed else {
+                    eprintln!("test server: --http-busy needs N:SECS");
+                    std::process::exit(2);
+                };
+                http::BUSY_CALLS.store(calls, Ordering::SeqCst);
+                http::BUSY_RETRY_AFTER.store(secs, Ordering::SeqCst);
             }
             "--crash-on-start" => {
                 eprintln!("test server: refusing to start (--crash-on-start)");

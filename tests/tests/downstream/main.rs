@@ -16,6 +16,7 @@ mod downstream_http;
 mod env_expansion;
 mod eras;
 mod fanout;
+mod fanout_resilience;
 mod hardening_lock;
 mod healing;
 mod oauth_client;

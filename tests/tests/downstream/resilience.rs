@@ -106,3 +106,34 @@ async fn a_node_timeout_takes_the_error_route() {
     assert_eq!(cancelled, json!(1), "the hang was cancelled downstream");
     e.shutdown().await;
 }
+
+/// A server that crashes call after call: after 5 failures in a row its
+/// circuit breaker opens, and its calls (of any tool) fail at once without
+/// reaching it, saying so.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_circuit_breaker_opens_after_five_failures_in_a_row() {
+    let e = engine::<graph::Server>(10_000);
+    let counter = counter("breaker");
+    let args = json!({"counter": counter, "failures": 1000, "how": "crash"});
+    let mut errors = Vec::new();
+    // Three tries per call: the breaker opens during the second call.
+    for _ in 0..2 {
+        errors.push(engine_call(&e, "flaky", args.clone()).await.unwrap_err());
+    }
+    let reached = std::fs::read_to_string(&counter).unwrap();
+    assert_eq!(reached, "5", "five crashes reached the server: {errors:?}");
+    assert!(errors[1].contains("circuit breaker"), "{errors:?}");
+    let started = Instant::now();
+    let err = engine_call(&e, "stats", json!({})).await.unwrap_err();
+    assert!(err.contains("circuit breaker"), "{err}");
+    assert!(err.contains("`test`"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(2), "fails at once");
+    let err = engine_call(&e, "flaky", args).await.unwrap_err();
+    assert!(err.contains("circuit breaker"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&counter).unwrap(),
+        "5",
+        "not called"
+    );
+    e.shutdown().await;
+}

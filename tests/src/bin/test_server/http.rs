@@ -1,8 +1,25 @@
-//! The test server over streamable HTTP (`--http PORT`).
+//! The test server over streamable HTTP (`--http PORT`), and its busy
+//! mode (`--http-busy N:SECS`: the first N tool calls are answered HTTP 429
+//! with `Retry-After: SECS`, without reaching the server).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::TestServer;
+
+/// Tool calls still to answer 429 (`--http-busy`).
+pub(crate) static BUSY_CALLS: AtomicU64 = AtomicU64::new(0);
+/// Their `Retry-After`, in seconds.
+pub(crate) static BUSY_RETRY_AFTER: AtomicU64 = AtomicU64::new(0);
+
+/// Whether a request with `body` is one of the tool calls to refuse.
+fn refuse(body: &[u8]) -> bool {
+    let needle = br#""method":"tools/call""#;
+    let call = body.windows(needle.len()).any(|w| w == needle);
+    call && BUSY_CALLS
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+        .is_ok()
+}
 
 /// Serves streamable HTTP on `127.0.0.1:port`, path `/mcp`, until killed.
 pub(crate) async fn serve_http(port: u16) {
@@ -20,11 +37,37 @@ pub(crate) async fn serve_http(port: u16) {
             std::process::exit(2);
         }
     };
-    let service = TowerToHyperService::new(StreamableHttpService::new(
+    let mcp = Arc::new(TowerToHyperService::new(StreamableHttpService::new(
         || Ok(TestServer::default()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
-    ));
+    )));
+    let service =
+        hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+            let mcp = Arc::clone(&mcp);
+            async move {
+                use http_body_util::BodyExt;
+                use hyper::service::Service;
+                let (parts, body) = request.into_parts();
+                let body = body.collect().await?.to_bytes();
+                if refuse(&body) {
+                    eprintln!("test server: a tool call answered 429 (--http-busy)");
+                    let busy = http_body_util::Full::new(bytes::Bytes::new()).boxed();
+                    let mut response = hyper::Response::new(busy);
+                    *response.status_mut() = hyper::StatusCode::TOO_MANY_REQUESTS;
+                    let after = BUSY_RETRY_AFTER.load(Ordering::SeqCst).to_string();
+                    if let Ok(after) = after.parse() {
+                        response.headers_mut().insert("retry-after", after);
+                    }
+                    return Ok::<_, hyper::Error>(response);
+                }
+                let request = hyper::Request::from_parts(parts, http_body_util::Full::new(body));
+                Ok(mcp
+                    .call(request)
+                    .await
+                    .unwrap_or_else(|never| match never {}))
+            }
+        });
     eprintln!("test server: listening on http://127.0.0.1:{port}/mcp");
     loop {
         let Ok((stream, _)) = listener.accept().await else {

@@ -1,0 +1,132 @@
+//! The `retry` and `timeoutMs` of one call of a `parallel` branch or of a
+//! `forEach` node (FORMAT.md, "Retries, node time limits and error
+//! routes"): the same rules as an `mcp` node's ([`retryable`] failures
+//! only, backoff with jitter, `Retry-After` honoured, never past the
+//! graph's time limit), for a call that runs beside others and so owns
+//! nothing of the execution.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolResult;
+use serde_json::Value;
+
+use super::retry::{Resilience, retryable, tries};
+use crate::downstream::{ClientManager, DownstreamError};
+use crate::error::{Downstream, ErrorKind, NodeError};
+use crate::questions::Caller;
+
+/// One downstream call of a fan-out node, with what it needs to run on
+/// its own.
+pub(super) struct FanOutCall {
+    pub(super) clients: Arc<ClientManager>,
+    pub(super) server: &'static str,
+    pub(super) tool: &'static str,
+    pub(super) caller: Option<Caller>,
+    /// The node the call belongs to, for errors and logs.
+    pub(super) node: &'static str,
+    /// The graph's `maxExecutionTimeMs` runs out then: no retry waits past
+    /// it (the node itself stops the call at that instant).
+    pub(super) graph_deadline: Instant,
+}
+
+impl FanOutCall {
+    /// Calls the tool with `arguments` as `resilience` says: tried again
+    /// after a retryable failure while tries and time are left, the whole
+    /// within the call's own `timeoutMs`.
+    pub(super) async fn run(
+        self,
+        mut arguments: serde_json::Map<String, Value>,
+        resilience: &Resilience,
+    ) -> Result<CallToolResult, NodeError> {
+        let (server, tool) = (self.server, self.tool);
+        let call_deadline = resilience
+            .timeout_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms));
+        let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
+        let mut attempt = 1;
+        loop {
+            let this = if attempt < attempts {
+                arguments.clone()
+            } else {
+                std::mem::take(&mut arguments)
+            };
+            let call = self.clients.call(server, tool, this, self.caller.as_ref());
+            let error = match within(call_deadline, call).await {
+                Some(Ok(result)) => return Ok(result),
+                Some(Err(error)) => error,
+                None => {
+                    let ms = resilience.timeout_ms.unwrap_or_default();
+                    return Err(self.error(
+                        ErrorKind::Downstream(Downstream::TimedOut),
+                        format!(
+                            "downstream server `{server}` tool `{tool}`: the call's timeoutMs ({ms} ms) ran out{}",
+                            tries(attempt, resilience)
+                        ),
+                    ));
+                }
+            };
+            let Some(retry) = resilience.retry.filter(|_| retryable(error.kind)) else {
+                return Err(self.failed(error, attempt, resilience, ""));
+            };
+            if attempt >= attempts {
+                return Err(self.failed(error, attempt, resilience, ""));
+            }
+            let wait = retry.delay(attempt, error.retry_after);
+            let limit = call_deadline.map_or(self.graph_deadline, |c| c.min(self.graph_deadline));
+            if Instant::now() + wait >= limit {
+                return Err(self.failed(
+                    error,
+                    attempt,
+                    resilience,
+                    "; no time left for another try within the call's or the graph's time limit",
+                ));
+            }
+            tracing::info!(
+                node = self.node,
+                server,
+                tool,
+                attempt,
+                wait_ms = wait.as_millis() as u64,
+                kind = error.kind.as_str(),
+                "retrying a downstream call"
+            );
+            // A cancelled node drops this future, and the wait with it.
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+
+    fn error(&self, kind: ErrorKind, message: String) -> NodeError {
+        let message = crate::secrets::redact(&message).into_owned();
+        NodeError::new(kind, Some(self.node), message)
+    }
+
+    /// The call's error for `error`, the last of `attempt` tries.
+    fn failed(
+        &self,
+        error: DownstreamError,
+        attempt: u32,
+        resilience: &Resilience,
+        why_stopped: &str,
+    ) -> NodeError {
+        let message = format!(
+            "{}{}{why_stopped}",
+            error.message,
+            tries(attempt, resilience)
+        );
+        self.error(error.kind, message)
+    }
+}
+
+/// `future`, given up (`None`) at `deadline` if there is one.
+pub(super) async fn within<T>(
+    deadline: Option<Instant>,
+    future: impl Future<Output = T>,
+) -> Option<T> {
+    match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline.into(), future).await.ok(),
+        None => Some(future.await),
+    }
+}
