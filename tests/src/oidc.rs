@@ -279,3 +279,40 @@ pub fn browser_command() -> String {
     let script = provider_script().with_file_name("browser.mjs");
     format!("{} {}", pinned_node().display(), script.display())
 }
+
+/// A compiled graph (tests/graphs/oauth.yaml, binary `oauth_fixture`)
+/// served over HTTP as an OAuth protected resource: only tokens of a
+/// provider for its URL, with a scope, get through. Killed on drop.
+pub struct Protected {
+    /// `http://127.0.0.1:<port>/mcp`.
+    pub url: String,
+    _child: tokio::process::Child,
+}
+
+impl Protected {
+    /// Serves `program` (the test's `CARGO_BIN_EXE_oauth_fixture`) on
+    /// `port`, taking tokens of `provider` with `scope` (no leeway), once
+    /// it listens.
+    pub async fn start(program: &Path, provider: &Provider, port: u16, scope: &str) -> Protected {
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let child = tokio::process::Command::new(program)
+            .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+            .args(["--oauth-issuer", &provider.issuer, "--oauth-resource", &url])
+            .args(["--oauth-scopes", scope, "--oauth-leeway-secs", "0"])
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn oauth_fixture");
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the protected server did not listen"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        Protected { url, _child: child }
+    }
+}

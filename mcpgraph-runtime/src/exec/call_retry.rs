@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 
-use super::retry::{Resilience, retryable, tries};
+use super::retry::{Failed, Resilience, tries};
 use crate::downstream::{ClientManager, DownstreamError};
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::questions::Caller;
@@ -67,33 +67,20 @@ impl FanOutCall {
                     ));
                 }
             };
-            let Some(retry) = resilience.retry.filter(|_| retryable(error.kind)) else {
-                return Err(self.failed(error, attempt, resilience, ""));
-            };
-            if attempt >= attempts {
-                return Err(self.failed(error, attempt, resilience, ""));
-            }
-            let wait = retry.delay(attempt, error.retry_after);
             let limit = call_deadline.map_or(self.graph_deadline, |c| c.min(self.graph_deadline));
-            if Instant::now() + wait >= limit {
-                return Err(self.failed(
-                    error,
-                    attempt,
-                    resilience,
-                    "; no time left for another try within the call's or the graph's time limit",
-                ));
-            }
-            tracing::info!(
-                node = self.node,
+            let failed = Failed {
+                error: &error,
+                attempt,
+                node: self.node,
                 server,
                 tool,
-                attempt,
-                wait_ms = wait.as_millis() as u64,
-                kind = error.kind.as_str(),
-                "retrying a downstream call"
-            );
-            // A cancelled node drops this future, and the wait with it.
-            tokio::time::sleep(wait).await;
+                scope: "call",
+            };
+            match failed.next_wait(resilience, limit) {
+                // A cancelled node drops this future, and the wait with it.
+                Ok(wait) => tokio::time::sleep(wait).await,
+                Err(why) => return Err(self.failed(error, attempt, resilience, &why)),
+            }
             attempt += 1;
         }
     }

@@ -107,6 +107,56 @@ pub(crate) fn routable(kind: ErrorKind) -> bool {
     }
 }
 
+/// A try of a downstream call that failed, and where it ran.
+pub(super) struct Failed<'a> {
+    pub(super) error: &'a DownstreamError,
+    /// Its number, from 1.
+    pub(super) attempt: u32,
+    pub(super) node: &'static str,
+    pub(super) server: &'static str,
+    pub(super) tool: &'static str,
+    /// Whose time limit bounds the retries besides the graph's: `node`, or
+    /// `call` (a fan-out call's own).
+    pub(super) scope: &'static str,
+}
+
+impl Failed<'_> {
+    /// How long to wait before the next try, as `resilience` says, with
+    /// `limit` the time no try may start after; or why there is none (the
+    /// end of the failure's message, empty when the tries or the kind of
+    /// failure say it all).
+    pub(super) fn next_wait(
+        &self,
+        resilience: &Resilience,
+        limit: Instant,
+    ) -> Result<Duration, String> {
+        let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
+        let Some(retry) = resilience.retry.filter(|_| retryable(self.error.kind)) else {
+            return Err(String::new());
+        };
+        if self.attempt >= attempts {
+            return Err(String::new());
+        }
+        let wait = retry.delay(self.attempt, self.error.retry_after);
+        if Instant::now() + wait >= limit {
+            return Err(format!(
+                "; no time left for another try within the {}'s or the graph's time limit",
+                self.scope
+            ));
+        }
+        tracing::info!(
+            node = self.node,
+            server = self.server,
+            tool = self.tool,
+            attempt = self.attempt,
+            wait_ms = wait.as_millis() as u64,
+            kind = self.error.kind.as_str(),
+            "retrying a downstream call"
+        );
+        Ok(wait)
+    }
+}
+
 impl Execution {
     /// Calls `tool` on `server` as `resilience` says: tried again after a
     /// [`retryable`] failure while tries and time are left, the whole
@@ -149,33 +199,20 @@ impl Execution {
                 }
                 Attempt::Failed(error) => error,
             };
-            let Some(retry) = resilience.retry.filter(|_| retryable(error.kind)) else {
-                return Err(self.failed(error, attempt, resilience, ""));
-            };
-            if attempt >= attempts {
-                return Err(self.failed(error, attempt, resilience, ""));
-            }
-            let wait = retry.delay(attempt, error.retry_after);
             let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
-            if Instant::now() + wait >= limit {
-                return Err(self.failed(
-                    error,
-                    attempt,
-                    resilience,
-                    "; no time left for another try within the node's or the graph's time limit",
-                ));
-            }
-            tracing::info!(
-                node = self.current,
+            let failed = Failed {
+                error: &error,
+                attempt,
+                node: self.current,
                 server,
                 tool,
-                attempt,
-                wait_ms = wait.as_millis() as u64,
-                kind = error.kind.as_str(),
-                "retrying a downstream call"
-            );
-            // A cancelled call drops this future, and the wait with it.
-            tokio::time::sleep(wait).await;
+                scope: "node",
+            };
+            match failed.next_wait(resilience, limit) {
+                // A cancelled call drops this future, and the wait with it.
+                Ok(wait) => tokio::time::sleep(wait).await,
+                Err(why) => return Err(self.failed(error, attempt, resilience, &why)),
+            }
             attempt += 1;
         }
     }

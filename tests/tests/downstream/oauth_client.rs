@@ -10,44 +10,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use mcpgraph_tests::oidc::{Key, Provider, ProviderConfig};
+use mcpgraph_tests::oidc::{Key, Protected, Provider, ProviderConfig};
 use mcpgraph_tests::rmcp::model::CallToolResult;
 use mcpgraph_tests::{TempDir, call_params, free_port, result_text, stdio_client};
 use serde_json::json;
 
 const SCOPE: &str = "mcp:tools";
-
-/// The protected server (graphs/oauth.yaml served over HTTP with OAuth):
-/// only tokens of `provider` for its URL, with `mcp:tools`, get through.
-struct Protected {
-    url: String,
-    _child: tokio::process::Child,
-}
-
-impl Protected {
-    async fn start(provider: &Provider, port: u16) -> Protected {
-        let url = format!("http://127.0.0.1:{port}/mcp");
-        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_oauth_fixture"))
-            .args(["serve", "--http", &format!("127.0.0.1:{port}")])
-            .args(["--oauth-issuer", &provider.issuer, "--oauth-resource", &url])
-            .args(["--oauth-scopes", SCOPE, "--oauth-leeway-secs", "0"])
-            .kill_on_drop(true)
-            .spawn()
-            .expect("spawn oauth_fixture");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            assert!(
-                Instant::now() < deadline,
-                "the protected server did not listen"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        Protected { url, _child: child }
-    }
-}
 
 /// A provider knowing `resource`, with tokens living `ttl` seconds.
 async fn provider(resource: &str, ttl: u64, client_jwks: Option<PathBuf>) -> Provider {
@@ -92,7 +60,7 @@ fn echoed(result: &CallToolResult, text: &str) -> bool {
 async fn tokens_expiring_every_three_seconds_fail_no_call_for_a_minute() {
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 3, None).await;
-    let protected = Protected::start(&provider, port).await;
+    let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
     let (client, stderr) =
         stdio_client(client_command(&protected.url, "full", "full-secret", None)).await;
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -133,7 +101,7 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
     std::fs::write(&pem, &key.pem).unwrap();
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, Some(jwks)).await;
-    let protected = Protected::start(&provider, port).await;
+    let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
 
     // client_secret_post: the provider allows that method only for `post`.
     let (client, _) =
@@ -169,7 +137,7 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
 async fn a_refused_grant_is_a_tool_error_naming_the_server() {
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, None).await;
-    let protected = Protected::start(&provider, port).await;
+    let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
     let (client, stderr) =
         stdio_client(client_command(&protected.url, "full", "wrong-secret", None)).await;
     let result = client
@@ -197,7 +165,7 @@ async fn mcpgraph_lock_lists_a_protected_server() {
     let dir = TempDir::new("oauth-lock");
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, None).await;
-    let protected = Protected::start(&provider, port).await;
+    let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
     let graph = dir.path().join("graph.yaml");
     std::fs::copy(
         mcpgraph_tests::repo_root().join("tests/graphs/oauth_client.yaml"),
@@ -273,7 +241,7 @@ async fn the_callers_identity_is_passed_on_by_token_exchange() {
         ..ProviderConfig::default()
     })
     .await;
-    let _protected = Protected::start(&provider, back_port).await;
+    let _protected = Protected::start(fixture(), &provider, back_port, SCOPE).await;
     let mcp = dir.path().join("mcp.json");
     let entry = json!({"mcpServers": {"protected": {"type": "http", "url": back,
         "auth": {"grant": "token_exchange", "clientId": "exchanger",
@@ -327,4 +295,9 @@ async fn the_callers_identity_is_passed_on_by_token_exchange() {
         "{}",
         graph.stderr()
     );
+}
+
+/// The protected server's program (graphs/oauth.yaml compiled).
+fn fixture() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_BIN_EXE_oauth_fixture"))
 }

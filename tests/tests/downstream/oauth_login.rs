@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use mcpgraph_tests::oidc::{Key, Provider, ProviderConfig, browser_command};
+use mcpgraph_tests::oidc::{Key, Protected, Provider, ProviderConfig, browser_command};
 use mcpgraph_tests::rmcp::model::CallToolResult;
 use mcpgraph_tests::{Client, TempDir, call_params, free_port, result_text, stdio_client};
 use serde_json::json;
@@ -70,24 +70,7 @@ async fn a_login_is_kept_refreshed_and_asked_for_again_when_refused() {
         ..ProviderConfig::default()
     })
     .await;
-    let _protected = tokio::process::Command::new(env!("CARGO_BIN_EXE_oauth_fixture"))
-        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
-        .args(["--oauth-issuer", &provider.issuer, "--oauth-resource", &url])
-        .args(["--oauth-scopes", SCOPE, "--oauth-leeway-secs", "0"])
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn oauth_fixture");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the protected server did not listen"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let _protected = Protected::start(fixture(), &provider, port, SCOPE).await;
     let mcp = dir.path().join("mcp.json");
     let entry = json!({"mcpServers": {"protected": {"type": "http", "url": url,
         "auth": {"clientId": "person"}}}});
@@ -160,4 +143,9 @@ async fn a_login_is_kept_refreshed_and_asked_for_again_when_refused() {
     assert!(ok(&result, "again"), "{}", result_text(&result));
     let _ = served.cancel().await;
     drop(provider);
+}
+
+/// The protected server's program (graphs/oauth.yaml compiled).
+fn fixture() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_BIN_EXE_oauth_fixture"))
 }
