@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 
-use super::retry::{Failed, Resilience, tries};
-use crate::downstream::{ClientManager, DownstreamError};
+use super::retry::{Failed, Resilience, arguments_for, timed_out};
+use crate::downstream::ClientManager;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::questions::Caller;
 
@@ -47,23 +47,15 @@ impl FanOutCall {
         let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
         let mut attempt = 1;
         loop {
-            let this = if attempt < attempts {
-                arguments.clone()
-            } else {
-                std::mem::take(&mut arguments)
-            };
+            let this = arguments_for(&mut arguments, attempt, attempts);
             let call = self.clients.call(server, tool, this, self.caller.as_ref());
             let error = match within(call_deadline, call).await {
                 Some(Ok(result)) => return Ok(result),
                 Some(Err(error)) => error,
                 None => {
-                    let ms = resilience.timeout_ms.unwrap_or_default();
                     return Err(self.error(
                         ErrorKind::Downstream(Downstream::TimedOut),
-                        format!(
-                            "downstream server `{server}` tool `{tool}`: the call's timeoutMs ({ms} ms) ran out{}",
-                            tries(attempt, resilience)
-                        ),
+                        timed_out(server, tool, "call", resilience, attempt),
                     ));
                 }
             };
@@ -79,7 +71,10 @@ impl FanOutCall {
             match failed.next_wait(resilience, limit) {
                 // A cancelled node drops this future, and the wait with it.
                 Ok(wait) => tokio::time::sleep(wait).await,
-                Err(why) => return Err(self.failed(error, attempt, resilience, &why)),
+                Err(why) => {
+                    let message = failed.message(resilience, &why);
+                    return Err(self.error(error.kind, message));
+                }
             }
             attempt += 1;
         }
@@ -88,22 +83,6 @@ impl FanOutCall {
     fn error(&self, kind: ErrorKind, message: String) -> NodeError {
         let message = crate::secrets::redact(&message).into_owned();
         NodeError::new(kind, Some(self.node), message)
-    }
-
-    /// The call's error for `error`, the last of `attempt` tries.
-    fn failed(
-        &self,
-        error: DownstreamError,
-        attempt: u32,
-        resilience: &Resilience,
-        why_stopped: &str,
-    ) -> NodeError {
-        let message = format!(
-            "{}{}{why_stopped}",
-            error.message,
-            tries(attempt, resilience)
-        );
-        self.error(error.kind, message)
     }
 }
 

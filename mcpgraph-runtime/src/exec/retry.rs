@@ -120,7 +120,47 @@ pub(super) struct Failed<'a> {
     pub(super) scope: &'static str,
 }
 
+/// The arguments of try `attempt` of `attempts`: a copy while another
+/// try may follow, the arguments themselves for the last.
+pub(super) fn arguments_for(
+    arguments: &mut serde_json::Map<String, Value>,
+    attempt: u32,
+    attempts: u32,
+) -> serde_json::Map<String, Value> {
+    if attempt < attempts {
+        arguments.clone()
+    } else {
+        std::mem::take(arguments)
+    }
+}
+
+/// The message of a call of `tool` on `server` whose `scope`'s (`node`,
+/// `call`) `timeoutMs` ran out during try `attempt`.
+pub(super) fn timed_out(
+    server: &str,
+    tool: &str,
+    scope: &str,
+    resilience: &Resilience,
+    attempt: u32,
+) -> String {
+    let ms = resilience.timeout_ms.unwrap_or_default();
+    format!(
+        "downstream server `{server}` tool `{tool}`: the {scope}'s timeoutMs ({ms} ms) ran out{}",
+        tries(attempt, resilience)
+    )
+}
+
 impl Failed<'_> {
+    /// The message of the failure, the last try: the error's, how many
+    /// tries were made, and `why_stopped`.
+    pub(super) fn message(&self, resilience: &Resilience, why_stopped: &str) -> String {
+        format!(
+            "{}{}{why_stopped}",
+            self.error.message,
+            tries(self.attempt, resilience)
+        )
+    }
+
     /// How long to wait before the next try, as `resilience` says, with
     /// `limit` the time no try may start after; or why there is none (the
     /// end of the failure's message, empty when the tries or the kind of
@@ -176,11 +216,7 @@ impl Execution {
         let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
         let mut attempt = 1;
         loop {
-            let this = if attempt < attempts {
-                arguments.clone()
-            } else {
-                std::mem::take(&mut arguments)
-            };
+            let this = arguments_for(&mut arguments, attempt, attempts);
             let error = match self
                 .call_once(server, tool, this, caller, &mut node_deadline)
                 .await
@@ -188,13 +224,9 @@ impl Execution {
                 Attempt::Answered(result) => return Ok(result),
                 Attempt::GraphTime => return Err(self.time_limit()),
                 Attempt::NodeTimeout => {
-                    let ms = resilience.timeout_ms.unwrap_or_default();
                     return Err(self.error(
                         ErrorKind::Downstream(Downstream::TimedOut),
-                        format!(
-                            "downstream server `{server}` tool `{tool}`: the node's timeoutMs ({ms} ms) ran out{}",
-                            tries(attempt, resilience)
-                        ),
+                        timed_out(server, tool, "node", resilience, attempt),
                     ));
                 }
                 Attempt::Failed(error) => error,
@@ -211,26 +243,13 @@ impl Execution {
             match failed.next_wait(resilience, limit) {
                 // A cancelled call drops this future, and the wait with it.
                 Ok(wait) => tokio::time::sleep(wait).await,
-                Err(why) => return Err(self.failed(error, attempt, resilience, &why)),
+                Err(why) => {
+                    let message = failed.message(resilience, &why);
+                    return Err(self.error(error.kind, message));
+                }
             }
             attempt += 1;
         }
-    }
-
-    /// The node's error for `error`, the last of `attempt` tries.
-    fn failed(
-        &self,
-        error: DownstreamError,
-        attempt: u32,
-        resilience: &Resilience,
-        why_stopped: &str,
-    ) -> NodeError {
-        let message = format!(
-            "{}{}{why_stopped}",
-            error.message,
-            tries(attempt, resilience)
-        );
-        self.error(error.kind, message)
     }
 
     /// Takes the route of `onError` for `error`, a failure of the current
