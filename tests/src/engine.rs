@@ -73,3 +73,24 @@ pub async fn assert_echoes(engine: &mcpgraph::Engine, after: &str) {
         "a correct call after {after}"
     );
 }
+
+/// Waits (up to 5 s) until the test server `engine` calls (its `stats`
+/// tool) has seen `want` calls cancelled, and asserts it did.
+pub async fn assert_cancelled_downstream(engine: &mcpgraph::Engine, want: u64) {
+    let mut cancelled = serde_json::json!(0);
+    for _ in 0..50 {
+        let stats = engine_call(engine, "stats", serde_json::json!({}))
+            .await
+            .expect("stats");
+        cancelled = stats["cancelled"].clone();
+        if cancelled == serde_json::json!(want) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        cancelled,
+        serde_json::json!(want),
+        "calls cancelled downstream"
+    );
+}
