@@ -153,7 +153,7 @@ impl Cx<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::{NodeKind, Retry};
+    use crate::model::{Call, GraphFile, NodeKind, Resilience, Retry, Sp};
     use crate::test_support::{ENTRY, EXIT, errors, load, with_nodes};
 
     /// entry → `a` (a `parallel` node: a branch `b` with `branch` lines,
@@ -165,12 +165,9 @@ mod tests {
         ))
     }
 
-    #[test]
-    fn node_and_call_keys_are_read() {
-        let file = load(&graph(
-            "            timeoutMs: 300\n",
-            "        retry: {attempts: 3}\n        timeoutMs: 5000\n        onError: fallback\n",
-        ));
+    /// The branches and the resilience of the graph's node `a`, a
+    /// `parallel` node.
+    fn parallel(file: &GraphFile) -> (&[(Sp<String>, Call)], &Resilience) {
         let NodeKind::Parallel {
             branches,
             resilience,
@@ -179,6 +176,16 @@ mod tests {
         else {
             panic!("not a parallel node");
         };
+        (branches, resilience)
+    }
+
+    #[test]
+    fn node_and_call_keys_are_read() {
+        let file = load(&graph(
+            "            timeoutMs: 300\n",
+            "        retry: {attempts: 3}\n        timeoutMs: 5000\n        onError: fallback\n",
+        ));
+        let (branches, resilience) = parallel(&file);
         assert_eq!(resilience.timeout_ms.as_ref().map(|t| t.value), Some(5000));
         assert_eq!(
             resilience.on_error.as_ref().map(|t| t.value.as_str()),
@@ -222,14 +229,7 @@ mod tests {
             "            retry: {attempts: 5}\n",
             "        retry: {attempts: 2}\n        onError: fallback\n",
         ));
-        let NodeKind::Parallel {
-            branches,
-            resilience,
-            ..
-        } = &file.tools[0].nodes[1].kind
-        else {
-            panic!("not a parallel node");
-        };
+        let (branches, resilience) = parallel(&file);
         let attempts = branches[0].1.retry(resilience).map(|r| r.value.attempts);
         assert_eq!(attempts, Some(5));
     }

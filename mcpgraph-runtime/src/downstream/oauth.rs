@@ -114,26 +114,32 @@ const MAX_TRIES: usize = 5;
 /// again with a better one when the server refuses it; without `auth`,
 /// with `given` (the transport's own header). A refusal that cannot be
 /// recovered from is an error naming the server and what it wants.
-pub(crate) async fn authorized<T, E, F, Fut>(
+///
+/// `call` takes the request's parts (`parts`) and the token: without
+/// `auth` they are moved into the one request; with it, each try gets a
+/// copy, as a refused token means sending them again.
+pub(crate) async fn authorized<A, T, E, F, Fut>(
     auth: Option<&Authorizer>,
     caller: Option<&CallerToken>,
     given: Option<String>,
+    parts: A,
     call: F,
 ) -> Result<T, StreamableHttpError<E>>
 where
+    A: Clone,
     E: std::error::Error + Send + Sync + 'static,
-    F: Fn(Option<String>) -> Fut,
+    F: Fn(A, Option<String>) -> Fut,
     Fut: Future<Output = Result<T, StreamableHttpError<E>>>,
 {
     let Some(auth) = auth else {
-        return call(given).await;
+        return call(parts, given).await;
     };
     let failed =
         |message: String| StreamableHttpError::Auth(AuthError::AuthorizationFailed(message));
     let mut sent = auth.token(caller).await.map_err(failed)?;
     let mut unauthorized = 0;
     for _ in 0..MAX_TRIES {
-        let result = call(sent.clone()).await;
+        let result = call(parts.clone(), sent.clone()).await;
         let (challenge, refusal) = match &result {
             Err(StreamableHttpError::AuthRequired(e)) => {
                 (e.www_authenticate_header.clone(), Refusal::Unauthorized)

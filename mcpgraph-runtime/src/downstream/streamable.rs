@@ -113,24 +113,21 @@ impl StreamableHttpClient for GuardedClient {
         limits.max_sse_event_size = limits.max_sse_event_size.min(MAX_REPLY_BYTES);
         limits.max_json_response_size = limits.max_json_response_size.min(MAX_REPLY_BYTES);
         // A caller's access token, for a server that passes it on.
-        let caller = match &message {
-            ClientJsonRpcMessage::Request(r) => {
+        let caller = match (&self.auth, &message) {
+            (Some(_), ClientJsonRpcMessage::Request(r)) => {
                 r.request.extensions().get::<CallerToken>().cloned()
             }
             _ => None,
         };
+        let parts = (uri, message, session_id.clone(), custom_headers);
         let response = authorized(
             self.auth.as_deref(),
             caller.as_ref(),
             auth_header,
-            |token| {
+            parts,
+            |(uri, message, session_id, headers), token| {
                 self.inner.post_message_with_response_limits(
-                    Arc::clone(&uri),
-                    message.clone(),
-                    session_id.clone(),
-                    token,
-                    custom_headers.clone(),
-                    limits,
+                    uri, message, session_id, token, headers, limits,
                 )
             },
         )
@@ -172,14 +169,16 @@ impl StreamableHttpClient for GuardedClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), Error> {
-        authorized(self.auth.as_deref(), None, auth_header, |token| {
-            self.inner.delete_session(
-                Arc::clone(&uri),
-                Arc::clone(&session_id),
-                token,
-                custom_headers.clone(),
-            )
-        })
+        let parts = (uri, session_id, custom_headers);
+        authorized(
+            self.auth.as_deref(),
+            None,
+            auth_header,
+            parts,
+            |(uri, session_id, headers), token| {
+                self.inner.delete_session(uri, session_id, token, headers)
+            },
+        )
         .await
     }
 
@@ -206,16 +205,23 @@ impl StreamableHttpClient for GuardedClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Error> {
-        authorized(self.auth.as_deref(), None, auth_header, |token| {
-            self.inner.get_stream_with_max_sse_event_size(
-                Arc::clone(&uri),
-                session_id.clone(),
-                last_event_id.clone(),
-                token,
-                custom_headers.clone(),
-                max_sse_event_size,
-            )
-        })
+        let parts = (uri, session_id, last_event_id, custom_headers);
+        authorized(
+            self.auth.as_deref(),
+            None,
+            auth_header,
+            parts,
+            |(uri, session_id, last, headers), token| {
+                self.inner.get_stream_with_max_sse_event_size(
+                    uri,
+                    session_id,
+                    last,
+                    token,
+                    headers,
+                    max_sse_event_size,
+                )
+            },
+        )
         .await
     }
 }

@@ -108,8 +108,12 @@ pub(crate) async fn unattended(
     }
 }
 
+/// The token of `response` (remembered as a secret by [`Token::new`], its
+/// refresh token, if any, here).
 pub(super) fn from_response(response: &OAuthTokenResponse) -> Token {
-    super::store::remember_tokens(response);
+    if let Some(refresh) = response.refresh_token() {
+        crate::secrets::remember("oauth refresh token", refresh.secret());
+    }
     Token::new(
         response.access_token().secret().clone(),
         response.expires_in(),

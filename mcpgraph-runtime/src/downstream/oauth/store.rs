@@ -7,6 +7,8 @@
 //! other's rotated refresh tokens.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use rmcp::transport::auth::{
     AuthError, CredentialRefreshGuard, CredentialStore, StoredCredentials,
@@ -17,6 +19,15 @@ use sha2::Digest as _;
 #[derive(Clone)]
 pub(crate) struct FileStore {
     path: PathBuf,
+    /// The file as last read, by its modification time and length: rmcp
+    /// loads the credentials for every request, and a file another
+    /// process has not rewritten since is not read and parsed again.
+    cache: Arc<Mutex<Option<Cached>>>,
+}
+
+struct Cached {
+    stamp: (SystemTime, u64),
+    credentials: StoredCredentials,
 }
 
 impl FileStore {
@@ -27,12 +38,19 @@ impl FileStore {
         let name: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
         Ok(FileStore {
             path: dir.join(format!("{name}.json")),
+            cache: Arc::default(),
         })
     }
 
     /// The file (for `auth status`).
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    fn forget_cached(&self) {
+        if let Ok(mut cache) = self.cache.lock() {
+            *cache = None;
+        }
     }
 
     fn lock_path(&self) -> PathBuf {
@@ -61,22 +79,45 @@ fn store_error(what: &str, path: &Path, e: impl std::fmt::Display) -> AuthError 
 #[async_trait::async_trait]
 impl CredentialStore for FileStore {
     async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        // A stat (microseconds on a local file) tells whether the cache
+        // still holds the file.
+        let stamp = match std::fs::metadata(&self.path) {
+            Ok(m) => (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.forget_cached();
+                return Ok(None);
+            }
+            Err(e) => return Err(store_error("reading", &self.path, e)),
+        };
+        if let Ok(cache) = self.cache.lock()
+            && let Some(cached) = cache.as_ref().filter(|c| c.stamp == stamp)
+        {
+            return Ok(Some(cached.credentials.clone()));
+        }
         let path = self.path.clone();
         let read = tokio::task::spawn_blocking(move || match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
+            Ok(bytes) => serde_json::from_slice::<StoredCredentials>(&bytes)
                 .map(Some)
                 .map_err(|e| store_error("reading", &path, e)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(store_error("reading", &path, e)),
         });
-        read.await
-            .map_err(|e| AuthError::CredentialStoreError(e.to_string()))?
+        let loaded = read
+            .await
+            .map_err(|e| AuthError::CredentialStoreError(e.to_string()))??;
+        // The stamp was taken before the read: a file rewritten in between
+        // is read again next time.
+        if let (Some(credentials), Ok(mut cache)) = (&loaded, self.cache.lock()) {
+            *cache = Some(Cached {
+                stamp,
+                credentials: credentials.clone(),
+            });
+        }
+        Ok(loaded)
     }
 
     async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
-        if let Some(response) = &credentials.token_response {
-            remember_tokens(response);
-        }
+        self.forget_cached();
         let bytes = serde_json::to_vec_pretty(&credentials)
             .map_err(|e| AuthError::CredentialStoreError(e.to_string()))?;
         let path = self.path.clone();
@@ -86,6 +127,7 @@ impl CredentialStore for FileStore {
     }
 
     async fn clear(&self) -> Result<(), AuthError> {
+        self.forget_cached();
         match std::fs::remove_file(&self.path) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -177,10 +219,30 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mcpgraph-store-{}", std::process::id()));
         let store = FileStore {
             path: dir.join("oauth").join("x.json"),
+            cache: Arc::default(),
         };
         assert!(store.load().await.unwrap().is_none());
         let credentials = StoredCredentials::new("client".into(), None, vec!["a".into()], Some(1));
         store.save(credentials).await.unwrap();
+        let loaded = store.load().await.unwrap().unwrap();
+        assert_eq!(loaded.client_id, "client");
+        // Another process rewrites the file: the next load sees it.
+        let other = FileStore {
+            path: store.path().to_owned(),
+            cache: Arc::default(),
+        };
+        let rewritten = StoredCredentials::new("other".into(), None, vec![], Some(2));
+        other.save(rewritten).await.unwrap();
+        assert_eq!(store.load().await.unwrap().unwrap().client_id, "other");
+        store
+            .save(StoredCredentials::new(
+                "client".into(),
+                None,
+                vec!["a".into()],
+                Some(1),
+            ))
+            .await
+            .unwrap();
         let loaded = store.load().await.unwrap().unwrap();
         assert_eq!(loaded.client_id, "client");
         assert_eq!(loaded.granted_scopes, ["a"]);
