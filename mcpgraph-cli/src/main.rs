@@ -162,7 +162,14 @@ fn diagnose(file: &Path) -> mcpgraph_codegen::Output {
 }
 
 fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> ExitCode {
-    let all: Vec<Diagnostics> = files.iter().map(|f| diagnose(f).diagnostics).collect();
+    // A graph's test file (`<graph>.test.yaml`) is checked with it.
+    let all: Vec<Diagnostics> = files
+        .iter()
+        .flat_map(|f| {
+            let output = diagnose(f);
+            std::iter::once(output.diagnostics).chain(output.test_diagnostics)
+        })
+        .collect();
     let errors: usize = all.iter().map(Diagnostics::error_count).sum();
     let warnings: usize = all.iter().map(Diagnostics::warning_count).sum();
     let failed = errors > 0 || (deny_warnings && warnings > 0);

@@ -136,7 +136,14 @@ impl Builder {
         if lock.is_file() {
             writeln!(out, "cargo::rerun-if-changed={}", lock.display())?;
         }
+        let tests = crate::cases::test_path(path);
+        if tests.is_file() {
+            writeln!(out, "cargo::rerun-if-changed={}", tests.display())?;
+        }
         report(&output.diagnostics, out)?;
+        if let Some(diagnostics) = &output.test_diagnostics {
+            report(diagnostics, out)?;
+        }
         let code = match pretty(&output.tokens) {
             Ok(code) => code,
             Err(e) => {

@@ -14,6 +14,7 @@
 mod fanout;
 mod jsonata;
 mod lit;
+mod map;
 mod resilience;
 mod rule;
 mod schema;
@@ -56,6 +57,12 @@ pub struct ExpandOptions {
     /// The graph's lock, which tools' annotations are derived from. Set by
     /// [`generate_file`](crate::generate_file) when the lock exists.
     pub lock: Option<Lock>,
+    /// The graph's test file (`<graph>.test.yaml`), checked, as the JSON
+    /// embedded as `Graph::TESTS`. Set by
+    /// [`generate_file`](crate::generate_file) when the file exists.
+    pub embed_tests: Option<String>,
+    /// Absolute path of the test file, embedded like `track_path`.
+    pub track_tests: Option<String>,
     /// How messages in the generated code name the graph file, as its
     /// diagnostics do. Set by [`generate_str`](crate::generate_str) and
     /// [`generate_file`](crate::generate_file) from their `display_path`.
@@ -71,6 +78,8 @@ impl Default for ExpandOptions {
             track_lock: None,
             embed_lock: None,
             lock: None,
+            embed_tests: None,
+            track_tests: None,
             display_path: None,
         }
     }
@@ -86,7 +95,11 @@ fn tool_modules(tools: &[&Tool]) -> Vec<Ident> {
 /// `const _: &[u8] = include_bytes!(path);`, so cargo rebuilds when the
 /// graph file (or its lock) changes.
 fn track(options: &ExpandOptions) -> TokenStream {
-    let paths = options.track_path.iter().chain(&options.track_lock);
+    let paths = options
+        .track_path
+        .iter()
+        .chain(&options.track_lock)
+        .chain(&options.track_tests);
     quote!(#(const _: &[u8] = ::core::include_bytes!(#paths);)*)
 }
 
@@ -153,6 +166,14 @@ fn graph_impl(
         let text = lit::string(text);
         quote!(const LOCK: rt::Option<&'static str> = rt::Some(#text);)
     });
+    let tests = options.embed_tests.as_deref().map(|text| {
+        let text = lit::string(text);
+        quote!(const TESTS: rt::Option<&'static str> = rt::Some(#text);)
+    });
+    let map = lit::string(&map::map(
+        graph,
+        options.display_path.as_deref().unwrap_or_default(),
+    ));
     let tool_metas = graph
         .tools
         .iter()
@@ -206,6 +227,8 @@ fn graph_impl(
                 #(#limits,)*
             };
             #lock
+            #tests
+            const MAP: rt::Option<&'static str> = rt::Some(#map);
 
             fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
                 rt::Ok(__McpgraphCompiled {

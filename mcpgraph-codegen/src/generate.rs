@@ -24,12 +24,22 @@ pub struct Output {
     pub tokens: TokenStream,
     /// Every error and warning, in file order.
     pub diagnostics: Diagnostics,
+    /// The errors of the graph's test file (`<graph>.test.yaml`), when it
+    /// has one and the graph itself has no errors.
+    pub test_diagnostics: Option<Diagnostics>,
+    /// The names of the test file's cases, when it was checked without
+    /// errors (what `graph_tests!` makes a test of each).
+    pub test_names: Vec<String>,
 }
 
 impl Output {
     /// Whether `tokens` is the real code: the file has no errors.
     pub fn is_ok(&self) -> bool {
         self.diagnostics.error_count() == 0
+            && self
+                .test_diagnostics
+                .as_ref()
+                .is_none_or(|d| d.error_count() == 0)
     }
 }
 
@@ -43,7 +53,27 @@ impl Output {
 /// assert!(out.tokens.to_string().contains("struct Server"));
 /// ```
 pub fn generate_str(source: &str, display_path: &str, options: &ExpandOptions) -> Output {
-    generate(source, display_path, options, LockState::None)
+    generate(source, display_path, options, LockState::None, None)
+}
+
+/// A graph's test file as [`generate_file`] found it: where it is, how
+/// messages name it, its text.
+struct TestFileText {
+    absolute: String,
+    display: String,
+    text: String,
+}
+
+/// Reads `<graph>.test.yaml` beside `path`, if there is one.
+fn find_tests(path: &Path) -> Option<TestFileText> {
+    let tests = crate::cases::test_path(path);
+    let text = std::fs::read_to_string(&tests).ok()?;
+    let absolute = std::fs::canonicalize(&tests).unwrap_or(tests.clone());
+    Some(TestFileText {
+        absolute: absolute.to_string_lossy().into_owned(),
+        display: display_path(&tests),
+        text,
+    })
 }
 
 /// The graph's lock, as [`generate_file`] found it.
@@ -99,7 +129,13 @@ fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>
     }
 }
 
-fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: LockState) -> Output {
+fn generate(
+    source: &str,
+    display_path: &str,
+    options: &ExpandOptions,
+    lock: LockState,
+    tests: Option<TestFileText>,
+) -> Output {
     let (lowered, mut diagnostics) = crate::load_lowered(source, display_path);
     let mut options = options.clone();
     options
@@ -120,10 +156,38 @@ fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: Loc
         }
         (_, LockState::Found(..)) => {}
     }
+    let mut test_diagnostics = None;
+    if let (Some(lowered), Some(tests)) = (&lowered, tests)
+        && diagnostics.error_count() == 0
+    {
+        let mut diags = Diagnostics::new(&tests.display, &tests.text);
+        options.embed_tests =
+            crate::cases::check(&tests.text, &tests.absolute, &lowered.file, &mut diags);
+        diags.sort();
+        if options.track_path.is_some() {
+            options.track_tests = Some(tests.absolute);
+        }
+        test_diagnostics = Some(diags);
+    }
+    let test_names = options
+        .embed_tests
+        .as_deref()
+        .and_then(|json| serde_json::from_str::<serde_json::Value>(json).ok())
+        .and_then(|json| {
+            json["cases"].as_array().map(|cases| {
+                cases
+                    .iter()
+                    .filter_map(|c| c["name"].as_str().map(str::to_owned))
+                    .collect()
+            })
+        })
+        .unwrap_or_default();
     match lowered {
         Some(lowered) if diagnostics.error_count() == 0 => Output {
             tokens: expand(&lowered.file, &options),
             diagnostics,
+            test_diagnostics,
+            test_names,
         },
         lowered => {
             let tools: Vec<&Tool> = lowered.as_ref().map_or_else(Vec::new, |l| {
@@ -138,6 +202,8 @@ fn generate(source: &str, display_path: &str, options: &ExpandOptions, lock: Loc
             Output {
                 tokens: skeleton_of(&tools, &options),
                 diagnostics,
+                test_diagnostics,
+                test_names: Vec::new(),
             }
         }
     }
@@ -168,6 +234,8 @@ pub fn generate_file(path: &Path, display_path: &str, options: &ExpandOptions) -
             return Output {
                 tokens: skeleton_of(&[], &options),
                 diagnostics,
+                test_diagnostics: None,
+                test_names: Vec::new(),
             };
         }
     };
@@ -178,7 +246,7 @@ pub fn generate_file(path: &Path, display_path: &str, options: &ExpandOptions) -
                 track_lock,
                 ..options.clone()
             };
-            generate(&text, display_path, &options, lock)
+            generate(&text, display_path, &options, lock, find_tests(path))
         }
         Err(e) => {
             let valid = e.utf8_error().valid_up_to();
@@ -195,6 +263,8 @@ pub fn generate_file(path: &Path, display_path: &str, options: &ExpandOptions) -
             Output {
                 tokens: skeleton_of(&[], options),
                 diagnostics,
+                test_diagnostics: None,
+                test_names: Vec::new(),
             }
         }
     }

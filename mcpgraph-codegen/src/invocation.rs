@@ -108,6 +108,53 @@ pub fn expand_invocation(input: TokenStream) -> TokenStream {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),
     };
+    expand_input(&input).0
+}
+
+/// The `graph_tests!` macro's logic: the graph compiled again inside a
+/// `#[cfg(test)] mod graph_tests`, with one `#[test]` per case of its test
+/// file (`<graph>.test.yaml`), each replaying the case's recording.
+pub fn expand_tests_invocation(input: TokenStream) -> TokenStream {
+    let input = match syn::parse2::<Input>(input) {
+        Ok(input) => input,
+        Err(e) => return e.to_compile_error(),
+    };
+    let (code, names) = expand_input(&input);
+    if names.is_empty() && !code.to_string().contains("compile_error") {
+        let message = format!(
+            "`graph_tests!`: no test cases: write them in `{}` beside the graph",
+            crate::cases::test_path(std::path::Path::new(&input.path.value())).display()
+        );
+        return syn::Error::new(input.path.span(), message).to_compile_error();
+    }
+    let krate = input.krate();
+    let functions = crate::ident::unique(
+        &names.iter().map(String::as_str).collect::<Vec<_>>(),
+        crate::ident::snake,
+        &["server"],
+    );
+    let tests = names.iter().zip(functions).map(|(name, function)| {
+        quote! {
+            #[test]
+            fn #function() {
+                #krate::__private::graph_tests::run_case(
+                    #krate::__private::GraphDef::of::<Server>(),
+                    #name,
+                );
+            }
+        }
+    });
+    quote! {
+        #[cfg(test)]
+        mod graph_tests {
+            #code
+            #(#tests)*
+        }
+    }
+}
+
+/// The expansion of `input`'s graph, and the names of its test cases.
+fn expand_input(input: &Input) -> (TokenStream, Vec<String>) {
     let base = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_default();
@@ -134,8 +181,18 @@ pub fn expand_invocation(input: TokenStream) -> TokenStream {
         };
         Some(syn::Error::new(span, message).to_compile_error())
     });
+    let test_errors = output.test_diagnostics.iter().flat_map(|diagnostics| {
+        diagnostics
+            .items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| syn::Error::new(span, diagnostics.render_body(d)).to_compile_error())
+    });
     let tokens = &output.tokens;
-    quote!(#(#errors)* #tokens)
+    (
+        quote!(#(#errors)* #(#test_errors)* #tokens),
+        output.test_names.clone(),
+    )
 }
 
 /// What `mcpgraph!(input)` expands to when [`expand_invocation`] panicked:

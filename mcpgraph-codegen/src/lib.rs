@@ -6,6 +6,7 @@
 //! The mcpgraph generator: graph YAML → positioned model → validation → Rust tokens.
 
 mod annotations;
+pub mod cases;
 pub mod diag;
 pub mod lock;
 mod lower;
@@ -73,6 +74,6 @@ pub mod mermaid;
 pub use builder::Builder;
 pub use expand::{ExpandOptions, RewrittenRule, expand, rewrite_rule, skeleton};
 pub use generate::{Output, display_path, generate_file, generate_str, pretty};
-pub use invocation::{expand_invocation, expansion_after_panic};
+pub use invocation::{expand_invocation, expand_tests_invocation, expansion_after_panic};
 #[doc(hidden)]
 pub use lower::lower_rule;

@@ -26,3 +26,24 @@ pub fn mcpgraph(input: TokenStream) -> TokenStream {
         .unwrap_or_else(|_| mcpgraph_codegen::expansion_after_panic(input.clone()))
         .into()
 }
+
+/// One `#[test]` per case of a graph's test file (`graph.test.yaml`
+/// beside `graph.yaml`), each running the case against the compiled graph
+/// with the downstream replies replayed from `graph.cassette.json` (no
+/// server started): `cargo test` runs a graph's own tests with the rest.
+/// Emits `#[cfg(test)] mod graph_tests` holding the graph compiled again
+/// and the tests; takes the options of `mcpgraph!`. A case that fails
+/// panics with what differs; a request the recording does not hold says
+/// how to record it (`<server> test --update`).
+///
+/// ```ignore
+/// mcpgraph::graph_tests!("graph.yaml");
+/// ```
+#[proc_macro]
+pub fn graph_tests(input: TokenStream) -> TokenStream {
+    let input = proc_macro2::TokenStream::from(input);
+    let expand = || mcpgraph_codegen::expand_tests_invocation(input.clone());
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(expand))
+        .unwrap_or_else(|_| mcpgraph_codegen::expansion_after_panic(input.clone()))
+        .into()
+}

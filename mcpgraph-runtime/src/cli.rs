@@ -153,6 +153,9 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             crate::downstream::allow_interactive_login(true);
             call(&engine, &tool, arguments.as_deref(), trace).await
         }
+        Command::Test(args) => {
+            crate::graph_tests::test_command(&engine, &graph, args.options()).await
+        }
         // Answered before the engine starts (see above).
         Command::Auth { .. } => ExitCode::SUCCESS,
     };

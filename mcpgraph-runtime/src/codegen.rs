@@ -20,6 +20,12 @@ pub use crate::{
 pub mod cli {
     pub use crate::cli::{main, main_from};
 }
+
+/// What `graph_tests!` generates calls.
+pub mod graph_tests {
+    pub use crate::graph_tests::run_case;
+}
+pub use crate::GraphDef;
 pub use ::jsonschema;
 pub use ::mcpgraph_expr::Helpers;
 pub use ::serde_json;

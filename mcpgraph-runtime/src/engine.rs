@@ -191,6 +191,11 @@ impl Engine {
         self
     }
 
+    /// Puts every downstream call through `tape` (`test`).
+    pub(crate) fn set_tape(&self, tape: Arc<crate::graph_tests::Tape>) {
+        self.shared.clients.set_tape(tape);
+    }
+
     /// Calls `observer`'s hooks for every node of every call.
     pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.observer = Some(observer);

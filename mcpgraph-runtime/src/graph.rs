@@ -45,6 +45,14 @@ pub trait Graph: Send + Sync + Sized + 'static {
     /// compared with it at run time.
     #[doc(hidden)]
     const LOCK: Option<&'static str> = None;
+    /// The graph's test file (`<graph>.test.yaml`) as the generator
+    /// checked it, in JSON, when there is one: what `test` runs.
+    #[doc(hidden)]
+    const TESTS: Option<&'static str> = None;
+    /// Each tool's nodes and routes with their lines, in JSON: what `test`
+    /// measures coverage against.
+    #[doc(hidden)]
+    const MAP: Option<&'static str> = None;
 
     /// Parses every expression and rule. The generator already checked them,
     /// so an error here means a mismatch between generator and runtime.
@@ -79,6 +87,10 @@ pub struct GraphDef {
     pub limits: Limits,
     /// The schema lock ([`Graph::LOCK`]).
     pub lock: Option<&'static str>,
+    /// The test file ([`Graph::TESTS`]).
+    pub tests: Option<&'static str>,
+    /// The nodes and routes of each tool ([`Graph::MAP`]).
+    pub map: Option<&'static str>,
     /// Parses every expression and rule ([`Graph::compile`]).
     pub compile: fn() -> Result<Box<dyn CompiledGraph>, StartupError>,
 }
@@ -94,6 +106,8 @@ impl GraphDef {
             servers: G::SERVERS,
             limits: G::LIMITS,
             lock: G::LOCK,
+            tests: G::TESTS,
+            map: G::MAP,
             compile: compile_erased::<G>,
         }
     }

@@ -25,6 +25,7 @@ mod expressions;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
+pub(crate) mod graph_tests;
 #[cfg(test)]
 mod js_regex;
 mod meta;

@@ -107,7 +107,7 @@
 //! - `otel`: export tool-call and node spans over OTLP/HTTP
 //!   (`--otlp-endpoint`); turns on `tls`.
 
-pub use mcpgraph_macros::mcpgraph;
+pub use mcpgraph_macros::{graph_tests, mcpgraph};
 pub use mcpgraph_runtime::{
     CallError, CallOptions, CallOutcome, CancellationToken, CountingAllocator, Downstream, Engine,
     ErrorKind, Graph, Limit, NodeError, NodeRecord, NodeType, Observer, ProgressEvent, SchemaSide,

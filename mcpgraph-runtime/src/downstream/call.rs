@@ -22,6 +22,7 @@ use super::connection::Connection;
 use super::waiting::Sent;
 use super::{ClientManager, Downstream, DownstreamError};
 use crate::error::{Downstream as Kind, ErrorKind};
+use crate::graph_tests::Before;
 use crate::questions::{Caller, Declared};
 
 /// How a sealed state names a parked call (see `parking`).
@@ -50,6 +51,12 @@ impl ClientManager {
         caller: Option<&'a Caller>,
     ) -> BoxFuture<'a, Result<CallToolResult, DownstreamError>> {
         Box::pin(async move {
+            let recorded = match self.tape.get().map(|t| t.before(server, tool, &arguments)) {
+                Some(Before::Replayed(result)) => return result,
+                Some(Before::Cancelled) => return futures::future::pending().await,
+                Some(Before::Record(index)) => Some(index),
+                Some(Before::Live) | None => None,
+            };
             let ticket = match self
                 .breakers
                 .get(server)
@@ -62,6 +69,9 @@ impl ClientManager {
             let result = self.call_unboxed(server, tool, arguments, caller).await;
             if let Some(ticket) = ticket {
                 ticket.finish(server, result.as_ref().err().map(|e| e.kind));
+            }
+            if let (Some(index), Some(tape)) = (recorded, self.tape.get()) {
+                tape.after(index, &result);
             }
             result
         })

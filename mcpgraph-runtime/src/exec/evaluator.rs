@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions};
 use jsonata_core::value::JValue;
-#[cfg(feature = "testing")]
 use serde_json::Value;
 
 use super::history::{History, register_history_functions};
@@ -25,7 +24,6 @@ use super::native::same;
 use crate::allocator;
 use crate::error::{ErrorKind, Limit};
 use crate::expressions::expr::Expr;
-#[cfg(feature = "testing")]
 use crate::expressions::value::from_json;
 use crate::expressions::watchdog::{ExpressionTimer, timeout_error};
 use crate::meta::Limits;
@@ -267,6 +265,24 @@ fn new_evaluator(
     evaluator
 }
 
+/// Evaluates `expr` against `data` as a transform node would (an empty
+/// history, the default limits): for a test case's `assert`. Its JSON
+/// value, `None` for no value, or the error's message.
+pub(crate) fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, String> {
+    let history = Rc::new(RefCell::new(History::default()));
+    let limits = Limits::DEFAULT;
+    evaluate_by_jsonata(
+        expr,
+        &from_json(data),
+        Context::new(),
+        Some(limits.max_expression_time_ms),
+        Some(limits.max_expression_depth),
+        &history,
+    )
+    .map(|value| mcpgraph_expr::json::to_json(&value))
+    .map_err(|e| e.to_string())
+}
+
 /// Evaluates `expr` against `data` in the evaluator a transform node uses
 /// (history functions registered, with an empty history; `$pad` and
 /// `$join` bounded by the default `maxValueBytes`), with `bindings` as
@@ -313,8 +329,7 @@ pub fn evaluate_standalone(
     }
 }
 
-/// [`evaluate_standalone`] by jsonata-core.
-#[cfg(feature = "testing")]
+/// `evaluate_standalone` and [`evaluate_on`] by jsonata-core.
 pub(super) fn evaluate_by_jsonata(
     expr: &Expr,
     data: &JValue,

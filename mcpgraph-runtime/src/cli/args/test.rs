@@ -1,0 +1,57 @@
+//! `test [FILE]`: the graph's own test cases.
+
+use std::path::PathBuf;
+
+use crate::graph_tests::TestOptions;
+
+/// `test`'s arguments.
+#[derive(clap::Args, Debug)]
+pub(in crate::cli) struct TestArgs {
+    /// The test file (default: the `<graph>.test.yaml` compiled in).
+    file: Option<PathBuf>,
+    /// Run the cases against the real downstream servers and record every
+    /// request and reply into a cassette (default: `<graph>.cassette.json`
+    /// beside the test file).
+    #[arg(long, value_name = "CASSETTE", num_args = 0..=1, conflicts_with = "update")]
+    record: Option<Option<PathBuf>>,
+    /// Replay, and record again from the servers only the cases whose
+    /// requests changed or that have no recording.
+    #[arg(long)]
+    update: bool,
+    /// The cassette to replay (or update).
+    #[arg(long, value_name = "FILE", conflicts_with = "record")]
+    cassette: Option<PathBuf>,
+    /// Only the cases whose name contains this.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// Print the results (and coverage) as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also print GitHub Actions annotations: failed cases, lines never
+    /// reached.
+    #[arg(long)]
+    github: bool,
+    /// Also write the results as JUnit XML to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Fail when the cases reach less than this share (percent) of the
+    /// nodes and routes.
+    #[arg(long, value_name = "PERCENT")]
+    min_coverage: Option<f64>,
+}
+
+impl TestArgs {
+    pub(in crate::cli) fn options(self) -> TestOptions {
+        TestOptions {
+            file: self.file,
+            record: self.record,
+            update: self.update,
+            cassette: self.cassette,
+            filter: self.filter,
+            json: self.json,
+            github: self.github,
+            junit: self.junit,
+            min_coverage: self.min_coverage,
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! `test`: a graph's own test cases (`<graph>.test.yaml`), run against the
+//! compiled graph with the downstream servers' replies recorded into a
+//! cassette or replayed from it, with each tool's coverage.
+//!
+//! `cases` reads the test file, `cassette` the recordings, `tape` stands
+//! between the calls and the servers, `run` runs the cases, `diff` says
+//! how two values differ, `coverage` what the cases reached, `report`
+//! prints it all.
+
+mod cases;
+mod cassette;
+mod coverage;
+mod diff;
+mod report;
+mod run;
+mod tape;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub(crate) use tape::{Before, Tape};
+
+use crate::engine::Engine;
+use crate::graph::GraphDef;
+use cases::TestFile;
+use cassette::Cassette;
+use run::{Mode, Selection};
+
+/// What `test` was asked.
+#[derive(Debug, Default)]
+pub(crate) struct TestOptions {
+    /// The test file; default: the one compiled in.
+    pub(crate) file: Option<PathBuf>,
+    /// Record every case from the servers (into this cassette, if given).
+    pub(crate) record: Option<Option<PathBuf>>,
+    /// Record again only the cases whose requests changed.
+    pub(crate) update: bool,
+    /// The cassette; default: beside the test file.
+    pub(crate) cassette: Option<PathBuf>,
+    /// Only the cases whose name contains this.
+    pub(crate) filter: Option<String>,
+    /// Print the results as JSON.
+    pub(crate) json: bool,
+    /// Also print GitHub annotations.
+    pub(crate) github: bool,
+    /// Also write JUnit XML here.
+    pub(crate) junit: Option<PathBuf>,
+    /// Fail below this coverage (percent).
+    pub(crate) min_coverage: Option<f64>,
+}
+
+/// Runs `test`; the exit status is success only when every case passed
+/// (and the coverage is at least `--min-coverage`).
+pub(crate) async fn test_command(
+    engine: &Engine,
+    graph: &GraphDef,
+    options: TestOptions,
+) -> ExitCode {
+    match run_tests(engine, graph, &options).await {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run_tests(
+    engine: &Engine,
+    graph: &GraphDef,
+    options: &TestOptions,
+) -> Result<bool, String> {
+    let file = match (&options.file, graph.tests) {
+        (Some(path), _) => TestFile::read(path)?,
+        (None, Some(tests)) => TestFile::compiled(tests)?,
+        (None, None) => {
+            return Err(format!(
+                "`{}` has no test file: write `<graph>.test.yaml` beside the graph file and build again, or give one: `{} FILE`",
+                graph.server.name,
+                command(None)
+            ));
+        }
+    };
+    let mode = match (&options.record, options.update) {
+        (Some(_), _) => Mode::Record,
+        (None, true) => Mode::Update,
+        (None, false) => Mode::Replay,
+    };
+    let cassette_path = options
+        .record
+        .clone()
+        .flatten()
+        .or_else(|| options.cassette.clone())
+        .unwrap_or_else(|| file.default_cassette());
+    let mut cassette = match mode {
+        Mode::Record => Cassette::default(),
+        Mode::Replay | Mode::Update => Cassette::load(&cassette_path)?.unwrap_or_default(),
+    };
+    if mode != Mode::Replay {
+        // The servers' own output would bury the results.
+        crate::downstream::stderr::hold();
+    }
+    let command = command(options.file.as_deref());
+    let run = run::run_cases(
+        engine,
+        &file,
+        options
+            .filter
+            .as_deref()
+            .map_or(Selection::All, Selection::Containing),
+        mode,
+        &mut cassette,
+        &command,
+    )
+    .await;
+    if mode != Mode::Replay {
+        cassette.save(&cassette_path)?;
+    }
+    let map = graph
+        .map
+        .map(serde_json::from_str::<coverage::Map>)
+        .transpose()
+        .map_err(|e| format!("the compiled-in map of the graph does not read: {e}"))?;
+    let tools = map
+        .as_ref()
+        .map(|map| coverage::coverage(map, &run.reached))
+        .unwrap_or_default();
+    let test_file = report::shown(&file.path);
+    let graph_file = map
+        .as_ref()
+        .map(|m| report::shown(std::path::Path::new(&m.file)))
+        .unwrap_or_default();
+    if options.json {
+        println!("{}", report::to_json(&run, &tools));
+    } else {
+        print!("{}", report::human(&run, &tools, &test_file, &graph_file));
+        if mode != Mode::Replay {
+            println!("cassette: {}", report::shown(&cassette_path));
+        }
+    }
+    if options.github {
+        print!("{}", report::github(&run, &tools, &test_file, &graph_file));
+    }
+    if let Some(path) = &options.junit {
+        std::fs::write(path, report::junit(&run, graph.server.name))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let passed = run.cases.iter().all(|c| c.failure.is_none());
+    let covered = coverage::total(&tools);
+    let enough = match options.min_coverage {
+        Some(min) if covered < min => {
+            eprintln!("coverage {covered:.1}% is below --min-coverage {min}%");
+            false
+        }
+        _ => true,
+    };
+    Ok(passed && enough)
+}
+
+/// Runs the case named `name` of `graph`'s compiled-in test file against
+/// its cassette, as `graph_tests!` generates a `#[test]` for each; panics
+/// with what failed.
+pub fn run_case(graph: GraphDef, name: &str) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("cannot start the tokio runtime: {e}"));
+    let local = tokio::task::LocalSet::new();
+    let failure = local.block_on(&runtime, async {
+        let engine =
+            Engine::start_local_def(graph, Vec::new(), Some(1)).map_err(|e| e.to_string())?;
+        let file = TestFile::compiled(graph.tests.unwrap_or("{}"))?;
+        let cassette_path = file.default_cassette();
+        let mut cassette = Cassette::load(&cassette_path)?.unwrap_or_default();
+        let command = format!("cargo run -- test --filter {name:?}");
+        let run = run::run_cases(
+            &engine,
+            &file,
+            Selection::Named(name),
+            Mode::Replay,
+            &mut cassette,
+            &command,
+        )
+        .await;
+        engine.shutdown().await;
+        match run.cases.into_iter().next() {
+            None => Err(format!("{}: no case named `{name}`", file.path.display())),
+            Some(case) => case.failure.map_or(Ok(()), |failure| {
+                let at = case.line.map(|l| format!(":{l}")).unwrap_or_default();
+                Err(format!(
+                    "{}{at}: case `{name}`\n{failure}",
+                    file.path.display()
+                ))
+            }),
+        }
+    });
+    if let Err(failure) = failure {
+        panic!("{failure}");
+    }
+}
+
+/// How the user runs `test` on this binary (with `file`).
+fn command(file: Option<&std::path::Path>) -> String {
+    let exe = std::env::args_os()
+        .next()
+        .map(PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "server".to_owned());
+    match file {
+        Some(file) => format!("{exe} test {}", file.display()),
+        None => format!("{exe} test"),
+    }
+}

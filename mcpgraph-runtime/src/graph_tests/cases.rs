@@ -1,0 +1,141 @@
+//! A graph's test cases (`<graph>.test.yaml`): the compiled-in file the
+//! generator checked at build time, or one read at run time.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// A test file.
+#[derive(Debug)]
+pub(crate) struct TestFile {
+    /// Where it is (the cassette's default place is beside it).
+    pub(crate) path: PathBuf,
+    pub(crate) cases: Vec<Case>,
+}
+
+/// The file's text as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Text {
+    cases: Vec<Case>,
+}
+
+/// The compiled-in form ([`GraphDef::tests`](crate::GraphDef::tests)).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Compiled {
+    file: PathBuf,
+    cases: Vec<Case>,
+}
+
+/// One case: a call and what it must give.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Case {
+    pub(crate) name: String,
+    pub(crate) tool: String,
+    #[serde(default)]
+    pub(crate) args: Map<String, Value>,
+    pub(crate) expect: Expect,
+    /// Its line in the file (compiled-in files only).
+    #[serde(default)]
+    pub(crate) line: Option<u32>,
+}
+
+/// What a case must give; every key given must hold.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Expect {
+    /// The output, exactly.
+    #[serde(default, deserialize_with = "present")]
+    pub(crate) output: Option<Value>,
+    /// Values the output holds (objects may have more keys).
+    #[serde(default, deserialize_with = "present")]
+    pub(crate) subset: Option<Value>,
+    /// A JSONata expression over the output (`$`) that must be true.
+    #[serde(default, rename = "assert")]
+    pub(crate) predicate: Option<String>,
+    /// The call fails, its message containing this.
+    #[serde(default)]
+    pub(crate) error: Option<String>,
+}
+
+/// `Some` for any value given, `null` included.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+impl TestFile {
+    /// The test file compiled into the binary (`tests`: its JSON).
+    pub(crate) fn compiled(tests: &str) -> Result<Self, String> {
+        let compiled: Compiled = serde_json::from_str(tests)
+            .map_err(|e| format!("the compiled-in test file does not read: {e}"))?;
+        Self::checked(compiled.file, compiled.cases)
+    }
+
+    /// The test file at `path`, read now (YAML, or JSON).
+    pub(crate) fn read(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the test file {}: {e}", path.display()))?;
+        let parsed: Text =
+            serde_saphyr::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Self::checked(path.to_owned(), parsed.cases)
+    }
+
+    fn checked(path: PathBuf, cases: Vec<Case>) -> Result<Self, String> {
+        for (i, case) in cases.iter().enumerate() {
+            if cases[..i].iter().any(|c| c.name == case.name) {
+                return Err(format!(
+                    "{}: two cases are named `{}`",
+                    path.display(),
+                    case.name
+                ));
+            }
+            let e = &case.expect;
+            if e.output.is_none()
+                && e.subset.is_none()
+                && e.predicate.is_none()
+                && e.error.is_none()
+            {
+                return Err(format!(
+                    "{}: case `{}` expects nothing: give `output`, `subset`, `assert` or `error`",
+                    path.display(),
+                    case.name
+                ));
+            }
+            if e.error.is_some()
+                && (e.output.is_some() || e.subset.is_some() || e.predicate.is_some())
+            {
+                return Err(format!(
+                    "{}: case `{}` expects an error and an output: give one",
+                    path.display(),
+                    case.name
+                ));
+            }
+        }
+        Ok(Self { path, cases })
+    }
+
+    /// Where its cassette is by default: `graph.test.yaml` →
+    /// `graph.cassette.json`.
+    pub(crate) fn default_cassette(&self) -> PathBuf {
+        let name = self
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("graph.test.yaml");
+        let stem = [
+            ".test.yaml",
+            ".test.yml",
+            ".test.json",
+            ".yaml",
+            ".yml",
+            ".json",
+        ]
+        .iter()
+        .find_map(|suffix| name.strip_suffix(suffix))
+        .unwrap_or(name);
+        self.path.with_file_name(format!("{stem}.cassette.json"))
+    }
+}

@@ -1,0 +1,99 @@
+//! A cassette: every downstream request a test file's cases made, with its
+//! reply, in order, per case; one readable, diffable JSON file
+//! (`graph.cassette.json` beside `graph.test.yaml`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The format's version, written into every cassette.
+const VERSION: u32 = 1;
+
+/// A cassette file.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Cassette {
+    version: u32,
+    /// Each case's exchanges, by case name.
+    pub(crate) cases: BTreeMap<String, Vec<Exchange>>,
+}
+
+/// One downstream request and its reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Exchange {
+    pub(crate) server: String,
+    pub(crate) tool: String,
+    pub(crate) arguments: Map<String, Value>,
+    #[serde(flatten)]
+    pub(crate) reply: Reply,
+}
+
+/// How a recorded request was answered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum Reply {
+    /// The server's `CallToolResult` (an `isError` result included).
+    Result(Value),
+    /// The call failed: a typed error's kind and message.
+    Error { kind: String, message: String },
+    /// The call was cancelled before it ended (another call of its node
+    /// failed first, or the node's time ran out): why, in words. Replayed,
+    /// such a call waits until it is cancelled again.
+    Cancelled(String),
+}
+
+/// What a cancelled call's [`Reply::Cancelled`] says.
+pub(crate) const CANCELLED: &str = "cancelled before it ended";
+
+impl Cassette {
+    /// Reads the cassette at `path`; `Ok(None)` when there is none.
+    pub(crate) fn load(path: &Path) -> Result<Option<Self>, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read the cassette {}: {e}", path.display())),
+        };
+        let cassette: Self = serde_json::from_str(&text)
+            .map_err(|e| format!("the cassette {} does not read: {e}", path.display()))?;
+        if cassette.version != VERSION {
+            return Err(format!(
+                "the cassette {} has version {}; this binary reads version {VERSION}: record it again",
+                path.display(),
+                cassette.version
+            ));
+        }
+        Ok(Some(cassette))
+    }
+
+    /// Writes the cassette to `path` (through a temporary file and a
+    /// rename): pretty JSON, secrets redacted. The same cassette always
+    /// gives the same bytes.
+    pub(crate) fn save(&mut self, path: &Path) -> Result<(), String> {
+        self.version = VERSION;
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| format!("cannot write the cassette: {e}"))?;
+        let text = format!("{}\n", crate::secrets::redact(&text));
+        let temporary = temporary_beside(path);
+        std::fs::write(&temporary, text)
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .map_err(|e| format!("cannot write the cassette {}: {e}", path.display()))
+    }
+}
+
+fn temporary_beside(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// `value` as a cassette holds it: every secret replaced by `${NAME}`.
+pub(crate) fn redacted(value: &Map<String, Value>) -> Map<String, Value> {
+    let text = serde_json::to_string(value).unwrap_or_default();
+    match crate::secrets::redact(&text) {
+        std::borrow::Cow::Borrowed(_) => value.clone(),
+        std::borrow::Cow::Owned(text) => serde_json::from_str(&text).unwrap_or_default(),
+    }
+}

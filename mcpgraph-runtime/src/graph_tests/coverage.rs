@@ -1,0 +1,162 @@
+//! Which nodes and routes of each tool the cases reached.
+//!
+//! The generator writes each tool's map (its nodes and the routes a node
+//! may take besides its one `next`: switch conditions and defaults,
+//! `onError`), with their lines, into the binary
+//! ([`GraphDef::map`](crate::GraphDef::map)); a case's execution record
+//! says which nodes ran, in order, so which routes were taken.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::observe::NodeRecord;
+
+/// The graph's map, as the generator writes it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Map {
+    /// The graph file.
+    pub(crate) file: String,
+    pub(crate) tools: Vec<ToolMap>,
+}
+
+/// One tool's nodes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ToolMap {
+    pub(crate) name: String,
+    pub(crate) nodes: Vec<NodeMap>,
+}
+
+/// One node: where it is, and its routes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NodeMap {
+    pub(crate) id: String,
+    #[serde(rename = "type")]
+    pub(crate) node_type: String,
+    pub(crate) line: u32,
+    #[serde(default)]
+    pub(crate) routes: Vec<Route>,
+}
+
+/// A route a node may take: to `to`, written at `line`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Route {
+    pub(crate) to: String,
+    pub(crate) line: u32,
+    /// What it is: `case 1`, `default`, `onError`.
+    pub(crate) label: String,
+}
+
+/// What the cases reached, per tool: node ids, and routes as (from, to).
+#[derive(Debug, Default)]
+pub(crate) struct Reached {
+    tools: BTreeMap<String, (BTreeSet<String>, BTreeSet<(String, String)>)>,
+}
+
+impl Reached {
+    /// Adds a call of `tool` whose execution record is `records`.
+    pub(crate) fn add(&mut self, tool: &str, records: &[NodeRecord]) {
+        let (nodes, routes) = self.tools.entry(tool.to_owned()).or_default();
+        for record in records {
+            nodes.insert(record.node.clone());
+        }
+        for pair in records.windows(2) {
+            routes.insert((pair[0].node.clone(), pair[1].node.clone()));
+        }
+    }
+}
+
+/// One tool's coverage.
+#[derive(Debug, Serialize)]
+pub(crate) struct ToolCoverage {
+    pub(crate) tool: String,
+    pub(crate) nodes: usize,
+    #[serde(rename = "nodesReached")]
+    pub(crate) nodes_reached: usize,
+    pub(crate) routes: usize,
+    #[serde(rename = "routesTaken")]
+    pub(crate) routes_taken: usize,
+    /// What was never reached.
+    pub(crate) missed: Vec<Missed>,
+}
+
+/// A node never reached or a route never taken.
+#[derive(Debug, Serialize)]
+pub(crate) struct Missed {
+    pub(crate) line: u32,
+    pub(crate) what: String,
+}
+
+impl ToolCoverage {
+    /// Reached and taken over all, from 0 to 100 (100 for nothing to reach).
+    pub(crate) fn percent(&self) -> f64 {
+        percent(
+            self.nodes_reached + self.routes_taken,
+            self.nodes + self.routes,
+        )
+    }
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        100.0
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
+}
+
+/// The coverage of every tool of `map` by `reached`.
+pub(crate) fn coverage(map: &Map, reached: &Reached) -> Vec<ToolCoverage> {
+    let empty = (BTreeSet::new(), BTreeSet::new());
+    map.tools
+        .iter()
+        .map(|tool| {
+            let (nodes, routes) = reached.tools.get(&tool.name).unwrap_or(&empty);
+            let mut c = ToolCoverage {
+                tool: tool.name.clone(),
+                nodes: tool.nodes.len(),
+                nodes_reached: 0,
+                routes: 0,
+                routes_taken: 0,
+                missed: Vec::new(),
+            };
+            for node in &tool.nodes {
+                if nodes.contains(&node.id) {
+                    c.nodes_reached += 1;
+                } else {
+                    c.missed.push(Missed {
+                        line: node.line,
+                        what: format!("{} node `{}` never ran", node.node_type, node.id),
+                    });
+                }
+                for route in &node.routes {
+                    c.routes += 1;
+                    if routes.contains(&(node.id.clone(), route.to.clone())) {
+                        c.routes_taken += 1;
+                    } else {
+                        c.missed.push(Missed {
+                            line: route.line,
+                            what: format!(
+                                "`{}` never took its {} route to `{}`",
+                                node.id, route.label, route.to
+                            ),
+                        });
+                    }
+                }
+            }
+            c.missed.sort_by_key(|m| m.line);
+            c
+        })
+        .collect()
+}
+
+/// Everything's coverage, from 0 to 100.
+pub(crate) fn total(tools: &[ToolCoverage]) -> f64 {
+    let part = tools.iter().map(|t| t.nodes_reached + t.routes_taken).sum();
+    let whole = tools.iter().map(|t| t.nodes + t.routes).sum();
+    percent(part, whole)
+}
