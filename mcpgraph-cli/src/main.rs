@@ -9,6 +9,7 @@
 mod auth;
 mod ci;
 mod lock;
+mod test;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -72,6 +73,10 @@ enum Command {
         #[command(subcommand)]
         action: auth::AuthCommand,
     },
+    /// Build the graph crate here (or at `--manifest-path`) and run its
+    /// test cases (`<graph>.test.yaml`): `<binary> test` with the
+    /// arguments after `--` (`--record`, `--update`, `--json`...).
+    Test(test::TestArgs),
     /// Print the Rust code generated for a graph file, pretty-printed.
     Expand {
         /// The path of the mcpgraph crate in the code.
@@ -138,6 +143,7 @@ fn main() -> ExitCode {
             strict,
         }),
         Command::Auth { action } => auth::run(action),
+        Command::Test(args) => test::run(args),
         Command::Expand { krate, file } => expand(&file, &krate),
         Command::Graph { tool, file } => graph(&file, tool.as_deref()),
         Command::New {
