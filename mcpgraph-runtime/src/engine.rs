@@ -65,6 +65,8 @@ pub struct Engine {
     workers: Arc<Workers>,
     in_flight: Arc<InFlight>,
     observer: Option<Arc<dyn Observer>>,
+    /// `serve --record-failures`: where failed calls are written.
+    failures: Option<Arc<crate::graph_tests::FailureRecorder>>,
     /// Cancelled when a drain runs out of time: the calls still running
     /// end with an error their callers receive.
     stop: CancellationToken,
@@ -105,6 +107,7 @@ impl Clone for Engine {
             workers: Arc::clone(&self.workers),
             in_flight: Arc::clone(&self.in_flight),
             observer: self.observer.clone(),
+            failures: self.failures.clone(),
             stop: self.stop.clone(),
             here: self.here,
         }
@@ -179,6 +182,7 @@ impl Engine {
             workers: Arc::new(workers),
             in_flight: Arc::default(),
             observer: None,
+            failures: None,
             stop: CancellationToken::new(),
             here: true,
         })
@@ -194,6 +198,16 @@ impl Engine {
     /// Puts every downstream call through `tape` (`test`).
     pub(crate) fn set_tape(&self, tape: Arc<crate::graph_tests::Tape>) {
         self.shared.clients.set_tape(tape);
+    }
+
+    /// Writes every failed call into `recorder`'s directory
+    /// (`serve --record-failures`).
+    pub(crate) fn with_failure_recorder(
+        mut self,
+        recorder: crate::graph_tests::FailureRecorder,
+    ) -> Self {
+        self.failures = Some(Arc::new(recorder));
+        self
     }
 
     /// Calls `observer`'s hooks for every node of every call.
@@ -281,6 +295,17 @@ impl Engine {
             }
         };
         let load = LoadGuard::new(&worker.load);
+        // `--record-failures`: the call's downstream exchanges, kept until
+        // it is known whether it failed.
+        let failure_tape = self.failures.as_ref().map(|_| {
+            let tape = crate::graph_tests::FailureRecorder::tape();
+            let arguments = match &arguments {
+                Value::Object(map) => map.clone(),
+                _ => Map::new(),
+            };
+            (tape, arguments)
+        });
+        let call_tape = failure_tape.as_ref().map(|(tape, _)| Arc::clone(tape));
         let job: Job = Box::new(move || {
             Box::pin(async move {
                 // The `tool_call` span closes (and reaches exporters) before
@@ -297,6 +322,12 @@ impl Engine {
                     exec.ask(caller);
                     exec.keep_content(content);
                     let run = shared.compiled.run(index, &mut exec);
+                    let run = async move {
+                        match call_tape {
+                            Some(tape) => crate::graph_tests::CALL_TAPE.scope(tape, run).await,
+                            None => run.await,
+                        }
+                    };
                     let outcome = tokio::select! {
                         outcome = run => outcome,
                         () = cancel.cancelled() => Err(NodeError::outside(
@@ -355,6 +386,11 @@ impl Engine {
                 None => Ok(value),
             }
         });
+        if let (Err(CallError::Failed(error)), Some(recorder), Some((tape, arguments))) =
+            (&result, &self.failures, &failure_tape)
+        {
+            recorder.write(tool.meta.name, arguments, tape, error);
+        }
         CallOutcome {
             result,
             records,

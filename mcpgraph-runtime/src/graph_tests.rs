@@ -11,6 +11,8 @@ mod cases;
 mod cassette;
 mod coverage;
 mod diff;
+mod failures;
+mod replay;
 mod report;
 mod run;
 mod tape;
@@ -18,6 +20,7 @@ mod tape;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+pub(crate) use failures::{CALL_TAPE, FailureRecorder};
 pub(crate) use tape::{Before, Tape};
 
 use crate::engine::Engine;
@@ -47,6 +50,10 @@ pub(crate) struct TestOptions {
     pub(crate) junit: Option<PathBuf>,
     /// Fail below this coverage (percent).
     pub(crate) min_coverage: Option<f64>,
+    /// Replay this recorded failure instead.
+    pub(crate) replay: Option<PathBuf>,
+    /// With `replay`: stop before each node.
+    pub(crate) step: bool,
 }
 
 /// Runs `test`; the exit status is success only when every case passed
@@ -71,6 +78,9 @@ async fn run_tests(
     graph: &GraphDef,
     options: &TestOptions,
 ) -> Result<bool, String> {
+    if let Some(path) = &options.replay {
+        return replay::replay(engine, path, options.step).await;
+    }
     let file = match (&options.file, graph.tests) {
         (Some(path), _) => TestFile::read(path)?,
         (None, Some(tests)) => TestFile::compiled(tests)?,

@@ -71,6 +71,24 @@ pub struct NodeRecord {
 }
 
 impl NodeRecord {
+    /// The record as one line of `--trace`: number, node, type, start,
+    /// duration, then its output or error.
+    pub(crate) fn trace_line(&self) -> String {
+        let detail = match &self.outcome {
+            Ok(Some(output)) => format!("-> {}", crate::expressions::js_text::to_js_string(output)),
+            Ok(None) => "-> (no output)".to_owned(),
+            Err(e) => format!("!! {e}"),
+        };
+        format!(
+            "#{:<3} {:<24} {:<9} +{:>9.3} ms {:>9.3} ms  {detail}",
+            self.index,
+            self.node,
+            self.node_type.as_str(),
+            self.start.as_secs_f64() * 1000.0,
+            self.duration.as_secs_f64() * 1000.0,
+        )
+    }
+
     /// The record as JSON, for `call --trace` and logs.
     pub fn to_json(&self) -> Value {
         let mut v = serde_json::json!({

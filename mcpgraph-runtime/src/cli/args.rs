@@ -115,6 +115,12 @@ pub(super) struct ServeArgs {
     #[command(flatten)]
     pub(super) oauth: oauth::OAuthArgs,
 
+    /// Write each failed call (its arguments, every downstream request and
+    /// reply, the error; secrets redacted) into this directory, at most
+    /// 100 files of 4 MiB: `test --replay FILE` runs one again offline.
+    #[arg(long, value_name = "DIR")]
+    pub(super) record_failures: Option<std::path::PathBuf>,
+
     /// Seal the state a waiting call hands its client (`requestState`)
     /// with the keys in this environment variable: entries
     /// `kid=<base64 of 32 bytes>`, the first sealing, all opening (see
@@ -247,6 +253,7 @@ impl Default for ServeArgs {
             allowed_origins: Vec::new(),
             auth_token_env: None,
             oauth: oauth::OAuthArgs::default(),
+            record_failures: None,
             state_key_env: None,
             state_key_file: None,
             drain_secs: DEFAULT_DRAIN_SECS,

@@ -24,6 +24,15 @@ use crate::serving::state::StateKeys;
 pub(super) const SHUTDOWN_SLACK: Duration = Duration::from_secs(5);
 
 pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
+    let recording;
+    let engine = match &args.record_failures {
+        Some(dir) => {
+            let recorder = crate::graph_tests::FailureRecorder::new(dir.clone())?;
+            recording = engine.clone().with_failure_recorder(recorder);
+            &recording
+        }
+        None => engine,
+    };
     let shutdown = CancellationToken::new();
     let drain = Duration::from_secs(args.drain_secs);
     let state_keys = StateKeys::load(

@@ -44,7 +44,7 @@ pub(crate) struct Case {
 }
 
 /// What a case must give; every key given must hold.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Expect {
     /// The output, exactly.

@@ -16,8 +16,26 @@ const VERSION: u32 = 1;
 #[serde(deny_unknown_fields)]
 pub(crate) struct Cassette {
     version: u32,
+    /// The failed call, in a cassette `serve --record-failures` wrote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) failure: Option<Failure>,
     /// Each case's exchanges, by case name.
     pub(crate) cases: BTreeMap<String, Vec<Exchange>>,
+}
+
+/// The case name of a failed call's exchanges.
+pub(crate) const FAILURE_CASE: &str = "failure";
+
+/// A failed call, as `serve --record-failures` saw it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Failure {
+    pub(crate) tool: String,
+    pub(crate) arguments: Map<String, Value>,
+    /// `{kind, node, message}`.
+    pub(crate) error: Value,
+    /// When, in milliseconds since the Unix epoch.
+    pub(crate) at_unix_ms: u64,
 }
 
 /// One downstream request and its reply.
@@ -72,10 +90,22 @@ impl Cassette {
     /// rename): pretty JSON, secrets redacted. The same cassette always
     /// gives the same bytes.
     pub(crate) fn save(&mut self, path: &Path) -> Result<(), String> {
+        self.save_bounded(path, usize::MAX)
+    }
+
+    /// [`Cassette::save`], refused when the file would be larger than
+    /// `max_bytes`.
+    pub(crate) fn save_bounded(&mut self, path: &Path, max_bytes: usize) -> Result<(), String> {
         self.version = VERSION;
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| format!("cannot write the cassette: {e}"))?;
         let text = format!("{}\n", crate::secrets::redact(&text));
+        if text.len() > max_bytes {
+            return Err(format!(
+                "it would take {} bytes, more than the {max_bytes} allowed",
+                text.len()
+            ));
+        }
         let temporary = temporary_beside(path);
         std::fs::write(&temporary, text)
             .and_then(|()| std::fs::rename(&temporary, path))

@@ -40,6 +40,8 @@ pub(crate) struct CaseResult {
     pub(crate) notes: Vec<String>,
     /// Whether this run recorded it.
     pub(crate) recorded: bool,
+    /// Its execution record: one entry per node run.
+    pub(crate) records: Vec<crate::observe::NodeRecord>,
 }
 
 /// A whole run.
@@ -146,9 +148,8 @@ async fn run_case(
         .await;
     let time = started.elapsed();
     let played = tape.finish();
-    if let Some(records) = &outcome.records {
-        run.reached.add(&case.tool, records);
-    }
+    let records = outcome.records.unwrap_or_default();
+    run.reached.add(&case.tool, &records);
     let mut notes = Vec::new();
     if played.unused > 0 && !recorded {
         notes.push(format!(
@@ -165,6 +166,7 @@ async fn run_case(
         failure,
         notes,
         recorded,
+        records,
     };
     (result, played)
 }

@@ -38,6 +38,14 @@ pub(in crate::cli) struct TestArgs {
     /// nodes and routes.
     #[arg(long, value_name = "PERCENT")]
     min_coverage: Option<f64>,
+    /// Run again, offline, a failed call that `serve --record-failures`
+    /// wrote, printing each node as it runs (`--trace`).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "update", "file"])]
+    replay: Option<PathBuf>,
+    /// With `--replay`: stop before each node and show what the graph has
+    /// so far (Enter: next node, `c`: run to the end).
+    #[arg(long, requires = "replay")]
+    step: bool,
 }
 
 impl TestArgs {
@@ -52,6 +60,8 @@ impl TestArgs {
             github: self.github,
             junit: self.junit,
             min_coverage: self.min_coverage,
+            replay: self.replay,
+            step: self.step,
         }
     }
 }
