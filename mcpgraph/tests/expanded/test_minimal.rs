@@ -57,6 +57,9 @@ const _: () = {
             max_value_depth: 128,
             max_call_depth: 8,
         };
+        const MAP: rt::Option<&'static str> = rt::Some(
+            r#"{"file":"test_minimal/test_minimal.yaml","tools":[{"name":"test_tool","nodes":[{"id":"entry","type":"entry","line":19,"routes":[]},{"id":"exit","type":"exit","line":22,"routes":[]}]}]}"#,
+        );
         fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
             rt::Ok(__McpgraphCompiled {
                 test_tool: test_tool::Compiled::new()?,
