@@ -13,14 +13,31 @@ trap 'rm -rf "$work"' EXIT
 
 "$target/debug/mcpgraph" new "$work/starter_check" --mcpgraph-path "$root"
 cd "$work/starter_check"
+# The workspace's profile settings, in the crate's own cargo config so that
+# the build `mcpgraph test` makes (below) is this one again.
+mkdir -p .cargo
+cat > .cargo/config.toml <<'TOML'
+[profile.dev]
+debug = "line-tables-only"
+[profile.dev.package."*"]
+debug = false
+[profile.dev.package.jsonata-core]
+opt-level = 2
+[profile.dev.package.datalogic-rs]
+opt-level = 2
+TOML
 build() {
-    CARGO_TARGET_DIR="$target" cargo build --quiet \
-        --config 'profile.dev.debug="line-tables-only"' \
-        --config 'profile.dev.package."*".debug=false' \
-        --config 'profile.dev.package.jsonata-core.opt-level=2' \
-        --config 'profile.dev.package.datalogic-rs.opt-level=2'
+    CARGO_TARGET_DIR="$target" cargo build --quiet
 }
 build
+# Its test cases: `mcpgraph test` builds the crate (nothing left to do) and
+# runs them; `cargo test` runs them through graph_tests!.
+report="$(CARGO_TARGET_DIR="$target" "$target/debug/mcpgraph" test -- --json)"
+[[ "$report" == *'"passed":1,"failed":0'* ]] \
+    || { echo "starter-check: mcpgraph test gave $report" >&2; exit 1; }
+CARGO_TARGET_DIR="$target" cargo test --quiet 2>&1 | grep -q "graph_tests::greets_by_name ... ok\|1 passed" \
+    || { echo "starter-check: cargo test did not run the starter's case" >&2; exit 1; }
+echo "starter-check: mcpgraph test and cargo test pass the starter's case"
 got="$("$target/debug/starter_check" call greet '{"name": "Ada"}')"
 want='{"greeting":"Hello, Ada!"}'
 [[ "$got" == "$want" ]] || { echo "starter-check: call greet gave $got, want $want" >&2; exit 1; }

@@ -222,8 +222,8 @@ fn check_args(
                 ),
             )
             .note(format!(
-                "the tool's inputSchema is at line {}",
-                tool.name.pos.line
+                "`{}` is at line {} of the graph file",
+                tool.name.value, tool.name.pos.line
             ));
     }
 }

@@ -18,11 +18,12 @@ pub const EXAMPLES: [&str; 4] = [
 /// The binaries of other packages that the tests drive: the examples and
 /// the `mcpgraph` CLI. [`bin_path`] builds these; this package's own
 /// binaries are `env!("CARGO_BIN_EXE_<name>")` in the tests.
-const PROGRAMS: [&str; 5] = [
+const PROGRAMS: [&str; 6] = [
     EXAMPLES[0],
     EXAMPLES[1],
     EXAMPLES[2],
     EXAMPLES[3],
+    "fan_out",
     "mcpgraph",
 ];
 

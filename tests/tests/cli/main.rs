@@ -6,6 +6,7 @@
 //! its own that needs the `otel` feature.
 
 mod cli;
+mod graph_cases;
 mod lock;
 mod observe;
 mod state_keys;
