@@ -229,19 +229,7 @@ async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool)
     };
     let outcome = engine.call_with(tool, Some(arguments), options).await;
     for record in outcome.records.iter().flatten() {
-        let detail = match &record.outcome {
-            Ok(Some(output)) => format!("-> {}", result_text(output)),
-            Ok(None) => "-> (no output)".to_owned(),
-            Err(e) => format!("!! {e}"),
-        };
-        eprintln!(
-            "#{:<3} {:<24} {:<9} +{:>9.3} ms {:>9.3} ms  {detail}",
-            record.index,
-            record.node,
-            record.node_type.as_str(),
-            record.start.as_secs_f64() * 1000.0,
-            record.duration.as_secs_f64() * 1000.0,
-        );
+        eprintln!("{}", record.trace_line());
     }
     match outcome.result {
         Ok(value) => {

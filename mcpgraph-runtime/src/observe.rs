@@ -68,6 +68,10 @@ pub struct NodeRecord {
     pub duration: Duration,
     /// Its output (`None`: no output) or its error message.
     pub outcome: Result<Option<Value>, String>,
+    /// For one call of a `parallel` node (the branch's name) or of a
+    /// `forEach` node (the item's index): recorded as it ends, before the
+    /// node's own record. `None` for a node.
+    pub part: Option<String>,
 }
 
 impl NodeRecord {
@@ -79,10 +83,14 @@ impl NodeRecord {
             Ok(None) => "-> (no output)".to_owned(),
             Err(e) => format!("!! {e}"),
         };
+        let node = match &self.part {
+            Some(part) => format!("  {}/{part}", self.node),
+            None => self.node.clone(),
+        };
         format!(
             "#{:<3} {:<24} {:<9} +{:>9.3} ms {:>9.3} ms  {detail}",
             self.index,
-            self.node,
+            node,
             self.node_type.as_str(),
             self.start.as_secs_f64() * 1000.0,
             self.duration.as_secs_f64() * 1000.0,
@@ -98,6 +106,9 @@ impl NodeRecord {
             "startMs": self.start.as_secs_f64() * 1000.0,
             "durationMs": self.duration.as_secs_f64() * 1000.0,
         });
+        if let Some(part) = &self.part {
+            v["part"] = Value::String(part.clone());
+        }
         match &self.outcome {
             Ok(Some(output)) => v["output"] = output.clone(),
             Ok(None) => {}

@@ -27,7 +27,7 @@ use crate::downstream::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
 use crate::expressions::expr::{Args, Expr};
 use crate::expressions::value::measure;
-use crate::observe::ProgressEvent;
+use crate::observe::{NodeRecord, NodeType, ProgressEvent};
 
 /// Where one call of a fan-out node goes.
 #[derive(Debug)]
@@ -151,6 +151,7 @@ impl Execution {
                 node.branches.len(),
                 node.max_concurrency,
                 node.timeout_ms,
+                |i| node.branches[i].0.to_owned(),
                 |exec, i| {
                     let (name, call) = &node.branches[i];
                     let span = tracing::debug_span!("branch", node = exec.current, branch = *name);
@@ -187,6 +188,7 @@ impl Execution {
                 items.len(),
                 node.max_concurrency,
                 node.timeout_ms,
+                |i| i.to_string(),
                 |exec, i| {
                     let span = tracing::debug_span!("item", node = exec.current, index = i);
                     let args = exec.item_args(&node.call, &items[i], i)?;
@@ -199,14 +201,22 @@ impl Execution {
 
     /// Runs `count` calls, `start(self, i)` starting the `i`th, at most
     /// `max` at once, all within `timeout_ms` (the node's) if given;
-    /// returns their outputs in order, or the first error.
+    /// returns their outputs in order, or the first error. With an
+    /// execution record, each call that ends gets a record of its own,
+    /// named by `part(i)`.
     async fn fan_out(
         &mut self,
         count: usize,
         max: usize,
         timeout_ms: Option<u64>,
+        part: impl Fn(usize) -> String,
         mut start: impl FnMut(&mut Self, usize) -> Result<Started, NodeError>,
     ) -> Result<Vec<JValue>, NodeError> {
+        let mut began: Vec<Option<Instant>> = if self.watch.keeps_records() {
+            vec![None; count]
+        } else {
+            Vec::new()
+        };
         let node_deadline = timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
         let mut results: Vec<JValue> = vec![JValue::Null; count];
         let mut running = FuturesUnordered::new();
@@ -215,6 +225,9 @@ impl Execution {
             while running.len() < max && next < count {
                 self.count_execution()?;
                 running.push(start(self, next)?);
+                if let Some(at) = began.get_mut(next) {
+                    *at = Some(Instant::now());
+                }
                 next += 1;
             }
             let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
@@ -231,6 +244,9 @@ impl Execution {
                 return Err(self.time_limit());
             };
             let Some((i, outcome)) = finished else { break };
+            if let Some(Some(at)) = began.get(i).copied() {
+                self.record_part(part(i), at, &outcome);
+            }
             let value = outcome?;
             bytes += self.measure_part(&value, i, bytes)?;
             results[i] = if value.is_undefined() {
@@ -243,6 +259,28 @@ impl Execution {
             self.pace().await;
         }
         Ok(results)
+    }
+
+    /// The execution record's entry for one call of the running node,
+    /// started at `began`.
+    fn record_part(&mut self, part: String, began: Instant, outcome: &Result<JValue, NodeError>) {
+        let (index, node_type) = self
+            .pending
+            .as_ref()
+            .map_or((0, NodeType::Parallel), |p| (p.index, p.node_type));
+        let record = NodeRecord {
+            index,
+            node: self.current.to_owned(),
+            node_type,
+            start: began.duration_since(self.started),
+            duration: began.elapsed(),
+            outcome: match outcome {
+                Ok(value) => Ok(super::to_json(value)),
+                Err(e) => Err(e.message().to_owned()),
+            },
+            part: Some(part),
+        };
+        self.watch.part(record);
     }
 
     /// Holds the `i`th call's output to `maxValueDepth`, and the outputs

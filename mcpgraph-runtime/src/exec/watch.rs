@@ -57,6 +57,19 @@ impl Watch {
         }
     }
 
+    /// Whether the execution record is kept (`call --trace`, `test`).
+    pub(super) fn keeps_records(&self) -> bool {
+        self.records.is_some()
+    }
+
+    /// Adds the record of one call of a `parallel` or `forEach` node: the
+    /// record only (observers hear of nodes).
+    pub(super) fn part(&mut self, record: NodeRecord) {
+        if let Some(records) = &mut self.records {
+            records.push(record);
+        }
+    }
+
     /// Node `pending` failed with `error`.
     pub(super) fn fail(&mut self, pending: Pending, started: Instant, error: &NodeError) {
         let duration = pending.start.elapsed();
@@ -89,5 +102,6 @@ fn record_of(
         start: pending.start.duration_since(started),
         duration,
         outcome,
+        part: None,
     }
 }

@@ -61,7 +61,9 @@ impl Reached {
     /// Adds a call of `tool` whose execution record is `records`.
     pub(crate) fn add(&mut self, tool: &str, records: &[NodeRecord]) {
         let (nodes, routes) = self.tools.entry(tool.to_owned()).or_default();
-        for record in records {
+        // A fan-out node's calls are covered with it.
+        let records: Vec<&NodeRecord> = records.iter().filter(|r| r.part.is_none()).collect();
+        for record in &records {
             nodes.insert(record.node.clone());
         }
         for pair in records.windows(2) {

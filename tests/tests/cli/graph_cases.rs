@@ -170,6 +170,24 @@ async fn records_parallel_and_for_each_calls_then_replays_without_the_servers() 
     // The committed cassette replays too.
     let out = run("fan_out", &gone, &["test"]).await;
     assert_eq!(out.code, Some(0), "{out:?}");
+    // `--trace` shows each branch of the parallel node, and each item.
+    let args = r#"{"message":"hello","directory":"."}"#;
+    let out = run("fan_out", &live, &["call", "--trace", "overview", args]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    for part in ["  lookup/echo ", "  lookup/sum ", "  lookup/files "] {
+        assert!(out.stderr.contains(part), "{part}: {}", out.stderr);
+    }
+    let args = r#"{"directory":"."}"#;
+    let out = run(
+        "fan_out",
+        &live,
+        &["call", "--trace", "read_directory", args],
+    )
+    .await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    for part in ["  each/0 ", "  each/6 "] {
+        assert!(out.stderr.contains(part), "{part}: {}", out.stderr);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
