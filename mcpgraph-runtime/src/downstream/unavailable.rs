@@ -33,8 +33,8 @@ pub(crate) fn reply(id: RequestId, status: &HttpStatusError) -> ServerJsonRpcMes
 }
 
 /// What [`reply`] made, read back from an error reply: the HTTP status and
-/// how long the server asked to wait (`Retry-After` in seconds; an HTTP
-/// date is not read).
+/// how long the server asked to wait (`Retry-After`: seconds, or an HTTP
+/// date; a date past is no wait).
 pub(crate) fn read(error: &ErrorData) -> Option<(u16, Option<Duration>)> {
     let data = error.data.as_ref().filter(|_| error.code == CODE)?;
     if data.get("marker")?.as_str()? != MARKER {
@@ -44,14 +44,35 @@ pub(crate) fn read(error: &ErrorData) -> Option<(u16, Option<Duration>)> {
     let retry_after = data
         .get("retryAfter")
         .and_then(serde_json::Value::as_str)
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map(Duration::from_secs);
+        .and_then(|s| wait_of(s, std::time::SystemTime::now()));
     Some((status, retry_after))
+}
+
+/// The wait a `Retry-After` value asks for at `now`.
+fn wait_of(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    match value.parse::<u64>() {
+        Ok(seconds) => Some(Duration::from_secs(seconds)),
+        Err(_) => httpdate::parse_http_date(value)
+            .ok()
+            .map(|at| at.duration_since(now).unwrap_or_default()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_after_is_seconds_or_an_http_date() {
+        let now = std::time::UNIX_EPOCH + Duration::from_secs(1_784_000_000);
+        assert_eq!(wait_of(" 7 ", now), Some(Duration::from_secs(7)));
+        let later = httpdate::fmt_http_date(now + Duration::from_secs(30));
+        assert_eq!(wait_of(&later, now), Some(Duration::from_secs(30)));
+        let earlier = httpdate::fmt_http_date(now - Duration::from_secs(30));
+        assert_eq!(wait_of(&earlier, now), Some(Duration::ZERO));
+        assert_eq!(wait_of("soon", now), None);
+    }
 
     #[test]
     fn a_reply_reads_back() {
@@ -67,7 +88,8 @@ mod tests {
         let ServerJsonRpcMessage::Error(error) = reply(RequestId::Number(7), &date) else {
             panic!("not an error reply");
         };
-        assert_eq!(read(&error.error), Some((429, None)));
+        // A date past: no wait.
+        assert_eq!(read(&error.error), Some((429, Some(Duration::ZERO))));
         let theirs = ErrorData::new(CODE, "their own", None);
         assert_eq!(read(&theirs), None);
     }
