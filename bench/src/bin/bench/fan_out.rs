@@ -44,11 +44,10 @@ fn run(peer: usize, workload: &Workload, min: usize) -> Run<'_> {
 /// `HAND`, `TS`, and `BASE` when the baseline's directory has a
 /// `bench-fanout`).
 fn launches(config: &Config) -> Result<Vec<Launch>, String> {
+    // `args` even empty: mcpGraph requires it.
+    let slow = serde_json::json!({"command": config.bin_dir.join("bench-slow"), "args": []});
     let mcp = serde_json::json!({"mcpServers": {
-        "s1": {"command": config.bin_dir.join("bench-slow")},
-        "s2": {"command": config.bin_dir.join("bench-slow")},
-        "s3": {"command": config.bin_dir.join("bench-slow")},
-        "s4": {"command": config.bin_dir.join("bench-slow")},
+        "s1": slow, "s2": slow, "s3": slow, "s4": slow,
     }});
     let mcp_json = config.work.join("fanout-mcp.json");
     std::fs::write(&mcp_json, mcp.to_string()).map_err(|e| e.to_string())?;
@@ -132,7 +131,12 @@ pub(crate) fn fan_out_rows(config: &Config) -> Result<Vec<Row>, String> {
     let with_base = launches.len() > BASE;
     let mut peers = launches
         .iter()
-        .map(|l| StdioPeer::start(l).map(|(p, _)| p))
+        .enumerate()
+        .map(|(i, l)| {
+            StdioPeer::start(l)
+                .map(|(p, _)| p)
+                .map_err(|e| format!("fan-out, {}: {e}", PEER_NAMES[i]))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let [fan_out, sequential_fan_out, for_each] = workloads::fan_out();
     let ts_min = if config.quick { 1 } else { 2 };
