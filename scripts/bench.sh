@@ -14,7 +14,8 @@
 # `cargo build --release -p mcpgraph-bench --example engine_loop`; in
 # checkouts older than the bench/graph package, bench-graph is a binary of
 # mcpgraph-bench, where the harness's dependencies leak into it)
-# adds a "baseline" peer; MCPGRAPH_BENCH_BASELINE_SRC=/that/commit's/tree adds
+# adds a "baseline" peer (in the fan-out rows too when a `bench-fanout`,
+# the fan-out graph, is beside it); MCPGRAPH_BENCH_BASELINE_SRC=/that/commit's/tree adds
 # its rebuild times.
 #
 # It only measures; nothing fails on a slow figure.

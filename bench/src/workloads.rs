@@ -107,3 +107,39 @@ pub fn check_reply(reply: &Value, expected: &Value) -> Result<(), String> {
         Err(format!("got {value}, expected {expected}"))
     }
 }
+
+/// How long each server of the fan-out rows waits before it answers, ms.
+pub const FAN_OUT_MS: u64 = 50;
+/// How long the server of the forEach row waits before it answers, ms.
+pub const FOR_EACH_MS: u64 = 20;
+/// Items of the forEach row.
+pub const FOR_EACH_ITEMS: u64 = 100;
+
+/// The fan-out graph's workloads (`bench/graphs/fanout.yaml`): `fan_out`
+/// (four servers at once), `fan_out_sequential` (ours only: the same node
+/// with `maxConcurrency: 1`) and `for_each` (100 items, 8 at a time).
+pub fn fan_out() -> [Workload; 3] {
+    let expected = json!({
+        "s1": {"value": "bench/s1"},
+        "s2": {"value": "bench/s2"},
+        "s3": {"value": "bench/s3"},
+        "s4": {"value": "bench/s4"},
+    });
+    let args = json!({"q": "bench", "ms": FAN_OUT_MS});
+    let items: Vec<u64> = (0..FOR_EACH_ITEMS).collect();
+    [
+        Workload::new("fan-out", "fan_out", args.clone(), expected.clone()),
+        Workload::new(
+            "fan-out, one call at a time",
+            "fan_out_sequential",
+            args,
+            expected,
+        ),
+        Workload::new(
+            "forEach",
+            "for_each",
+            json!({"items": items, "ms": FOR_EACH_MS}),
+            json!({ "values": items }),
+        ),
+    ]
+}

@@ -20,7 +20,7 @@ fn loop_nodes(n: f64) -> f64 {
 
 /// Calls `workload` on `peer` until `budget` is spent (at least `min`
 /// calls, at most `max`); returns the latencies in µs. Every reply is checked.
-fn sequential(
+pub(crate) fn sequential(
     peer: &mut StdioPeer,
     workload: &Workload,
     budget: Duration,

@@ -21,10 +21,12 @@
 //! on a slow figure.
 //!
 //! One module a measure, each returning its rows of the table: [`startup`],
-//! [`latency`], [`throughput`] (stdio and HTTP), [`memory`], [`micro`], and
+//! [`latency`], [`throughput`] (stdio and HTTP), [`memory`], [`fan_out`]
+//! (its own peers: `parallel` and `forEach` over slow servers), [`micro`], and
 //! [`build`] (the build side); [`output`] writes the results.
 
 mod build;
+mod fan_out;
 mod latency;
 mod memory;
 mod micro;
@@ -248,6 +250,7 @@ fn run() -> Result<(), String> {
         &mean_latency,
     )?);
     rows.extend(memory::memory(&config, &workloads)?);
+    rows.extend(fan_out::fan_out_rows(&config)?);
     rows.extend(per_node::in_process(&config)?);
     rows.extend(micro::micro_rows(&config)?);
     rows.extend(build::build_rows(&config)?);

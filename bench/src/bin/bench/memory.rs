@@ -25,13 +25,16 @@ pub(crate) fn memory(config: &Config, workloads: &[Workload]) -> Result<Vec<Row>
     let mut samples = vec![[Vec::new(), Vec::new(), Vec::new()]; config.peers()];
     for start in 0..starts {
         for i in order(start, config.peers()) {
-            let (mut peer, _) = StdioPeer::start(&config.launches[i])?;
+            let (mut peer, _) = StdioPeer::start(&config.launches[i])
+                .map_err(|e| format!("memory, {}: {e}", PEER_NAMES[i]))?;
             std::thread::sleep(Duration::from_millis(300));
             let (rss, _) = rss_kib(peer.pid()).ok_or("cannot read /proc/PID/status")?;
             samples[i][0].push(rss as f64 / 1024.0);
             for k in 0..calls {
                 let w = mix[k % mix.len()];
-                let (reply, _) = peer.call(w.tool, &w.args_json)?;
+                let (reply, _) = peer
+                    .call(w.tool, &w.args_json)
+                    .map_err(|e| format!("memory, {} after {k} calls: {e}", PEER_NAMES[i]))?;
                 check_reply(&reply, &w.expected).map_err(|e| format!("{}: {e}", PEER_NAMES[i]))?;
             }
             let (rss, hwm) = rss_kib(peer.pid()).ok_or("cannot read /proc/PID/status")?;

@@ -114,6 +114,14 @@ pub(crate) fn write_results(
          harness; inside `cargo build` the macro runs the same code unoptimised unless \
          `[profile.release.build-override] opt-level` is raised. mcpGraph's figure is \
          `new McpGraphApi(file)` (`bench/js/load.mjs`).\n\
+         - Fan-out: peers of their own, so the rows above keep their graph: \
+         `bench/graphs/fanout.yaml` compiled as `bench-fanout` (a `parallel` node with four \
+         branches; a `forEach` at `maxConcurrency: 8`), `bench-handwritten-fanout` \
+         (`tokio::join!`, `buffer_unordered(8)` with the values put back in item order) and \
+         mcpGraph on `fanout.mcpgraph.yaml` (four mcp nodes in a row; a switch loop over \
+         the history functions, one call at a time), all calling the same servers \
+         (`bench-slow`: answers after the `ms` it is given, calls served concurrently). \
+         \"Ours, one call at a time\" is the same `parallel` node with `maxConcurrency: 1`.\n\
          - mcpGraph logs at debug level on stderr, always (sent to /dev/null here); that \
          cost is part of its figures, as shipped.\n\
          - The machine is shared with other builds: figures are noisy; the ratios, \
