@@ -54,13 +54,14 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         server: Option<String>,
         /// Do not write: print what changed since the lock and exit 1 if a
-        /// change matters (a tool removed, a property newly required or
-        /// retyped, a property the graph passes removed from a closed
-        /// schema).
+        /// change matters (a tool a node calls removed, a property newly
+        /// required or retyped, a property the graph passes removed from a
+        /// closed schema).
         #[arg(long)]
         check: bool,
         /// With `--check`: cosmetic changes (descriptions, titles,
-        /// annotations, new tools) fail too.
+        /// annotations, new tools, changes to tools no node calls) fail
+        /// too.
         #[arg(long, requires = "check")]
         strict: bool,
     },
