@@ -39,7 +39,8 @@ pub(super) async fn call(
             Ok(None) => "-> (no output)".to_owned(),
             Err(e) => format!("!! {e}"),
         };
-        eprintln!(
+        // A log on stderr: redacted as the held-back stderr is.
+        let line = format!(
             "#{:<3} {:<24} {:<9} +{:>9.3} ms {:>9.3} ms  {detail}",
             record.index,
             record.node,
@@ -47,6 +48,7 @@ pub(super) async fn call(
             record.start.as_secs_f64() * 1000.0,
             record.duration.as_secs_f64() * 1000.0,
         );
+        eprintln!("{}", crate::secrets::redact(&line));
     }
     match outcome.result {
         Ok(value) => {

@@ -238,3 +238,65 @@ async fn downstream_stderr_shows_only_when_a_call_fails() {
         "the server's stderr, then the error: {out:?}"
     );
 }
+
+/// A failed call shows the downstream servers' held-back stderr through
+/// the same redaction as its error, with the secrets known when it is
+/// shown: `first` prints a value it inherits (not a secret yet), then
+/// `second` starts with the same value expanded from `${VAR}` into its
+/// `env` (a secret from then on), and its call fails. Both lines read
+/// `${VAR}`.
+#[tokio::test]
+async fn held_back_stderr_is_redacted() {
+    let secret = "held-s3cret-value";
+    let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    let config = json!({ "mcpServers": {
+        "first": {
+            "command": server,
+            "args": ["--describe", "first"],
+            "inheritEnv": ["MCPGRAPH_TEST_GREETING"],
+        },
+        "second": {
+            "command": server,
+            "args": ["--describe", "second"],
+            "env": { "MCPGRAPH_TEST_GREETING": "${MCPGRAPH_TEST_HELD_SECRET}" },
+        },
+    } });
+    let dir = TempDir::new("held-secret");
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_held_stderr_fixture"))
+        .arg("--mcp")
+        .arg(&mcp)
+        .args(["call", "both"])
+        .env("MCPGRAPH_TEST_HELD_SECRET", secret)
+        .env("MCPGRAPH_TEST_GREETING", secret)
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let out = timed("held_stderr_fixture call both", out)
+        .await
+        .expect("held_stderr_fixture ran");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for server in ["first", "second"] {
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("[{server}] ")) && l.contains("tag="))
+            .unwrap_or_else(|| panic!("no line of `{server}`: {stderr}"));
+        assert!(
+            line.ends_with("greeting=${MCPGRAPH_TEST_HELD_SECRET}"),
+            "{line}"
+        );
+    }
+    assert!(
+        stderr.contains("error: node `two`"),
+        "the error, after the held-back stderr: {stderr}"
+    );
+    assert!(
+        !stdout.contains(secret) && !stderr.contains(secret),
+        "{stdout}\n{stderr}"
+    );
+}
