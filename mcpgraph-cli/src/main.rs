@@ -1,9 +1,10 @@
 //! `mcpgraph`: the command-line front door to the generator.
 //!
 //! `check` reports every problem of graph files (the macro's diagnostics,
-//! with warnings kept as warnings), `expand` prints the generated Rust,
-//! `graph` draws a tool as a Mermaid flowchart, and `new` starts a binary
-//! crate for a graph file. All the work is `mcpgraph-codegen`'s; this file
+//! with warnings kept as warnings), `lock` records (or checks) the tools
+//! of a graph's servers, `auth` logs in to them, `expand` prints the
+//! generated Rust, `graph` draws a tool as a Mermaid flowchart, and `new`
+//! starts a binary crate for a graph file. All the work is `mcpgraph-codegen`'s; this file
 //! only parses the command line and prints.
 
 mod auth;
@@ -19,7 +20,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mcpgraph_codegen::diag::Diagnostics;
 use mcpgraph_codegen::{ExpandOptions, generate_file, pretty};
 
-/// Check, expand and draw mcpgraph graph files, or start a crate for one.
+/// Check, lock, expand and draw mcpgraph graph files, log in to their
+/// servers, or start a crate for one.
 #[derive(Parser)]
 #[command(name = "mcpgraph", version, about)]
 struct Cli {
@@ -56,13 +58,14 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         server: Option<String>,
         /// Do not write: print what changed since the lock and exit 1 if a
-        /// change matters (a tool removed, a property newly required or
-        /// retyped, a property the graph passes removed from a closed
-        /// schema).
+        /// change matters (a tool a node calls removed, a property newly
+        /// required or retyped, a property the graph passes removed from a
+        /// closed schema).
         #[arg(long)]
         check: bool,
         /// With `--check`: cosmetic changes (descriptions, titles,
-        /// annotations, new tools) fail too.
+        /// annotations, new tools, changes to tools no node calls) fail
+        /// too.
         #[arg(long, requires = "check")]
         strict: bool,
     },
@@ -165,7 +168,18 @@ fn main() -> ExitCode {
 /// Loads and checks a file (through the whole generator, so that what
 /// passes here builds).
 fn diagnose(file: &Path) -> mcpgraph_codegen::Output {
-    generate_file(file, &file.display().to_string(), &ExpandOptions::default())
+    generate_file(file, &file.display().to_string(), &options())
+}
+
+/// The generator's options on the command line: a graph's path is
+/// relative to the current directory, not to a crate's.
+fn options() -> ExpandOptions {
+    let here = std::env::current_dir()
+        .map_or_else(|_| String::new(), |dir| format!(" (`{}`)", dir.display()));
+    ExpandOptions {
+        relative_to: format!("the current directory{here}").into(),
+        ..ExpandOptions::default()
+    }
 }
 
 fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> ExitCode {
@@ -248,10 +262,7 @@ fn expand(file: &Path, krate: &str) -> Result<ExitCode, String> {
     let output = generate_file(
         file,
         &file.display().to_string(),
-        &ExpandOptions {
-            krate,
-            ..ExpandOptions::default()
-        },
+        &ExpandOptions { krate, ..options() },
     );
     if !output.is_ok() {
         return fail_with(&output.diagnostics);

@@ -77,14 +77,63 @@ fn warnings_pass_unless_denied() {
 fn check_a_missing_file() {
     let out = run(&["check", "no/such.yaml"]);
     assert_eq!(out.status.code(), Some(1));
-    let abs = std::fs::canonicalize(workspace())
-        .unwrap()
-        .join("no/such.yaml");
+    let here = std::fs::canonicalize(workspace()).unwrap();
+    let abs = here.join("no/such.yaml");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&abs.display().to_string()), "{stderr}");
+    // On the command line a path is relative to the current directory (the
+    // macro's is relative to the crate's Cargo.toml).
     assert!(
-        text(&out.stderr).contains(&abs.display().to_string()),
-        "{}",
-        text(&out.stderr)
+        stderr.contains(&format!(
+            "help: the path is relative to the current directory (`{}`)",
+            here.display()
+        )),
+        "{stderr}"
     );
+    assert!(!stderr.contains("Cargo.toml"), "{stderr}");
+}
+
+/// The commands clap knows, from `--help`'s list (without `help`).
+fn commands() -> Vec<String> {
+    let out = run(&["--help"]);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    let list = help
+        .split_once("Commands:\n")
+        .and_then(|(_, rest)| rest.split_once("\n\n"))
+        .map(|(list, _)| list)
+        .unwrap_or_else(|| panic!("no command list in:\n{help}"));
+    list.lines()
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `--help`'s first line, the README's table of commands and the CLI
+/// README's summary name every command.
+#[test]
+fn help_and_readmes_name_every_command() {
+    let commands = commands();
+    assert!(commands.len() >= 6, "{commands:?}");
+    let about = text(&run(&["--help"]).stdout);
+    let about = about.lines().next().unwrap_or_default();
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let cli_readme = std::fs::read_to_string(workspace().join("mcpgraph-cli/README.md")).unwrap();
+    for command in &commands {
+        assert!(
+            readme.contains(&format!("| `mcpgraph {command} ")),
+            "README.md's table of commands lacks `{command}`"
+        );
+        assert!(
+            cli_readme.contains(&format!("\nmcpgraph {command} ")),
+            "mcpgraph-cli/README.md lacks `{command}`"
+        );
+    }
+    for word in ["check", "lock", "expand", "draw", "log in"] {
+        assert!(about.contains(word), "{word:?} not in {about:?}");
+    }
 }
 
 #[test]

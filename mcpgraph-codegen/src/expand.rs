@@ -67,6 +67,11 @@ pub struct ExpandOptions {
     /// diagnostics do. Set by [`generate_str`](crate::generate_str) and
     /// [`generate_file`](crate::generate_file) from their `display_path`.
     pub display_path: Option<String>,
+    /// What a relative graph path is relative to, for the help beside a
+    /// graph file that cannot be read: for the macro and build.rs (the
+    /// default) the directory of the crate's `Cargo.toml`; for the CLI
+    /// the current directory.
+    pub relative_to: std::borrow::Cow<'static, str>,
 }
 
 impl Default for ExpandOptions {
@@ -81,6 +86,7 @@ impl Default for ExpandOptions {
             embed_tests: None,
             track_tests: None,
             display_path: None,
+            relative_to: "the directory of the crate's `Cargo.toml`".into(),
         }
     }
 }

@@ -222,9 +222,7 @@ pub fn generate_file(path: &Path, display_path: &str, options: &ExpandOptions) -
                 &format!("cannot read the graph file `{}`: {e}", resolved.display()),
             );
             if let Some(item) = diagnostics.items.first_mut() {
-                item.help = Some(
-                    "the path is relative to the directory of the crate's `Cargo.toml`".to_owned(),
-                );
+                item.help = Some(format!("the path is relative to {}", options.relative_to));
             }
             // Not tracked: a file that does not exist cannot be included.
             let options = ExpandOptions {

@@ -27,6 +27,9 @@
 //! debug builds checks every written-out tree against a parse and a
 //! rewrite of its source.
 //!
+//! [`syntax_error`] writes a JSONata syntax error in words a user reads,
+//! for the generator's diagnostics and the runtime's start-up errors.
+//!
 //! With `eval`, [`logic`] also evaluates compiled switch rules, and
 //! `json` converts values between JSON and JSONata in JavaScript's key
 //! order. The `testing` feature adds the entry points of the tests, the
@@ -41,6 +44,7 @@ pub mod compat;
 pub mod json;
 pub mod logic;
 pub mod regex;
+pub mod syntax_error;
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
 

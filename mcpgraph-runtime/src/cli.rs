@@ -1,22 +1,23 @@
 //! The command line every generated server has: serve over stdio (the
 //! default), list tools, run one call.
 //!
-//! `args` holds the grammar, `serve` the serving; the one-shot commands
-//! (`tools`, `call`) are here. The entry points generic over a [`Graph`]
+//! `args` holds the grammar, `serve` the serving, `call` the one-shot
+//! call; `tools` and `auth` are here. The entry points generic over a [`Graph`]
 //! only erase it ([`GraphDef::of`]) and call their `_def` twin, so the
 //! command line is compiled once, in this crate.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::downstream::{AuthAction, ServerSpec, parse_override};
-use crate::engine::{CallOptions, Engine};
+use crate::engine::Engine;
 use crate::graph::{Graph, GraphDef};
 use crate::meta::ToolMeta;
 
 mod args;
+mod call;
 mod serve;
 
 use args::{AuthCommand, Cli, Command, parse_args};
@@ -151,7 +152,7 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             }
             // A person is at the terminal: a server that wants a login gets one.
             crate::downstream::allow_interactive_login(true);
-            call(&engine, &tool, arguments.as_deref(), trace).await
+            call::call(&engine, graph.tools, &tool, arguments.as_deref(), trace).await
         }
         Command::Test(args) => {
             crate::graph_tests::test_command(&engine, &graph, args.options()).await
@@ -216,67 +217,7 @@ fn list_tools(tools: &[ToolMeta], json: bool) {
     }
 }
 
-async fn call(engine: &Engine, tool: &str, arguments: Option<&str>, trace: bool) -> ExitCode {
-    let arguments = match arguments.map(serde_json::from_str::<Value>) {
-        None => Map::new(),
-        Some(Ok(Value::Object(map))) => map,
-        Some(Ok(_)) => return fail("the arguments must be a JSON object".to_owned()),
-        Some(Err(e)) => return fail(format!("the arguments are not valid JSON: {e}")),
-    };
-    let options = CallOptions {
-        record: trace,
-        ..CallOptions::default()
-    };
-    let outcome = engine.call_with(tool, Some(arguments), options).await;
-    for record in outcome.records.iter().flatten() {
-        eprintln!("{}", record.trace_line());
-    }
-    match outcome.result {
-        Ok(value) => {
-            println!("{}", result_text(&value));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            crate::downstream::stderr::release();
-            fail(e.to_string())
-        }
-    }
-}
-
-/// What `call` prints for a result (and `--trace` for a node's output):
-/// the text of the tool result an MCP client gets
-/// ([`success_result`](crate::serving::handler::success_result)), with JavaScript's
-/// number spelling (`0.000001`, not serde_json's `1e-6`).
-fn result_text(value: &Value) -> String {
-    crate::expressions::js_text::to_js_string(value)
-}
-
 fn fail(message: String) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    /// `call` prints the text of the MCP tool result, numbers included.
-    #[test]
-    fn call_prints_the_text_of_the_tool_result() {
-        let values = [
-            json!(0.000001),
-            json!(1e16),
-            json!({ "small": 1e-6, "big": 1e16, "tiny": 1e-7, "huge": 1e21, "n": [0.5, -0.0] }),
-        ];
-        for value in values {
-            let result = crate::serving::handler::success_result(value.clone());
-            let text = result.content[0].as_text().map(|t| t.text.as_str());
-            assert_eq!(Some(result_text(&value).as_str()), text);
-        }
-        assert_eq!(
-            result_text(&json!([1e-6, 1e16])),
-            "[0.000001,10000000000000000]"
-        );
-    }
 }

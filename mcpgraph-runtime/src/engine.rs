@@ -53,6 +53,10 @@ impl GraphTools for Shared {
     fn meta(&self, tool: usize) -> Option<&'static crate::meta::ToolMeta> {
         self.tools.get(tool).map(|t| t.meta)
     }
+
+    fn apply_defaults(&self, tool: usize, arguments: &mut Value) {
+        tool::apply_defaults(&self.tools, tool, arguments);
+    }
 }
 
 /// A ready-to-call graph: compiled expressions, schemas, downstream
@@ -260,8 +264,9 @@ impl Engine {
         let Some(index) = self.shared.tools.iter().position(|t| t.meta.name == name) else {
             return CallOutcome::failed(CallError::UnknownTool(name.to_owned()));
         };
-        let arguments = Value::Object(arguments.unwrap_or_default());
+        let mut arguments = Value::Object(arguments.unwrap_or_default());
         let tool = &self.shared.tools[index];
+        tool.apply_defaults(&mut arguments);
         if let Some(message) = (tool.meta.input_check)(&arguments) {
             return CallOutcome::failed(CallError::Failed(NodeError::outside(
                 ErrorKind::Schema(SchemaSide::Input),

@@ -6,7 +6,8 @@
 //! a property's type changed, a property the graph passes removed from a
 //! closed schema. Everything else (descriptions, titles, annotations, new
 //! tools, the server's version) is *cosmetic*: reported, failing only
-//! under `--strict`.
+//! under `--strict`. So is any change to a tool no node calls, its removal
+//! included: it cannot affect the graph.
 
 use std::collections::BTreeSet;
 
@@ -113,6 +114,9 @@ pub fn diff(server: &str, old: &ServerLock, new: &ServerLock, uses: &[Use]) -> V
             }),
             Some(new_tool) => tool_diff(name, old_tool, new_tool, &calls, &mut changes),
         }
+        if calls.is_empty() {
+            uncalled(name, &mut changes);
+        }
     }
     for name in new.tools.keys().filter(|n| !old.tools.contains_key(*n)) {
         changes.push(Change {
@@ -123,6 +127,18 @@ pub fn diff(server: &str, old: &ServerLock, new: &ServerLock, uses: &[Use]) -> V
         });
     }
     changes
+}
+
+/// Makes the changes to `tool`, which no node calls, cosmetic, saying why
+/// where they would have mattered.
+fn uncalled(tool: &str, changes: &mut [Change]) {
+    for change in changes
+        .iter_mut()
+        .filter(|c| c.matters && c.tool.as_deref() == Some(tool))
+    {
+        change.matters = false;
+        change.what.push_str(" (no node calls it)");
+    }
 }
 
 fn node_names(calls: &[&Use]) -> Vec<String> {

@@ -135,3 +135,28 @@ fn descriptions_and_annotations_are_cosmetic() {
         )]
     );
 }
+
+#[test]
+fn changes_to_a_tool_no_node_calls_are_cosmetic() {
+    let mut tool = read_file();
+    tool["inputSchema"]["properties"]["head"]["type"] = json!("string");
+    let other = Use {
+        tool: "write".into(),
+        ..call("a", Some(&["path"]))
+    };
+    assert_eq!(
+        changes(tool, std::slice::from_ref(&other)),
+        [(
+            "type of input property `head`: \"number\" → \"string\" (no node calls it)".into(),
+            false,
+            vec![]
+        )]
+    );
+    let old = server(&[("read", read_file()), ("write", read_file())]);
+    let new = server(&[("write", read_file())]);
+    let got = diff("s", &old, &new, &[other]);
+    assert_eq!(
+        (got[0].what.as_str(), got[0].matters),
+        ("removed (no node calls it)", false)
+    );
+}

@@ -8,56 +8,10 @@ use jsonata_core::parser::ParserError;
 /// parse one by one; past that (long expressions), it bisects instead.
 const LINEAR_SEARCH_BUDGET: usize = 4 << 20;
 
-/// The parser's message from its error code on (without prefixes such as
-/// "Invalid syntax: "), with token names written as the symbols they are.
+/// The parser's message from its error code on, its tokens written as the
+/// source text they stand for (see `mcpgraph_expr::syntax_error`).
 pub(super) fn error_text(e: &ParserError) -> String {
-    let text = e.to_string();
-    let code = text
-        .char_indices()
-        .find(|&(i, _)| {
-            let rest = &text.as_bytes()[i..];
-            rest.len() >= 5
-                && rest[0] == b'S'
-                && rest[1..5].iter().all(u8::is_ascii_digit)
-                && (i == 0 || !text.as_bytes()[i - 1].is_ascii_alphanumeric())
-        })
-        .map_or(0, |(i, _)| i);
-    let text = &text[code..];
-    let text = text.strip_prefix("Invalid syntax: ").unwrap_or(text);
-    const SYMBOLS: &[(&str, &str)] = &[
-        ("RightBrace", "`}`"),
-        ("LeftBrace", "`{`"),
-        ("RightBracket", "`]`"),
-        ("LeftBracket", "`[`"),
-        ("RightParen", "`)`"),
-        ("LeftParen", "`(`"),
-        ("Comma", "`,`"),
-        ("Colon", "`:`"),
-        ("Semicolon", "`;`"),
-        ("Eof", "the end"),
-    ];
-    let mut out = text.to_owned();
-    for (name, symbol) in SYMBOLS {
-        out = replace_word(&out, name, symbol);
-    }
-    out
-}
-
-/// Replaces `word` where it stands as a whole word.
-fn replace_word(text: &str, word: &str, with: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find(word) {
-        let before = rest[..i].chars().next_back();
-        let after = rest[i + word.len()..].chars().next();
-        let whole =
-            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric);
-        out.push_str(&rest[..i]);
-        out.push_str(if whole { with } else { word });
-        rest = &rest[i + word.len()..];
-    }
-    out.push_str(rest);
-    out
+    mcpgraph_expr::syntax_error::message(e)
 }
 
 /// Errors that a prefix of a valid expression may give: the text just

@@ -59,7 +59,8 @@ pub(super) enum Command {
     Call {
         /// Tool name.
         tool: String,
-        /// Arguments as a JSON object (default `{}`).
+        /// Arguments as a JSON object (default `{}`); `@FILE` reads them
+        /// from a file, `-` from stdin.
         arguments: Option<String>,
         /// Print the execution record (every node: type, timing, output or
         /// error) to stderr.

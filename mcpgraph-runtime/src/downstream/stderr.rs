@@ -4,7 +4,7 @@
 //! the log level is `info` or more verbose). It never goes to stdout, and
 //! forwarding never blocks (`crate::serving::stderr_writer`). Each line is
 //! redacted (values expanded from `${VAR}` shown as `${VAR}`) before it is
-//! forwarded or held.
+//! forwarded or held, and what was held once more when it is shown.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +26,10 @@ pub(crate) fn hold() {
 }
 
 /// Writes what was held back to our stderr (dropping its beginning beyond
-/// the last 64 KiB), and forwards from now on.
+/// the last 64 KiB), and forwards from now on. What was held is redacted
+/// again, as a call's error is when it is shown: a value a server printed
+/// before it became a secret (another server's `${VAR}` expanded later)
+/// does not show either.
 pub(crate) fn release() {
     let held = {
         let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
@@ -34,6 +37,7 @@ pub(crate) fn release() {
         std::mem::take(&mut *held)
     };
     if !held.is_empty() {
+        let held = crate::secrets::redact_bytes(held);
         let _ = std::io::stderr().lock().write_all(&held);
     }
 }

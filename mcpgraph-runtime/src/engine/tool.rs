@@ -1,5 +1,7 @@
 //! A tool as the engine serves it: its metadata with the input and output
-//! schemas parsed for `tools/list`. Validating a value against them is the
+//! schemas parsed for `tools/list`, and the `default`s of its input's
+//! top-level properties, filled into a call's arguments that lack them
+//! before they are checked. Validating a value against the schemas is the
 //! generated code's (`ToolMeta::input_check`, `output_check`): the schemas
 //! became Rust at build time, so nothing compiles a schema here.
 
@@ -18,6 +20,43 @@ pub(crate) struct ToolRuntime {
     pub(crate) output_schema: Option<Arc<serde_json::Map<String, Value>>>,
     pub(crate) annotations: Option<ToolAnnotations>,
     pub(crate) icons: Option<Vec<Icon>>,
+    /// The input schema's top-level properties that have a `default`,
+    /// with it.
+    defaults: Vec<(String, Value)>,
+}
+
+impl ToolRuntime {
+    /// Fills in the `default` of each top-level property of the input
+    /// schema that `arguments` (an object) lacks. A property given, `null`
+    /// included, is left as it is; nested defaults are not applied.
+    pub(crate) fn apply_defaults(&self, arguments: &mut Value) {
+        let Value::Object(arguments) = arguments else {
+            return;
+        };
+        for (name, default) in &self.defaults {
+            if !arguments.contains_key(name) {
+                arguments.insert(name.clone(), default.clone());
+            }
+        }
+    }
+}
+
+/// [`ToolRuntime::apply_defaults`] of the tool at `index` of `tools`.
+pub(super) fn apply_defaults(tools: &[ToolRuntime], index: usize, arguments: &mut Value) {
+    if let Some(tool) = tools.get(index) {
+        tool.apply_defaults(arguments);
+    }
+}
+
+/// The top-level properties of `schema` with a `default`, and it.
+fn defaults(schema: &Map<String, Value>) -> Vec<(String, Value)> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, property)| Some((name.clone(), property.get("default")?.clone())))
+        .collect()
 }
 
 /// Every tool of `metas` with its schemas parsed.
@@ -46,9 +85,11 @@ fn compile_tool(meta: &'static ToolMeta) -> Result<ToolRuntime, StartupError> {
         })
         .transpose()
     }
+    let input_schema = schema(meta.input_schema, "inputSchema")?;
     Ok(ToolRuntime {
         meta,
-        input_schema: schema(meta.input_schema, "inputSchema")?,
+        defaults: defaults(&input_schema),
+        input_schema,
         output_schema: meta
             .output_schema
             .map(|text| schema(text, "outputSchema"))

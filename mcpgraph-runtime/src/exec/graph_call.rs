@@ -20,6 +20,9 @@ pub(crate) trait GraphTools: Send + Sync {
     fn run<'a>(&'a self, tool: usize, exec: &'a mut Execution) -> RunFuture<'a>;
     /// Tool `tool`'s metadata (its schema checks).
     fn meta(&self, tool: usize) -> Option<&'static ToolMeta>;
+    /// Fills in the `default`s of tool `tool`'s input properties that
+    /// `arguments` lacks (as a call from a client gets them).
+    fn apply_defaults(&self, tool: usize, arguments: &mut Value);
 }
 
 impl Execution {
@@ -59,6 +62,8 @@ impl Execution {
                 ),
             ));
         }
+        let mut arguments = arguments;
+        tools.apply_defaults(tool, &mut arguments);
         if let Some(message) = (meta.input_check)(&arguments) {
             return Err(self.error(
                 ErrorKind::Schema(SchemaSide::Input),

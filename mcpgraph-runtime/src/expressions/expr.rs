@@ -43,7 +43,10 @@ impl Expr {
     pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, StartupError> {
         let source = source.into();
         let mut ast = jsonata_core::parser::parse(&source).map_err(|e| {
-            StartupError(format!("JSONata expression `{source}` does not parse: {e}"))
+            StartupError(format!(
+                "JSONata expression `{source}` does not parse: {}",
+                mcpgraph_expr::syntax_error::message(&e)
+            ))
         })?;
         let helpers = mcpgraph_expr::prepare(&mut ast)
             .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;

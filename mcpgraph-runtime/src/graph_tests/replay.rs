@@ -67,7 +67,7 @@ pub(super) async fn replay(engine: &Engine, path: &Path, step: bool) -> Result<b
     };
     if !step {
         for record in &case.records {
-            eprintln!("{}", record.trace_line());
+            eprintln!("{}", crate::secrets::redact(&record.trace_line()));
         }
     }
     match &case.failure {
@@ -126,7 +126,7 @@ impl Observer for Stepper {
     }
 
     fn on_node_complete(&self, _tool: &str, record: &NodeRecord) {
-        eprintln!("{}", record.trace_line());
+        eprintln!("{}", crate::secrets::redact(&record.trace_line()));
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Ok(Some(output)) = &record.outcome {
             state.context.insert(record.node.clone(), output.clone());

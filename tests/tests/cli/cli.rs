@@ -100,6 +100,83 @@ async fn unknown_tool_exits_1() {
     );
 }
 
+/// A misspelt tool gets the closest name and the list of tools.
+#[tokio::test]
+async fn unknown_tool_suggests_the_closest_name() {
+    let out = run_cli("loop_example", &["call", "sum_to", r#"{"n":1}"#]).await;
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert_eq!(
+        out.stderr.trim_end(),
+        "error: unknown tool `sum_to` (the server's tools: sum_to_n; did you mean `sum_to_n`?)",
+        "{out:?}"
+    );
+    let out = run_cli("loop_example", &["call", "count_files"]).await;
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("unknown tool `count_files` (the server's tools: sum_to_n)"),
+        "{out:?}"
+    );
+}
+
+/// `call TOOL @FILE` reads the arguments from a file; a missing file or
+/// one that is not a JSON object is an error naming it.
+#[tokio::test]
+async fn call_reads_arguments_from_a_file() {
+    let dir = TempDir::new("call-args");
+    let file = dir.path().join("args.json");
+    std::fs::write(&file, "{\n  \"n\": 10\n}\n").unwrap();
+    let at = format!("@{}", file.display());
+    let out = run_cli("loop_example", &["call", "sum_to_n", &at]).await;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(stdout_json(&out, "sum_to_n"), json!({ "sum": 55 }));
+
+    std::fs::write(&file, "[10]").unwrap();
+    let out = run_cli("loop_example", &["call", "sum_to_n", &at]).await;
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr.contains(&format!(
+            "the arguments (from `{}`) must be a JSON object",
+            file.display()
+        )),
+        "{out:?}"
+    );
+    let missing = format!("@{}", dir.path().join("nope.json").display());
+    let out = run_cli("loop_example", &["call", "sum_to_n", &missing]).await;
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr.contains("cannot read the arguments from `") && out.stderr.contains("nope.json"),
+        "{out:?}"
+    );
+}
+
+/// `call TOOL -` reads the arguments from stdin.
+#[tokio::test]
+async fn call_reads_arguments_from_stdin() {
+    use tokio::io::AsyncWriteExt;
+    let mut child = command("loop_example")
+        .args(["call", "sum_to_n", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run loop_example");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(br#"{"n": 4}"#).await.unwrap();
+    drop(stdin);
+    let out = timed("call sum_to_n -", child.wait_with_output())
+        .await
+        .expect("loop_example ran");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.trim(), r#"{"sum":10}"#);
+}
+
 #[tokio::test]
 async fn tools_lists_tool_names() {
     for name in EXAMPLES {
@@ -159,5 +236,67 @@ async fn downstream_stderr_shows_only_when_a_call_fails() {
     assert!(
         matches!((held, error), (Some(h), Some(e)) if h < e),
         "the server's stderr, then the error: {out:?}"
+    );
+}
+
+/// A failed call shows the downstream servers' held-back stderr through
+/// the same redaction as its error, with the secrets known when it is
+/// shown: `first` prints a value it inherits (not a secret yet), then
+/// `second` starts with the same value expanded from `${VAR}` into its
+/// `env` (a secret from then on), and its call fails. Both lines read
+/// `${VAR}`.
+#[tokio::test]
+async fn held_back_stderr_is_redacted() {
+    let secret = "held-s3cret-value";
+    let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    let config = json!({ "mcpServers": {
+        "first": {
+            "command": server,
+            "args": ["--describe", "first"],
+            "inheritEnv": ["MCPGRAPH_TEST_GREETING"],
+        },
+        "second": {
+            "command": server,
+            "args": ["--describe", "second"],
+            "env": { "MCPGRAPH_TEST_GREETING": "${MCPGRAPH_TEST_HELD_SECRET}" },
+        },
+    } });
+    let dir = TempDir::new("held-secret");
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_held_stderr_fixture"))
+        .arg("--mcp")
+        .arg(&mcp)
+        .args(["call", "both"])
+        .env("MCPGRAPH_TEST_HELD_SECRET", secret)
+        .env("MCPGRAPH_TEST_GREETING", secret)
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let out = timed("held_stderr_fixture call both", out)
+        .await
+        .expect("held_stderr_fixture ran");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for server in ["first", "second"] {
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("[{server}] ")) && l.contains("tag="))
+            .unwrap_or_else(|| panic!("no line of `{server}`: {stderr}"));
+        assert!(
+            line.ends_with("greeting=${MCPGRAPH_TEST_HELD_SECRET}"),
+            "{line}"
+        );
+    }
+    assert!(
+        stderr.contains("error: node `two`"),
+        "the error, after the held-back stderr: {stderr}"
+    );
+    assert!(
+        !stdout.contains(secret) && !stderr.contains(secret),
+        "{stdout}\n{stderr}"
     );
 }

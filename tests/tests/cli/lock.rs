@@ -191,6 +191,62 @@ fn drift_fails_the_check_and_names_the_broken_calls() {
     );
 }
 
+/// A server that dropped or changed tools no node calls (`image` and
+/// `text` under `--drift`; the graph calls only `json_text`): `--check` prints
+/// the changes as cosmetic (`~`) and exits 0; `--strict` fails on them.
+#[test]
+fn drift_of_tools_no_node_calls_is_cosmetic_unless_strict() {
+    let dir = TempDir::new("lock-unused");
+    let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    let servers = format!("  test: {{ command: {server:?} }}");
+    let nodes = "      - { id: n0, type: mcp, server: test, tool: json_text, args: { value: 7 }, next: exit }";
+    write_graph(dir.path(), &servers, nodes);
+    let locked = mcpgraph(dir.path(), &["lock", "graph.yaml"]);
+    assert!(locked.status.success(), "{}", text(&locked.stderr));
+
+    let newer = dir.path().join("newer.json");
+    let config =
+        serde_json::json!({"mcpServers": {"test": {"command": server, "args": ["--drift"]}}});
+    std::fs::write(&newer, config.to_string()).unwrap();
+    let check = mcpgraph(
+        dir.path(),
+        &["lock", "--check", "graph.yaml", "--mcp", "newer.json"],
+    );
+    let report = text(&check.stdout);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{report}\n{}",
+        text(&check.stderr)
+    );
+    for line in [
+        "~ tool `image`: removed (no node calls it)\n",
+        "~ tool `text`: `lang` is now required (no node calls it)\n",
+    ] {
+        assert!(report.contains(line), "{line:?} not in:\n{report}");
+    }
+    assert!(!report.contains('!'), "{report}");
+    assert!(
+        text(&check.stderr).contains("0 change(s) that matter"),
+        "{}",
+        text(&check.stderr)
+    );
+
+    let strict = mcpgraph(
+        dir.path(),
+        &[
+            "lock",
+            "--check",
+            "--strict",
+            "graph.yaml",
+            "--mcp",
+            "newer.json",
+        ],
+    );
+    assert_eq!(strict.status.code(), Some(1), "{}", text(&strict.stderr));
+    assert!(text(&strict.stderr).contains("the lock is stale"));
+}
+
 mod drift {
     mcpgraph::mcpgraph!("graphs/drift.yaml");
 }

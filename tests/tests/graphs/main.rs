@@ -9,6 +9,7 @@
 // file, as they did when they were test binaries of their own.
 
 mod compat;
+mod defaults;
 mod definitions;
 mod error_kinds;
 mod eval_bounds;

@@ -1,0 +1,149 @@
+//! `call TOOL [ARGUMENTS]`: one tool call from the command line, its
+//! result's text on stdout. The arguments are a JSON object given inline,
+//! read from a file (`@args.json`) or from stdin (`-`); a tool name the
+//! graph lacks is refused before anything runs, with the closest name.
+
+use std::process::ExitCode;
+
+use serde_json::{Map, Value};
+
+use crate::engine::{CallOptions, Engine};
+use crate::meta::ToolMeta;
+
+use super::fail;
+
+/// Runs `tool` of `tools` on `engine` with `arguments` (see the module
+/// docs); `trace`: print the execution record on stderr.
+pub(super) async fn call(
+    engine: &Engine,
+    tools: &[ToolMeta],
+    tool: &str,
+    arguments: Option<&str>,
+    trace: bool,
+) -> ExitCode {
+    if !tools.iter().any(|t| t.name == tool) {
+        return fail(unknown_tool(tool, tools));
+    }
+    let arguments = match read_arguments(arguments).await {
+        Ok(arguments) => arguments,
+        Err(e) => return fail(e),
+    };
+    let options = CallOptions {
+        record: trace,
+        ..CallOptions::default()
+    };
+    let outcome = engine.call_with(tool, Some(arguments), options).await;
+    for record in outcome.records.iter().flatten() {
+        // A log on stderr: redacted as the held-back stderr is.
+        eprintln!("{}", crate::secrets::redact(&record.trace_line()));
+    }
+    match outcome.result {
+        Ok(value) => {
+            println!("{}", result_text(&value));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            crate::downstream::stderr::release();
+            fail(e.to_string())
+        }
+    }
+}
+
+/// The error for a tool the graph lacks: its tools, and the closest name
+/// when one is a likely typo.
+fn unknown_tool(tool: &str, tools: &[ToolMeta]) -> String {
+    let names: Vec<&str> = tools.iter().map(|t| t.name).collect();
+    let mut text = format!(
+        "unknown tool `{tool}` (the server's tools: {}",
+        names.join(", ")
+    );
+    if let Some(close) = closest(tool, &names) {
+        text.push_str(&format!("; did you mean `{close}`?"));
+    }
+    text.push(')');
+    text
+}
+
+/// The candidate closest to `word` by edit distance (adjacent
+/// transpositions counting one), if within a third of the longer name's
+/// length: the generator's rule for its did-you-mean hints.
+fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let lower = word.to_lowercase();
+    let (distance, best) = candidates
+        .iter()
+        .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_lowercase()), *c))
+        .min_by_key(|(d, _)| *d)?;
+    let limit = (word.chars().count().max(best.chars().count()) / 3).max(1);
+    (distance <= limit).then_some(best)
+}
+
+/// The call's arguments: `{}` without any, the JSON object of a file for
+/// `@PATH`, of stdin for `-`, else the text itself.
+async fn read_arguments(arguments: Option<&str>) -> Result<Map<String, Value>, String> {
+    let (text, from) = match arguments {
+        None => return Ok(Map::new()),
+        Some("-") => {
+            let mut text = String::new();
+            tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut text)
+                .await
+                .map_err(|e| format!("cannot read the arguments from stdin: {e}"))?;
+            (text, " (from stdin)".to_owned())
+        }
+        Some(file) if file.starts_with('@') => {
+            let path = &file[1..];
+            let text = tokio::fs::read_to_string(path)
+                .await
+                .map_err(|e| format!("cannot read the arguments from `{path}`: {e}"))?;
+            (text, format!(" (from `{path}`)"))
+        }
+        Some(text) => (text.to_owned(), String::new()),
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(format!("the arguments{from} must be a JSON object")),
+        Err(e) => Err(format!("the arguments{from} are not valid JSON: {e}")),
+    }
+}
+
+/// What `call` prints for a result (and `--trace` for a node's output):
+/// the text of the tool result an MCP client gets
+/// ([`success_result`](crate::serving::handler::success_result)), with JavaScript's
+/// number spelling (`0.000001`, not serde_json's `1e-6`).
+fn result_text(value: &Value) -> String {
+    crate::expressions::js_text::to_js_string(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `call` prints the text of the MCP tool result, numbers included.
+    #[test]
+    fn call_prints_the_text_of_the_tool_result() {
+        let values = [
+            json!(0.000001),
+            json!(1e16),
+            json!({ "small": 1e-6, "big": 1e16, "tiny": 1e-7, "huge": 1e21, "n": [0.5, -0.0] }),
+        ];
+        for value in values {
+            let result = crate::serving::handler::success_result(value.clone());
+            let text = result.content[0].as_text().map(|t| t.text.as_str());
+            assert_eq!(Some(result_text(&value).as_str()), text);
+        }
+        assert_eq!(
+            result_text(&json!([1e-6, 1e16])),
+            "[0.000001,10000000000000000]"
+        );
+    }
+
+    #[test]
+    fn the_closest_tool_name() {
+        let tools = ["head_file", "read_file", "list_directory"];
+        assert_eq!(closest("head_fil", &tools), Some("head_file"));
+        assert_eq!(closest("Read_File", &tools), Some("read_file"));
+        assert_eq!(closest("list_dierctory", &tools), Some("list_directory"));
+        assert_eq!(closest("write", &tools), None);
+        assert_eq!(closest("x", &[]), None);
+    }
+}
