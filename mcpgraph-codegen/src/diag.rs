@@ -63,6 +63,18 @@ pub struct Diagnostic {
 /// macro is given `allow(reference_before_run)`.
 pub const REFERENCE_BEFORE_RUN: &str = "reference_before_run";
 
+/// A call of a function nothing defines, where the expression does not
+/// always reach it (where it does, the call is an error).
+pub const UNKNOWN_FUNCTION: &str = "unknown_function";
+
+/// A call of a JSONata built-in with a number of arguments its signature
+/// refuses, where the expression does not always reach it.
+pub const ARGUMENT_COUNT: &str = "argument_count";
+
+/// A literal operand of a type its operator refuses (`"a" + 1`), where the
+/// expression does not always reach it.
+pub const OPERAND_TYPE: &str = "operand_type";
+
 impl Diagnostic {
     /// Sets the help line.
     pub fn help(&mut self, help: impl Into<String>) -> &mut Self {

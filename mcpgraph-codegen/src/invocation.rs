@@ -11,7 +11,9 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
-use crate::diag::{Diagnostic, REFERENCE_BEFORE_RUN, Severity};
+use crate::diag::{
+    ARGUMENT_COUNT, Diagnostic, OPERAND_TYPE, REFERENCE_BEFORE_RUN, Severity, UNKNOWN_FUNCTION,
+};
 use crate::expand::{ExpandOptions, skeleton};
 use crate::generate::{display_path, generate_file};
 
@@ -19,6 +21,9 @@ use crate::generate::{display_path, generate_file};
 /// unless named in `allow(...)`.
 const ALLOWABLE: &[&str] = &[
     REFERENCE_BEFORE_RUN,
+    UNKNOWN_FUNCTION,
+    ARGUMENT_COUNT,
+    OPERAND_TYPE,
     crate::lock::check::LOCK_COVERAGE,
     crate::lock::check::UNKNOWN_ARGUMENT,
     crate::lock::check::ARGUMENT_TYPE,

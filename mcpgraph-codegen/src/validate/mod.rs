@@ -14,12 +14,14 @@
 //! the may-have-run analysis.
 
 mod before_run;
+mod builtins;
 mod calls;
 mod content;
 mod expr;
 mod graph;
 mod lexer;
 mod regex;
+mod run_errors;
 mod syntax;
 
 use std::collections::{HashMap, HashSet};

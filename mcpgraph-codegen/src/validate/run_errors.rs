@@ -1,0 +1,574 @@
+//! Errors an expression raises when it is evaluated, found in its tree at
+//! build time: calls of functions that do not exist (T1006, T2006, T1008),
+//! calls of built-ins with a number of arguments their signature refuses
+//! (T0410), and literals of a type an operator refuses (T2001, T2002,
+//! T2003, T2004, T2009, T2010, D1002), as jsonata-js raises them.
+//!
+//! Each finding is an error where the expression reaches it on every
+//! evaluation (the expression surely fails), and a warning with a lint name
+//! where it is only reached on some (a conditional branch, the right side
+//! of `and`, a lambda's body, a later path step, ...): see [`Walk`].
+
+use std::collections::{HashMap, HashSet};
+
+use jsonata_core::ast::{AstNode, BinaryOp, Stage, UnaryOp};
+
+use super::builtins::{self, Arity};
+use super::lexer::{op_offsets, var_offsets};
+use crate::diag::{ARGUMENT_COUNT, Diagnostics, OPERAND_TYPE, UNKNOWN_FUNCTION};
+use crate::lower::expr_pos;
+use crate::model::Expr;
+use crate::suggest::suggest;
+
+/// Reports what evaluating `ast` (parsed from `expr`) would fail on.
+pub(super) fn check_run_errors(ast: &AstNode, expr: &Expr, diags: &mut Diagnostics) {
+    #[cfg(test)]
+    tests::CHECKED.with(|c| c.set(c.get() + 1));
+    let mut bound = HashSet::new();
+    bound_names(ast, &mut bound);
+    let walk = walk(ast, &bound);
+    let mut offsets: HashMap<Anchor, Vec<usize>> = HashMap::new();
+    for f in &walk.found {
+        let written = offsets
+            .entry(f.anchor.clone())
+            .or_insert_with(|| match &f.anchor {
+                Anchor::Var(name) => var_offsets(&expr.source, name),
+                Anchor::Op(op) => op_offsets(&expr.source, op),
+            });
+        // The tree keeps no positions: the n-th occurrence in the tree is
+        // the n-th in the text when both count the same.
+        let total = walk.seen.get(&f.anchor).copied().unwrap_or(0);
+        let offset = if written.len() == total {
+            written.get(f.nth).copied().unwrap_or(0)
+        } else {
+            written.first().copied().unwrap_or(0)
+        };
+        report(f, expr_pos(expr, offset), &bound, diags);
+    }
+}
+
+/// Walks `ast`, where the names in `bound` are defined.
+fn walk<'a>(ast: &AstNode, bound: &'a HashSet<String>) -> Walk<'a> {
+    let mut walk = Walk {
+        bound,
+        seen: HashMap::new(),
+        found: Vec::new(),
+    };
+    walk.node(ast, true);
+    walk
+}
+
+/// What a finding is about, as written in the text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Anchor {
+    /// `$name`.
+    Var(String),
+    /// An operator.
+    Op(&'static str),
+}
+
+/// One thing the expression would fail on.
+struct Finding {
+    problem: Problem,
+    anchor: Anchor,
+    /// Which occurrence of the anchor, counting from 0 in text order.
+    nth: usize,
+    /// Whether every evaluation reaches it.
+    surely: bool,
+}
+
+enum Problem {
+    /// A call of `$name`, which nothing defines.
+    UnknownFunction { name: String, piped: bool },
+    /// A call of a built-in with `given` arguments.
+    ArgumentCount {
+        name: String,
+        given: usize,
+        arity: Arity,
+        piped: bool,
+    },
+    /// An operand of the wrong type.
+    Operand { code: &'static str, message: String },
+}
+
+/// Every variable the expression binds anywhere (`:=`, lambda parameters,
+/// `@$v`, `#$v`): a call of such a name is not checked, wherever it is.
+fn bound_names(node: &AstNode, out: &mut HashSet<String>) {
+    each_child(node, &mut |child| bound_names(child, out));
+    match node {
+        AstNode::Binary {
+            op: BinaryOp::ColonEqual,
+            lhs,
+            ..
+        } => {
+            if let AstNode::Variable(v) = &**lhs {
+                out.insert(v.clone());
+            }
+        }
+        AstNode::Lambda { params, .. } => out.extend(params.iter().cloned()),
+        AstNode::Path { steps } => {
+            for s in steps {
+                out.extend(s.focus.iter().chain(&s.index_var).cloned());
+                for stage in &s.stages {
+                    if let Stage::Index(v) = stage {
+                        out.insert(v.clone());
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Calls `f` on every direct child of `node`.
+fn each_child(node: &AstNode, f: &mut impl FnMut(&AstNode)) {
+    match node {
+        AstNode::Path { steps } => {
+            for s in steps {
+                f(&s.node);
+                for stage in &s.stages {
+                    if let Stage::Filter(e) = stage {
+                        f(e);
+                    }
+                }
+            }
+        }
+        AstNode::Binary { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        AstNode::Unary { operand, .. } => f(operand),
+        AstNode::Function { args, .. } => args.iter().for_each(f),
+        AstNode::Call { procedure, args } => {
+            f(procedure);
+            args.iter().for_each(f);
+        }
+        AstNode::Lambda { body, .. } | AstNode::FunctionApplication(body) => f(body),
+        AstNode::Array(items) | AstNode::Block(items) | AstNode::ArrayGroup(items) => {
+            items.iter().for_each(f)
+        }
+        AstNode::Object(pairs) => pairs.iter().for_each(|(k, v)| {
+            f(k);
+            f(v);
+        }),
+        AstNode::ObjectTransform { input, pattern } => {
+            f(input);
+            pattern.iter().for_each(|(k, v)| {
+                f(k);
+                f(v);
+            });
+        }
+        AstNode::Conditional {
+            condition,
+            then_branch,
+            else_branch,
+        } => {
+            f(condition);
+            f(then_branch);
+            if let Some(e) = else_branch {
+                f(e);
+            }
+        }
+        AstNode::Sort { input, terms } => {
+            f(input);
+            terms.iter().for_each(|(t, _)| f(t));
+        }
+        AstNode::Transform {
+            location,
+            update,
+            delete,
+        } => {
+            f(location);
+            f(update);
+            if let Some(d) = delete {
+                f(d);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A walk over the tree in text order, counting the anchors it passes and
+/// knowing whether the node it is at is reached on every evaluation
+/// (`surely`): the operands of most operators, a function's arguments, a
+/// block's items, a condition, a path's first step are; the branches of a
+/// conditional, the right side of `and`, `or`, `??` and `?:`, a lambda's
+/// body, a path's later steps and predicates, an object's values under
+/// computed keys, sort terms and transforms are not.
+struct Walk<'a> {
+    bound: &'a HashSet<String>,
+    /// How many times each anchor was passed.
+    seen: HashMap<Anchor, usize>,
+    found: Vec<Finding>,
+}
+
+impl Walk<'_> {
+    /// Passes an anchor; returns its occurrence number.
+    fn pass(&mut self, anchor: &Anchor) -> usize {
+        let n = self.seen.entry(anchor.clone()).or_insert(0);
+        *n += 1;
+        *n - 1
+    }
+
+    fn push(&mut self, problem: Problem, anchor: Anchor, nth: usize, surely: bool) {
+        self.found.push(Finding {
+            problem,
+            anchor,
+            nth,
+            surely,
+        });
+    }
+
+    fn node(&mut self, node: &AstNode, surely: bool) {
+        match node {
+            AstNode::Variable(v) => {
+                self.pass(&Anchor::Var(v.clone()));
+            }
+            AstNode::Wildcard => {
+                self.pass(&Anchor::Op("*"));
+            }
+            AstNode::Descendant => {
+                self.pass(&Anchor::Op("**"));
+            }
+            AstNode::Parent(_) => {
+                self.pass(&Anchor::Op("%"));
+            }
+            AstNode::Function { .. } => self.call(node, surely, false),
+            AstNode::Path { steps } => {
+                for (i, s) in steps.iter().enumerate() {
+                    self.node(&s.node, surely && i == 0);
+                    for stage in &s.stages {
+                        if let Stage::Filter(e) = stage {
+                            self.node(e, false);
+                        }
+                    }
+                }
+            }
+            AstNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, surely),
+            AstNode::Unary { op, operand } => {
+                if *op == UnaryOp::Negate {
+                    let nth = self.pass(&Anchor::Op("-"));
+                    if let Some(kind) = non_number(operand) {
+                        let message = format!("`-` negates numbers, but its operand is {kind}");
+                        let problem = Problem::Operand {
+                            code: "D1002",
+                            message,
+                        };
+                        self.push(problem, Anchor::Op("-"), nth, surely);
+                    }
+                }
+                self.node(operand, surely);
+            }
+            AstNode::Lambda { body, .. } => self.node(body, false),
+            AstNode::Object(pairs) => {
+                for (k, v) in pairs {
+                    self.node(k, surely);
+                    self.node(v, surely && matches!(k, AstNode::String(_)));
+                }
+            }
+            AstNode::ObjectTransform { input, pattern } => {
+                self.node(input, surely);
+                for (k, v) in pattern {
+                    self.node(k, false);
+                    self.node(v, false);
+                }
+            }
+            AstNode::Conditional {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
+                self.node(condition, surely);
+                self.node(then_branch, false);
+                if let Some(e) = else_branch {
+                    self.node(e, false);
+                }
+            }
+            AstNode::Sort { input, terms } => {
+                self.node(input, surely);
+                for (t, _) in terms {
+                    self.node(t, false);
+                }
+            }
+            AstNode::Transform { .. } => each_child(node, &mut |c| self.node(c, false)),
+            _ => each_child(node, &mut |c| self.node(c, surely)),
+        }
+    }
+
+    /// A call `$name(args)`; `piped`: the right side of `~>`, whose left
+    /// side is the first argument.
+    fn call(&mut self, node: &AstNode, surely: bool, piped: bool) {
+        let AstNode::Function {
+            name,
+            args,
+            is_builtin,
+        } = node
+        else {
+            return self.node(node, surely);
+        };
+        if *is_builtin {
+            let anchor = Anchor::Var(name.clone());
+            let nth = self.pass(&anchor);
+            if !self.bound.contains(name) && !name.is_empty() {
+                match builtins::arity(name) {
+                    None => {
+                        let problem = Problem::UnknownFunction {
+                            name: name.clone(),
+                            piped: false,
+                        };
+                        self.push(problem, anchor, nth, surely);
+                    }
+                    // A placeholder makes a partial application: the
+                    // function is called later, with more arguments.
+                    Some(arity) if !args.iter().any(|a| matches!(a, AstNode::Placeholder)) => {
+                        let given = args.len() + usize::from(piped);
+                        if given < arity.min || arity.max.is_some_and(|m| given > m) {
+                            let problem = Problem::ArgumentCount {
+                                name: name.clone(),
+                                given,
+                                arity,
+                                piped,
+                            };
+                            self.push(problem, anchor, nth, surely);
+                        }
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        for a in args {
+            self.node(a, surely);
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &AstNode, rhs: &AstNode, surely: bool) {
+        use BinaryOp::*;
+        match op {
+            ChainPipe => {
+                self.node(lhs, surely);
+                if let AstNode::Function { .. } = rhs {
+                    return self.call(rhs, surely, true);
+                }
+                // `x ~> $f(a)[]`: one step, a call with stages.
+                if let AstNode::Path { steps } = rhs
+                    && let [step] = steps.as_slice()
+                    && let AstNode::Function { .. } = &step.node
+                {
+                    self.call(&step.node, surely, true);
+                    for stage in &step.stages {
+                        if let Stage::Filter(e) = stage {
+                            self.node(e, false);
+                        }
+                    }
+                    return;
+                }
+                if let AstNode::Variable(name) = rhs {
+                    let anchor = Anchor::Var(name.clone());
+                    let nth = self.pass(&anchor);
+                    if !name.is_empty()
+                        && !self.bound.contains(name)
+                        && builtins::arity(name).is_none()
+                    {
+                        let problem = Problem::UnknownFunction {
+                            name: name.clone(),
+                            piped: true,
+                        };
+                        self.push(problem, anchor, nth, surely);
+                    }
+                    return;
+                }
+                self.node(rhs, surely);
+            }
+            And | Or | Coalesce | Default => {
+                self.node(lhs, surely);
+                self.node(rhs, false);
+            }
+            ColonEqual => {
+                self.node(lhs, surely);
+                self.node(rhs, surely);
+            }
+            _ => {
+                self.node(lhs, surely);
+                if let Some(token) = op_token(op) {
+                    let nth = self.pass(&Anchor::Op(token));
+                    if let Some((code, message)) = operand_error(op, token, lhs, rhs) {
+                        let problem = Problem::Operand { code, message };
+                        self.push(problem, Anchor::Op(token), nth, surely);
+                    }
+                }
+                self.node(rhs, surely);
+            }
+        }
+    }
+}
+
+/// How an operator whose operands may be of the wrong type is written.
+fn op_token(op: BinaryOp) -> Option<&'static str> {
+    use BinaryOp::*;
+    Some(match op {
+        Add => "+",
+        Subtract => "-",
+        Multiply => "*",
+        Divide => "/",
+        Modulo => "%",
+        LessThan => "<",
+        LessThanOrEqual => "<=",
+        GreaterThan => ">",
+        GreaterThanOrEqual => ">=",
+        Range => "..",
+        _ => return None,
+    })
+}
+
+/// What a literal is, when it is not a number.
+fn non_number(node: &AstNode) -> Option<String> {
+    Some(match node {
+        AstNode::String(s) => format!("the string {}", serde_json::Value::from(s.as_str())),
+        AstNode::Boolean(b) => format!("`{b}`"),
+        AstNode::Null => "`null`".to_owned(),
+        AstNode::Array(_) => "an array".to_owned(),
+        AstNode::Object(_) => "an object".to_owned(),
+        _ => return None,
+    })
+}
+
+/// The error jsonata-js raises for these literal operands of `op`, which
+/// it raises whatever the other operand is (but for an error of its own).
+fn operand_error(
+    op: BinaryOp,
+    token: &str,
+    lhs: &AstNode,
+    rhs: &AstNode,
+) -> Option<(&'static str, String)> {
+    use BinaryOp::*;
+    match op {
+        Add | Subtract | Multiply | Divide | Modulo => {
+            let (code, side, kind) = match (non_number(lhs), non_number(rhs)) {
+                (Some(k), _) => ("T2001", "left", k),
+                (None, Some(k)) => ("T2002", "right", k),
+                (None, None) => return None,
+            };
+            Some((
+                code,
+                format!("`{token}` needs numbers, but its {side} side is {kind}"),
+            ))
+        }
+        Range => {
+            let not_integer = |n: &AstNode| match n {
+                AstNode::Number(x) if x.fract() != 0.0 => Some(format!("the number {x}")),
+                other => non_number(other),
+            };
+            let (code, side, kind) = match (not_integer(lhs), not_integer(rhs)) {
+                (Some(k), _) => ("T2003", "left", k),
+                (None, Some(k)) => ("T2004", "right", k),
+                (None, None) => return None,
+            };
+            Some((
+                code,
+                format!("`..` needs integers, but its {side} side is {kind}"),
+            ))
+        }
+        LessThan | LessThanOrEqual | GreaterThan | GreaterThanOrEqual => {
+            let incomparable = |n: &AstNode| match n {
+                AstNode::String(_) => None,
+                other => non_number(other),
+            };
+            if let Some(kind) = incomparable(lhs).or_else(|| incomparable(rhs)) {
+                return Some((
+                    "T2010",
+                    format!("`{token}` compares numbers or strings, but one side is {kind}"),
+                ));
+            }
+            match (lhs, rhs) {
+                (AstNode::String(_), AstNode::Number(_))
+                | (AstNode::Number(_), AstNode::String(_)) => Some((
+                    "T2009",
+                    format!(
+                        "`{token}` compares values of one type, but one side is a string and the other a number"
+                    ),
+                )),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Turns a finding into a diagnostic at `pos`.
+fn report(f: &Finding, pos: crate::model::Pos, bound: &HashSet<String>, diags: &mut Diagnostics) {
+    let (message, lint) = match &f.problem {
+        Problem::UnknownFunction { name, .. } => {
+            (format!("unknown function `${name}`"), UNKNOWN_FUNCTION)
+        }
+        Problem::ArgumentCount {
+            name, given, arity, ..
+        } => {
+            let takes = match (arity.min, arity.max) {
+                (min, Some(max)) if min == max => plural(min),
+                (0, Some(max)) => format!("at most {}", plural(max)),
+                (min, Some(max)) => format!("{min} to {max} arguments"),
+                (min, None) => format!("at least {}", plural(min)),
+            };
+            (
+                format!("`${name}` takes {takes}, but is given {given}"),
+                ARGUMENT_COUNT,
+            )
+        }
+        Problem::Operand { message, .. } => (message.clone(), OPERAND_TYPE),
+    };
+    let d = if f.surely {
+        diags.error(pos, message)
+    } else {
+        let d = diags.warning(pos, message);
+        d.lint = Some(lint);
+        d
+    };
+    let when = if f.surely {
+        "every evaluation"
+    } else {
+        "an evaluation that reaches it"
+    };
+    match &f.problem {
+        Problem::UnknownFunction { name, piped } => {
+            let mut known: Vec<&str> = builtins::names().collect();
+            known.extend(bound.iter().map(String::as_str));
+            let code = if *piped { "T2006" } else { "T1006" };
+            d.note(format!(
+                "JSONata's functions, the history functions and the functions the expression binds with `:=` can be called; {when} fails with {code}"
+            ));
+            if let Some(s) = suggest(name, &known) {
+                d.help(format!("did you mean `${s}`?"));
+            }
+        }
+        Problem::ArgumentCount {
+            arity, piped, name, ..
+        } => {
+            if let Some(sig) = arity.signature {
+                d.note(format!(
+                    "its signature is `{sig}`: a parameter marked `?` may be left out, and one marked `-` too (the context is then passed in its place)"
+                ));
+            }
+            if *piped {
+                d.note(format!(
+                    "the value on the left of `~>` is `${name}`'s first argument"
+                ));
+            }
+            d.note(format!("{when} fails with T0410"));
+        }
+        Problem::Operand { code, .. } => {
+            d.note(format!("{when} fails with {code}"));
+        }
+    }
+}
+
+fn plural(n: usize) -> String {
+    if n == 1 {
+        "1 argument".to_owned()
+    } else {
+        format!("{n} arguments")
+    }
+}
+
+#[cfg(test)]
+#[path = "run_errors_tests.rs"]
+mod tests;
