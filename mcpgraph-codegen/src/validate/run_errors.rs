@@ -13,13 +13,13 @@ use std::collections::{HashMap, HashSet};
 
 use jsonata_core::ast::{AstNode, BinaryOp, Stage, UnaryOp};
 
-use super::builtins::{self, Arity};
+use super::builtins;
+use super::findings::{Anchor, Finding, Problem, report};
 use super::lexer::{op_offsets, var_offsets};
-use crate::diag::{ARGUMENT_COUNT, Diagnostics, OPERAND_TYPE, UNKNOWN_FUNCTION};
+use super::operands::{non_number, op_token, operand_error};
+use crate::diag::Diagnostics;
 use crate::lower::expr_pos;
 use crate::model::Expr;
-use crate::suggest::suggest;
-
 /// Reports what evaluating `ast` (parsed from `expr`) would fail on.
 pub(super) fn check_run_errors(ast: &AstNode, expr: &Expr, diags: &mut Diagnostics) {
     #[cfg(test)]
@@ -57,40 +57,6 @@ fn walk<'a>(ast: &AstNode, bound: &'a HashSet<String>) -> Walk<'a> {
     walk.node(ast, true);
     walk
 }
-
-/// What a finding is about, as written in the text.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Anchor {
-    /// `$name`.
-    Var(String),
-    /// An operator.
-    Op(&'static str),
-}
-
-/// One thing the expression would fail on.
-struct Finding {
-    problem: Problem,
-    anchor: Anchor,
-    /// Which occurrence of the anchor, counting from 0 in text order.
-    nth: usize,
-    /// Whether every evaluation reaches it.
-    surely: bool,
-}
-
-enum Problem {
-    /// A call of `$name`, which nothing defines.
-    UnknownFunction { name: String, piped: bool },
-    /// A call of a built-in with `given` arguments.
-    ArgumentCount {
-        name: String,
-        given: usize,
-        arity: Arity,
-        piped: bool,
-    },
-    /// An operand of the wrong type.
-    Operand { code: &'static str, message: String },
-}
-
 /// Every variable the expression binds anywhere (`:=`, lambda parameters,
 /// `@$v`, `#$v`): a call of such a name is not checked, wherever it is.
 fn bound_names(node: &AstNode, out: &mut HashSet<String>) {
@@ -401,174 +367,6 @@ impl Walk<'_> {
         }
     }
 }
-
-/// How an operator whose operands may be of the wrong type is written.
-fn op_token(op: BinaryOp) -> Option<&'static str> {
-    use BinaryOp::*;
-    Some(match op {
-        Add => "+",
-        Subtract => "-",
-        Multiply => "*",
-        Divide => "/",
-        Modulo => "%",
-        LessThan => "<",
-        LessThanOrEqual => "<=",
-        GreaterThan => ">",
-        GreaterThanOrEqual => ">=",
-        Range => "..",
-        _ => return None,
-    })
-}
-
-/// What a literal is, when it is not a number.
-fn non_number(node: &AstNode) -> Option<String> {
-    Some(match node {
-        AstNode::String(s) => format!("the string {}", serde_json::Value::from(s.as_str())),
-        AstNode::Boolean(b) => format!("`{b}`"),
-        AstNode::Null => "`null`".to_owned(),
-        AstNode::Array(_) => "an array".to_owned(),
-        AstNode::Object(_) => "an object".to_owned(),
-        _ => return None,
-    })
-}
-
-/// The error jsonata-js raises for these literal operands of `op`, which
-/// it raises whatever the other operand is (but for an error of its own).
-fn operand_error(
-    op: BinaryOp,
-    token: &str,
-    lhs: &AstNode,
-    rhs: &AstNode,
-) -> Option<(&'static str, String)> {
-    use BinaryOp::*;
-    match op {
-        Add | Subtract | Multiply | Divide | Modulo => {
-            let (code, side, kind) = match (non_number(lhs), non_number(rhs)) {
-                (Some(k), _) => ("T2001", "left", k),
-                (None, Some(k)) => ("T2002", "right", k),
-                (None, None) => return None,
-            };
-            Some((
-                code,
-                format!("`{token}` needs numbers, but its {side} side is {kind}"),
-            ))
-        }
-        Range => {
-            let not_integer = |n: &AstNode| match n {
-                AstNode::Number(x) if x.fract() != 0.0 => Some(format!("the number {x}")),
-                other => non_number(other),
-            };
-            let (code, side, kind) = match (not_integer(lhs), not_integer(rhs)) {
-                (Some(k), _) => ("T2003", "left", k),
-                (None, Some(k)) => ("T2004", "right", k),
-                (None, None) => return None,
-            };
-            Some((
-                code,
-                format!("`..` needs integers, but its {side} side is {kind}"),
-            ))
-        }
-        LessThan | LessThanOrEqual | GreaterThan | GreaterThanOrEqual => {
-            let incomparable = |n: &AstNode| match n {
-                AstNode::String(_) => None,
-                other => non_number(other),
-            };
-            if let Some(kind) = incomparable(lhs).or_else(|| incomparable(rhs)) {
-                return Some((
-                    "T2010",
-                    format!("`{token}` compares numbers or strings, but one side is {kind}"),
-                ));
-            }
-            match (lhs, rhs) {
-                (AstNode::String(_), AstNode::Number(_))
-                | (AstNode::Number(_), AstNode::String(_)) => Some((
-                    "T2009",
-                    format!(
-                        "`{token}` compares values of one type, but one side is a string and the other a number"
-                    ),
-                )),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// Turns a finding into a diagnostic at `pos`.
-fn report(f: &Finding, pos: crate::model::Pos, bound: &HashSet<String>, diags: &mut Diagnostics) {
-    let (message, lint) = match &f.problem {
-        Problem::UnknownFunction { name, .. } => {
-            (format!("unknown function `${name}`"), UNKNOWN_FUNCTION)
-        }
-        Problem::ArgumentCount {
-            name, given, arity, ..
-        } => {
-            let takes = match (arity.min, arity.max) {
-                (min, Some(max)) if min == max => plural(min),
-                (0, Some(max)) => format!("at most {}", plural(max)),
-                (min, Some(max)) => format!("{min} to {max} arguments"),
-                (min, None) => format!("at least {}", plural(min)),
-            };
-            (
-                format!("`${name}` takes {takes}, but is given {given}"),
-                ARGUMENT_COUNT,
-            )
-        }
-        Problem::Operand { message, .. } => (message.clone(), OPERAND_TYPE),
-    };
-    let d = if f.surely {
-        diags.error(pos, message)
-    } else {
-        let d = diags.warning(pos, message);
-        d.lint = Some(lint);
-        d
-    };
-    let when = if f.surely {
-        "every evaluation"
-    } else {
-        "an evaluation that reaches it"
-    };
-    match &f.problem {
-        Problem::UnknownFunction { name, piped } => {
-            let mut known: Vec<&str> = builtins::names().collect();
-            known.extend(bound.iter().map(String::as_str));
-            let code = if *piped { "T2006" } else { "T1006" };
-            d.note(format!(
-                "JSONata's functions, the history functions and the functions the expression binds with `:=` can be called; {when} fails with {code}"
-            ));
-            if let Some(s) = suggest(name, &known) {
-                d.help(format!("did you mean `${s}`?"));
-            }
-        }
-        Problem::ArgumentCount {
-            arity, piped, name, ..
-        } => {
-            if let Some(sig) = arity.signature {
-                d.note(format!(
-                    "its signature is `{sig}`: a parameter marked `?` may be left out, and one marked `-` too (the context is then passed in its place)"
-                ));
-            }
-            if *piped {
-                d.note(format!(
-                    "the value on the left of `~>` is `${name}`'s first argument"
-                ));
-            }
-            d.note(format!("{when} fails with T0410"));
-        }
-        Problem::Operand { code, .. } => {
-            d.note(format!("{when} fails with {code}"));
-        }
-    }
-}
-
-fn plural(n: usize) -> String {
-    if n == 1 {
-        "1 argument".to_owned()
-    } else {
-        format!("{n} arguments")
-    }
-}
-
 #[cfg(test)]
 #[path = "run_errors_tests.rs"]
 mod tests;
