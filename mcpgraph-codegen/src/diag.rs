@@ -75,6 +75,10 @@ pub const ARGUMENT_COUNT: &str = "argument_count";
 /// expression does not always reach it.
 pub const OPERAND_TYPE: &str = "operand_type";
 
+/// A literal string in a call's `args` that reads like an expression
+/// (`"$.entry.x"`): it is passed as it is.
+pub const LITERAL_LOOKS_LIKE_EXPRESSION: &str = "literal_looks_like_expression";
+
 impl Diagnostic {
     /// Sets the help line.
     pub fn help(&mut self, help: impl Into<String>) -> &mut Self {

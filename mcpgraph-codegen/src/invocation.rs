@@ -12,7 +12,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
 use crate::diag::{
-    ARGUMENT_COUNT, Diagnostic, OPERAND_TYPE, REFERENCE_BEFORE_RUN, Severity, UNKNOWN_FUNCTION,
+    ARGUMENT_COUNT, Diagnostic, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE, REFERENCE_BEFORE_RUN,
+    Severity, UNKNOWN_FUNCTION,
 };
 use crate::expand::{ExpandOptions, skeleton};
 use crate::generate::{display_path, generate_file};
@@ -24,6 +25,7 @@ const ALLOWABLE: &[&str] = &[
     UNKNOWN_FUNCTION,
     ARGUMENT_COUNT,
     OPERAND_TYPE,
+    LITERAL_LOOKS_LIKE_EXPRESSION,
     crate::lock::check::LOCK_COVERAGE,
     crate::lock::check::UNKNOWN_ARGUMENT,
     crate::lock::check::ARGUMENT_TYPE,

@@ -8,6 +8,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use super::before_run::references_before_run;
 use super::content;
 use super::expr::{Ref, Scope, check_arg, check_expr, check_item_args, check_logic};
+use super::literal_args::check_literal_args;
 use super::unknown_node;
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
@@ -156,15 +157,20 @@ fn expressions(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostics) -> Vec<V
         let mut found = Vec::new();
         match &node.kind {
             NodeKind::Transform { expr, .. } => check_expr(expr, scope, diags, &mut found),
-            NodeKind::Mcp { args, .. } => check_arg(args, scope, diags, &mut found),
+            NodeKind::Mcp { args, args_pos, .. } => {
+                check_arg(args, scope, diags, &mut found);
+                check_literal_args(args, *args_pos, scope, diags);
+            }
             NodeKind::Parallel { branches, .. } => {
                 for (_, call) in branches {
                     check_arg(&call.args, scope, diags, &mut found);
+                    check_literal_args(&call.args, call.args_pos, scope, diags);
                 }
             }
             NodeKind::ForEach { items, call, .. } => {
                 check_expr(items, scope, diags, &mut found);
                 check_item_args(&call.args, scope, diags, &mut found);
+                check_literal_args(&call.args, call.args_pos, scope, diags);
             }
             NodeKind::Switch { conditions, .. } => {
                 for c in conditions {

@@ -21,6 +21,7 @@ mod expr;
 mod findings;
 mod graph;
 mod lexer;
+mod literal_args;
 mod operands;
 mod regex;
 mod run_errors;
