@@ -67,9 +67,10 @@ pub const REFERENCE_BEFORE_RUN: &str = "reference_before_run";
 /// always reach it (where it does, the call is an error).
 pub const UNKNOWN_FUNCTION: &str = "unknown_function";
 
-/// A call of a JSONata built-in with a number of arguments its signature
-/// refuses, where the expression does not always reach it.
-pub const ARGUMENT_COUNT: &str = "argument_count";
+/// A call of a JSONata built-in with arguments its signature refuses (too
+/// few, too many, a literal of another type), where the expression does
+/// not always reach it.
+pub const FUNCTION_SIGNATURE: &str = "function_signature";
 
 /// A literal operand of a type its operator refuses (`"a" + 1`), where the
 /// expression does not always reach it.

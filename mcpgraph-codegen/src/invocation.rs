@@ -12,8 +12,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
 use crate::diag::{
-    ARGUMENT_COUNT, Diagnostic, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE, REFERENCE_BEFORE_RUN,
-    Severity, UNKNOWN_FUNCTION,
+    Diagnostic, FUNCTION_SIGNATURE, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE,
+    REFERENCE_BEFORE_RUN, Severity, UNKNOWN_FUNCTION,
 };
 use crate::expand::{ExpandOptions, skeleton};
 use crate::generate::{display_path, generate_file};
@@ -23,7 +23,7 @@ use crate::generate::{display_path, generate_file};
 const ALLOWABLE: &[&str] = &[
     REFERENCE_BEFORE_RUN,
     UNKNOWN_FUNCTION,
-    ARGUMENT_COUNT,
+    FUNCTION_SIGNATURE,
     OPERAND_TYPE,
     LITERAL_LOOKS_LIKE_EXPRESSION,
     crate::lock::check::LOCK_COVERAGE,

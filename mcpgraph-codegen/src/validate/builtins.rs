@@ -124,82 +124,114 @@ pub(super) fn names() -> impl Iterator<Item = &'static str> {
         .chain(HISTORY.iter().map(|(n, _)| *n))
 }
 
-/// The argument counts a jsonata-js signature accepts. jsonata-js matches
-/// the arguments' types against a regex with one group per parameter, each
-/// matching one argument: a parameter marked `?` may be left out, one
-/// marked `-` too (the context is then passed in its place), one marked
-/// `+` takes one or more.
+/// One parameter of a signature, as jsonata-js turns it into a regex
+/// group: the argument types it takes and how many arguments it matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Param {
+    /// The type symbols it takes (`s n b l o a f`, `m` for "no value").
+    types: String,
+    /// `?` (or `-`): it may match no argument.
+    optional: bool,
+    /// `+`: it matches one or more.
+    many: bool,
+}
+
+/// A jsonata-js signature's parameters (`signature.js`, `parseSignature`):
+/// `s n b l o` take their type or no value, `a` and `x` anything, `j`
+/// anything but a function, `f` a function only, `(..)` a choice; `?` and
+/// `-` make a parameter optional (`-`: the context is then passed in its
+/// place), `+` repeats it.
+fn params(sig: &str) -> Vec<Param> {
+    let body = sig.strip_prefix('<').unwrap_or(sig);
+    let mut out: Vec<Param> = Vec::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        let types = match c {
+            ':' | '>' => break,
+            's' | 'n' | 'b' | 'l' | 'o' => format!("{c}m"),
+            'a' | 'x' => "asnblfom".to_owned(),
+            'j' => "asnblom".to_owned(),
+            'f' => "f".to_owned(),
+            '(' => {
+                let mut choice: String = chars.by_ref().take_while(|&d| d != ')').collect();
+                choice.push('m');
+                choice
+            }
+            '?' | '-' => {
+                if let Some(last) = out.last_mut() {
+                    last.optional = true;
+                }
+                continue;
+            }
+            '+' => {
+                if let Some(last) = out.last_mut() {
+                    last.many = true;
+                }
+                continue;
+            }
+            '<' => {
+                // A subtype (`a<n>`, `f<s:o>`): not checked here.
+                let mut depth = 1;
+                for d in chars.by_ref() {
+                    match d {
+                        '<' => depth += 1,
+                        '>' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        out.push(Param {
+            types,
+            optional: false,
+            many: false,
+        });
+    }
+    out
+}
+
+/// The argument counts a jsonata-js signature accepts.
 fn signature_arity(sig: &str) -> (usize, Option<usize>) {
-    let params = sig
-        .strip_prefix('<')
-        .and_then(|s| s.strip_suffix('>'))
-        .unwrap_or(sig);
-    // The return type follows the `:` at depth 0.
-    let mut depth = 0usize;
-    let mut end = params.len();
-    for (i, c) in params.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth = depth.saturating_sub(1),
-            ':' if depth == 0 => {
-                end = i;
+    let ps = params(sig);
+    let min = ps.iter().filter(|p| !p.optional).count();
+    let max = (!ps.iter().any(|p| p.many)).then_some(ps.len());
+    (min, max)
+}
+
+/// Whether arguments of these type symbols (`None`: not known, any type)
+/// can match `sig`, as jsonata-js matches them: each parameter matches one
+/// argument (none when optional, several when repeated), in order.
+pub(super) fn signature_accepts(sig: &str, args: &[Option<char>]) -> bool {
+    fn fits(p: &Param, arg: Option<char>) -> bool {
+        arg.is_none_or(|c| p.types.contains(c))
+    }
+    fn from(ps: &[Param], args: &[Option<char>]) -> bool {
+        let Some((p, rest)) = ps.split_first() else {
+            return args.is_empty();
+        };
+        if p.optional && from(rest, args) {
+            return true;
+        }
+        let mut taken = 0;
+        while taken < args.len() && fits(p, args[taken]) {
+            taken += 1;
+            if from(rest, &args[taken..]) {
+                return true;
+            }
+            if !p.many {
                 break;
             }
-            _ => {}
         }
+        false
     }
-    let (mut min, mut max, mut unbounded) = (0usize, 0usize, false);
-    let mut chars = params[..end].chars().peekable();
-    while let Some(c) = chars.next() {
-        // One parameter: a type letter or a `(...)` choice, then an
-        // optional `<...>` subtype, then optional modifiers.
-        let close = match c {
-            '(' => Some((')', '(')),
-            _ => None,
-        };
-        if let Some((close, open)) = close {
-            let mut d = 1;
-            for n in chars.by_ref() {
-                if n == open {
-                    d += 1;
-                } else if n == close {
-                    d -= 1;
-                    if d == 0 {
-                        break;
-                    }
-                }
-            }
-        }
-        if chars.peek() == Some(&'<') {
-            let mut d = 0;
-            for n in chars.by_ref() {
-                match n {
-                    '<' => d += 1,
-                    '>' => {
-                        d -= 1;
-                        if d == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let mut optional = false;
-        while let Some(&m) = chars.peek() {
-            match m {
-                '?' | '-' => optional = true,
-                '+' => unbounded = true,
-                _ => break,
-            }
-            chars.next();
-        }
-        max += 1;
-        if !optional {
-            min += 1;
-        }
-    }
-    (min, (!unbounded).then_some(max))
+    from(&params(sig), args)
 }
 
 #[cfg(test)]
@@ -223,6 +255,30 @@ mod tests {
         ];
         for (sig, want) in cases {
             assert_eq!(signature_arity(sig), want, "{sig}");
+        }
+    }
+
+    #[test]
+    fn signatures_match_argument_types() {
+        let n = Some('n');
+        let s = Some('s');
+        assert!(signature_accepts("<s-:s>", &[s]));
+        assert!(signature_accepts("<s-:s>", &[None]));
+        assert!(!signature_accepts("<s-:s>", &[n]));
+        assert!(signature_accepts("<x-b?:s>", &[n, None]));
+        assert!(!signature_accepts("<x-b?:s>", &[n, n]));
+        assert!(!signature_accepts("<s-nn?:s>", &[s]));
+        assert!(signature_accepts("<s-nn?:s>", &[n]));
+        assert!(signature_accepts("<s-nn?:s>", &[None, n, None]));
+        assert!(signature_accepts("<a+>", &[n, s, None]));
+        assert!(!signature_accepts("<a+>", &[]));
+        assert!(signature_accepts("<s-(sf)(sf)n?:s>", &[s, Some('f'), s]));
+        assert!(!signature_accepts("<af>", &[None, s]));
+        for (name, sig) in BUILTINS {
+            let (min, max) = signature_arity(sig);
+            let unknown = vec![None; max.unwrap_or(min + 3)];
+            assert!(signature_accepts(sig, &unknown[..min]), "{name}");
+            assert!(signature_accepts(sig, &unknown), "{name}");
         }
     }
 

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::builtins::{self, Arity};
-use crate::diag::{ARGUMENT_COUNT, Diagnostics, OPERAND_TYPE, UNKNOWN_FUNCTION};
+use crate::diag::{Diagnostics, FUNCTION_SIGNATURE, OPERAND_TYPE, UNKNOWN_FUNCTION};
 use crate::model::Pos;
 use crate::suggest::suggest;
 
@@ -38,6 +38,14 @@ pub(super) enum Problem {
         arity: Arity,
         piped: bool,
     },
+    /// A call of a built-in whose signature refuses its literal arguments.
+    ArgumentTypes {
+        name: String,
+        signature: &'static str,
+        /// "argument 1 is a number", for each literal argument.
+        literals: Vec<String>,
+        piped: bool,
+    },
     /// An operand of the wrong type.
     Operand { code: &'static str, message: String },
 }
@@ -59,9 +67,15 @@ pub(super) fn report(f: &Finding, pos: Pos, bound: &HashSet<String>, diags: &mut
             };
             (
                 format!("`${name}` takes {takes}, but is given {given}"),
-                ARGUMENT_COUNT,
+                FUNCTION_SIGNATURE,
             )
         }
+        Problem::ArgumentTypes {
+            name, signature, ..
+        } => (
+            format!("the arguments of `${name}` do not match its signature `{signature}`"),
+            FUNCTION_SIGNATURE,
+        ),
         Problem::Operand { message, .. } => (message.clone(), OPERAND_TYPE),
     };
     let d = if f.surely {
@@ -96,6 +110,23 @@ pub(super) fn report(f: &Finding, pos: Pos, bound: &HashSet<String>, diags: &mut
                     "its signature is `{sig}`: a parameter marked `?` may be left out, and one marked `-` too (the context is then passed in its place)"
                 ));
             }
+            if *piped {
+                d.note(format!(
+                    "the value on the left of `~>` is `${name}`'s first argument"
+                ));
+            }
+            d.note(format!("{when} fails with T0410"));
+        }
+        Problem::ArgumentTypes {
+            literals,
+            piped,
+            name,
+            ..
+        } => {
+            if !literals.is_empty() {
+                d.note(literals.join(", "));
+            }
+            d.note("in a signature, `s` is a string, `n` a number, `b` a boolean, `l` null, `a` an array, `o` an object, `f` a function, `x` anything; `?` and `-` mark a parameter that may be left out");
             if *piped {
                 d.note(format!(
                     "the value on the left of `~>` is `${name}`'s first argument"

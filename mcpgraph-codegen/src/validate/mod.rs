@@ -26,6 +26,7 @@ mod operands;
 mod regex;
 mod run_errors;
 mod syntax;
+mod tree;
 
 use std::collections::{HashMap, HashSet};
 

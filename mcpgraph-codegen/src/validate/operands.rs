@@ -1,7 +1,7 @@
 //! Literal operands of a type their operator refuses, as jsonata-js
 //! refuses them.
 
-use jsonata_core::ast::{AstNode, BinaryOp};
+use jsonata_core::ast::{AstNode, BinaryOp, UnaryOp};
 
 /// How an operator whose operands may be of the wrong type is written.
 pub(super) fn op_token(op: BinaryOp) -> Option<&'static str> {
@@ -93,4 +93,23 @@ pub(super) fn operand_error(
         }
         _ => None,
     }
+}
+
+/// The type symbol jsonata-js's signatures give the value of a literal
+/// (`s n b l a o f`); `None` for anything else, whose type is not known.
+pub(super) fn type_symbol(node: &AstNode) -> Option<char> {
+    Some(match node {
+        AstNode::String(_) => 's',
+        AstNode::Number(_) => 'n',
+        AstNode::Unary {
+            op: UnaryOp::Negate,
+            operand,
+        } if matches!(**operand, AstNode::Number(_)) => 'n',
+        AstNode::Boolean(_) => 'b',
+        AstNode::Null => 'l',
+        AstNode::Array(_) => 'a',
+        AstNode::Object(_) => 'o',
+        AstNode::Lambda { .. } | AstNode::Regex { .. } | AstNode::Transform { .. } => 'f',
+        _ => return None,
+    })
 }

@@ -16,7 +16,8 @@ use jsonata_core::ast::{AstNode, BinaryOp, Stage, UnaryOp};
 use super::builtins;
 use super::findings::{Anchor, Finding, Problem, report};
 use super::lexer::{op_offsets, var_offsets};
-use super::operands::{non_number, op_token, operand_error};
+use super::operands::{non_number, op_token, operand_error, type_symbol};
+use super::tree::{bound_names, each_child};
 use crate::diag::Diagnostics;
 use crate::lower::expr_pos;
 use crate::model::Expr;
@@ -57,103 +58,6 @@ fn walk<'a>(ast: &AstNode, bound: &'a HashSet<String>) -> Walk<'a> {
     walk.node(ast, true);
     walk
 }
-/// Every variable the expression binds anywhere (`:=`, lambda parameters,
-/// `@$v`, `#$v`): a call of such a name is not checked, wherever it is.
-fn bound_names(node: &AstNode, out: &mut HashSet<String>) {
-    each_child(node, &mut |child| bound_names(child, out));
-    match node {
-        AstNode::Binary {
-            op: BinaryOp::ColonEqual,
-            lhs,
-            ..
-        } => {
-            if let AstNode::Variable(v) = &**lhs {
-                out.insert(v.clone());
-            }
-        }
-        AstNode::Lambda { params, .. } => out.extend(params.iter().cloned()),
-        AstNode::Path { steps } => {
-            for s in steps {
-                out.extend(s.focus.iter().chain(&s.index_var).cloned());
-                for stage in &s.stages {
-                    if let Stage::Index(v) = stage {
-                        out.insert(v.clone());
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Calls `f` on every direct child of `node`.
-fn each_child(node: &AstNode, f: &mut impl FnMut(&AstNode)) {
-    match node {
-        AstNode::Path { steps } => {
-            for s in steps {
-                f(&s.node);
-                for stage in &s.stages {
-                    if let Stage::Filter(e) = stage {
-                        f(e);
-                    }
-                }
-            }
-        }
-        AstNode::Binary { lhs, rhs, .. } => {
-            f(lhs);
-            f(rhs);
-        }
-        AstNode::Unary { operand, .. } => f(operand),
-        AstNode::Function { args, .. } => args.iter().for_each(f),
-        AstNode::Call { procedure, args } => {
-            f(procedure);
-            args.iter().for_each(f);
-        }
-        AstNode::Lambda { body, .. } | AstNode::FunctionApplication(body) => f(body),
-        AstNode::Array(items) | AstNode::Block(items) | AstNode::ArrayGroup(items) => {
-            items.iter().for_each(f)
-        }
-        AstNode::Object(pairs) => pairs.iter().for_each(|(k, v)| {
-            f(k);
-            f(v);
-        }),
-        AstNode::ObjectTransform { input, pattern } => {
-            f(input);
-            pattern.iter().for_each(|(k, v)| {
-                f(k);
-                f(v);
-            });
-        }
-        AstNode::Conditional {
-            condition,
-            then_branch,
-            else_branch,
-        } => {
-            f(condition);
-            f(then_branch);
-            if let Some(e) = else_branch {
-                f(e);
-            }
-        }
-        AstNode::Sort { input, terms } => {
-            f(input);
-            terms.iter().for_each(|(t, _)| f(t));
-        }
-        AstNode::Transform {
-            location,
-            update,
-            delete,
-        } => {
-            f(location);
-            f(update);
-            if let Some(d) = delete {
-                f(d);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// A walk over the tree in text order, counting the anchors it passes and
 /// knowing whether the node it is at is reached on every evaluation
 /// (`surely`): the operands of most operators, a function's arguments, a
@@ -199,7 +103,7 @@ impl Walk<'_> {
             AstNode::Parent(_) => {
                 self.pass(&Anchor::Op("%"));
             }
-            AstNode::Function { .. } => self.call(node, surely, false),
+            AstNode::Function { .. } => self.call(node, surely, None),
             AstNode::Path { steps } => {
                 for (i, s) in steps.iter().enumerate() {
                     self.node(&s.node, surely && i == 0);
@@ -261,9 +165,9 @@ impl Walk<'_> {
         }
     }
 
-    /// A call `$name(args)`; `piped`: the right side of `~>`, whose left
-    /// side is the first argument.
-    fn call(&mut self, node: &AstNode, surely: bool, piped: bool) {
+    /// A call `$name(args)`; `piped`: the left side of `~>` when the call
+    /// is its right side (the left side is then the first argument).
+    fn call(&mut self, node: &AstNode, surely: bool, piped: Option<&AstNode>) {
         let AstNode::Function {
             name,
             args,
@@ -276,29 +180,9 @@ impl Walk<'_> {
             let anchor = Anchor::Var(name.clone());
             let nth = self.pass(&anchor);
             if !self.bound.contains(name) && !name.is_empty() {
-                match builtins::arity(name) {
-                    None => {
-                        let problem = Problem::UnknownFunction {
-                            name: name.clone(),
-                            piped: false,
-                        };
-                        self.push(problem, anchor, nth, surely);
-                    }
-                    // A placeholder makes a partial application: the
-                    // function is called later, with more arguments.
-                    Some(arity) if !args.iter().any(|a| matches!(a, AstNode::Placeholder)) => {
-                        let given = args.len() + usize::from(piped);
-                        if given < arity.min || arity.max.is_some_and(|m| given > m) {
-                            let problem = Problem::ArgumentCount {
-                                name: name.clone(),
-                                given,
-                                arity,
-                                piped,
-                            };
-                            self.push(problem, anchor, nth, surely);
-                        }
-                    }
-                    Some(_) => {}
+                let all: Vec<&AstNode> = piped.into_iter().chain(args).collect();
+                if let Some(problem) = call_problem(name, &all, piped.is_some()) {
+                    self.push(problem, anchor, nth, surely);
                 }
             }
         }
@@ -313,14 +197,14 @@ impl Walk<'_> {
             ChainPipe => {
                 self.node(lhs, surely);
                 if let AstNode::Function { .. } = rhs {
-                    return self.call(rhs, surely, true);
+                    return self.call(rhs, surely, Some(lhs));
                 }
                 // `x ~> $f(a)[]`: one step, a call with stages.
                 if let AstNode::Path { steps } = rhs
                     && let [step] = steps.as_slice()
                     && let AstNode::Function { .. } = &step.node
                 {
-                    self.call(&step.node, surely, true);
+                    self.call(&step.node, surely, Some(lhs));
                     for stage in &step.stages {
                         if let Stage::Filter(e) = stage {
                             self.node(e, false);
@@ -367,6 +251,63 @@ impl Walk<'_> {
         }
     }
 }
+/// What is wrong with calling `$name` with `args` (the value before `~>`
+/// first when `piped`), if anything: nothing defines it, or its signature
+/// refuses these arguments whatever the values not written as literals
+/// turn out to be. A placeholder makes a partial application, called later
+/// with more arguments: only an unknown name is reported then.
+fn call_problem(name: &str, args: &[&AstNode], piped: bool) -> Option<Problem> {
+    let Some(arity) = builtins::arity(name) else {
+        return Some(Problem::UnknownFunction {
+            name: name.to_owned(),
+            piped: false,
+        });
+    };
+    if args.iter().any(|a| matches!(a, AstNode::Placeholder)) {
+        return None;
+    }
+    let given = args.len();
+    if given < arity.min || arity.max.is_some_and(|m| given > m) {
+        return Some(Problem::ArgumentCount {
+            name: name.to_owned(),
+            given,
+            arity,
+            piped,
+        });
+    }
+    let sig = arity.signature?;
+    let symbols: Vec<Option<char>> = args.iter().map(|a| type_symbol(a)).collect();
+    if builtins::signature_accepts(sig, &symbols) {
+        return None;
+    }
+    let literals = args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| Some(format!("argument {} is {}", i + 1, literal_kind(a)?)))
+        .collect();
+    Some(Problem::ArgumentTypes {
+        name: name.to_owned(),
+        signature: sig,
+        literals,
+        piped,
+    })
+}
+
+/// What a literal argument is, for messages.
+fn literal_kind(node: &AstNode) -> Option<String> {
+    match node {
+        AstNode::Number(_) => Some("a number".to_owned()),
+        AstNode::Unary {
+            op: UnaryOp::Negate,
+            operand,
+        } if matches!(**operand, AstNode::Number(_)) => Some("a number".to_owned()),
+        AstNode::Lambda { .. } | AstNode::Regex { .. } | AstNode::Transform { .. } => {
+            Some("a function".to_owned())
+        }
+        other => non_number(other),
+    }
+}
+
 #[cfg(test)]
 #[path = "run_errors_tests.rs"]
 mod tests;

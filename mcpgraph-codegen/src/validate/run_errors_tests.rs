@@ -3,7 +3,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{
-    ARGUMENT_COUNT, Diagnostic, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE, Severity,
+    Diagnostic, FUNCTION_SIGNATURE, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE, Severity,
     UNKNOWN_FUNCTION,
 };
 use crate::test_support::{ENTRY, EXIT, transform, with_nodes};
@@ -111,6 +111,43 @@ fn argument_counts() {
 }
 
 #[test]
+fn literal_argument_types() {
+    for (expr, col, msg) in [
+        (
+            "$uppercase(28)",
+            18,
+            "the arguments of `$uppercase` do not match its signature `<s-:s>`",
+        ),
+        (
+            "$string(2, 3)",
+            18,
+            "the arguments of `$string` do not match its signature `<x-b?:s>`",
+        ),
+        (
+            "28 ~> $length()",
+            24,
+            "the arguments of `$length` do not match its signature `<s-:n>`",
+        ),
+        (
+            "$map([1], \"f\")",
+            18,
+            "the arguments of `$map` do not match its signature `<af>`",
+        ),
+    ] {
+        let (c, sev, _, m, _) = one(expr);
+        assert_eq!((c, sev, m.as_str()), (col, Severity::Error, msg), "{expr}");
+    }
+    let d = diags("$substring(\"Hello\", \"World\", 5)");
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(
+        d[0].notes[0],
+        "argument 1 is the string \"Hello\", argument 2 is the string \"World\", argument 3 is a number"
+    );
+    let (_, sev, lint, _, _) = one("$.entry.x ? $number(null) : 0");
+    assert_eq!((sev, lint), (Severity::Warning, Some(FUNCTION_SIGNATURE)));
+}
+
+#[test]
 fn operand_types() {
     for (expr, col, msg) in [
         (
@@ -155,7 +192,7 @@ fn operand_types() {
     let (_, sev, lint, _, _) = one("$.entry.x ? \"a\" + 1 : 0");
     assert_eq!((sev, lint), (Severity::Warning, Some(OPERAND_TYPE)));
     let (_, sev, lint, _, _) = one("$.entry.x or $length(1, 2)");
-    assert_eq!((sev, lint), (Severity::Warning, Some(ARGUMENT_COUNT)));
+    assert_eq!((sev, lint), (Severity::Warning, Some(FUNCTION_SIGNATURE)));
 }
 
 #[test]
@@ -180,6 +217,15 @@ fn no_false_alarms() {
         "$.entry.items#$p.($p + 1)",
         "$now() & $millis()",
         "string(1)",
+        "$substring(\"abc\", 1)",
+        "$contains(\"abc\", /b/)",
+        "$map([1, 2], $string)",
+        "$string(1, true)",
+        "$length($.entry.s)",
+        "$sum([1, 2])",
+        "$sum(1)",
+        "$join([\"a\"], \",\")",
+        "$formatNumber(-1, \"#\")",
     ] {
         assert_eq!(diags(expr), vec![], "{expr}");
     }
@@ -219,7 +265,7 @@ fn repository_graphs() -> Vec<PathBuf> {
 fn repository_graphs_have_no_findings() {
     let lints = [
         UNKNOWN_FUNCTION,
-        ARGUMENT_COUNT,
+        FUNCTION_SIGNATURE,
         OPERAND_TYPE,
         LITERAL_LOOKS_LIKE_EXPRESSION,
     ];
@@ -307,7 +353,7 @@ fn jsonata_suite_has_no_false_errors() {
                     continue;
                 };
                 let mut bound: HashSet<String> = HashSet::new();
-                super::bound_names(&ast, &mut bound);
+                crate::validate::tree::bound_names(&ast, &mut bound);
                 if let Some(b) = case.get("bindings").and_then(|b| b.as_object()) {
                     bound.extend(b.keys().cloned());
                 }
