@@ -80,6 +80,10 @@ pub const OPERAND_TYPE: &str = "operand_type";
 /// (`"$.entry.x"`): it is passed as it is.
 pub const LITERAL_LOOKS_LIKE_EXPRESSION: &str = "literal_looks_like_expression";
 
+/// A path `$.entry.x` naming a field the tool's (open) `inputSchema` does
+/// not list.
+pub const UNKNOWN_INPUT_FIELD: &str = "unknown_input_field";
+
 impl Diagnostic {
     /// Sets the help line.
     pub fn help(&mut self, help: impl Into<String>) -> &mut Self {

@@ -13,7 +13,7 @@ use syn::{LitStr, Token};
 
 use crate::diag::{
     Diagnostic, FUNCTION_SIGNATURE, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE,
-    REFERENCE_BEFORE_RUN, Severity, UNKNOWN_FUNCTION,
+    REFERENCE_BEFORE_RUN, Severity, UNKNOWN_FUNCTION, UNKNOWN_INPUT_FIELD,
 };
 use crate::expand::{ExpandOptions, skeleton};
 use crate::generate::{display_path, generate_file};
@@ -26,6 +26,7 @@ const ALLOWABLE: &[&str] = &[
     FUNCTION_SIGNATURE,
     OPERAND_TYPE,
     LITERAL_LOOKS_LIKE_EXPRESSION,
+    UNKNOWN_INPUT_FIELD,
     crate::lock::check::LOCK_COVERAGE,
     crate::lock::check::UNKNOWN_ARGUMENT,
     crate::lock::check::ARGUMENT_TYPE,

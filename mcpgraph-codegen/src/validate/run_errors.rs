@@ -310,4 +310,4 @@ fn literal_kind(node: &AstNode) -> Option<String> {
 
 #[cfg(test)]
 #[path = "run_errors_tests.rs"]
-mod tests;
+pub(crate) mod tests;

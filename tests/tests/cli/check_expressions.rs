@@ -1,6 +1,7 @@
 //! `mcpgraph check` on the build-time checks of expressions (unknown
-//! functions, built-ins' arguments, operand types) and of literal `args` that
-//! read like expressions: the message at the expression's position, the
+//! functions, built-ins' arguments, operand types), of literal `args` that
+//! read like expressions and of paths against the shapes that flow through
+//! the graph: the message at the expression's position, the
 //! lint name in JSON, GitHub and SARIF output, and the exit status.
 
 use std::process::Output;
@@ -89,24 +90,41 @@ fn operand_type_is_an_error() {
 }
 
 /// A warning: the file passes, unless warnings are denied; the lint is in
-/// every machine-readable format.
+/// every machine-readable format. (The notes beside it say which outputs
+/// are not inferred.)
 #[track_caller]
 fn warns(case: &str, lint: &str, first_line: &str) {
     let file = format!("{UI}{case}.yaml");
     let out = check(&[&file]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).starts_with(first_line), "{}", stderr(&out));
+    assert!(stderr(&out).contains(first_line), "{}", stderr(&out));
     let out = check(&["--deny-warnings", "--format", "json", &file]);
     assert_eq!(out.status.code(), Some(1));
     let items = json(&out);
-    assert_eq!(items.as_array().map(Vec::len), Some(1), "{items}");
-    assert_eq!(items[0]["severity"], "warning");
-    assert_eq!(items[0]["lint"], lint);
+    let warnings: Vec<&Value> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["severity"] != "note")
+        .collect();
+    assert_eq!(warnings.len(), 1, "{items}");
+    assert_eq!(warnings[0]["severity"], "warning");
+    assert_eq!(warnings[0]["lint"], lint);
     let out = check(&["--format", "sarif", &file]);
-    assert_eq!(json(&out)["runs"][0]["results"][0]["ruleId"], lint);
+    let sarif = json(&out);
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert!(
+        results
+            .iter()
+            .any(|r| r["ruleId"] == lint && r["level"] == "warning"),
+        "{sarif}"
+    );
     let out = check(&["--format", "github", &file]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(text.starts_with("::warning file="), "{text}");
+    assert!(
+        text.contains(&format!("::warning file=mcpgraph/tests/ui/{case}.yaml,")),
+        "{text}"
+    );
     assert!(
         text.contains(&format!("title=mcpgraph%3A {lint}::")),
         "{text}"
@@ -137,4 +155,53 @@ fn literal_that_looks_like_an_expression_is_a_warning() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn path_into_a_transform_output_is_checked() {
+    fails_with(
+        "shape_transform_field",
+        &[
+            "error: `sum.totl`: `sum` cannot have a field `totl`\n  --> mcpgraph/tests/ui/shape_transform_field.yaml:18:35\n",
+            "= help: did you mean `total`?",
+        ],
+    );
+}
+
+#[test]
+fn path_into_the_arguments_is_checked() {
+    warns(
+        "shape_input_field",
+        "unknown_input_field",
+        "warning: `entry.size`: the tool's arguments (its `inputSchema`) cannot have a field `size`\n  --> mcpgraph/tests/ui/shape_input_field.yaml:13:42\n",
+    );
+}
+
+#[test]
+fn exit_value_is_checked_against_the_output_schema() {
+    let file = format!("{UI}shape_exit_value.yaml");
+    let out = check(&[&file]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stderr(&out);
+    assert!(
+        text.contains("error: the tool's result lacks `total`, which its `outputSchema` requires: `report` goes to the exit with an object without it\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error: the tool's result has `sum`, which its `outputSchema` does not allow (`additionalProperties: false`)\n  --> mcpgraph/tests/ui/shape_exit_value.yaml:18:20\n"),
+        "{text}"
+    );
+}
+
+/// What could not be inferred is a note, which fails nothing.
+#[test]
+fn what_is_not_inferred_is_a_note() {
+    let out = check(&["examples/file_utils/file_utils.yaml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(
+        text.starts_with("note: the paths into the output of `list_directory_node` are not checked: an `mcp` node's output is known only from a lock's `outputSchema`, where the lock checks it\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("checked 1 file: no problems\n"), "{text}");
 }
