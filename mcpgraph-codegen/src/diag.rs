@@ -63,6 +63,27 @@ pub struct Diagnostic {
 /// macro is given `allow(reference_before_run)`.
 pub const REFERENCE_BEFORE_RUN: &str = "reference_before_run";
 
+/// A call of a function nothing defines, where the expression does not
+/// always reach it (where it does, the call is an error).
+pub const UNKNOWN_FUNCTION: &str = "unknown_function";
+
+/// A call of a JSONata built-in with arguments its signature refuses (too
+/// few, too many, a literal of another type), where the expression does
+/// not always reach it.
+pub const FUNCTION_SIGNATURE: &str = "function_signature";
+
+/// A literal operand of a type its operator refuses (`"a" + 1`), where the
+/// expression does not always reach it.
+pub const OPERAND_TYPE: &str = "operand_type";
+
+/// A literal string in a call's `args` that reads like an expression
+/// (`"$.entry.x"`): it is passed as it is.
+pub const LITERAL_LOOKS_LIKE_EXPRESSION: &str = "literal_looks_like_expression";
+
+/// A path `$.entry.x` naming a field the tool's (open) `inputSchema` does
+/// not list.
+pub const UNKNOWN_INPUT_FIELD: &str = "unknown_input_field";
+
 impl Diagnostic {
     /// Sets the help line.
     pub fn help(&mut self, help: impl Into<String>) -> &mut Self {

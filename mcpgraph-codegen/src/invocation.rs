@@ -11,7 +11,10 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
-use crate::diag::{Diagnostic, REFERENCE_BEFORE_RUN, Severity};
+use crate::diag::{
+    Diagnostic, FUNCTION_SIGNATURE, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE,
+    REFERENCE_BEFORE_RUN, Severity, UNKNOWN_FUNCTION, UNKNOWN_INPUT_FIELD,
+};
 use crate::expand::{ExpandOptions, skeleton};
 use crate::generate::{display_path, generate_file};
 
@@ -19,6 +22,11 @@ use crate::generate::{display_path, generate_file};
 /// unless named in `allow(...)`.
 const ALLOWABLE: &[&str] = &[
     REFERENCE_BEFORE_RUN,
+    UNKNOWN_FUNCTION,
+    FUNCTION_SIGNATURE,
+    OPERAND_TYPE,
+    LITERAL_LOOKS_LIKE_EXPRESSION,
+    UNKNOWN_INPUT_FIELD,
     crate::lock::check::LOCK_COVERAGE,
     crate::lock::check::UNKNOWN_ARGUMENT,
     crate::lock::check::ARGUMENT_TYPE,

@@ -351,7 +351,7 @@ fn path_names(ast: &AstNode) -> Option<Vec<String>> {
 }
 
 #[path = "check_output.rs"]
-mod output;
+pub(crate) mod output;
 use output::check_output_paths;
 
 #[cfg(test)]

@@ -11,6 +11,19 @@ use crate::model::{Arg, Expr, Logic, Message, NodeKind, Tool};
 
 /// Checks every expression of `tool`.
 pub(super) fn check_output_paths(tool: &Tool, lock: &Lock, diags: &mut Diagnostics) {
+    for expr in tool_exprs(tool) {
+        let Ok(ast) = jsonata_core::parser::parse(&expr.source) else {
+            continue;
+        };
+        for path in context_paths(&ast) {
+            check_path(tool, lock, expr, &path, diags);
+        }
+    }
+}
+
+/// Every expression of `tool` that reads the graph's context (not a
+/// `forEach` node's `call.args`, which read `$.item`).
+pub(crate) fn tool_exprs(tool: &Tool) -> Vec<&Expr> {
     let mut exprs = Vec::new();
     for node in &tool.nodes {
         match &node.kind {
@@ -35,14 +48,7 @@ pub(super) fn check_output_paths(tool: &Tool, lock: &Lock, diags: &mut Diagnosti
             NodeKind::Elicit { .. } | NodeKind::Entry { .. } | NodeKind::Exit => {}
         }
     }
-    for expr in exprs {
-        let Ok(ast) = jsonata_core::parser::parse(&expr.source) else {
-            continue;
-        };
-        for path in context_paths(&ast) {
-            check_path(tool, lock, expr, &path, diags);
-        }
-    }
+    exprs
 }
 
 fn arg_exprs<'a>(arg: &'a Arg, out: &mut Vec<&'a Expr>) {
@@ -67,7 +73,7 @@ fn logic_exprs<'a>(logic: &'a Logic, out: &mut Vec<&'a Expr>) {
 /// anywhere, `$.a.b` where `$` is still the context (not inside a
 /// predicate, a later path step or a function body). Walks without
 /// recursion.
-fn context_paths(ast: &AstNode) -> Vec<Vec<String>> {
+pub(crate) fn context_paths(ast: &AstNode) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut stack = vec![(ast, true)];
     while let Some((node, top)) = stack.pop() {
@@ -189,7 +195,7 @@ fn check_path(tool: &Tool, lock: &Lock, expr: &Expr, path: &[String], diags: &mu
     }
 }
 
-fn is_array(schema: &Value) -> bool {
+pub(crate) fn is_array(schema: &Value) -> bool {
     match schema.get("type") {
         Some(Value::String(t)) => t == "array",
         Some(Value::Array(types)) => types.iter().any(|t| t == "array"),

@@ -10,6 +10,7 @@ use jsonata_core::ast::{AstNode, BinaryOp, Stage};
 
 use super::lexer::{find_bad_assignment, find_name, find_string};
 use super::regex::check_regex;
+use super::run_errors::check_run_errors;
 use super::syntax::{error_text, locate_syntax_error};
 use super::unknown_node;
 use crate::diag::Diagnostics;
@@ -148,6 +149,9 @@ pub(super) fn check_expr(
     }
     for (pattern, flags) in &found.regexes {
         check_regex(expr, pattern, flags, diags);
+    }
+    if !found.bad_assignment {
+        check_run_errors(&ast, expr, diags);
     }
     let mut reported = HashSet::new();
     for (name, kind) in found.refs {

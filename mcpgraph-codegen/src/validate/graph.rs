@@ -8,6 +8,8 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use super::before_run::references_before_run;
 use super::content;
 use super::expr::{Ref, Scope, check_arg, check_expr, check_item_args, check_logic};
+use super::literal_args::check_literal_args;
+use super::shapes;
 use super::unknown_node;
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
@@ -47,6 +49,7 @@ pub(super) fn check_tool(
     let targets_ok = targets_and_servers(tool, &scope, servers, diags);
     let refs = expressions(tool, &scope, diags);
     content::check_names(tool, &scope, diags);
+    shapes::check_shapes(tool, diags);
     if unfinished.incomplete {
         return;
     }
@@ -156,15 +159,20 @@ fn expressions(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostics) -> Vec<V
         let mut found = Vec::new();
         match &node.kind {
             NodeKind::Transform { expr, .. } => check_expr(expr, scope, diags, &mut found),
-            NodeKind::Mcp { args, .. } => check_arg(args, scope, diags, &mut found),
+            NodeKind::Mcp { args, args_pos, .. } => {
+                check_arg(args, scope, diags, &mut found);
+                check_literal_args(args, *args_pos, scope, diags);
+            }
             NodeKind::Parallel { branches, .. } => {
                 for (_, call) in branches {
                     check_arg(&call.args, scope, diags, &mut found);
+                    check_literal_args(&call.args, call.args_pos, scope, diags);
                 }
             }
             NodeKind::ForEach { items, call, .. } => {
                 check_expr(items, scope, diags, &mut found);
                 check_item_args(&call.args, scope, diags, &mut found);
+                check_literal_args(&call.args, call.args_pos, scope, diags);
             }
             NodeKind::Switch { conditions, .. } => {
                 for c in conditions {

@@ -52,6 +52,9 @@ fn tokens(text: &str) -> Vec<(usize, Tok)> {
                 .map_or(rest.len(), |(k, _)| k + 1);
             out.push((i, Tok::Var(rest[..len].to_owned())));
             i += len;
+        } else if c.is_ascii_digit() {
+            out.push((i, Tok::Num));
+            i += number_len(rest);
         } else if word(c) {
             let len = rest
                 .char_indices()
@@ -62,6 +65,9 @@ fn tokens(text: &str) -> Vec<(usize, Tok)> {
         } else if rest.starts_with(":=") {
             out.push((i, Tok::Assign));
             i += 2;
+        } else if let Some(op) = OPERATORS.iter().find(|op| rest.starts_with(**op)) {
+            out.push((i, Tok::Op(op)));
+            i += op.len();
         } else {
             out.push((i, Tok::Punct(c)));
             i += c.len_utf8();
@@ -70,14 +76,65 @@ fn tokens(text: &str) -> Vec<(usize, Tok)> {
     out
 }
 
+/// The operators of two characters, lexed as one token.
+const OPERATORS: &[&str] = &["!=", "<=", ">=", "..", "**", "~>", "??", "?:"];
+
+/// The length of the number literal `rest` starts with: digits, a
+/// fraction, an exponent.
+fn number_len(rest: &str) -> usize {
+    let b = rest.as_bytes();
+    let digits = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let mut i = digits(0);
+    if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+        i = digits(i + 1);
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let sign = usize::from(i + 1 < b.len() && (b[i + 1] == b'+' || b[i + 1] == b'-'));
+        if i + 1 + sign < b.len() && b[i + 1 + sign].is_ascii_digit() {
+            i = digits(i + 1 + sign);
+        }
+    }
+    i
+}
+
 /// A token of [`tokens`].
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
     Name(String),
     Var(String),
     Str(String),
+    Num,
     Assign,
+    Op(&'static str),
     Punct(char),
+}
+
+/// Where the variable `$name` is written, each time, in order.
+pub(super) fn var_offsets(text: &str, name: &str) -> Vec<usize> {
+    tokens(text)
+        .into_iter()
+        .filter(|(_, t)| matches!(t, Tok::Var(v) if v.strip_prefix('$') == Some(name)))
+        .map(|(o, _)| o)
+        .collect()
+}
+
+/// Where the operator `op` (one character, or one of [`OPERATORS`]) is
+/// written, each time, in order.
+pub(super) fn op_offsets(text: &str, op: &str) -> Vec<usize> {
+    tokens(text)
+        .into_iter()
+        .filter(|(_, t)| match t {
+            Tok::Op(o) => *o == op,
+            Tok::Punct(c) => op.len() == c.len_utf8() && op.starts_with(*c),
+            _ => false,
+        })
+        .map(|(o, _)| o)
+        .collect()
 }
 
 /// The first place `name` is written as a name.

@@ -87,6 +87,17 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("jsonata_s0212_name.yaml", Blind::Semantic),
     ("jsonata_s0212_number.yaml", Blind::Semantic),
     ("jsonata_single_quoted.yaml", Blind::Semantic),
+    // Checks of what an expression does when evaluated.
+    ("jsonata_unknown_function.yaml", Blind::Semantic),
+    ("jsonata_unknown_function_maybe.yaml", Blind::Semantic),
+    ("jsonata_argument_count.yaml", Blind::Semantic),
+    ("jsonata_argument_type.yaml", Blind::Semantic),
+    ("jsonata_operand_type.yaml", Blind::Semantic),
+    ("literal_looks_like_expression.yaml", Blind::Semantic),
+    // Types that flow through the graph.
+    ("shape_transform_field.yaml", Blind::Semantic),
+    ("shape_input_field.yaml", Blind::Semantic),
+    ("shape_exit_value.yaml", Blind::Semantic),
     ("on_error_unknown_node.yaml", Blind::Semantic),
     ("reference_before_run.yaml", Blind::Semantic),
     ("reference_before_run_itself.yaml", Blind::Semantic),

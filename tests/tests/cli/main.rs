@@ -5,6 +5,7 @@
 //! lock::` runs one. The OTLP export is tested in `otlp.rs`, a binary of
 //! its own that needs the `otel` feature.
 
+mod check_expressions;
 mod cli;
 mod graph_cases;
 mod lock;

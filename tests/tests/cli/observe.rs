@@ -10,7 +10,11 @@ use mcpgraph_tests::{RawServer, run_cli, run_cli_with_env};
 use serde_json::{Value, json};
 
 mod semantics {
-    mcpgraph::mcpgraph!("graphs/semantics.yaml");
+    // `args_walk` passes `"$.literal"` as a literal on purpose.
+    mcpgraph::mcpgraph!(
+        "graphs/semantics.yaml",
+        allow(literal_looks_like_expression)
+    );
 }
 
 mod limits {

@@ -7,7 +7,11 @@ use mcpgraph::{ServerSpec, TransportSpec};
 use serde_json::{Value, json};
 
 mod semantics {
-    mcpgraph::mcpgraph!("graphs/semantics.yaml");
+    // `args_walk` passes `"$.literal"` as a literal on purpose.
+    mcpgraph::mcpgraph!(
+        "graphs/semantics.yaml",
+        allow(literal_looks_like_expression)
+    );
 }
 
 mod limits {
