@@ -121,7 +121,7 @@ pub(crate) fn new(
         (SCHEMA_FILE, SCHEMA.to_owned()),
     ]
     .into_iter()
-    .chain(tests.map(|(path, text)| (path, text)));
+    .chain(tests);
     std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("{}: {e}", dir.display()))?;
     for (path, text) in files {
         let path = dir.join(path);

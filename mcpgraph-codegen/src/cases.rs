@@ -284,7 +284,10 @@ fn check_expect(node: Option<&Node>, at: Pos, diags: &mut Diagnostics) -> Option
                         diags
                             .error(
                                 value.pos,
-                                format!("`expect.assert` is not a JSONata expression: {}", e),
+                                format!(
+                                    "`expect.assert` is not a JSONata expression: {}",
+                                    mcpgraph_expr::syntax_error::message(&e)
+                                ),
                             )
                             .help("a JSONata expression over the output (`$`) that must be true");
                     }

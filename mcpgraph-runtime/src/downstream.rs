@@ -41,6 +41,7 @@ use crate::error::ErrorKind;
 use crate::questions::Declared;
 use tokio::sync::Mutex;
 
+mod answers;
 mod asking;
 mod breaker;
 mod call;

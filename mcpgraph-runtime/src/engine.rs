@@ -14,7 +14,7 @@
 //! parsed (validating against them is the generated code's).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use serde_json::{Map, Value};
 use tokio::sync::oneshot;
@@ -28,10 +28,12 @@ use crate::exec::{Execution, GraphTools, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::Observer;
 
+mod in_flight;
 mod options;
 mod tool;
 mod worker;
 
+use in_flight::{InFlight, InFlightGuard};
 pub use options::{CallOptions, CallOutcome};
 pub(crate) use tool::ToolRuntime;
 use tool::compile_tools;
@@ -77,31 +79,6 @@ pub struct Engine {
     /// Whether a lone call may run on the calling thread (the local worker
     /// of [`Engine::start_local`]); see [`Engine::off_serving_thread`].
     here: bool,
-}
-
-/// Counts running calls so shutdown can wait for them.
-#[derive(Default)]
-struct InFlight {
-    count: AtomicUsize,
-    idle: tokio::sync::Notify,
-}
-
-/// Decrements the in-flight count when a call ends, however it ends.
-struct InFlightGuard(Arc<InFlight>);
-
-impl InFlightGuard {
-    fn new(in_flight: &Arc<InFlight>) -> Self {
-        in_flight.count.fetch_add(1, Ordering::SeqCst);
-        Self(Arc::clone(in_flight))
-    }
-}
-
-impl Drop for InFlightGuard {
-    fn drop(&mut self) {
-        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
-            self.0.idle.notify_waiters();
-        }
-    }
 }
 
 impl Clone for Engine {
@@ -401,41 +378,5 @@ impl Engine {
             records,
             content,
         }
-    }
-
-    /// Waits until no call is running, for at most `limit`; returns
-    /// whether that happened in time. Calls still running then are stopped
-    /// with an error (which their callers receive) and briefly waited for.
-    pub async fn drain(&self, limit: std::time::Duration) -> bool {
-        if self.wait_idle(limit).await {
-            return true;
-        }
-        self.stop.cancel();
-        self.wait_idle(std::time::Duration::from_secs(1)).await;
-        false
-    }
-
-    async fn wait_idle(&self, limit: std::time::Duration) -> bool {
-        let wait = async {
-            loop {
-                let idle = self.in_flight.idle.notified();
-                tokio::pin!(idle);
-                // Registered before the check, so a call ending in between
-                // still wakes us.
-                idle.as_mut().enable();
-                if self.in_flight.count.load(Ordering::SeqCst) == 0 {
-                    return;
-                }
-                idle.await;
-            }
-        };
-        tokio::time::timeout(limit, wait).await.is_ok()
-    }
-
-    /// Closes downstream connections and stops their processes, within a
-    /// few seconds (`downstream::SHUTDOWN_LIMIT`) whatever they do.
-    pub async fn shutdown(&self) {
-        let deadline = std::time::Instant::now() + crate::downstream::SHUTDOWN_LIMIT;
-        self.shared.clients.shutdown(deadline).await;
     }
 }

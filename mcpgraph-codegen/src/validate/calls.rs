@@ -56,8 +56,10 @@ fn check_args(target: &Tool, call: &Call, node: &str, diags: &mut Diagnostics) {
     };
     let schema = &target.input_schema;
     let required = schema["required"].as_array().into_iter().flatten();
+    // A property with a `default` gets it when the call leaves it out.
+    let defaulted = |name: &str| schema["properties"][name].get("default").is_some();
     for name in required.filter_map(|r| r.as_str()) {
-        if !given.iter().any(|(k, _)| k.value == name) {
+        if !defaulted(name) && !given.iter().any(|(k, _)| k.value == name) {
             diags
                 .error(
                     call.args_pos,

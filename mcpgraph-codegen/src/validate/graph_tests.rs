@@ -128,3 +128,23 @@ fn broken_nodes_still_count_as_existing() {
     let (_, _, msg) = one_error(&src);
     assert!(msg.starts_with("unknown node type `tranform`"), "{msg}");
 }
+
+/// A call of a graph tool may leave out a `required` argument that has a
+/// `default` (it is filled in); one without a default is still an error.
+#[test]
+fn a_required_argument_with_a_default_may_be_left_out() {
+    let src = |schema: &str| {
+        format!(
+            "version: '1'\nserver: {{name: s, version: '1'}}\ntools:\n  - name: outer\n    description: d\n    inputSchema: {{type: object}}\n    nodes:\n      - {{id: entry, type: entry, next: both}}\n      - id: both\n        type: parallel\n        branches:\n          a: {{ tool: inner, args: {{}} }}\n        next: exit\n      - {{id: exit, type: exit}}\n  - name: inner\n    description: d\n    inputSchema: {schema}\n    nodes:\n      - {{id: entry, type: entry, next: exit}}\n      - {{id: exit, type: exit}}\n"
+        )
+    };
+    let defaulted = "{type: object, properties: {n: {type: integer, default: 3}}, required: [n]}";
+    assert_eq!(errors(&src(defaulted)), []);
+    let bare = "{type: object, properties: {n: {type: integer}}, required: [n]}";
+    let found = errors(&src(bare));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].2.contains("without its required argument `n`"),
+        "{found:?}"
+    );
+}

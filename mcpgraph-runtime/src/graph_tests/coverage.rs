@@ -51,16 +51,23 @@ pub(crate) struct Route {
     pub(crate) label: String,
 }
 
-/// What the cases reached, per tool: node ids, and routes as (from, to).
+/// What the cases reached, per tool.
 #[derive(Debug, Default)]
 pub(crate) struct Reached {
-    tools: BTreeMap<String, (BTreeSet<String>, BTreeSet<(String, String)>)>,
+    tools: BTreeMap<String, ToolReached>,
+}
+
+/// What the cases reached in one tool: node ids, and routes as (from, to).
+#[derive(Debug, Default)]
+struct ToolReached {
+    nodes: BTreeSet<String>,
+    routes: BTreeSet<(String, String)>,
 }
 
 impl Reached {
     /// Adds a call of `tool` whose execution record is `records`.
     pub(crate) fn add(&mut self, tool: &str, records: &[NodeRecord]) {
-        let (nodes, routes) = self.tools.entry(tool.to_owned()).or_default();
+        let ToolReached { nodes, routes } = self.tools.entry(tool.to_owned()).or_default();
         // A fan-out node's calls are covered with it.
         let records: Vec<&NodeRecord> = records.iter().filter(|r| r.part.is_none()).collect();
         for record in &records {
@@ -113,11 +120,11 @@ fn percent(part: usize, whole: usize) -> f64 {
 
 /// The coverage of every tool of `map` by `reached`.
 pub(crate) fn coverage(map: &Map, reached: &Reached) -> Vec<ToolCoverage> {
-    let empty = (BTreeSet::new(), BTreeSet::new());
+    let empty = ToolReached::default();
     map.tools
         .iter()
         .map(|tool| {
-            let (nodes, routes) = reached.tools.get(&tool.name).unwrap_or(&empty);
+            let ToolReached { nodes, routes } = reached.tools.get(&tool.name).unwrap_or(&empty);
             let mut c = ToolCoverage {
                 tool: tool.name.clone(),
                 nodes: tool.nodes.len(),

@@ -1,0 +1,85 @@
+//! The bookkeeping of a fan-out node's calls as each ends: its record in
+//! the execution record, its output held to the value budgets, a progress
+//! event, and a yield now and then.
+
+use std::time::Instant;
+
+use jsonata_core::value::JValue;
+
+use crate::error::{ErrorKind, Limit, NodeError};
+use crate::exec::Execution;
+use crate::expressions::value::measure;
+use crate::observe::{NodeRecord, NodeType, ProgressEvent};
+
+impl Execution {
+    /// The execution record's entry for one call of the running node,
+    /// started at `began`.
+    pub(super) fn record_part(
+        &mut self,
+        part: String,
+        began: Instant,
+        outcome: &Result<JValue, NodeError>,
+    ) {
+        let (index, node_type) = self
+            .pending
+            .as_ref()
+            .map_or((0, NodeType::Parallel), |p| (p.index, p.node_type));
+        let record = NodeRecord {
+            index,
+            node: self.current.to_owned(),
+            node_type,
+            start: began.duration_since(self.started),
+            duration: began.elapsed(),
+            outcome: match outcome {
+                Ok(value) => Ok(crate::exec::to_json(value)),
+                Err(e) => Err(e.message().to_owned()),
+            },
+            part: Some(part),
+        };
+        self.watch.part(record);
+    }
+
+    /// Holds the `i`th call's output to `maxValueDepth`, and the outputs
+    /// so far (`before` bytes, then this one) to `maxValueBytes`.
+    pub(super) fn measure_part(
+        &self,
+        value: &JValue,
+        i: usize,
+        before: u64,
+    ) -> Result<u64, NodeError> {
+        let (depth, max) = (self.limits.max_value_depth, self.limits.max_value_bytes);
+        measure(value, depth, max.saturating_sub(before)).map_err(|over| {
+            let what = format!("the output of call {i} and those before it");
+            match over {
+                crate::expressions::value::Oversize::Bytes(_) => self.error(
+                    ErrorKind::Limit(Limit::ValueBytes),
+                    format!(
+                        "Value limit exceeded: {what} are larger than maxValueBytes ({max} bytes)"
+                    ),
+                ),
+                over => self.oversize(&what, &over),
+            }
+        })
+    }
+
+    /// A progress event for each call done (`done` of `count`).
+    pub(super) fn part_done(&self, done: usize, count: usize) {
+        if let Some(progress) = &self.watch.progress {
+            let _ = progress.send(ProgressEvent {
+                progress: self.executed.get() as f64,
+                node: self.current,
+                message: Some(format!("{done} of {count} calls done")),
+            });
+        }
+    }
+
+    /// Every `YIELD_EVERY` of running, lets the worker's other tasks run
+    /// (calls that finish at once would otherwise never give way).
+    pub(super) async fn pace(&mut self) {
+        let now = Instant::now();
+        if now.duration_since(self.yielded) >= crate::exec::YIELD_EVERY {
+            tokio::task::yield_now().await;
+            self.yielded = Instant::now();
+        }
+    }
+}
