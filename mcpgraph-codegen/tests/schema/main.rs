@@ -9,9 +9,11 @@
 //!
 //! This file holds the shared helpers and the checks over the repository's
 //! graphs; `ui` classifies the UI cases, `edges` holds the table of small
-//! files.
+//! files, `test_files` checks `docs/mcpgraph.test.schema.json` against the
+//! repository's test files.
 
 mod edges;
+mod test_files;
 mod ui;
 
 use std::path::{Path, PathBuf};
@@ -24,7 +26,10 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 /// (`target` for a switch's `next`, a default condition without `rule`,
 /// `args` strings as expressions): both the generator and the schema
 /// refuse them.
-const OTHER_DIALECT: &[&str] = &["bench/graphs/bench.mcpgraph.yaml"];
+const OTHER_DIALECT: &[&str] = &[
+    "bench/graphs/bench.mcpgraph.yaml",
+    "bench/graphs/fanout.mcpgraph.yaml",
+];
 
 fn schema() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcpgraph.schema.json");
@@ -65,6 +70,8 @@ fn yaml_files(dir: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml"))
+        // A graph's test cases (`graph.test.yaml`): `test_files`.
+        .filter(|p| !p.to_string_lossy().ends_with(".test.yaml"))
         .collect();
     files.sort();
     files
