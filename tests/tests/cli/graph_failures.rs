@@ -63,6 +63,29 @@ async fn a_failed_call_recorded_by_a_running_server_replays_to_the_same_error() 
             .contains("!! `filesystem`/`list_directory` returned an error: Access denied"),
         "{out:?}"
     );
+    // `--step`: before each node, what the graph has so far; Enter runs it.
+    let mut cmd = command_with_mcp("file_utils", &gone);
+    cmd.args(["test", "--replay", files[0].to_str().unwrap(), "--step"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    {
+        use tokio::io::AsyncWriteExt;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"\n\n\n\n").await.unwrap();
+    }
+    let out = timed("--step", child.wait_with_output()).await.unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for wanted in [
+        "next: #0 `entry` (entry)",
+        "next: #1 `list_directory_node` (mcp)",
+        "the graph so far ($):\n{\n  \"entry\": {\n    \"directory\": \"/etc\"",
+        "[Enter] run it, c: run to the end > ",
+    ] {
+        assert!(stderr.contains(wanted), "{wanted}: {stderr}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
