@@ -11,7 +11,7 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-"$target/debug/mcpgraph" new "$work/starter_check" --mcpgraph-path "$root"
+"$target/debug/mcpgraph" new "$work/starter_check" --mcpgraph-path "$root" --own-target
 cd "$work/starter_check"
 # The workspace's profile settings, in the crate's own cargo config so that
 # the build `mcpgraph test` makes (below) is this one again.

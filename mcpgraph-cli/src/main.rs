@@ -109,6 +109,11 @@ enum Command {
         /// repository (a path dependency) instead of the published version.
         #[arg(long, value_name = "CHECKOUT")]
         mcpgraph_path: Option<PathBuf>,
+        /// Build in the crate's own `target/` instead of the target
+        /// directory shared by the crates `mcpgraph new` makes
+        /// (`$XDG_CACHE_HOME/mcpgraph/target`, else `~/.cache/mcpgraph/target`).
+        #[arg(long)]
+        own_target: bool,
     },
 }
 
@@ -154,7 +159,13 @@ fn main() -> ExitCode {
             name,
             graph,
             mcpgraph_path,
-        } => new::new(&name, graph.as_deref(), mcpgraph_path.as_deref()),
+            own_target,
+        } => new::new(
+            &name,
+            graph.as_deref(),
+            mcpgraph_path.as_deref(),
+            own_target,
+        ),
     };
     match result {
         Ok(code) => code,

@@ -20,10 +20,23 @@ const SCHEMA_FILE: &str = "mcpgraph.schema.json";
 /// The starter graph's test cases.
 const STARTER_TESTS: &str = include_str!("../templates/starter.test.yaml");
 
+/// Where the crates `mcpgraph new` makes build, shared: the second one
+/// builds only its own code. `None` without a home directory.
+fn shared_target() -> Option<std::path::PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))?;
+    Some(cache.join("mcpgraph").join("target"))
+}
+
+/// `mcpgraph new DIR`: `own_target` keeps the build in `DIR/target`
+/// instead of the shared target directory.
 pub(crate) fn new(
     dir: &Path,
     graph: Option<&Path>,
     checkout: Option<&Path>,
+    own_target: bool,
 ) -> Result<ExitCode, String> {
     let name = dir
         .file_name()
@@ -122,7 +135,23 @@ pub(crate) fn new(
     ]
     .into_iter()
     .chain(tests);
-    std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    // Every graph crate builds the same dependency tree: built once in a
+    // shared target directory, a second crate's first build is about as
+    // quick as a rebuild.
+    let target = (!own_target).then(shared_target).flatten();
+    let cargo_config = target.as_ref().map(|target| {
+        (
+            ".cargo/config.toml",
+            format!(
+                "# Every crate `mcpgraph new` makes builds in this target directory,\n# so a second graph crate compiles only its own code: its dependencies\n# are there already. Delete this file (or create the crate with\n# `mcpgraph new --own-target`) to build in ./target instead.\n[build]\ntarget-dir = {}\n",
+                toml_string(&target.display().to_string())
+            ),
+        )
+    });
+    let files = files.chain(cargo_config);
+    for sub in ["src", ".cargo"] {
+        std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
     for (path, text) in files {
         let path = dir.join(path);
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -139,6 +168,12 @@ pub(crate) fn new(
         dir.display(),
         dir.display()
     ));
+    if let Some(target) = &target {
+        emit(&format!(
+            "it builds in the target directory shared by the crates `mcpgraph new` makes, {} (.cargo/config.toml): a second graph crate compiles only its own code\n",
+            target.display()
+        ));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

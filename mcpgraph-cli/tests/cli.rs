@@ -169,6 +169,36 @@ fn scratch(what: &str) -> PathBuf {
     dir
 }
 
+/// The crates `mcpgraph new` makes share a target directory (so the
+/// second builds only its own code), unless `--own-target`.
+#[test]
+fn new_crates_share_a_target_directory() {
+    let dir = scratch("shared-target");
+    let cache = dir.join("cache");
+    let create = |name: &str, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mcpgraph"))
+            .arg("new")
+            .arg(dir.join(name))
+            .args(extra)
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let said = create("first", &[]);
+    let shared = cache.join("mcpgraph/target");
+    assert!(said.contains(&shared.display().to_string()), "{said}");
+    let config = std::fs::read_to_string(dir.join("first/.cargo/config.toml")).unwrap();
+    assert!(
+        config.contains(&format!("target-dir = \"{}\"", shared.display())),
+        "{config}"
+    );
+    create("second", &["--own-target"]);
+    assert!(!dir.join("second/.cargo/config.toml").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn new_creates_a_crate() {
     let dir = scratch("new");
