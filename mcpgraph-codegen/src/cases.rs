@@ -207,7 +207,7 @@ fn check_args(
     let instance = Json::Object(args.clone());
     for error in validator.iter_errors(&instance) {
         let path = error.instance_path().to_string();
-        let at = locate(node, &path);
+        let at = crate::lower::schema::locate(node, &path).pos;
         let place = if path.is_empty() {
             String::new()
         } else {
@@ -226,28 +226,6 @@ fn check_args(
                 tool.name.value, tool.name.pos.line
             ));
     }
-}
-
-/// The position of the value at JSON pointer `path` under `node`, or the
-/// nearest one written.
-fn locate(node: &Node, path: &str) -> Pos {
-    let mut at = node;
-    for step in path.split('/').skip(1) {
-        let step = step.replace("~1", "/").replace("~0", "~");
-        let next = match &at.value {
-            Value::Map(entries) => entries
-                .iter()
-                .find(|(k, _)| k.key_text() == step)
-                .map(|(_, v)| v),
-            Value::Seq(items) => step.parse::<usize>().ok().and_then(|i| items.get(i)),
-            _ => None,
-        };
-        match next {
-            Some(next) => at = next,
-            None => break,
-        }
-    }
-    at.pos
 }
 
 fn check_expect(node: Option<&Node>, at: Pos, diags: &mut Diagnostics) -> Option<Json> {

@@ -23,7 +23,7 @@ mod form;
 mod logic;
 mod node;
 mod resilience;
-mod schema;
+pub(crate) mod schema;
 mod servers;
 mod standalone;
 

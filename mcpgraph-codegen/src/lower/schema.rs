@@ -142,7 +142,7 @@ impl Cx<'_, '_> {
 
 /// The node a JSON pointer (RFC 6901) names inside `node`, or the deepest
 /// one it reaches.
-fn locate<'a>(node: &'a yaml::Node, pointer: &str) -> &'a yaml::Node {
+pub(crate) fn locate<'a>(node: &'a yaml::Node, pointer: &str) -> &'a yaml::Node {
     let mut at = node;
     for token in pointer.split('/').skip(1) {
         let token = token.replace("~1", "/").replace("~0", "~");
