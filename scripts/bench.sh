@@ -4,7 +4,8 @@
 # hand-written rmcp server. Prints the results table and writes it with a
 # chart, the machine description and the date under docs/bench/.
 #
-#   scripts/bench.sh            # full run (about 10 minutes on 2 cores)
+#   scripts/bench.sh            # full run (about 17 minutes on 2 cores, with the
+#                               # starter crate's first builds)
 #   scripts/bench.sh --quick    # a few minutes, no rebuild timing; writes target/release/bench-quick/
 #   scripts/bench.sh --quick --rebuild   # ... with the rebuild timing
 #
@@ -47,4 +48,8 @@ cargo build --release -p mcpgraph-bench --bins --example engine_loop
 # harness, its dependencies would get the harness's features (hyper-util's
 # HTTP/2 server) and grow.
 cargo build --release -p mcpgraph-bench-graph
+# The "first build" rows (full runs only) make the starter crate with it.
+if [[ " $* " != *" --quick "* ]]; then
+    cargo build --release -p mcpgraph-cli
+fi
 exec "${CARGO_TARGET_DIR:-$root/target}/release/bench" "$@"

@@ -17,6 +17,9 @@ const SCHEMA: &str = include_str!("../mcpgraph.schema.json");
 
 const SCHEMA_FILE: &str = "mcpgraph.schema.json";
 
+/// The new crate's manifest: `{name}` and `{dependency}` are filled in.
+const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
+
 /// The starter graph's test cases.
 const STARTER_TESTS: &str = include_str!("../templates/starter.test.yaml");
 
@@ -119,9 +122,9 @@ pub(crate) fn new(
     let files = [
         (
             "Cargo.toml",
-            format!(
-                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n# HTTPS to downstream servers is mcpgraph's `tls` feature, on by default;\n# `default-features = false` drops it for a binary about 2 MB smaller.\n{dependency}\n\n# A workspace of its own, also when created inside another one.\n[workspace]\n"
-            ),
+            CARGO_TOML
+                .replace("{name}", &name)
+                .replace("{dependency}", &dependency),
         ),
         (
             "src/main.rs",

@@ -22,11 +22,13 @@
 //!
 //! One module a measure, each returning its rows of the table: [`startup`],
 //! [`latency`], [`throughput`] (stdio and HTTP), [`memory`], [`fan_out`]
-//! (its own peers: `parallel` and `forEach` over slow servers), [`micro`], and
-//! [`build`] (the build side); [`output`] writes the results.
+//! (its own peers: `parallel` and `forEach` over slow servers), [`micro`],
+//! [`build`] (the build side) and [`first_build`] (the starter crate's first
+//! build, full runs only); [`output`] writes the results.
 
 mod build;
 mod fan_out;
+mod first_build;
 mod latency;
 mod memory;
 mod micro;
@@ -254,6 +256,7 @@ fn run() -> Result<(), String> {
     rows.extend(per_node::in_process(&config)?);
     rows.extend(micro::micro_rows(&config)?);
     rows.extend(build::build_rows(&config)?);
+    rows.extend(first_build::first_build_rows(&config)?);
 
     let elapsed = started.elapsed();
     let table = report::table(&rows);
