@@ -30,6 +30,7 @@ pub(crate) mod graph_tests;
 mod js_regex;
 mod meta;
 mod observe;
+mod one_copy;
 mod questions;
 mod secrets;
 mod serving;

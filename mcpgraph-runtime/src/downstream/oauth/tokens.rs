@@ -17,6 +17,7 @@ use super::grants::{self, Token, describe};
 use super::settings::{AuthSettings, Grant, Secrets, TokenStore};
 use super::store::FileStore;
 use crate::caller_token::CallerToken;
+use crate::one_copy::{OneCopy, one_copy};
 
 /// Logins (the first and step-ups) one run makes at most for a server.
 const MAX_LOGINS: u32 = 3;
@@ -117,10 +118,14 @@ impl Authorizer {
     /// The token the next request carries; `None` when there is none yet
     /// (the request goes without, and the server's 401 says where to get
     /// one).
-    pub(crate) async fn token(
-        &self,
-        caller: Option<&CallerToken>,
-    ) -> Result<Option<String>, String> {
+    pub(crate) fn token<'a>(
+        &'a self,
+        caller: Option<&'a CallerToken>,
+    ) -> OneCopy<'a, Result<Option<String>, String>> {
+        one_copy(self.token_now(caller))
+    }
+
+    async fn token_now(&self, caller: Option<&CallerToken>) -> Result<Option<String>, String> {
         if self.settings.grant == Grant::TokenExchange
             && let Some(caller) = caller
         {
@@ -175,7 +180,17 @@ impl Authorizer {
 
     /// A better token than `sent`, which the server refused with
     /// `challenge` (its `WWW-Authenticate`).
-    pub(crate) async fn recover(
+    pub(crate) fn recover<'a>(
+        &'a self,
+        caller: Option<&'a CallerToken>,
+        sent: Option<&'a str>,
+        challenge: &'a str,
+        refusal: Refusal,
+    ) -> OneCopy<'a, Result<String, String>> {
+        one_copy(self.recover_now(caller, sent, challenge, refusal))
+    }
+
+    async fn recover_now(
         &self,
         caller: Option<&CallerToken>,
         sent: Option<&str>,
@@ -263,19 +278,18 @@ impl Authorizer {
 
     /// A person's login now (`auth login`, or a refused request where a
     /// person is at hand), kept in the server's store.
-    pub(crate) async fn log_in(
-        &self,
-        challenge: Option<&str>,
-    ) -> Result<AuthorizationManager, String> {
-        super::login::log_in(
+    pub(crate) fn log_in<'a>(
+        &'a self,
+        challenge: Option<&'a str>,
+    ) -> OneCopy<'a, Result<AuthorizationManager, String>> {
+        one_copy(super::login::log_in(
             &self.server,
             &self.url,
             &self.settings,
             &self.secrets,
             self.store.clone(),
             challenge,
-        )
-        .await
+        ))
     }
 
     /// Forgets the server's tokens (`auth logout`).
