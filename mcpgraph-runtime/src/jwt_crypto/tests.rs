@@ -91,6 +91,41 @@ fn every_algorithm_signs_and_verifies() {
     }
 }
 
+/// Tokens signed by another implementation (OpenSSL, see
+/// testdata/README.md) verify, and fail under the wrong key.
+#[test]
+fn tokens_signed_by_openssl_verify() {
+    super::install();
+    let tokens: serde_json::Value =
+        serde_json::from_str(include_str!("testdata/openssl_tokens.json")).unwrap();
+    let p256 = jwk(include_str!("testdata/p256.jwk.json"));
+    let p384 = jwk(include_str!("testdata/p384.jwk.json"));
+    let ed = jwk(include_str!("testdata/ed25519.jwk.json"));
+    let rsa_other = jwk(include_str!("testdata/rsa_other.jwk.json"));
+    use Algorithm::*;
+    let cases = [
+        ("RS256", RS256, rsa_jwk()),
+        ("RS384", RS384, rsa_jwk()),
+        ("RS512", RS512, rsa_jwk()),
+        ("PS256", PS256, rsa_jwk()),
+        ("PS384", PS384, rsa_jwk()),
+        ("PS512", PS512, rsa_jwk()),
+        ("ES256", ES256, p256),
+        ("ES384", ES384, p384),
+        ("EdDSA", EdDSA, ed),
+    ];
+    for (name, alg, key) in cases {
+        let token = tokens[name].as_str().unwrap();
+        let claims = check(token, alg, &key).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(claims["iss"], "openssl", "{name}");
+    }
+    let rs256 = tokens["RS256"].as_str().unwrap();
+    assert!(matches!(
+        check(rs256, RS256, &rsa_other),
+        Err(ErrorKind::InvalidSignature)
+    ));
+}
+
 #[test]
 fn rsa_jwks_with_a_leading_zero_verify() {
     // Some issuers encode `n` as a DER integer, with a leading zero byte.
