@@ -28,6 +28,7 @@ mod graph;
 pub(crate) mod graph_tests;
 #[cfg(test)]
 mod js_regex;
+mod jwt_crypto;
 mod meta;
 mod observe;
 mod one_copy;

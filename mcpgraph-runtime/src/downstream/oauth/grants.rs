@@ -131,15 +131,8 @@ async fn key_assertion(
     algorithm: Option<Algorithm>,
     metadata: &AuthorizationMetadata,
 ) -> Result<Token, String> {
-    use jsonwebtoken::{EncodingKey, Header};
-    let (key, default) = match EncodingKey::from_ec_pem(pem.as_bytes()) {
-        Ok(key) => (key, jsonwebtoken::Algorithm::ES256),
-        Err(_) => (
-            EncodingKey::from_rsa_pem(pem.as_bytes())
-                .map_err(|_| "`auth` private key: not an EC or RSA key in PEM".to_owned())?,
-            jsonwebtoken::Algorithm::RS256,
-        ),
-    };
+    use jsonwebtoken::Header;
+    let (key, default) = crate::jwt_crypto::signing_key(pem).map_err(|e| e.to_string())?;
     let algorithm = match algorithm {
         None => default,
         Some(Algorithm::RS256) => jsonwebtoken::Algorithm::RS256,

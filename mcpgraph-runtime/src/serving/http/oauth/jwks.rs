@@ -121,6 +121,8 @@ struct KeySet {
 impl KeyCache {
     pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, String> {
         crate::downstream::install_crypto_provider();
+        // Every token is verified with a key of this cache.
+        crate::jwt_crypto::install();
         let client = reqwest::Client::builder()
             .connect_timeout(FETCH_TIMEOUT)
             .timeout(FETCH_TIMEOUT)
