@@ -22,6 +22,7 @@ mod engine;
 mod error;
 mod exec;
 mod expressions;
+mod features;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;

@@ -175,6 +175,10 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
     let timeout_ms = positive("timeoutMs")?;
     let ping_timeout_ms = positive("pingTimeoutMs")?;
     let kind = string("type")?.unwrap_or_else(|| "stdio".to_owned());
+    let http = matches!(kind.as_str(), "streamableHttp" | "http" | "streamable-http" | "sse");
+    if http && !crate::features::HTTP_CLIENT {
+        return Err(crate::features::missing_http_client(&kind));
+    }
     let auth = match obj.get("auth") {
         None => None,
         Some(_) if kind == "stdio" => return Err("`auth` is for `http` and `sse` servers".into()),
