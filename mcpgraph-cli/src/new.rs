@@ -120,7 +120,7 @@ pub(crate) fn new(
         (
             "Cargo.toml",
             format!(
-                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n# HTTPS to downstream servers is mcpgraph's `tls` feature, on by default;\n# `default-features = false` drops it for a binary about 2 MB smaller.\n{dependency}\n\n# A workspace of its own, also when created inside another one.\n[workspace]\n"
+                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n# Every transport is on by default (mcpgraph's `http-server`, `http-client`\n# and `tls` features); `default-features = false` keeps stdio only, for a\n# smaller binary that builds faster.\n{dependency}\n\n# A workspace of its own, also when created inside another one.\n[workspace]\n"
             ),
         ),
         (

@@ -75,8 +75,8 @@ mod unavailable;
 mod waiting;
 pub(crate) mod wire;
 
-pub use child_env::withhold_from_children;
 pub use crate::features::{TLS, install_crypto_provider, is_https};
+pub use child_env::withhold_from_children;
 pub use oauth::{AuthAction, ServerAuth, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
