@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `mcpgraph new` end to end: a new crate with the starter graph, depending
 # on this checkout, builds and answers `call` and `--version`; then again
-# without default features (no TLS). It builds in
+# without default features (stdio only), and with `http-client` alone (no
+# TLS, no HTTP serving). It builds in
 # the workspace's target directory with the workspace's profile settings,
-# so it reuses the artifacts of the build stage (about 10 s; the build
-# without TLS compiles reqwest, rmcp and the runtime once more).
+# so it reuses the artifacts of the build stage (about 10 s; each build
+# with other features compiles rmcp and the runtime once more).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
@@ -63,11 +64,43 @@ if [[ -n "$leaked" ]]; then
 fi
 echo "starter-check: no test entry point in the starter's binary"
 
-# The same crate without mcpgraph's default features: no TLS in the tree,
-# the starter tool still answers, an https:// URL given at run time fails
-# its call with the reason, and one written in the graph fails the build.
+# The same crate without mcpgraph's default features: stdio only, serving
+# and calling. No HTTP stack in the tree, the starter tool still answers,
+# and what needs a missing feature says which: `serve --http`, an `http`
+# server in a `--mcp` file, one written in the graph (at its line).
 sed -i 's|^mcpgraph = { path = "\(.*\)" }$|mcpgraph = { path = "\1", default-features = false }|' Cargo.toml
-grep -q 'default-features = false' Cargo.toml || { echo "starter-check: Cargo.toml not as expected" >&2; exit 1; }
+grep -q 'default-features = false }' Cargo.toml || { echo "starter-check: Cargo.toml not as expected" >&2; exit 1; }
+# `cargo tree -i` fails with this message when no package of the tree is
+# the one named; any other outcome (found, another error) fails the check.
+not_in_tree() {
+    local tree
+    tree="$(cargo tree --quiet -e normal -i "$1" 2>&1 || true)"
+    [[ "$tree" == *"did not match any packages"* ]] ||
+        { echo "starter-check: $1 is in the tree $2: $tree" >&2; exit 1; }
+}
+for package in rustls reqwest hyper sse-stream oauth2 jsonwebtoken; do
+    not_in_tree "$package" "without default features"
+done
+build
+got="$("$target/debug/starter_check" call greet '{"name": "Ada"}')"
+[[ "$got" == "$want" ]] || { echo "starter-check: stdio only, call greet gave $got" >&2; exit 1; }
+if http_serve="$("$target/debug/starter_check" serve --http 127.0.0.1:0 </dev/null 2>&1)"; then
+    echo "starter-check: stdio only, serve --http succeeded: $http_serve" >&2
+    exit 1
+fi
+[[ "$http_serve" == *"\`serve --http\` needs mcpgraph's \`http-server\` feature"* ]] ||
+    { echo "starter-check: stdio only, serve --http gave: $http_serve" >&2; exit 1; }
+if "$target/debug/starter_check" serve --help | grep -q -- '--http'; then
+    echo "starter-check: stdio only, serve --help offers --http" >&2
+    exit 1
+fi
+echo '{"mcpServers": {"remote": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}' > "$work/remote.json"
+if mcp_error="$("$target/debug/starter_check" --mcp "$work/remote.json" call greet '{"name": "Ada"}' 2>&1)"; then
+    echo "starter-check: stdio only, an http server in --mcp was accepted: $mcp_error" >&2
+    exit 1
+fi
+[[ "$mcp_error" == *"server \`remote\`: a \`type: http\` server needs mcpgraph's \`http-client\` feature"* ]] ||
+    { echo "starter-check: stdio only, an http server in --mcp gave: $mcp_error" >&2; exit 1; }
 cat >> graph.yaml <<'YAML'
   - name: "remote_echo"
     description: "Calls the remote server's echo"
@@ -82,11 +115,21 @@ mcpServers:
     type: http
     url: "${STARTER_REMOTE_URL}"
 YAML
-# `cargo tree -i` fails with this message when no package of the tree is
-# rustls; any other outcome (rustls found, another error) fails the check.
-tree="$(cargo tree --quiet -e normal -i rustls 2>&1 || true)"
-[[ "$tree" == *"did not match any packages"* ]] ||
-    { echo "starter-check: rustls is in the tree without the tls feature: $tree" >&2; exit 1; }
+if build_log="$(build 2>&1)"; then
+    echo "starter-check: stdio only, a graph with an http server built" >&2
+    exit 1
+fi
+line="$(grep -n '^  remote:$' graph.yaml | cut -d: -f1)"
+[[ "$build_log" == *"graph.yaml:$line:3: server \`remote\` is a \`type: http\` server, and calling HTTP servers needs mcpgraph's \`http-client\` feature"* ]] ||
+    { echo "starter-check: stdio only, the http server's build failed otherwise:" >&2; echo "$build_log" >&2; exit 1; }
+echo "starter-check: stdio only: no HTTP stack, the tool answers, serve --http, an http --mcp server and an http graph server refused naming the feature"
+
+# With `http-client` alone: no TLS in the tree, an https:// URL given at
+# run time fails its call with the reason, one written in the graph fails
+# the build.
+sed -i 's|default-features = false }$|default-features = false, features = ["http-client"] }|' Cargo.toml
+grep -q 'features = \["http-client"\] }' Cargo.toml || { echo "starter-check: Cargo.toml not as expected" >&2; exit 1; }
+not_in_tree rustls "without the tls feature"
 build
 got="$("$target/debug/starter_check" call greet '{"name": "Ada"}')"
 [[ "$got" == "$want" ]] || { echo "starter-check: without tls, call greet gave $got" >&2; exit 1; }
@@ -110,4 +153,4 @@ fi
 [[ "$build_log" == *"graph.yaml:"*": server \`remote\` calls https://mcp.example.com/mcp, and https:// needs mcpgraph's \`tls\` feature"* ]] ||
     { echo "starter-check: the https:// build failed otherwise:" >&2; echo "$build_log" >&2; exit 1; }
 rm -f "$target/debug/starter_check" "$target/debug/starter_check.d"
-echo "starter-check: without default features: no rustls, the tool answers, https:// refused at run time and at build time"
+echo "starter-check: http-client without tls: no rustls, the tool answers, https:// refused at run time and at build time"

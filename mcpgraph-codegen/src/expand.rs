@@ -187,7 +187,10 @@ fn graph_impl(
         .map(|(t, s)| tool_meta(t, s, options.lock.as_ref()));
     let server_defs = graph.mcp_servers.iter().map(server_def);
     let file = options.display_path.as_deref();
-    let tls_checks = graph.mcp_servers.iter().filter_map(|s| tls_check(s, file));
+    let transport_checks = graph
+        .mcp_servers
+        .iter()
+        .filter_map(|s| transport_checks(s, file));
     let compiled_inits = modules.iter().map(|m| quote!(#m: #m::Compiled::new()?));
     let run_arms = modules.iter().enumerate().map(|(i, m)| {
         let i = lit::index(i);
@@ -216,7 +219,7 @@ fn graph_impl(
     });
 
     quote! {
-        #(#tls_checks)*
+        #(#transport_checks)*
 
         impl rt::Graph for Server {
             type Compiled = __McpgraphCompiled;
@@ -307,14 +310,16 @@ fn pairs(items: &[(String, String)]) -> TokenStream {
     quote!(&[#(#items),*])
 }
 
-/// For an HTTP server: an item that fails the build when its URL is
-/// `https://` and the runtime was built without its `tls` feature (the
-/// runtime decides both), naming the server and where it is declared (in
-/// `file`, when the front end knows it).
-fn tls_check(server: &McpServer, file: Option<&str>) -> Option<TokenStream> {
-    let (Transport::StreamableHttp { url, .. } | Transport::Sse { url, .. }) = &server.transport
-    else {
-        return None;
+/// For an HTTP server: items that fail the build when the runtime was
+/// built without its `http-client` feature, or when the URL is `https://`
+/// and it was built without `tls` (the runtime decides, and names only
+/// the first that is missing), naming the server and where it is declared
+/// (in `file`, when the front end knows it).
+fn transport_checks(server: &McpServer, file: Option<&str>) -> Option<TokenStream> {
+    let (kind, url) = match &server.transport {
+        Transport::StreamableHttp { url, .. } => ("http", url),
+        Transport::Sse { url, .. } => ("sse", url),
+        Transport::Stdio { .. } => return None,
     };
     let pos = server.name.pos;
     let at = match file {
@@ -326,8 +331,17 @@ fn tls_check(server: &McpServer, file: Option<&str>) -> Option<TokenStream> {
          this build turned off (default-features = false)",
         server.name.value
     ));
+    let client_message = lit::string(&format!(
+        "{at}: server `{}` is a `type: {kind}` server, and calling HTTP servers needs \
+         mcpgraph's `http-client` feature, which this build turned off \
+         (default-features = false; add features = [\"http-client\"])",
+        server.name.value
+    ));
     let url = lit::string(url);
-    Some(quote!(const _: () = rt::require_tls(#url, #message);))
+    Some(quote! {
+        const _: () = rt::require_http_client(#client_message);
+        const _: () = rt::require_tls(#url, #message);
+    })
 }
 
 fn server_def(server: &McpServer) -> TokenStream {

@@ -45,3 +45,49 @@ tools:
         );
     }
 }
+
+/// Each HTTP or SSE server gets one build-time check that the runtime can
+/// call HTTP servers at all (its `http-client` feature), naming the server,
+/// its transport, its line and column, and the feature; stdio servers get
+/// none. The runtime's `require_http_client` fails the build with it
+/// (scripts/starter-check.sh builds such a graph without the feature).
+#[test]
+fn http_servers_require_http_client() {
+    let source = r#"
+version: "1.0"
+server: { name: s, version: "1" }
+mcpServers:
+  local: { command: "true" }
+  remote: { type: http, url: "http://127.0.0.1:9/mcp" }
+  events:
+    type: sse
+    url: "${URL}"
+tools:
+  - name: t
+    description: d
+    inputSchema: { type: object }
+    nodes:
+      - { id: entry, type: entry, next: exit }
+      - { id: exit, type: exit }
+"#;
+    let out = generate_str(source, "dir/g.yaml", &ExpandOptions::default());
+    assert_eq!(out.diagnostics.error_count(), 0, "{}", out.diagnostics);
+    let code = out.tokens.to_string();
+    let checks: Vec<&str> = code
+        .split("rt :: require_http_client (")
+        .skip(1)
+        .map(|rest| &rest[..rest.find(')').unwrap()])
+        .collect();
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    for (check, (at, kind)) in checks.iter().zip([
+        ("6:3: server `remote`", "http"),
+        ("7:3: server `events`", "sse"),
+    ]) {
+        // A raw string literal: the message holds quotes.
+        let want = format!(
+            "r#\"dir/g.yaml:{at} is a `type: {kind}` server, and calling HTTP servers needs \
+             mcpgraph's `http-client` feature"
+        );
+        assert!(check.starts_with(&want), "{check}");
+    }
+}

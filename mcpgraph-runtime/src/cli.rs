@@ -15,6 +15,7 @@ use crate::downstream::{AuthAction, ServerSpec, parse_override};
 use crate::engine::Engine;
 use crate::graph::{Graph, GraphDef};
 use crate::meta::ToolMeta;
+use crate::one_copy::one_copy;
 
 mod args;
 mod call;
@@ -83,11 +84,12 @@ pub(crate) fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
     };
     let code = if local {
         let set = tokio::task::LocalSet::new();
-        let code = set.block_on(&runtime, run(graph, cli, true));
+        // Boxed once: both `block_on`s would compile the body again.
+        let code = set.block_on(&runtime, one_copy(run(graph, cli, true)));
         drop(set);
         code
     } else {
-        runtime.block_on(run(graph, cli, false))
+        runtime.block_on(one_copy(run(graph, cli, false)))
     };
     // Workers and downstream children must not keep the process alive
     // once the session is over.

@@ -257,8 +257,19 @@ pub fn no_check(_: &serde_json::Value) -> Option<String> {
 /// graph writes it is `https://` and this build has no TLS
 /// (`const _: () = rt::require_tls(url, message);`). A `${VAR}` URL is
 /// checked when it connects.
+/// Without `http-client`, [`require_http_client`] fails the build first,
+/// and this says nothing more.
 pub const fn require_tls(url: &str, message: &str) {
-    if crate::downstream::is_https(url) && !crate::downstream::TLS {
+    if crate::features::HTTP_CLIENT && crate::features::is_https(url) && !crate::features::TLS {
+        panic!("{}", message);
+    }
+}
+
+/// Fails the build, with `message`, when the graph has an HTTP server and
+/// this build cannot call one: no `http-client` feature
+/// (`const _: () = rt::require_http_client(message);`).
+pub const fn require_http_client(message: &str) {
+    if !crate::features::HTTP_CLIENT {
         panic!("{}", message);
     }
 }

@@ -9,7 +9,7 @@
 //! Transports: stdio (`stdio.rs`: a child process whose stderr is forwarded
 //! to ours and whose tail is kept), streamable HTTP (rmcp's client) and
 //! legacy SSE (`sse.rs`), both over `http://` or `https://`
-//! (`http_client.rs`). Failures stay with the call they hit:
+//! (`http_client.rs`), the last three with the `http-client` feature. Failures stay with the call they hit:
 //! - a server that exited is restarted on the next call; the call it failed
 //!   reports the exit status and the tail of its stderr;
 //! - the connect + handshake and each call are bounded by the server's
@@ -51,6 +51,7 @@ mod connection;
 pub(crate) mod convert;
 mod drift;
 pub(crate) mod env_expand;
+#[cfg(feature = "http-client")]
 mod http_client;
 mod lifecycle;
 pub mod listing;
@@ -60,20 +61,22 @@ mod parking;
 mod pool;
 pub(crate) mod reaper;
 mod spec;
+#[cfg(feature = "http-client")]
 pub(crate) mod sse;
 pub(crate) mod stderr;
 mod stdin_writer;
 mod stdio;
+#[cfg(feature = "http-client")]
 mod streamable;
 #[cfg(test)]
 pub(crate) mod test_rng;
+#[cfg(feature = "http-client")]
 mod unavailable;
 mod waiting;
 pub(crate) mod wire;
 
+pub use crate::features::{TLS, install_crypto_provider, is_https};
 pub use child_env::withhold_from_children;
-#[cfg_attr(not(feature = "otel"), allow(unused_imports))]
-pub use http_client::{TLS, install_crypto_provider, is_https};
 pub use oauth::{AuthAction, ServerAuth, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 

@@ -14,9 +14,10 @@
 //! [`install`] makes it the provider before the first signature or
 //! verification: [`signing_key`] and the issuer's key cache call it.
 
+#[cfg(feature = "http-client")]
 mod pem;
 mod sign;
-#[cfg(test)]
+#[cfg(all(test, feature = "http-client"))]
 mod tests;
 mod verify;
 
@@ -25,6 +26,7 @@ use jsonwebtoken::crypto::{CryptoProvider, KeyUtils};
 use jsonwebtoken::errors::{Error, ErrorKind, Result};
 use jsonwebtoken::jwk::{EllipticCurve, ThumbprintHash};
 
+#[cfg(feature = "http-client")]
 pub(crate) use pem::signing_key;
 
 /// The provider: ring's primitives behind jsonwebtoken's traits.

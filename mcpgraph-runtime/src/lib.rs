@@ -22,12 +22,14 @@ mod engine;
 mod error;
 mod exec;
 mod expressions;
+mod features;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
 pub(crate) mod graph_tests;
 #[cfg(test)]
 mod js_regex;
+#[cfg(any(feature = "http-client", feature = "http-server"))]
 mod jwt_crypto;
 mod meta;
 mod observe;

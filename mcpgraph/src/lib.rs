@@ -97,15 +97,22 @@
 //!
 //! # Features
 //!
-//! - `tls` (default): HTTPS to downstream `http`/`sse` servers (rustls
-//!   with ring, the system's certificate roots). Without it
-//!   (`default-features = false`) a binary calls stdio and `http://`
-//!   servers only: a graph that writes an `https://` URL fails to build,
-//!   and an `https://` URL given at run time fails its calls with that
-//!   reason. The benchmark graph's release binary was 2.27 MB smaller
-//!   without it (measured 2026-11-25, `docs/bench/SIZE.md`).
+//! With `default-features = false` a binary serves stdio and calls stdio
+//! servers only, the smallest build; each feature adds a transport back.
+//!
+//! - `http-server` (default): `serve --http`, streamable HTTP with its
+//!   sessions, `/metrics` and inbound token checks. Without it,
+//!   `serve --http` exits with an error naming the feature.
+//! - `http-client` (default): downstream `http` and `sse` servers, with
+//!   their OAuth. Without it, a graph that declares one fails to build at
+//!   that server's line, and one in a `--mcp` file fails start-up.
+//! - `tls` (default; turns on `http-client`): HTTPS to downstream
+//!   `http`/`sse` servers (rustls with ring, the system's certificate
+//!   roots). Without it a binary calls `http://` servers only: a graph
+//!   that writes an `https://` URL fails to build, and an `https://` URL
+//!   given at run time fails its calls with that reason.
 //! - `otel`: export tool-call and node spans over OTLP/HTTP
-//!   (`--otlp-endpoint`); turns on `tls`.
+//!   (`--otlp-endpoint`, to `http://` or `https://` collectors).
 
 pub use mcpgraph_macros::{graph_tests, mcpgraph};
 pub use mcpgraph_runtime::{

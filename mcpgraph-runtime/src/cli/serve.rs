@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::args::ServeArgs;
 use crate::engine::Engine;
 use crate::serving::handler::{CallCaps, Handler, serve};
+#[cfg(feature = "http-server")]
 use crate::serving::http::{HttpOptions, MCP_PATH, RateLimit, serve_http};
 use crate::serving::state::StateKeys;
 
@@ -24,6 +25,10 @@ use crate::serving::state::StateKeys;
 pub(super) const SHUTDOWN_SLACK: Duration = Duration::from_secs(5);
 
 pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
+    #[cfg(not(feature = "http-server"))]
+    if args.http.is_some() {
+        return Err(crate::features::missing("`serve --http`", "http-server"));
+    }
     let recording;
     let engine = match &args.record_failures {
         Some(dir) => {
@@ -40,6 +45,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
         args.state_key_file.as_deref(),
     )
     .map_err(|e| e.to_string())?;
+    #[cfg(feature = "http-server")]
     if state_keys.is_ephemeral() && args.stateless {
         tracing::warn!(
             "--stateless without --state-key-file or --state-key-env: the state a waiting \
@@ -79,9 +85,12 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             if !engine.drain(drain).await {
                 tracing::warn!("calls still running after {drain:?} were stopped");
             }
-            tokio::time::sleep(crate::serving::http::FLUSH_GRACE).await;
+            tokio::time::sleep(crate::serving::FLUSH_GRACE).await;
             Ok(())
         }
+        #[cfg(not(feature = "http-server"))]
+        Some(_) => Ok(()), // refused at the top
+        #[cfg(feature = "http-server")]
         Some(addr) => {
             let auth_token = match &args.auth_token_env {
                 None => None,
@@ -136,6 +145,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
 /// beyond loopback (a local reverse proxy, through which every client
 /// shares one address, or a benchmark is not limited); a value given
 /// limits every peer; 0, none.
+#[cfg(feature = "http-server")]
 fn request_rate(given: Option<u32>) -> Option<RateLimit> {
     match given {
         None => Some(RateLimit {

@@ -4,11 +4,15 @@
 //! Server certificates are checked by rustls-platform-verifier, which on
 //! Linux reads the system roots, or the PEM bundle in `SSL_CERT_FILE` / the
 //! directories in `SSL_CERT_DIR` when either is set: the usual way to trust
-//! a private CA. Without the feature, only `http://` URLs connect.
+//! a private CA. Without the feature, only `http://` URLs connect. All of
+//! it is the `http-client` feature's.
 
 use std::time::Duration;
 
 use reqwest::Client;
+
+pub(crate) use crate::features::install_crypto_provider;
+use crate::features::{TLS, is_https};
 
 /// How long the TCP and TLS connect may take; the server's `timeoutMs`
 /// bounds the whole handshake on top of this.
@@ -45,28 +49,6 @@ pub(crate) fn http_client() -> Result<Client, String> {
         .map_err(|e| format!("cannot create an HTTP client: {}", error_chain(&e)))
 }
 
-/// Whether this build speaks HTTPS to downstream servers (the `tls`
-/// feature).
-pub const TLS: bool = cfg!(feature = "tls");
-
-/// Whether `url` needs TLS: it starts with `https://`, in any case. A
-/// `const fn`, so that the build-time check of a graph's URLs
-/// ([`require_tls`](crate::codegen::require_tls)) is this same test.
-pub const fn is_https(url: &str) -> bool {
-    let (url, scheme) = (url.as_bytes(), b"https://");
-    if url.len() < scheme.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < scheme.len() {
-        if url[i].to_ascii_lowercase() != scheme[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// Refuses an `https://` URL in a build without the `tls` feature, with
 /// that reason rather than reqwest's "URL scheme is not allowed".
 pub(crate) fn check_scheme(url: &str) -> Result<(), String> {
@@ -77,23 +59,6 @@ pub(crate) fn check_scheme(url: &str) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// Makes ring the process-wide rustls provider unless something else
-/// (an embedding application) installed one first. reqwest is built without
-/// a default provider here, so an application that builds its own reqwest
-/// client (or rmcp's default one) in the same build calls this first.
-/// Without the `tls` feature there is no provider, and this does nothing.
-pub fn install_crypto_provider() {
-    #[cfg(feature = "tls")]
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    #[cfg(feature = "tls")]
-    ONCE.call_once(|| {
-        if rustls::crypto::CryptoProvider::get_default().is_none() {
-            // Losing a race with another installer is fine: either provider works.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
-    });
 }
 
 /// An error and its sources: reqwest's own message alone ("error sending

@@ -11,25 +11,41 @@
 //! - `login`: a person's login (authorization code, loopback redirect);
 //! - `store`: the file a person's tokens are kept in;
 //! - `token_endpoint`: the token requests made without rmcp.
+//!
+//! Without the `http-client` feature only `settings` is here: a `--mcp`
+//! file's `auth` is still checked, and `auth login` says what is missing.
 
+#[cfg(feature = "http-client")]
 mod exchange;
+#[cfg(feature = "http-client")]
 mod grants;
+#[cfg(feature = "http-client")]
 mod login;
+// Without `http-client`, only its parsing (`ServerAuth::from_json`) is used.
+#[cfg_attr(not(feature = "http-client"), allow(dead_code))]
 mod settings;
+#[cfg(feature = "http-client")]
 mod store;
+#[cfg(feature = "http-client")]
 mod token_endpoint;
+#[cfg(feature = "http-client")]
 mod tokens;
 
+#[cfg(feature = "http-client")]
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[cfg(feature = "http-client")]
 use rmcp::transport::auth::AuthError;
-
-use crate::caller_token::CallerToken;
+#[cfg(feature = "http-client")]
 use rmcp::transport::streamable_http_client::StreamableHttpError;
 
+#[cfg(feature = "http-client")]
+use crate::caller_token::CallerToken;
+
 pub(crate) use settings::AuthSettings;
+#[cfg(feature = "http-client")]
 pub(crate) use tokens::{Authorizer, Refusal};
 
 /// Whether a person is at hand to log in when a server asks (set by
@@ -42,6 +58,7 @@ pub fn allow_interactive_login(allow: bool) {
     INTERACTIVE.store(allow, Ordering::SeqCst);
 }
 
+#[cfg(feature = "http-client")]
 pub(crate) fn interactive() -> bool {
     INTERACTIVE.load(Ordering::SeqCst)
 }
@@ -51,6 +68,7 @@ pub(crate) fn interactive() -> bool {
 #[derive(Clone)]
 pub struct ServerAuth {
     json: Arc<serde_json::Value>,
+    #[cfg(feature = "http-client")]
     authorizer: Arc<tokio::sync::OnceCell<Arc<Authorizer>>>,
 }
 
@@ -61,6 +79,7 @@ impl ServerAuth {
         AuthSettings::parse(&json)?;
         Ok(ServerAuth {
             json: Arc::new(json),
+            #[cfg(feature = "http-client")]
             authorizer: Arc::default(),
         })
     }
@@ -71,11 +90,13 @@ impl ServerAuth {
         let json = serde_json::from_str(text).unwrap_or(serde_json::Value::String(text.into()));
         ServerAuth {
             json: Arc::new(json),
+            #[cfg(feature = "http-client")]
             authorizer: Arc::default(),
         }
     }
 
     /// The authorizer of server `server` at `url` (expanded).
+    #[cfg(feature = "http-client")]
     pub(crate) async fn authorizer(
         &self,
         server: &str,
@@ -108,6 +129,7 @@ impl PartialEq for ServerAuth {
 
 /// Requests one refusal may lead to at most (a refresh, then logins up to
 /// the authorizer's limit).
+#[cfg(feature = "http-client")]
 const MAX_TRIES: usize = 5;
 
 /// Runs `call` (one HTTP request to a server) with `auth`'s token, and
@@ -118,6 +140,7 @@ const MAX_TRIES: usize = 5;
 /// `call` takes the request's parts (`parts`) and the token: without
 /// `auth` they are moved into the one request; with it, each try gets a
 /// copy, as a refused token means sending them again.
+#[cfg(feature = "http-client")]
 pub(crate) async fn authorized<A, T, E, F, Fut>(
     auth: Option<&Authorizer>,
     caller: Option<&CallerToken>,
@@ -181,6 +204,7 @@ pub enum AuthAction {
 }
 
 /// Runs `action` for `spec`'s server; the text says what was done.
+#[cfg(feature = "http-client")]
 pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<String, String> {
     let name = &spec.name;
     let url = match &spec.transport {
@@ -219,4 +243,20 @@ pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<St
         }
         AuthAction::Status => authorizer.status().await,
     }
+}
+
+/// Runs `action` for `spec`'s server: without the `http-client` feature
+/// there is no server to log in to.
+#[cfg(not(feature = "http-client"))]
+#[allow(clippy::unused_async)]
+pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<String, String> {
+    let _ = action;
+    Err(match &spec.transport {
+        super::TransportSpec::Stdio { .. } => format!(
+            "`{}` is a stdio server: OAuth is for `http` and `sse` servers",
+            spec.name
+        ),
+        super::TransportSpec::StreamableHttp { .. } => crate::features::missing_http_client("http"),
+        super::TransportSpec::Sse { .. } => crate::features::missing_http_client("sse"),
+    })
 }

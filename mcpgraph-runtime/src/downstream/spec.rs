@@ -175,6 +175,13 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
     let timeout_ms = positive("timeoutMs")?;
     let ping_timeout_ms = positive("pingTimeoutMs")?;
     let kind = string("type")?.unwrap_or_else(|| "stdio".to_owned());
+    let http = matches!(
+        kind.as_str(),
+        "streamableHttp" | "http" | "streamable-http" | "sse"
+    );
+    if http && !crate::features::HTTP_CLIENT {
+        return Err(crate::features::missing_http_client(&kind));
+    }
     let auth = match obj.get("auth") {
         None => None,
         Some(_) if kind == "stdio" => return Err("`auth` is for `http` and `sse` servers".into()),
@@ -263,6 +270,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "http-client")]
     fn override_replaces_and_adds() {
         let defs = [ServerDef {
             name: "fs",
@@ -317,5 +325,38 @@ mod tests {
             let err = parse_override(&text).unwrap_err();
             assert!(err.0.contains("`inheritEnv`"), "{bad}: {err}");
         }
+    }
+
+    /// An `http`/`sse` server in a `--mcp` file is read with the
+    /// `http-client` feature, and refused naming it without
+    /// (`cargo test -p mcpgraph-runtime --no-default-features` runs that
+    /// half; scripts/starter-check.sh runs it end to end).
+    #[test]
+    fn http_servers_need_http_client() {
+        for kind in ["http", "streamableHttp", "streamable-http", "sse"] {
+            let text = format!(
+                r#"{{"mcpServers": {{"web": {{"type": "{kind}", "url": "http://127.0.0.1:1/mcp"}}}}}}"#
+            );
+            let parsed = parse_override(&text);
+            assert_eq!(
+                parsed.is_ok(),
+                crate::features::HTTP_CLIENT,
+                "{kind}: {parsed:?}"
+            );
+            if let Err(e) = parsed {
+                assert!(
+                    e.0.contains(&format!(
+                        "server `web`: a `type: {kind}` server needs mcpgraph's `http-client` feature"
+                    )),
+                    "{e}"
+                );
+            }
+        }
+        assert!(
+            parse_override(r#"{"mcpServers": {"x": {"type": "ftp"}}}"#)
+                .unwrap_err()
+                .0
+                .contains("unknown `type` `ftp`")
+        );
     }
 }

@@ -193,6 +193,7 @@ pub(super) async fn wait(
                 e.message, e.code.0
             )))
         }
+        #[cfg(feature = "http-client")]
         Err(ServiceError::McpError(e))
             if let Some((status, retry_after)) = super::unavailable::read(&e) =>
         {

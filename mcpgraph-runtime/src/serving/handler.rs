@@ -79,6 +79,7 @@ impl CallCaps {
     }
 
     /// The calls running in the whole server.
+    #[cfg(feature = "http-server")]
     pub fn running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
@@ -129,6 +130,7 @@ impl Handler {
 
     /// The same handler, serving session-era clients with (`true`, the
     /// default) or without sessions.
+    #[cfg(feature = "http-server")]
     pub fn with_sessions(mut self, sessions: bool) -> Self {
         self.sessions = sessions;
         self
@@ -154,6 +156,7 @@ impl Handler {
 
     /// A handler for a new session: the same engine and caps, its own
     /// count of calls in flight.
+    #[cfg(feature = "http-server")]
     pub fn for_session(&self) -> Self {
         Self {
             session: Arc::default(),
@@ -209,6 +212,7 @@ impl Handler {
 
 impl Handler {
     /// The engine running this handler's calls.
+    #[cfg(feature = "http-server")]
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
@@ -380,8 +384,15 @@ where
 
 /// The access token of the request, as inbound OAuth accepted it (HTTP with
 /// `--oauth-issuer` only).
+#[cfg(feature = "http-server")]
 fn caller_token(context: &RequestContext<RoleServer>) -> Option<crate::caller_token::CallerToken> {
     let parts = context.extensions.get::<http::request::Parts>()?;
     let claims = parts.extensions.get::<crate::serving::http::Claims>()?;
     Some(claims.token.clone())
+}
+
+/// Without the `http-server` feature, no request carries a token.
+#[cfg(not(feature = "http-server"))]
+fn caller_token(_: &RequestContext<RoleServer>) -> Option<crate::caller_token::CallerToken> {
+    None
 }

@@ -44,8 +44,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::serving::handler::Handler;
 
-/// Time for responses produced during shutdown to reach their streams.
-pub(crate) const FLUSH_GRACE: Duration = Duration::from_millis(150);
+pub(crate) use super::FLUSH_GRACE;
 
 /// How long connections may take to close once the drain is over.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);

@@ -167,13 +167,17 @@ impl Handler {
 /// arguments' digest (keys sorted, at every depth).
 fn binding(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Vec<u8> {
     let mut binding = Vec::with_capacity(80 + request.name.len());
-    let credential = context
+    // Over stdio, and without the `http-server` feature, there is none.
+    #[cfg(feature = "http-server")]
+    if let Some(credential) = context
         .extensions
         .get::<http::request::Parts>()
-        .and_then(|parts| parts.headers.get(http::header::AUTHORIZATION));
-    if let Some(credential) = credential {
+        .and_then(|parts| parts.headers.get(http::header::AUTHORIZATION))
+    {
         binding.extend_from_slice(&Sha256::digest(credential.as_bytes()));
     }
+    #[cfg(not(feature = "http-server"))]
+    let _ = context;
     binding.push(0);
     binding.extend_from_slice(request.name.as_bytes());
     binding.push(0);

@@ -94,6 +94,7 @@ impl StateKeys {
     }
 
     /// Whether the key was made up at start-up (no key configured).
+    #[cfg_attr(not(feature = "http-server"), allow(dead_code))]
     pub(crate) fn is_ephemeral(&self) -> bool {
         self.ephemeral
     }

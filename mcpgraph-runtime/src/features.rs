@@ -1,0 +1,65 @@
+//! What this build was compiled with: the crate's cargo features that add
+//! transports (`http-server`, `http-client`, `tls`), the errors naming one
+//! that is missing, and the TLS provider that `tls` and `otel` share.
+
+/// Whether this build speaks HTTPS to downstream servers (the `tls`
+/// feature).
+pub const TLS: bool = cfg!(feature = "tls");
+
+/// Whether this build calls downstream `http` and `sse` servers (the
+/// `http-client` feature).
+pub(crate) const HTTP_CLIENT: bool = cfg!(feature = "http-client");
+
+/// Whether this build serves streamable HTTP (the `http-server` feature).
+pub(crate) const HTTP_SERVER: bool = cfg!(feature = "http-server");
+
+/// Why `what` cannot be done: this build lacks mcpgraph's `feature`.
+pub(crate) fn missing(what: &str, feature: &str) -> String {
+    format!(
+        "{what} needs mcpgraph's `{feature}` feature, which this server was built without \
+         (enable it in the graph crate's Cargo.toml: \
+         mcpgraph = {{ ..., features = [\"{feature}\"] }})"
+    )
+}
+
+/// The refusal of a downstream server of `transport` (`http` or `sse`)
+/// in a build without `http-client`.
+pub(crate) fn missing_http_client(transport: &str) -> String {
+    missing(&format!("a `type: {transport}` server"), "http-client")
+}
+
+/// Whether `url` needs TLS: it starts with `https://`, in any case. A
+/// `const fn`, so that the build-time check of a graph's URLs
+/// ([`require_tls`](crate::codegen::require_tls)) is this same test.
+pub const fn is_https(url: &str) -> bool {
+    let (url, scheme) = (url.as_bytes(), b"https://");
+    if url.len() < scheme.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < scheme.len() {
+        if url[i].to_ascii_lowercase() != scheme[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Makes ring the process-wide rustls provider unless something else
+/// (an embedding application) installed one first. reqwest is built without
+/// a default provider here, so an application that builds its own reqwest
+/// client (or rmcp's default one) in the same build calls this first.
+/// Without the `tls` and `otel` features there is no provider, and this
+/// does nothing.
+pub fn install_crypto_provider() {
+    #[cfg(any(feature = "tls", feature = "otel"))]
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    #[cfg(any(feature = "tls", feature = "otel"))]
+    ONCE.call_once(|| {
+        if rustls::crypto::CryptoProvider::get_default().is_none() {
+            // Losing a race with another installer is fine: either provider works.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+        }
+    });
+}
