@@ -16,22 +16,9 @@ mcpServers:
     url: "HTTPS://b.example/sse"
   fromEnv: { type: http, url: "${URL}" }
   local: { command: "true" }
-tools:
-  - name: t
-    description: d
-    inputSchema: { type: object }
-    nodes:
-      - { id: entry, type: entry, next: exit }
-      - { id: exit, type: exit }
 "#;
-    let out = generate_str(source, "dir/g.yaml", &ExpandOptions::default());
-    assert_eq!(out.diagnostics.error_count(), 0, "{}", out.diagnostics);
-    let code = out.tokens.to_string();
-    let checks: Vec<&str> = code
-        .split("rt :: require_tls (")
-        .skip(1)
-        .map(|rest| &rest[..rest.find(')').unwrap()])
-        .collect();
+    let code = expand_with_tool(source);
+    let checks = calls(&code, "require_tls");
     assert_eq!(checks.len(), 4, "{checks:?}");
     for (check, (url, at)) in checks.iter().zip([
         ("https://a.example/mcp", "5:3: server `secure`"),
@@ -62,22 +49,9 @@ mcpServers:
   events:
     type: sse
     url: "${URL}"
-tools:
-  - name: t
-    description: d
-    inputSchema: { type: object }
-    nodes:
-      - { id: entry, type: entry, next: exit }
-      - { id: exit, type: exit }
 "#;
-    let out = generate_str(source, "dir/g.yaml", &ExpandOptions::default());
-    assert_eq!(out.diagnostics.error_count(), 0, "{}", out.diagnostics);
-    let code = out.tokens.to_string();
-    let checks: Vec<&str> = code
-        .split("rt :: require_http_client (")
-        .skip(1)
-        .map(|rest| &rest[..rest.find(')').unwrap()])
-        .collect();
+    let code = expand_with_tool(source);
+    let checks = calls(&code, "require_http_client");
     assert_eq!(checks.len(), 2, "{checks:?}");
     for (check, (at, kind)) in checks.iter().zip([
         ("6:3: server `remote`", "http"),
@@ -90,4 +64,22 @@ tools:
         );
         assert!(check.starts_with(&want), "{check}");
     }
+}
+
+/// Expands a graph whose `mcpServers` end `head`, with one trivial tool.
+fn expand_with_tool(head: &str) -> String {
+    let source = format!(
+        "{head}tools:\n  - name: t\n    description: d\n    inputSchema: {{ type: object }}\n    nodes:\n      - {{ id: entry, type: entry, next: exit }}\n      - {{ id: exit, type: exit }}\n"
+    );
+    let out = generate_str(&source, "dir/g.yaml", &ExpandOptions::default());
+    assert_eq!(out.diagnostics.error_count(), 0, "{}", out.diagnostics);
+    out.tokens.to_string()
+}
+
+/// The arguments of each call of `rt::{function}` in the expanded code.
+fn calls<'a>(code: &'a str, function: &str) -> Vec<&'a str> {
+    code.split(&format!("rt :: {function} ("))
+        .skip(1)
+        .map(|rest| &rest[..rest.find(')').unwrap()])
+        .collect()
 }
