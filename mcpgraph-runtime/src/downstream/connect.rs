@@ -102,12 +102,32 @@ pub(super) async fn connect(
         }
         #[cfg(feature = "http-client")]
         TransportSpec::StreamableHttp { url, headers } => (
-            http::streamable(spec, url, headers, timeout, closing, handler).await?,
+            http::streamable(
+                http::Dial {
+                    spec,
+                    timeout,
+                    closing,
+                    handler,
+                },
+                url,
+                headers,
+            )
+            .await?,
             None,
         ),
         #[cfg(feature = "http-client")]
         TransportSpec::Sse { url, headers } => (
-            http::sse(spec, url, headers, timeout, closing, handler).await?,
+            http::sse(
+                http::Dial {
+                    spec,
+                    timeout,
+                    closing,
+                    handler,
+                },
+                url,
+                headers,
+            )
+            .await?,
             None,
         ),
         #[cfg(not(feature = "http-client"))]

@@ -24,15 +24,28 @@ use crate::downstream::env_expand::expand;
 /// A connection's rmcp service.
 type Service = RunningService<RoleClient, Questions>;
 
+/// What connecting to an HTTP or SSE server takes besides its URL and
+/// headers: the server, its handshake's time limit, the token that ends
+/// the wait, and the handler of what it asks.
+pub(super) struct Dial<'a, H> {
+    pub(super) spec: &'a ServerSpec,
+    pub(super) timeout: std::time::Duration,
+    pub(super) closing: &'a CancellationToken,
+    pub(super) handler: H,
+}
+
 /// Opens a session with `spec`'s streamable HTTP server at `url`.
 pub(super) async fn streamable(
-    spec: &ServerSpec,
+    dial: Dial<'_, impl Fn() -> Questions>,
     url: &str,
     headers: &[(String, String)],
-    timeout: std::time::Duration,
-    closing: &CancellationToken,
-    handler: impl Fn() -> Questions,
 ) -> Result<Service, ConnectError> {
+    let Dial {
+        spec,
+        timeout,
+        closing,
+        handler,
+    } = dial;
     let url = expand(url)?;
     http_client::check_scheme(&url)?;
     let auth = authorizer(spec, &url).await?;
@@ -79,13 +92,16 @@ pub(super) async fn streamable(
 
 /// Connects to `spec`'s legacy SSE server at `url`.
 pub(super) async fn sse(
-    spec: &ServerSpec,
+    dial: Dial<'_, impl Fn() -> Questions>,
     url: &str,
     headers: &[(String, String)],
-    timeout: std::time::Duration,
-    closing: &CancellationToken,
-    handler: impl Fn() -> Questions,
 ) -> Result<Service, ConnectError> {
+    let Dial {
+        spec,
+        timeout,
+        closing,
+        handler,
+    } = dial;
     let url = expand(url)?;
     http_client::check_scheme(&url)?;
     let headers = header_map(headers)?;
