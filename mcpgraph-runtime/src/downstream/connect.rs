@@ -101,35 +101,9 @@ pub(super) async fn connect(
             }
         }
         #[cfg(feature = "http-client")]
-        TransportSpec::StreamableHttp { url, headers } => (
-            http::streamable(
-                http::Dial {
-                    spec,
-                    timeout,
-                    closing,
-                    handler,
-                },
-                url,
-                headers,
-            )
-            .await?,
-            None,
-        ),
-        #[cfg(feature = "http-client")]
-        TransportSpec::Sse { url, headers } => (
-            http::sse(
-                http::Dial {
-                    spec,
-                    timeout,
-                    closing,
-                    handler,
-                },
-                url,
-                headers,
-            )
-            .await?,
-            None,
-        ),
+        TransportSpec::StreamableHttp { .. } | TransportSpec::Sse { .. } => {
+            (http::connect(spec, timeout, closing, handler).await?, None)
+        }
         #[cfg(not(feature = "http-client"))]
         TransportSpec::StreamableHttp { .. } => {
             return Err(crate::features::missing_http_client("http").into());

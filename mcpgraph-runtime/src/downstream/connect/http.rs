@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use tokio_util::sync::CancellationToken;
 
 use super::super::asking::Questions;
-use super::super::spec::ServerSpec;
+use super::super::spec::{ServerSpec, TransportSpec};
 use super::super::{http_client, sse, streamable, wire};
 use super::{ConnectError, era, within};
 use crate::downstream::env_expand::expand;
@@ -24,37 +24,60 @@ use crate::downstream::env_expand::expand;
 /// A connection's rmcp service.
 type Service = RunningService<RoleClient, Questions>;
 
-/// What connecting to an HTTP or SSE server takes besides its URL and
-/// headers: the server, its handshake's time limit, the token that ends
-/// the wait, and the handler of what it asks.
-pub(super) struct Dial<'a, H> {
-    pub(super) spec: &'a ServerSpec,
-    pub(super) timeout: std::time::Duration,
-    pub(super) closing: &'a CancellationToken,
-    pub(super) handler: H,
+/// A connection being made to an HTTP or SSE server: the server, its URL
+/// (`${VAR}` expanded), its OAuth tokens, its handshake's time limit and
+/// the token that ends the wait.
+struct Dial<'a> {
+    spec: &'a ServerSpec,
+    url: String,
+    auth: Option<Arc<super::super::oauth::Authorizer>>,
+    timeout: std::time::Duration,
+    closing: &'a CancellationToken,
 }
 
-/// Opens a session with `spec`'s streamable HTTP server at `url`.
-pub(super) async fn streamable(
-    dial: Dial<'_, impl Fn() -> Questions>,
-    url: &str,
-    headers: &[(String, String)],
+/// Opens a session with `spec`'s `http` (streamable HTTP) or `sse` server.
+pub(super) async fn connect(
+    spec: &ServerSpec,
+    timeout: std::time::Duration,
+    closing: &CancellationToken,
+    handler: impl Fn() -> Questions,
 ) -> Result<Service, ConnectError> {
-    let Dial {
-        spec,
-        timeout,
-        closing,
-        handler,
-    } = dial;
+    let (url, headers, legacy) = match &spec.transport {
+        TransportSpec::StreamableHttp { url, headers } => (url, headers, false),
+        TransportSpec::Sse { url, headers } => (url, headers, true),
+        TransportSpec::Stdio { .. } => {
+            return Err(format!("`{}` is not an HTTP server", spec.name).into());
+        }
+    };
     let url = expand(url)?;
     http_client::check_scheme(&url)?;
+    let headers = header_map(headers)?;
     let auth = authorizer(spec, &url).await?;
-    let mut custom = HashMap::new();
-    for (name, value) in header_map(headers)? {
-        if let Some(name) = name {
-            custom.insert(name, value);
-        }
+    let dial = Dial {
+        spec,
+        url,
+        auth,
+        timeout,
+        closing,
+    };
+    if legacy {
+        sse(&dial, headers, handler).await
+    } else {
+        streamable(&dial, headers, handler).await
     }
+}
+
+/// The session with a streamable HTTP server.
+async fn streamable(
+    dial: &Dial<'_>,
+    headers: HeaderMap,
+    handler: impl Fn() -> Questions,
+) -> Result<Service, ConnectError> {
+    let Dial { spec, url, .. } = dial;
+    let custom: HashMap<_, _> = headers
+        .into_iter()
+        .filter_map(|(name, value)| Some((name?, value)))
+        .collect();
     let open = |lifecycle| {
         let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
             .custom_headers(custom.clone())
@@ -63,7 +86,7 @@ pub(super) async fn streamable(
             .reinit_on_expired_session(true);
         let client = http_client::http_client()?;
         let transport = StreamableHttpClientTransport::with_client(
-            streamable::GuardedClient::new(client, &spec.name, auth.clone()),
+            streamable::GuardedClient::new(client, &spec.name, dial.auth.clone()),
             config,
         );
         Ok::<_, String>(handler().serve_with_lifecycle(transport, lifecycle))
@@ -79,9 +102,9 @@ pub(super) async fn streamable(
             other => Ok(other),
         }
     };
-    match within(timeout, closing, handshake).await {
+    match within(dial.timeout, dial.closing, handshake).await {
         Ok(Ok(Ok(service))) => {
-            learn_header_params(&service, &spec.name, timeout).await;
+            learn_header_params(&service, &spec.name, dial.timeout).await;
             Ok(service)
         }
         Ok(Ok(Err(e))) => Err(format!("{url}: {}", initialize_error(&e)).into()),
@@ -90,24 +113,15 @@ pub(super) async fn streamable(
     }
 }
 
-/// Connects to `spec`'s legacy SSE server at `url`.
-pub(super) async fn sse(
-    dial: Dial<'_, impl Fn() -> Questions>,
-    url: &str,
-    headers: &[(String, String)],
+/// The session with a legacy SSE server.
+async fn sse(
+    dial: &Dial<'_>,
+    headers: HeaderMap,
+    handler: impl Fn() -> Questions,
 ) -> Result<Service, ConnectError> {
-    let Dial {
-        spec,
-        timeout,
-        closing,
-        handler,
-    } = dial;
-    let url = expand(url)?;
-    http_client::check_scheme(&url)?;
-    let headers = header_map(headers)?;
-    let auth = authorizer(spec, &url).await?;
-    let connected = within(timeout, closing, async {
-        let transport = sse::connect(&spec.name, &url, headers, auth).await?;
+    let url = &dial.url;
+    let connected = within(dial.timeout, dial.closing, async {
+        let transport = sse::connect(&dial.spec.name, url, headers, dial.auth.clone()).await?;
         handler()
             .serve(transport)
             .await
