@@ -221,9 +221,8 @@ fn new_creates_a_crate() {
         manifest.contains(&format!("mcpgraph = {{ path = \"{}\" }}", facade.display())),
         "{manifest}"
     );
-    assert!(manifest.contains("\n[workspace]\n"));
-    assert!(manifest.contains("\nresolver = \"1\"\n"), "{manifest}");
-    assert!(manifest.contains("*\"]\ndebug = false\n"), "{manifest}");
+    let lines = "[workspace]\n|resolver = \"1\"\n|debug = false\n|opt-level = 0\n";
+    assert!(lines.split('|').all(|l| manifest.contains(l)), "{manifest}");
     let main = std::fs::read_to_string(target.join("src/main.rs")).unwrap();
     assert!(
         main.contains("mcpgraph::mcpgraph!(\"loop_example.yaml\");"),
