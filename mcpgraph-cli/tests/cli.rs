@@ -221,7 +221,8 @@ fn new_creates_a_crate() {
         manifest.contains(&format!("mcpgraph = {{ path = \"{}\" }}", facade.display())),
         "{manifest}"
     );
-    let lines = "[workspace]\n|resolver = \"1\"\n|debug = false\n|opt-level = 0\n";
+    let lines = "\n[workspace]\n|\nresolver = \"1\"\n|\n[profile.dev.package.\"*\"]\ndebug = false\n\
+        |\n[profile.release.package.jsonschema]\nopt-level = 0\n";
     assert!(lines.split('|').all(|l| manifest.contains(l)), "{manifest}");
     let main = std::fs::read_to_string(target.join("src/main.rs")).unwrap();
     assert!(

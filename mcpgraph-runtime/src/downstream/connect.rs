@@ -101,8 +101,10 @@ pub(super) async fn connect(
             }
         }
         #[cfg(feature = "http-client")]
-        TransportSpec::StreamableHttp { .. } | TransportSpec::Sse { .. } => {
-            (http::connect(spec, timeout, closing, handler).await?, None)
+        TransportSpec::StreamableHttp { url, headers } | TransportSpec::Sse { url, headers } => {
+            let sse = matches!(spec.transport, TransportSpec::Sse { .. });
+            let dial = http::Dial::new(spec, url, headers, timeout, closing).await?;
+            (dial.connect(sse, handler).await?, None)
         }
         #[cfg(not(feature = "http-client"))]
         TransportSpec::StreamableHttp { .. } => {

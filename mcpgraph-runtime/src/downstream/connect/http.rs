@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use tokio_util::sync::CancellationToken;
 
 use super::super::asking::Questions;
-use super::super::spec::{ServerSpec, TransportSpec};
+use super::super::spec::ServerSpec;
 use super::super::{http_client, sse, streamable, wire};
 use super::{ConnectError, era, within};
 use crate::downstream::env_expand::expand;
@@ -25,55 +25,68 @@ use crate::downstream::env_expand::expand;
 type Service = RunningService<RoleClient, Questions>;
 
 /// A connection being made to an HTTP or SSE server: the server, its URL
-/// (`${VAR}` expanded), its OAuth tokens, its handshake's time limit and
-/// the token that ends the wait.
-struct Dial<'a> {
+/// (`${VAR}` expanded), its headers, its OAuth tokens, its handshake's time
+/// limit and the token that ends the wait.
+pub(super) struct Dial<'a> {
     spec: &'a ServerSpec,
     url: String,
+    headers: HeaderMap,
     auth: Option<Arc<super::super::oauth::Authorizer>>,
     timeout: std::time::Duration,
     closing: &'a CancellationToken,
 }
 
-/// Opens a session with `spec`'s `http` (streamable HTTP) or `sse` server.
-pub(super) async fn connect(
-    spec: &ServerSpec,
-    timeout: std::time::Duration,
-    closing: &CancellationToken,
-    handler: impl Fn() -> Questions,
-) -> Result<Service, ConnectError> {
-    let (url, headers, legacy) = match &spec.transport {
-        TransportSpec::StreamableHttp { url, headers } => (url, headers, false),
-        TransportSpec::Sse { url, headers } => (url, headers, true),
-        TransportSpec::Stdio { .. } => {
-            return Err(format!("`{}` is not an HTTP server", spec.name).into());
+impl<'a> Dial<'a> {
+    /// Expands `url` and checks its scheme, reads `headers` and gets the
+    /// server's OAuth tokens, if it has any.
+    pub(super) async fn new(
+        spec: &'a ServerSpec,
+        url: &str,
+        headers: &[(String, String)],
+        timeout: std::time::Duration,
+        closing: &'a CancellationToken,
+    ) -> Result<Self, ConnectError> {
+        let url = expand(url)?;
+        http_client::check_scheme(&url)?;
+        let headers = header_map(headers)?;
+        let auth = authorizer(spec, &url).await?;
+        Ok(Dial {
+            spec,
+            url,
+            headers,
+            auth,
+            timeout,
+            closing,
+        })
+    }
+
+    /// Opens the session: legacy SSE when `sse`, streamable HTTP otherwise.
+    pub(super) async fn connect(
+        self,
+        sse: bool,
+        handler: impl Fn() -> Questions,
+    ) -> Result<Service, ConnectError> {
+        if sse {
+            self::sse(self, handler).await
+        } else {
+            streamable(self, handler).await
         }
-    };
-    let url = expand(url)?;
-    http_client::check_scheme(&url)?;
-    let headers = header_map(headers)?;
-    let auth = authorizer(spec, &url).await?;
-    let dial = Dial {
-        spec,
-        url,
-        auth,
-        timeout,
-        closing,
-    };
-    if legacy {
-        sse(&dial, headers, handler).await
-    } else {
-        streamable(&dial, headers, handler).await
     }
 }
 
 /// The session with a streamable HTTP server.
 async fn streamable(
-    dial: &Dial<'_>,
-    headers: HeaderMap,
+    dial: Dial<'_>,
     handler: impl Fn() -> Questions,
 ) -> Result<Service, ConnectError> {
-    let Dial { spec, url, .. } = dial;
+    let Dial {
+        spec,
+        url,
+        headers,
+        auth,
+        timeout,
+        closing,
+    } = dial;
     let custom: HashMap<_, _> = headers
         .into_iter()
         .filter_map(|(name, value)| Some((name?, value)))
@@ -86,7 +99,7 @@ async fn streamable(
             .reinit_on_expired_session(true);
         let client = http_client::http_client()?;
         let transport = StreamableHttpClientTransport::with_client(
-            streamable::GuardedClient::new(client, &spec.name, dial.auth.clone()),
+            streamable::GuardedClient::new(client, &spec.name, auth.clone()),
             config,
         );
         Ok::<_, String>(handler().serve_with_lifecycle(transport, lifecycle))
@@ -102,9 +115,9 @@ async fn streamable(
             other => Ok(other),
         }
     };
-    match within(dial.timeout, dial.closing, handshake).await {
+    match within(timeout, closing, handshake).await {
         Ok(Ok(Ok(service))) => {
-            learn_header_params(&service, &spec.name, dial.timeout).await;
+            learn_header_params(&service, &spec.name, timeout).await;
             Ok(service)
         }
         Ok(Ok(Err(e))) => Err(format!("{url}: {}", initialize_error(&e)).into()),
@@ -114,14 +127,17 @@ async fn streamable(
 }
 
 /// The session with a legacy SSE server.
-async fn sse(
-    dial: &Dial<'_>,
-    headers: HeaderMap,
-    handler: impl Fn() -> Questions,
-) -> Result<Service, ConnectError> {
-    let url = &dial.url;
-    let connected = within(dial.timeout, dial.closing, async {
-        let transport = sse::connect(&dial.spec.name, url, headers, dial.auth.clone()).await?;
+async fn sse(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service, ConnectError> {
+    let Dial {
+        spec,
+        url,
+        headers,
+        auth,
+        timeout,
+        closing,
+    } = dial;
+    let connected = within(timeout, closing, async {
+        let transport = sse::connect(&spec.name, &url, headers, auth).await?;
         handler()
             .serve(transport)
             .await
