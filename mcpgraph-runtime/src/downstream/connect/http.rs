@@ -79,15 +79,9 @@ async fn streamable(
     dial: Dial<'_>,
     handler: impl Fn() -> Questions,
 ) -> Result<Service, ConnectError> {
-    let Dial {
-        spec,
-        url,
-        headers,
-        auth,
-        timeout,
-        closing,
-    } = dial;
-    let custom: HashMap<_, _> = headers
+    let (spec, url) = (dial.spec, &dial.url);
+    let custom: HashMap<_, _> = dial
+        .headers
         .into_iter()
         .filter_map(|(name, value)| Some((name?, value)))
         .collect();
@@ -99,7 +93,7 @@ async fn streamable(
             .reinit_on_expired_session(true);
         let client = http_client::http_client()?;
         let transport = StreamableHttpClientTransport::with_client(
-            streamable::GuardedClient::new(client, &spec.name, auth.clone()),
+            streamable::GuardedClient::new(client, &spec.name, dial.auth.clone()),
             config,
         );
         Ok::<_, String>(handler().serve_with_lifecycle(transport, lifecycle))
@@ -115,9 +109,9 @@ async fn streamable(
             other => Ok(other),
         }
     };
-    match within(timeout, closing, handshake).await {
+    match within(dial.timeout, dial.closing, handshake).await {
         Ok(Ok(Ok(service))) => {
-            learn_header_params(&service, &spec.name, timeout).await;
+            learn_header_params(&service, &spec.name, dial.timeout).await;
             Ok(service)
         }
         Ok(Ok(Err(e))) => Err(format!("{url}: {}", initialize_error(&e)).into()),
@@ -128,16 +122,9 @@ async fn streamable(
 
 /// The session with a legacy SSE server.
 async fn sse(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service, ConnectError> {
-    let Dial {
-        spec,
-        url,
-        headers,
-        auth,
-        timeout,
-        closing,
-    } = dial;
-    let connected = within(timeout, closing, async {
-        let transport = sse::connect(&spec.name, &url, headers, auth).await?;
+    let url = &dial.url;
+    let connected = within(dial.timeout, dial.closing, async {
+        let transport = sse::connect(&dial.spec.name, url, dial.headers, dial.auth).await?;
         handler()
             .serve(transport)
             .await
