@@ -5,11 +5,14 @@
 // provider.mjs with PERSON set) approves the login on the way.
 const jar = new Map();
 let url = process.argv[2];
-// Where the login waits: told of a failure, it stops at once.
+// Where the login waits: told of a failure (with the login's state), it
+// stops at once.
 const callback = new URL(url).searchParams.get("redirect_uri");
+const state = new URL(url).searchParams.get("state");
 async function fail(why) {
   process.stderr.write(`browser.mjs: ${why}\n`);
-  if (callback) await fetch(`${callback}?error=access_denied`).catch(() => {});
+  const query = new URLSearchParams({ error: "access_denied", state: state ?? "" });
+  if (callback) await fetch(`${callback}?${query}`).catch(() => {});
   process.exit(1);
 }
 for (let hop = 0; hop < 20; hop++) {

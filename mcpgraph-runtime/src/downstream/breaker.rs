@@ -76,7 +76,10 @@ impl Breaker {
     }
 }
 
-/// The failures the breaker counts.
+/// The failures the breaker counts: the server's own. A caller's
+/// cancellation (its call dropped unfinished, or ended as cancelled) and a
+/// cap of this server (its parked calls' bound: kind `refused`, not
+/// `downstream.refused`) say nothing of the server.
 pub(crate) fn counts(kind: ErrorKind) -> bool {
     matches!(
         kind,
@@ -191,6 +194,30 @@ mod tests {
         breaker.lock().open_until = Some(Instant::now());
         breaker.admit().expect("a probe").finish("s", None);
         assert!(breaker.admit().is_ok());
+    }
+
+    #[test]
+    fn our_own_refusals_and_the_callers_cancellations_are_not_the_servers_failures() {
+        let breaker = Breaker::default();
+        // The parking of this server is full: a cap of ours, not a failure
+        // of the downstream server.
+        let full = super::super::call::parking_full("downstream server `s` tool `t`");
+        for _ in 0..THRESHOLD * 2 {
+            assert!(!breaker.admit().unwrap().finish("s", Some(full.kind)));
+        }
+        // The caller cancels: its call is dropped unfinished, or ends with a
+        // cancellation's kind.
+        for _ in 0..THRESHOLD * 2 {
+            drop(breaker.admit().unwrap());
+            for cancelled in [
+                ErrorKind::Cancelled,
+                ErrorKind::Downstream(Downstream::Cancelled),
+            ] {
+                assert!(!breaker.admit().unwrap().finish("s", Some(cancelled)));
+            }
+        }
+        assert_eq!(breaker.lock().failures, 0);
+        assert!(breaker.admit().is_ok(), "the breaker stays closed");
     }
 
     #[test]

@@ -212,14 +212,7 @@ impl ClientManager {
                     ));
                 };
                 let Some(id) = self.parking.park(&self.runtime, waiting, parked) else {
-                    return Err(DownstreamError::new(
-                        Kind::Refused,
-                        format!(
-                            "{what} asked a question mid-call, and {} calls already wait for their \
-                             clients' answers on this server (the bound); retry later",
-                            super::parking::MAX_PARKED
-                        ),
-                    ));
+                    return Err(parking_full(what));
                 };
                 let mut requests = InputRequests::new();
                 requests.insert(key, request);
@@ -310,6 +303,20 @@ impl ClientManager {
         }
         Ok(())
     }
+}
+
+/// The error of a call whose server asked a question mid-call while the
+/// parking is full: a cap of this server (kind `refused`), not a failure
+/// of the downstream server, which its circuit breaker would count.
+pub(super) fn parking_full(what: &str) -> DownstreamError {
+    DownstreamError::of(
+        ErrorKind::Refused,
+        format!(
+            "{what} asked a question mid-call, and {} calls already wait for their \
+             clients' answers on this server (the bound); retry later",
+            super::parking::MAX_PARKED
+        ),
+    )
 }
 
 /// The server's questions, passed on to a client of 2026-07-28 as this

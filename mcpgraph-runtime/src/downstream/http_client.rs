@@ -29,6 +29,13 @@ const MAX_REDIRECTS: usize = 10;
 /// meant for that server alone, and reqwest would carry all but
 /// `Authorization` and cookies to any other.
 pub(crate) fn http_client() -> Result<Client, String> {
+    http_client_builder()
+        .build()
+        .map_err(|e| format!("cannot create an HTTP client: {}", error_chain(&e)))
+}
+
+/// [`http_client`]'s settings, for a client that adds its own.
+pub(crate) fn http_client_builder() -> reqwest::ClientBuilder {
     install_crypto_provider();
     Client::builder()
         .connect_timeout(CONNECT_TIMEOUT)
@@ -45,8 +52,6 @@ pub(crate) fn http_client() -> Result<Client, String> {
                 attempt.follow()
             }
         }))
-        .build()
-        .map_err(|e| format!("cannot create an HTTP client: {}", error_chain(&e)))
 }
 
 /// Refuses an `https://` URL in a build without the `tls` feature, with

@@ -21,6 +21,7 @@ mod hardening_lock;
 mod healing;
 mod oauth_client;
 mod oauth_login;
+mod oauth_login_forged;
 mod orphans;
 mod python_servers;
 mod redirects;

@@ -31,6 +31,7 @@ mod resume;
 mod rounds;
 mod sdk_clients;
 mod secrets;
+mod session_owner;
 mod shutdown;
 mod stderr_pressure;
 mod tools_list;

@@ -2,7 +2,9 @@
 //! RFC 9207 `iss` checked, RFC 8707 `resource` sent, all by rmcp): the
 //! authorization URL is opened with `$BROWSER` (or printed), and the
 //! authorization server sends the browser back to a listener on the
-//! loopback interface (RFC 8252 §7.3) that takes the one callback.
+//! loopback interface (RFC 8252 §7.3) that takes the one callback carrying
+//! the login's `state`. Only an https authorization endpoint (or http on a
+//! loopback host) goes to the browser.
 //!
 //! The client is the one the graph names (`clientId`, with `clientSecret`),
 //! else its client ID metadata document (`clientMetadataUrl`) where the
@@ -103,8 +105,10 @@ pub(crate) async fn log_in(
     let session = AuthorizationSession::new(manager, request)
         .await
         .map_err(|(_, e)| describe(e))?;
-    open(server, session.get_authorization_url()).await;
-    let callback = tokio::time::timeout(LOGIN_LIMIT, callback(&listener))
+    let authorization_url = session.get_authorization_url();
+    let state = browsable(server, authorization_url)?;
+    open(server, authorization_url).await;
+    let callback = tokio::time::timeout(LOGIN_LIMIT, callback(&listener, &state))
         .await
         .map_err(|_| format!("no login came back within {} s", LOGIN_LIMIT.as_secs()))??;
     // rmcp logs the code it exchanges (at debug level): a secret, if a
@@ -151,6 +155,61 @@ fn check_pkce(
     })
 }
 
+/// The `state` of the authorization URL `url` (from the authorization
+/// server's metadata), once it is known that the URL may go to a browser
+/// or be printed: https, or http to a loopback host. Anything else (a
+/// `javascript:` or `file:` URL, plain http across a network) is refused,
+/// naming the server `server`.
+fn browsable(server: &str, url: &str) -> Result<String, String> {
+    let refused = |why: String| {
+        format!(
+            "the authorization endpoint of `{server}`'s authorization server {why}: \
+             not opened in a browser, nor printed"
+        )
+    };
+    let parsed = url::Url::parse(url).map_err(|e| refused(format!("is not a URL ({e})")))?;
+    let loopback = match parsed.host() {
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match parsed.scheme() {
+        "https" => {}
+        "http" if loopback => {}
+        "http" => {
+            return Err(refused(format!(
+                "is plain http to `{}`, which is not a loopback host (https is needed)",
+                parsed.host_str().unwrap_or_default()
+            )));
+        }
+        scheme => {
+            return Err(refused(format!("is a `{scheme}:` URL (https is needed)")));
+        }
+    }
+    let mut states = parsed.query_pairs().filter(|(key, _)| key == "state");
+    match (states.next(), states.next()) {
+        (Some((_, state)), None) if !state.is_empty() => Ok(state.into_owned()),
+        _ => Err(refused("has no single `state`".to_owned())),
+    }
+}
+
+/// Whether the request target `target` (`/callback?...`) carries the
+/// login's `state`, once (compared in constant time).
+fn carries_state(target: &str, state: &str) -> bool {
+    let query = target.split_once('?').map_or("", |(_, q)| q);
+    let mut states =
+        url::form_urlencoded::parse(query.as_bytes()).filter(|(key, _)| key == "state");
+    match (states.next(), states.next()) {
+        (Some((_, got)), None) => {
+            let (got, state) = (got.as_bytes(), state.as_bytes());
+            got.len() == state.len()
+                && got.iter().zip(state).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+        }
+        _ => false,
+    }
+}
+
 /// Opens `url` in the user's browser (`$BROWSER URL`), and prints it for
 /// when there is none.
 async fn open(server: &str, url: &str) {
@@ -177,9 +236,11 @@ async fn open(server: &str, url: &str) {
     }
 }
 
-/// Waits for the browser's request to `/callback` and answers it; other
-/// requests (a favicon, say) get 404. Returns the request's path and query.
-async fn callback(listener: &TcpListener) -> Result<String, String> {
+/// Waits for the browser's request to `/callback` with the login's
+/// `state` and answers it; a callback with another state (or none) gets an
+/// error page and the wait goes on, other requests (a favicon, say) get
+/// 404. Returns the request's path and query.
+async fn callback(listener: &TcpListener, state: &str) -> Result<String, String> {
     loop {
         let (mut stream, _) = listener.accept().await.map_err(|e| e.to_string())?;
         let mut head = Vec::new();
@@ -197,6 +258,19 @@ async fn callback(listener: &TcpListener) -> Result<String, String> {
             .and_then(|l| l.strip_prefix("GET "))
             .and_then(|l| l.split(' ').next())
             .unwrap_or("");
+        if target.starts_with("/callback?") && !carries_state(target, state) {
+            let body = "This is not this login's callback (its state does not match): ignored.\n";
+            let _ = stream
+                .write_all(
+                    format!(
+                        "HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                    .as_bytes(),
+                )
+                .await;
+            continue;
+        }
         if target.starts_with("/callback?") {
             let body = "Logged in: you can close this window.\n";
             let _ = stream
@@ -219,6 +293,69 @@ async fn callback(listener: &TcpListener) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `GET path` on `addr`; the whole answer.
+    async fn get(addr: std::net::SocketAddr, path: &str) -> String {
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let request = format!("GET {path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).await.unwrap();
+        answer
+    }
+
+    #[tokio::test]
+    async fn only_the_callback_with_the_logins_state_is_taken() {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let waiting = tokio::spawn(async move { callback(&listener, "the-state").await });
+        for forged in [
+            "/callback?code=forged&state=other",
+            "/callback?code=forged&state=the-stat",
+            "/callback?code=forged&state=the-state2",
+            "/callback?code=forged",
+            "/callback?error=access_denied",
+            "/callback?code=forged&state=the-state&state=other",
+        ] {
+            let answer = get(addr, forged).await;
+            assert!(answer.starts_with("HTTP/1.1 400 "), "{forged}: {answer}");
+            assert!(answer.contains("not this login's"), "{forged}: {answer}");
+            assert!(!waiting.is_finished(), "{forged} was taken");
+        }
+        let real = "/callback?code=real&state=the-state";
+        let answer = get(addr, real).await;
+        assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+        assert_eq!(waiting.await.unwrap().unwrap(), real);
+    }
+
+    #[test]
+    fn only_https_or_loopback_http_goes_to_a_browser() {
+        let query = "?client_id=c&state=s1";
+        for good in [
+            "https://auth.example/authorize",
+            "HTTPS://auth.example/authorize",
+            "http://127.0.0.1:9/authorize",
+            "http://127.9.9.9/authorize",
+            "http://localhost:9/authorize",
+            "http://[::1]:9/authorize",
+        ] {
+            let state = browsable("s", &format!("{good}{query}"));
+            assert_eq!(state.as_deref(), Ok("s1"), "{good}");
+        }
+        for bad in [
+            "javascript:alert(1)//",
+            "file:///etc/passwd",
+            "http://auth.example/authorize",
+            "http://10.0.0.1/authorize",
+            "data:text/html,hi",
+            "ftp://auth.example/authorize",
+        ] {
+            let error = browsable("srv", &format!("{bad}{query}")).unwrap_err();
+            assert!(error.contains("`srv`"), "{bad}: {error}");
+            assert!(error.contains("not opened"), "{bad}: {error}");
+            assert!(!error.contains("s1"), "the state is not shown: {error}");
+        }
+    }
 
     #[test]
     fn a_server_without_pkce_s256_is_refused_unless_it_has_no_metadata() {

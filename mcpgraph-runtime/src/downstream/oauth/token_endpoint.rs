@@ -3,8 +3,11 @@
 //! server's token endpoint, its answer read up to a bound, as a token
 //! response (RFC 6749 §5.1) or as the error it names (§5.2).
 
+use std::net::SocketAddr;
+use std::str::FromStr as _;
 use std::time::Duration;
 
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use rmcp::transport::auth::OAuthTokenResponse;
 
 /// The most a token endpoint's answer may hold (rmcp's own bound for its
@@ -20,11 +23,32 @@ pub(super) async fn token_request(
     endpoint: &str,
     form: &[(&str, String)],
 ) -> Result<OAuthTokenResponse, String> {
-    check_address(server, endpoint).await?;
+    token_request_via(server, endpoint, form, &System).await
+}
+
+/// [`token_request`], its host names resolved by `resolver`: once, and the
+/// request goes to the addresses that were checked (a name that resolves
+/// elsewhere the second time, DNS rebinding, changes nothing).
+async fn token_request_via(
+    server: &str,
+    endpoint: &str,
+    form: &[(&str, String)],
+    resolver: &dyn Resolve,
+) -> Result<OAuthTokenResponse, String> {
+    let checked = check_address(server, endpoint, resolver).await?;
     let body = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
         .finish();
-    let client = crate::downstream::http_client::http_client()?;
+    let mut client = crate::downstream::http_client::http_client_builder();
+    if let Some(name) = &checked.name {
+        client = client.resolve_to_addrs(name, &checked.addresses);
+    }
+    let client = client.build().map_err(|e| {
+        format!(
+            "cannot create an HTTP client: {}",
+            crate::downstream::http_client::error_chain(&e)
+        )
+    })?;
     let failed = |e: &reqwest::Error| {
         format!(
             "token request to {endpoint}: {}",
@@ -90,29 +114,80 @@ fn reach(ip: std::net::IpAddr) -> Reach {
     }
 }
 
-/// The innermost reach of the addresses `url`'s host resolves to.
-async fn reach_of(url: &str) -> Result<Reach, String> {
+/// The system's resolver.
+struct System;
+
+impl Resolve for System {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        Box::pin(async move {
+            let addresses: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            Ok(Box::new(addresses.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// Where a URL's requests go: its host's name (`None` for an address) and
+/// the addresses it resolved to.
+#[derive(Debug)]
+struct Resolved {
+    name: Option<String>,
+    addresses: Vec<SocketAddr>,
+}
+
+/// The addresses `url`'s host resolves to (by `resolver`), on its port.
+async fn addresses_of(url: &str, resolver: &dyn Resolve) -> Result<Resolved, String> {
     let parsed = url::Url::parse(url).map_err(|e| format!("`{url}`: {e}"))?;
-    let host = parsed
-        .host_str()
-        .ok_or_else(|| format!("`{url}` has no host"))?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
     let port = parsed.port_or_known_default().unwrap_or(443);
-    let addresses = tokio::net::lookup_host((host, port))
+    let address = |ip: std::net::IpAddr| Resolved {
+        name: None,
+        addresses: vec![SocketAddr::new(ip, port)],
+    };
+    let host = match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => return Ok(address(ip.into())),
+        Some(url::Host::Ipv6(ip)) => return Ok(address(ip.into())),
+        Some(url::Host::Domain(host)) => host,
+        None => return Err(format!("`{url}` has no host")),
+    };
+    let name = Name::from_str(host).map_err(|_| format!("`{host}` is not a host name"))?;
+    let addresses: Vec<SocketAddr> = resolver
+        .resolve(name)
         .await
-        .map_err(|e| format!("resolving `{host}`: {e}"))?;
-    Ok(addresses
+        .map_err(|e| format!("resolving `{host}`: {e}"))?
+        .map(|a| SocketAddr::new(a.ip(), port))
+        .collect();
+    if addresses.is_empty() {
+        return Err(format!("resolving `{host}`: no address"));
+    }
+    Ok(Resolved {
+        name: Some(host.to_owned()),
+        addresses,
+    })
+}
+
+/// The innermost reach of `addresses`.
+fn reach_of(addresses: &[SocketAddr]) -> Reach {
+    addresses
+        .iter()
         .map(|a| reach(a.ip()))
         .max()
-        .unwrap_or(Reach::Public))
+        .unwrap_or(Reach::Public)
 }
 
 /// rmcp's rule for the OAuth requests it makes, for ours: a token endpoint
 /// on a loopback or private address (a cloud metadata host included) is
 /// refused unless the MCP server is on one as far inside, so that metadata
 /// a server points to cannot send the graph's secrets into its network.
-async fn check_address(server: &str, endpoint: &str) -> Result<(), String> {
-    let (inner, outer) = (reach_of(endpoint).await?, reach_of(server).await?);
+/// Returns the endpoint's addresses, which its request must go to.
+async fn check_address(
+    server: &str,
+    endpoint: &str,
+    resolver: &dyn Resolve,
+) -> Result<Resolved, String> {
+    let resolved = addresses_of(endpoint, resolver).await?;
+    let inner = reach_of(&resolved.addresses);
+    let outer = reach_of(&addresses_of(server, resolver).await?.addresses);
     if inner > outer {
         return Err(format!(
             "the token endpoint {endpoint} is on a {} address, and the server {server} is not: refused",
@@ -122,7 +197,7 @@ async fn check_address(server: &str, endpoint: &str) -> Result<(), String> {
             }
         ));
     }
-    Ok(())
+    Ok(resolved)
 }
 
 #[cfg(test)]
@@ -179,28 +254,127 @@ mod tests {
         assert_eq!(error, expected);
     }
 
+    /// A resolver whose answers change (DNS rebinding): each lookup gets
+    /// the next of `answers`, the last one for ever; it counts lookups.
+    struct Rebinding {
+        answers: Vec<std::net::IpAddr>,
+        asked: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Rebinding {
+        fn new(answers: &[&str]) -> std::sync::Arc<Rebinding> {
+            std::sync::Arc::new(Rebinding {
+                answers: answers.iter().map(|a| a.parse().unwrap()).collect(),
+                asked: std::sync::atomic::AtomicUsize::new(0),
+            })
+        }
+    }
+
+    impl Resolve for Rebinding {
+        fn resolve(&self, _name: Name) -> Resolving {
+            let n = self.asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let ip = self.answers[n.min(self.answers.len() - 1)];
+            Box::pin(async move { Ok(Box::new(std::iter::once(SocketAddr::new(ip, 0))) as Addrs) })
+        }
+    }
+
+    /// A token endpoint on `ip:port` that answers every request with a
+    /// token named `name`.
+    async fn token_listener(listener: tokio::net::TcpListener, name: &'static str) {
+        loop {
+            let Ok((mut stream, _)) = listener.accept().await else {
+                return;
+            };
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf).await;
+            let body = format!(r#"{{"access_token": "{name}", "token_type": "Bearer"}}"#);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(format!("{head}{body}").as_bytes()).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn the_token_request_goes_to_the_address_that_was_checked() {
+        use oauth2::TokenResponse as _;
+        crate::downstream::http_client::install_crypto_provider();
+        let checked = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = checked.local_addr().unwrap().port();
+        let rebound = tokio::net::TcpListener::bind(("127.0.0.2", port))
+            .await
+            .unwrap();
+        tokio::spawn(token_listener(checked, "from-the-checked-address"));
+        tokio::spawn(token_listener(rebound, "from-another-address"));
+        // The name's first answer is checked; any later one differs.
+        let resolver = Rebinding::new(&["127.0.0.1", "127.0.0.2"]);
+        let endpoint = format!("http://tokens.rebinding.test:{port}/token");
+        let token = token_request_via(
+            "http://127.0.0.1:1/mcp",
+            &endpoint,
+            &[("grant_type", "x".into())],
+            &*resolver,
+        )
+        .await
+        .unwrap();
+        assert_eq!(token.access_token().secret(), "from-the-checked-address");
+        assert_eq!(
+            resolver.asked.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "the name is resolved once"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_name_that_resolves_inside_is_refused_for_a_server_outside() {
+        crate::downstream::http_client::install_crypto_provider();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (tx, mut reached) = tokio::sync::mpsc::channel(1);
+        tokio::spawn(async move {
+            if listener.accept().await.is_ok() {
+                let _ = tx.send(()).await;
+            }
+        });
+        let error = token_request_via(
+            "http://93.184.215.14/mcp",
+            &format!("http://tokens.inside.test:{port}/token"),
+            &[("grant_type", "x".into())],
+            &*Rebinding::new(&["127.0.0.1"]),
+        )
+        .await
+        .unwrap_err();
+        assert!(error.contains("loopback address"), "{error}");
+        assert!(
+            reached.try_recv().is_err(),
+            "the loopback token endpoint was reached"
+        );
+    }
+
     #[tokio::test]
     async fn a_token_endpoint_further_inside_than_its_server_is_refused() {
-        let error = check_address("http://93.184.215.14/mcp", "http://127.0.0.1:9/token")
+        let check = |server, endpoint| check_address(server, endpoint, &System);
+        let error = check("http://93.184.215.14/mcp", "http://127.0.0.1:9/token")
             .await
             .unwrap_err();
         assert!(error.contains("loopback address"), "{error}");
-        let error = check_address("http://93.184.215.14/mcp", "http://169.254.169.254/token")
+        let error = check("http://93.184.215.14/mcp", "http://169.254.169.254/token")
             .await
             .unwrap_err();
         assert!(error.contains("private address"), "{error}");
         assert!(
-            check_address("http://10.0.0.5/mcp", "http://10.0.0.6/token")
+            check("http://10.0.0.5/mcp", "http://10.0.0.6/token")
                 .await
                 .is_ok()
         );
         assert!(
-            check_address("http://127.0.0.1:1/mcp", "http://10.0.0.6/token")
+            check("http://127.0.0.1:1/mcp", "http://10.0.0.6/token")
                 .await
                 .is_ok()
         );
         assert!(
-            check_address("http://10.0.0.5/mcp", "http://93.184.215.14/token")
+            check("http://10.0.0.5/mcp", "http://93.184.215.14/token")
                 .await
                 .is_ok()
         );

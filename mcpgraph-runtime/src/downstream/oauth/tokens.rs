@@ -101,7 +101,13 @@ impl Authorizer {
     ) -> Result<Authorizer, String> {
         let secrets = settings.secrets(server)?;
         let store = match settings.token_store() {
-            TokenStore::File => Store::File(FileStore::for_url(url)?),
+            TokenStore::File => Store::File(FileStore::for_server(
+                url,
+                settings
+                    .client_id()?
+                    .or(settings.client_metadata_url.clone())
+                    .as_deref(),
+            )?),
             TokenStore::Memory => Store::Memory(InMemoryCredentialStore::new()),
         };
         Ok(Authorizer {

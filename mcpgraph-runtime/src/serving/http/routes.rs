@@ -11,6 +11,9 @@
 //! `tools/call` is refused with a JSON-RPC error (`CallCaps::close`) and
 //! the rest (a cancellation, a ping) is answered: the session stays usable
 //! for the results still to come.
+//!
+//! A session is for the principal that opened it (see `sessions`): another
+//! presenting its id gets 404 before rmcp sees the request.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 use super::connection::Connection;
 use super::oauth::{CalledTool, Claims, Guard};
 use super::scrape::Gauges;
-use super::sessions::{CappedSessions, watching};
+use super::sessions::{CappedSessions, Owner, Principal, watching};
 use super::{Body, HEALTH_PATH, MCP_PATH, METRICS_PATH, front_door, plain};
 use crate::serving::handler::Handler;
 
@@ -111,6 +114,14 @@ impl Routes {
         }
         let in_session = !self.stateless && request.headers().contains_key("mcp-session-id");
         let new_session = !self.stateless && request.method() == Method::POST && !in_session;
+        let owner: Owner = claims.as_ref().map(Principal::of);
+        if in_session {
+            let id = request.headers().get("mcp-session-id");
+            let id = id.and_then(|v| v.to_str().ok()).unwrap_or_default();
+            if !self.gauges.sessions.owned_by(id, &owner) {
+                return plain(StatusCode::NOT_FOUND, "Not Found: Session not found\n");
+            }
+        }
         if self.stopping.is_cancelled() && !(in_session && request.method() != Method::GET) {
             crate::serving::metrics::refused("draining");
             return retry_later("server shutting down: retry on another instance\n");
@@ -152,6 +163,12 @@ impl Routes {
         let (mut response, refused) = watching(super::tower_call(&mut mcp, request)).await;
         if refused {
             return too_many_sessions();
+        }
+        if new_session
+            && let Some(id) = response.headers().get("mcp-session-id")
+            && let Ok(id) = id.to_str()
+        {
+            self.gauges.sessions.bind(id, owner).await;
         }
         if let Some(cut) = front_door::cut_response(&cut, timeout, max_bytes) {
             return cut;

@@ -8,8 +8,15 @@
 //! rmcp answers a failed creation with a 500; the request's task learns
 //! that it was this cap ([`watching`]), and the front door answers with its
 //! own 503 instead.
+//!
+//! Each session belongs to the principal whose request opened it (the
+//! `sub` and `client_id` of its access token under inbound OAuth, nobody
+//! otherwise): the front door answers another principal presenting its id
+//! with the 404 of a session that does not exist.
 
 use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 use futures::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -45,6 +52,28 @@ pub(super) struct CappedSessions {
     /// One creation at a time, so that the count and the insertion go
     /// together.
     creating: tokio::sync::Mutex<()>,
+    /// Who opened each session.
+    owners: Mutex<HashMap<SessionId, Owner>>,
+}
+
+/// Who opened a session: the principal of its access token, or nobody
+/// (no inbound OAuth).
+pub(super) type Owner = Option<Principal>;
+
+/// A caller as its access token names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Principal {
+    subject: Option<String>,
+    client_id: Option<String>,
+}
+
+impl Principal {
+    pub(super) fn of(claims: &super::oauth::Claims) -> Principal {
+        Principal {
+            subject: claims.subject.clone(),
+            client_id: claims.client_id.clone(),
+        }
+    }
 }
 
 /// Why a session was not created or used.
@@ -79,7 +108,24 @@ impl CappedSessions {
             inner,
             max,
             creating: tokio::sync::Mutex::new(()),
+            owners: Mutex::default(),
         }
+    }
+
+    /// Records `owner` as the one who opened the session `id` (and
+    /// forgets the owners of sessions gone since).
+    pub(super) async fn bind(&self, id: &str, owner: Owner) {
+        let open: Vec<SessionId> = self.inner.sessions.read().await.keys().cloned().collect();
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners.retain(|id, _| open.contains(id));
+        owners.insert(id.into(), owner);
+    }
+
+    /// Whether `owner` opened the session `id` (one whose owner is not
+    /// known was opened by nobody that asks).
+    pub(super) fn owned_by(&self, id: &str, owner: &Owner) -> bool {
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners.get(id) == Some(owner)
     }
 
     /// The sessions open now.
@@ -115,6 +161,10 @@ impl SessionManager for CappedSessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.owners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
         Ok(self.inner.close_session(id).await?)
     }
 
