@@ -1,7 +1,10 @@
 //! The token requests rmcp does not make for us (a private-key JWT client
 //! assertion, the JWT bearer grant): one form POST to the authorization
 //! server's token endpoint, its answer read up to a bound, as a token
-//! response (RFC 6749 §5.1) or as the error it names (§5.2).
+//! response (RFC 6749 §5.1) or as the error it names (§5.2). The
+//! endpoint's host is resolved once: its addresses are checked (see
+//! [`check_address`]) and the request connects to those, so a name that
+//! answers otherwise the second time (DNS rebinding) cannot move it.
 
 use std::net::SocketAddr;
 use std::str::FromStr as _;
@@ -278,8 +281,8 @@ mod tests {
         }
     }
 
-    /// A token endpoint on `ip:port` that answers every request with a
-    /// token named `name`.
+    /// A token endpoint on `listener` that answers every request with the
+    /// access token `name`.
     async fn token_listener(listener: tokio::net::TcpListener, name: &'static str) {
         loop {
             let Ok((mut stream, _)) = listener.accept().await else {

@@ -15,7 +15,7 @@
 //! with the 404 of a session that does not exist.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use futures::Stream;
@@ -68,6 +68,7 @@ pub(super) struct Principal {
 }
 
 impl Principal {
+    /// The principal `claims` name.
     pub(super) fn of(claims: &super::oauth::Claims) -> Principal {
         Principal {
             subject: claims.subject.clone(),
@@ -115,7 +116,7 @@ impl CappedSessions {
     /// Records `owner` as the one who opened the session `id` (and
     /// forgets the owners of sessions gone since).
     pub(super) async fn bind(&self, id: &str, owner: Owner) {
-        let open: Vec<SessionId> = self.inner.sessions.read().await.keys().cloned().collect();
+        let open: HashSet<SessionId> = self.inner.sessions.read().await.keys().cloned().collect();
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
         owners.retain(|id, _| open.contains(id));
         owners.insert(id.into(), owner);
@@ -201,5 +202,37 @@ impl SessionManager for CappedSessions {
 
     fn event_store(&self) -> Option<std::sync::Arc<dyn EventStore>> {
         self.inner.event_store()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn principal(subject: &str) -> Owner {
+        Some(Principal {
+            subject: Some(subject.to_owned()),
+            client_id: Some("client".to_owned()),
+        })
+    }
+
+    #[tokio::test]
+    async fn a_session_is_its_openers_alone() {
+        let sessions = CappedSessions::new(LocalSessionManager::default(), 4);
+        let (theirs, _) = sessions.create_session().await.unwrap();
+        sessions.bind(&theirs, principal("alice")).await;
+        assert!(sessions.owned_by(&theirs, &principal("alice")));
+        assert!(!sessions.owned_by(&theirs, &principal("bob")));
+        // A caller with no principal cannot use a principal's session, nor
+        // a principal one opened without.
+        assert!(!sessions.owned_by(&theirs, &None));
+        let (nobodys, _) = sessions.create_session().await.unwrap();
+        sessions.bind(&nobodys, None).await;
+        assert!(sessions.owned_by(&nobodys, &None));
+        assert!(!sessions.owned_by(&nobodys, &principal("alice")));
+        // Unknown, or closed: nobody's.
+        assert!(!sessions.owned_by("no-such-session", &None));
+        sessions.close_session(&theirs).await.unwrap();
+        assert!(!sessions.owned_by(&theirs, &principal("alice")));
     }
 }
