@@ -279,15 +279,18 @@ impl Engine {
         let load = LoadGuard::new(&worker.load);
         // `--record-failures`: the call's downstream exchanges, kept until
         // it is known whether it failed.
-        let failure_tape = self.failures.as_ref().map(|_| {
-            let tape = crate::graph_tests::FailureRecorder::tape();
+        let failure_record = self.failures.as_ref().map(|_| {
+            let empty = Map::new();
             let arguments = match &arguments {
-                Value::Object(map) => map.clone(),
-                _ => Map::new(),
+                Value::Object(map) => map,
+                _ => &empty,
             };
-            (tape, arguments)
+            let budget = self.shared.graph.limits.max_value_bytes;
+            crate::graph_tests::FailureRecorder::start(arguments, budget)
         });
-        let call_tape = failure_tape.as_ref().map(|(tape, _)| Arc::clone(tape));
+        let call_tape = failure_record.as_ref().map(|record| record.tape());
+        // Whether the caller cancelled: such a call is no failure to record.
+        let caller_cancel = cancel.clone();
         let job: Job = Box::new(move || {
             Box::pin(async move {
                 // The `tool_call` span closes (and reaches exporters) before
@@ -368,10 +371,11 @@ impl Engine {
                 None => Ok(value),
             }
         });
-        if let (Err(CallError::Failed(error)), Some(recorder), Some((tape, arguments))) =
-            (&result, &self.failures, &failure_tape)
+        if let (Err(CallError::Failed(error)), Some(recorder), Some(record)) =
+            (&result, &self.failures, &failure_record)
+            && crate::graph_tests::FailureRecorder::records(error, caller_cancel.is_cancelled())
         {
-            recorder.write(tool.meta.name, arguments, tape, error);
+            recorder.write(tool.meta.name, record, error);
         }
         CallOutcome {
             result,

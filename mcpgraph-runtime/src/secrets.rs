@@ -12,16 +12,44 @@
 //! percent-encoded as a URL's path, query, userinfo or form data carries
 //! it, or with every byte but letters and digits encoded. Each form is
 //! replaced by `${NAME}`.
+//!
+//! Two kinds of secret are held. A configured secret (a `${VAR}` value,
+//! a client secret, a state key: [`remember`]) stays for the life of the
+//! process; there are as many as the settings name. A token an
+//! authorization server issued ([`remember_token`]) stays while its
+//! [`Remembered`] guard lives and until it expires, then [`GRACE`] more
+//! (a reply in flight may still quote it), and at most [`MAX_TOKENS`] are
+//! held: past that, the oldest token's forms leave first, never a
+//! configured secret's. What has left is dropped at the registry's next
+//! change (in practice, the token that replaces it).
+//!
+//! Redaction is one pass over the text: every form of every secret is a
+//! pattern of one leftmost-longest Aho-Corasick automaton, so its cost
+//! grows with the text, not with the number of secrets. The automaton is
+//! rebuilt by whoever changes the registry, outside the lock readers
+//! take: they clone the current snapshot's `Arc` and never wait on a
+//! rebuild.
 
 use std::borrow::Cow;
-use std::sync::RwLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use percent_encoding::{AsciiSet, CONTROLS, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// Values at least this long are secrets to redact (shorter ones would
 /// also hide ordinary words and numbers).
 const MIN_LEN: usize = 4;
+
+/// The most tokens held at once: twice the caller tokens token exchange
+/// keeps (`downstream/oauth/exchange.rs`), so that every token still in
+/// use is held with room for the ones just replaced.
+pub(crate) const MAX_TOKENS: usize = 2048;
+
+/// How long a token stays after it expired or its guard was dropped.
+pub(crate) const GRACE: Duration = Duration::from_secs(60);
 
 /// The URL spec's fragment percent-encode set.
 const FRAGMENT: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'`');
@@ -44,27 +72,248 @@ const USERINFO: &AsciiSet = &PATH
 /// Its component set (JavaScript's `encodeURIComponent` but for `!'()~*`).
 const COMPONENT: &AsciiSet = &USERINFO.add(b'$').add(b'%').add(b'&').add(b'+').add(b',');
 
-/// `(form, replacement)` of every secret, longest form first, so that a
-/// form containing another is replaced whole.
-static FORMS: RwLock<Vec<(String, String)>> = RwLock::new(Vec::new());
-/// Whether there is any: the common case (no secret) costs one load.
-static ANY: AtomicBool = AtomicBool::new(false);
+/// The secrets of this process.
+static REGISTRY: Registry = Registry::new();
 
-/// Remembers `value`, known as `name`, as a secret (values shorter than
-/// four bytes are not).
-pub(crate) fn remember(name: &str, value: &str) {
-    if value.len() < MIN_LEN {
-        return;
+/// Every secret, and the automaton that finds them.
+struct Registry {
+    /// What is held; writers take it in turn.
+    entries: Mutex<Entries>,
+    /// The automaton of what is held; swapped whole after a change.
+    snapshot: RwLock<Option<Arc<Snapshot>>>,
+    /// Whether there is any secret: the common case (none) costs one load.
+    any: AtomicBool,
+    /// Numbers the tokens, for their guards.
+    next_id: AtomicU64,
+    /// The most tokens held: [`MAX_TOKENS`].
+    max_tokens: usize,
+}
+
+#[derive(Default)]
+struct Entries {
+    /// `(replacement, forms)` of each configured secret, in the order
+    /// they came.
+    configured: Vec<(String, Vec<String>)>,
+    /// The tokens, oldest first.
+    tokens: VecDeque<Token>,
+}
+
+struct Token {
+    id: u64,
+    replacement: String,
+    forms: Vec<String>,
+    /// When it leaves; `None`: when its guard is dropped or it is the
+    /// oldest past [`MAX_TOKENS`].
+    until: Option<Instant>,
+}
+
+/// One pass's worth of patterns.
+struct Snapshot {
+    matcher: AhoCorasick,
+    /// The replacement of each pattern, by pattern index.
+    replacements: Vec<Arc<str>>,
+}
+
+/// Keeps a token in the registry: when the last clone is dropped, the
+/// token leaves ([`GRACE`] later, at the registry's next change).
+#[derive(Clone)]
+pub(crate) struct Remembered(Option<Arc<Guard>>);
+
+struct Guard {
+    registry: &'static Registry,
+    id: u64,
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.registry.forget(self.id, Instant::now());
     }
-    let replacement = format!("${{{name}}}");
-    let mut forms = FORMS.write().unwrap_or_else(|e| e.into_inner());
-    for form in encodings(value) {
-        if !forms.iter().any(|(f, r)| *f == form && *r == replacement) {
-            forms.push((form, replacement.clone()));
+}
+
+impl Remembered {
+    /// Lets the guard go without the token leaving: it stays until it
+    /// expires or is the oldest past [`MAX_TOKENS`] (for a token whose
+    /// holder is not ours, as rmcp's credential store is).
+    pub(crate) fn until_expiry(self) {
+        if let Some(guard) = self.0 {
+            if let Ok(guard) = Arc::try_unwrap(guard) {
+                std::mem::forget(guard);
+            }
         }
     }
-    forms.sort_by_key(|(form, _)| std::cmp::Reverse(form.len()));
-    ANY.store(true, Ordering::Release);
+}
+
+impl std::fmt::Debug for Remembered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Remembered")
+    }
+}
+
+/// Remembers `value`, known as `name`, as a configured secret, for the
+/// life of the process (values shorter than four bytes are not).
+pub(crate) fn remember(name: &str, value: &str) {
+    REGISTRY.remember(name, value, Instant::now());
+}
+
+/// Remembers the token `value`, known as `name`, until the guard returned
+/// (and all its clones) is dropped or `life` has passed, each [`GRACE`]
+/// later; at most [`MAX_TOKENS`] tokens are held, the oldest leaving
+/// first.
+pub(crate) fn remember_token(name: &str, value: &str, life: Option<Duration>) -> Remembered {
+    REGISTRY.remember_token(name, value, life, Instant::now())
+}
+
+impl Registry {
+    const fn new() -> Self {
+        Self::holding(MAX_TOKENS)
+    }
+
+    /// A registry holding at most `max_tokens` tokens.
+    const fn holding(max_tokens: usize) -> Self {
+        Self {
+            entries: Mutex::new(Entries {
+                configured: Vec::new(),
+                tokens: VecDeque::new(),
+            }),
+            snapshot: RwLock::new(None),
+            any: AtomicBool::new(false),
+            next_id: AtomicU64::new(0),
+            max_tokens,
+        }
+    }
+
+    fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn remember(&self, name: &str, value: &str, now: Instant) {
+        if value.len() < MIN_LEN {
+            return;
+        }
+        let replacement = format!("${{{name}}}");
+        let mut entries = self.entries();
+        let forms = encodings(value);
+        if entries
+            .configured
+            .iter()
+            .any(|(r, f)| *r == replacement && *f == forms)
+        {
+            return;
+        }
+        entries.configured.push((replacement, forms));
+        self.rebuild(&mut entries, now);
+    }
+
+    fn remember_token(
+        &'static self,
+        name: &str,
+        value: &str,
+        life: Option<Duration>,
+        now: Instant,
+    ) -> Remembered {
+        if value.len() < MIN_LEN {
+            return Remembered(None);
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let mut entries = self.entries();
+        entries.tokens.push_back(Token {
+            id,
+            replacement: format!("${{{name}}}"),
+            forms: encodings(value),
+            until: life.map(|life| now + life + GRACE),
+        });
+        self.rebuild(&mut entries, now);
+        Remembered(Some(Arc::new(Guard { registry: self, id })))
+    }
+
+    /// Token `id`'s guard is gone: it leaves [`GRACE`] from `now`.
+    fn forget(&self, id: u64, now: Instant) {
+        let mut entries = self.entries();
+        if let Some(token) = entries.tokens.iter_mut().find(|t| t.id == id) {
+            let leave = now + GRACE;
+            token.until = Some(token.until.map_or(leave, |until| until.min(leave)));
+        }
+    }
+
+    /// Drops what has left by `now` and the oldest tokens past the bound,
+    /// then builds and publishes the automaton of the rest.
+    fn rebuild(&self, entries: &mut Entries, now: Instant) {
+        entries
+            .tokens
+            .retain(|t| t.until.is_none_or(|until| now < until));
+        while entries.tokens.len() > self.max_tokens {
+            entries.tokens.pop_front();
+        }
+        // Each form once: the first secret that has it names it
+        // (configured secrets first, then tokens, oldest first).
+        let mut patterns: Vec<&str> = Vec::new();
+        let mut replacements: Vec<Arc<str>> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let configured = entries.configured.iter().map(|(r, f)| (r, f));
+        let tokens = entries.tokens.iter().map(|t| (&t.replacement, &t.forms));
+        for (replacement, forms) in configured.chain(tokens) {
+            let replacement: Arc<str> = Arc::from(replacement.as_str());
+            for form in forms {
+                if seen.insert(form.as_str()) {
+                    patterns.push(form);
+                    replacements.push(Arc::clone(&replacement));
+                }
+            }
+        }
+        let snapshot = if patterns.is_empty() {
+            None
+        } else {
+            match AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&patterns)
+            {
+                Ok(matcher) => Some(Arc::new(Snapshot {
+                    matcher,
+                    replacements,
+                })),
+                // Only past the automaton's size limits (far beyond
+                // MAX_TOKENS): keep the last automaton, which holds every
+                // configured secret.
+                Err(e) => {
+                    eprintln!("mcpgraph: the secrets to redact could not be indexed: {e}");
+                    return;
+                }
+            }
+        };
+        self.any.store(snapshot.is_some(), Ordering::Release);
+        *self.snapshot.write().unwrap_or_else(|e| e.into_inner()) = snapshot;
+    }
+
+    fn current(&self) -> Option<Arc<Snapshot>> {
+        if !self.any.load(Ordering::Acquire) {
+            return None;
+        }
+        self.snapshot
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let Some(snapshot) = self.current() else {
+            return Cow::Borrowed(text);
+        };
+        let mut found = snapshot.matcher.find_iter(text).peekable();
+        if found.peek().is_none() {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for found in found {
+            // Patterns and text are UTF-8: a match starts and ends on a
+            // character boundary.
+            out.push_str(&text[last..found.start()]);
+            out.push_str(&snapshot.replacements[found.pattern().as_usize()]);
+            last = found.end();
+        }
+        out.push_str(&text[last..]);
+        Cow::Owned(out)
+    }
 }
 
 /// The distinct forms `value` can take in text.
@@ -89,23 +338,13 @@ fn encodings(value: &str) -> Vec<String> {
 /// `text` with every form of every secret replaced by `${NAME}`; borrowed
 /// when there is nothing to replace.
 pub(crate) fn redact(text: &str) -> Cow<'_, str> {
-    if !ANY.load(Ordering::Acquire) {
-        return Cow::Borrowed(text);
-    }
-    let forms = FORMS.read().unwrap_or_else(|e| e.into_inner());
-    let mut text = Cow::Borrowed(text);
-    for (form, replacement) in forms.iter() {
-        if text.contains(form.as_str()) {
-            text = Cow::Owned(text.replace(form.as_str(), replacement));
-        }
-    }
-    text
+    REGISTRY.redact(text)
 }
 
 /// [`redact`] for bytes (a log event, a line of a child's stderr), read as
 /// UTF-8 with invalid sequences replaced.
 pub(crate) fn redact_bytes(bytes: Vec<u8>) -> Vec<u8> {
-    if !ANY.load(Ordering::Acquire) {
+    if !REGISTRY.any.load(Ordering::Acquire) {
         return bytes;
     }
     match redact(&String::from_utf8_lossy(&bytes)) {
@@ -160,5 +399,121 @@ mod tests {
             "x ${MCPGRAPH_UNIT_TOKEN} \u{fffd}".as_bytes()
         );
         assert_eq!(redact_bytes(b"plain \xff".to_vec()), b"plain \xff");
+    }
+
+    /// A registry of the test's own, with a `'static` life as the
+    /// process's has.
+    fn registry() -> &'static Registry {
+        Box::leak(Box::new(Registry::new()))
+    }
+
+    #[test]
+    fn a_token_leaves_when_its_guard_is_dropped_or_it_expires() {
+        let registry = registry();
+        let t0 = Instant::now();
+        registry.remember("CONFIGURED", "configured-secret", t0);
+        let replaced = registry.remember_token("A", "token-replaced", None, t0);
+        let expiring =
+            registry.remember_token("B", "token-expiring", Some(Duration::from_secs(5)), t0);
+        let text = "token-replaced token-expiring configured-secret";
+        assert_eq!(registry.redact(text), "${A} ${B} ${CONFIGURED}");
+        // Replaced: its guard (and every clone) dropped. It stays for the
+        // grace, then leaves at the next change.
+        let clone = replaced.clone();
+        drop(replaced);
+        drop(clone);
+        let _c = registry.remember_token("C", "ccc-token", None, t0 + Duration::from_secs(1));
+        assert_eq!(registry.redact(text), "${A} ${B} ${CONFIGURED}");
+        let later = Instant::now() + GRACE + Duration::from_secs(1);
+        let _d = registry.remember_token("D", "ddd-token", None, later);
+        assert_eq!(registry.redact(text), "token-replaced ${B} ${CONFIGURED}");
+        // Expired (five seconds, then the grace) though its guard lives.
+        let _e =
+            registry.remember_token("E", "eee-token", None, t0 + Duration::from_secs(5) + GRACE);
+        assert_eq!(
+            registry.redact(text),
+            "token-replaced token-expiring ${CONFIGURED}"
+        );
+        assert_eq!(
+            registry.redact("ccc-token ddd-token eee-token"),
+            "${C} ${D} ${E}"
+        );
+        drop(expiring);
+        // A token whose holder is not ours stays until it expires.
+        registry
+            .remember_token("F", "fff-token", Some(Duration::from_secs(10)), t0)
+            .until_expiry();
+        assert_eq!(registry.redact("fff-token"), "${F}");
+        let _g =
+            registry.remember_token("G", "ggg-token", None, t0 + Duration::from_secs(10) + GRACE);
+        assert_eq!(registry.redact("fff-token"), "fff-token");
+    }
+
+    #[test]
+    fn the_registry_holds_its_bound_of_tokens_the_oldest_leaving_first() {
+        const BOUND: usize = 64;
+        assert_eq!(REGISTRY.max_tokens, MAX_TOKENS);
+        let registry: &'static Registry = Box::leak(Box::new(Registry::holding(BOUND)));
+        let now = Instant::now();
+        registry.remember("CONFIGURED", "configured-secret", now);
+        let extra = 10;
+        let guards: Vec<Remembered> = (0..BOUND + extra)
+            .map(|i| registry.remember_token(&format!("T{i}"), &format!("tok-{i:05}"), None, now))
+            .collect();
+        let entries = registry.entries();
+        assert_eq!(entries.tokens.len(), BOUND);
+        assert_eq!(entries.configured.len(), 1);
+        drop(entries);
+        for i in 0..extra {
+            let token = format!("tok-{i:05}");
+            assert_eq!(registry.redact(&token), token, "the oldest left");
+        }
+        for i in extra..BOUND + extra {
+            assert_eq!(
+                registry.redact(&format!("tok-{i:05}")),
+                format!("${{T{i}}}")
+            );
+        }
+        assert_eq!(registry.redact("configured-secret"), "${CONFIGURED}");
+        drop(guards);
+    }
+
+    /// Every form of every secret, alone, inside other text and side by
+    /// side, with a form of one secret containing another secret.
+    #[test]
+    fn every_form_of_every_secret_is_redacted_in_one_pass() {
+        let registry = registry();
+        let now = Instant::now();
+        let values: Vec<String> = (0..60)
+            .map(|i| format!("sk live/{i}+ab\"cd&e=f?g#h%i@j:k"))
+            .collect();
+        let mut guards = Vec::new();
+        for (i, value) in values.iter().enumerate() {
+            if i % 2 == 0 {
+                registry.remember(&format!("S{i}"), value, now);
+            } else {
+                guards.push(registry.remember_token(&format!("S{i}"), value, None, now));
+            }
+        }
+        registry.remember("INNER", "live/1", now);
+        let mut all = String::new();
+        let mut want = String::new();
+        for (i, value) in values.iter().enumerate() {
+            let forms = encodings(value);
+            assert!(forms.len() >= 5, "{forms:?}");
+            for form in forms {
+                assert_eq!(
+                    registry.redact(&format!("<{form}>")),
+                    format!("<${{S{i}}}>"),
+                    "{form}"
+                );
+                all.push_str(&form);
+                all.push(' ');
+                want.push_str(&format!("${{S{i}}} "));
+            }
+        }
+        assert_eq!(registry.redact(&all), want);
+        assert_eq!(registry.redact("a live/1 b"), "a ${INNER} b");
+        assert!(matches!(registry.redact("nothing here"), Cow::Borrowed(_)));
     }
 }

@@ -131,8 +131,9 @@ pub(super) struct ServeArgs {
     pub(super) oauth: oauth::OAuthArgs,
 
     /// Write each failed call (its arguments, every downstream request and
-    /// reply, the error; secrets redacted) into this directory, at most
-    /// 100 files of 4 MiB: `test --replay FILE` runs one again offline.
+    /// reply, the error; secrets redacted) into this directory (0700, files
+    /// 0600), the newest 100 kept: `test --replay FILE` runs one again
+    /// offline.
     #[arg(long, value_name = "DIR")]
     pub(super) record_failures: Option<std::path::PathBuf>,
 

@@ -36,6 +36,9 @@ pub(crate) struct Failure {
     pub(crate) error: Value,
     /// When, in milliseconds since the Unix epoch.
     pub(crate) at_unix_ms: u64,
+    /// What the record left out, past its budget (`maxValueBytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) cut: Option<String>,
 }
 
 /// One downstream request and its reply.
@@ -61,6 +64,9 @@ pub(crate) enum Reply {
     /// failed first, or the node's time ran out): why, in words. Replayed,
     /// such a call waits until it is cancelled again.
     Cancelled(String),
+    /// Not recorded: the call's record had reached its budget
+    /// (`serve --record-failures`). Replayed, such a call fails.
+    Cut(String),
 }
 
 /// What a cancelled call's [`Reply::Cancelled`] says.
@@ -90,16 +96,18 @@ impl Cassette {
     /// rename): pretty JSON, secrets redacted. The same cassette always
     /// gives the same bytes.
     pub(crate) fn save(&mut self, path: &Path) -> Result<(), String> {
-        self.save_bounded(path, usize::MAX)
+        let text = self.text()?;
+        let temporary = temporary_beside(path);
+        std::fs::write(&temporary, text)
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .map_err(|e| format!("cannot write the cassette {}: {e}", path.display()))
     }
 
-    /// [`Cassette::save`], refused when the file would be larger than
-    /// `max_bytes`.
-    pub(crate) fn save_bounded(&mut self, path: &Path, max_bytes: usize) -> Result<(), String> {
-        self.version = VERSION;
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| format!("cannot write the cassette: {e}"))?;
-        let text = format!("{}\n", crate::secrets::redact(&text));
+    /// [`Cassette::save`] into a file only its owner may read (0600),
+    /// refused when it would be larger than `max_bytes`.
+    pub(crate) fn save_private(&mut self, path: &Path, max_bytes: usize) -> Result<(), String> {
+        use std::io::Write as _;
+        let text = self.text()?;
         if text.len() > max_bytes {
             return Err(format!(
                 "it would take {} bytes, more than the {max_bytes} allowed",
@@ -107,9 +115,25 @@ impl Cassette {
             ));
         }
         let temporary = temporary_beside(path);
-        std::fs::write(&temporary, text)
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        // A temporary file left by a crash would keep its own mode.
+        let _ = std::fs::remove_file(&temporary);
+        options
+            .open(&temporary)
+            .and_then(|mut file| file.write_all(text.as_bytes()))
             .and_then(|()| std::fs::rename(&temporary, path))
             .map_err(|e| format!("cannot write the cassette {}: {e}", path.display()))
+    }
+
+    /// The file's text: pretty JSON, secrets redacted.
+    fn text(&mut self) -> Result<String, String> {
+        self.version = VERSION;
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| format!("cannot write the cassette: {e}"))?;
+        Ok(format!("{}\n", crate::secrets::redact(&text)))
     }
 }
 

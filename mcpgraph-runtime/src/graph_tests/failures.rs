@@ -2,25 +2,40 @@
 //! its own (the call, every downstream request and reply, the error),
 //! secrets redacted, for `test --replay FILE` to run again offline.
 //!
-//! Bounded: at most [`MAX_FILES`] files in the directory (the ones there
-//! count), each at most [`MAX_BYTES`]; a failure past either bound is only
-//! logged.
+//! Only real failures: a round that stops for the client's answers
+//! (`input_required`), a call its caller cancelled and one cut short by
+//! the server's shutdown are not failures of the graph, and are not
+//! written. The files hold the caller's arguments and the downstream
+//! servers' raw replies: the directory is the owner's alone (0700, and an
+//! existing one open to others is refused at start-up) and each file is
+//! 0600. Bounded: at most [`MAX_FILES`] files (the ones there count), the
+//! oldest removed to make room for the newest; the record of one call is
+//! at most its budget ([`CallRecord`]), so each file stays under
+//! [`MAX_BYTES`].
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
 use super::cassette::{Cassette, Failure};
 use super::tape::Tape;
-use crate::error::NodeError;
+use crate::error::{ErrorKind, NodeError};
 
 /// The most failure files a directory holds.
 pub(crate) const MAX_FILES: usize = 100;
 /// The largest failure file written, in bytes.
 pub(crate) const MAX_BYTES: usize = 4 << 20;
+/// The most bytes of one call's record (its arguments, the downstream
+/// requests and replies, as compact JSON): the graph's `maxValueBytes`,
+/// and never over half of [`MAX_BYTES`] (the file is pretty-printed).
+const MAX_RECORD_BYTES: usize = MAX_BYTES / 2;
+
+/// The failure files' name ends so.
+const SUFFIX: &str = ".failure.json";
 
 tokio::task_local! {
     /// The tape of the call running in this task, when failures are
@@ -32,69 +47,132 @@ tokio::task_local! {
 #[derive(Debug)]
 pub(crate) struct FailureRecorder {
     dir: PathBuf,
-    /// Files in the directory, counting the ones found at start.
-    files: AtomicUsize,
+    /// The failure files in the directory, oldest first, counting the
+    /// ones found at start.
+    files: Mutex<VecDeque<PathBuf>>,
     /// Distinguishes failures within one millisecond.
     sequence: AtomicUsize,
 }
 
+/// What one call's failure record keeps until it is known whether the
+/// call failed: its arguments and a tape of its downstream exchanges, the
+/// two within one budget.
+pub(crate) struct CallRecord {
+    tape: Arc<Tape>,
+    /// `None`: over the budget on their own, left out.
+    arguments: Option<Map<String, Value>>,
+    budget: usize,
+}
+
+impl CallRecord {
+    /// The tape the call's downstream exchanges go on.
+    pub(crate) fn tape(&self) -> Arc<Tape> {
+        Arc::clone(&self.tape)
+    }
+}
+
 impl FailureRecorder {
-    /// A recorder writing into `dir`, created if missing.
+    /// A recorder writing into `dir`: created (0700) if missing; refused
+    /// if it exists and others may read, write or enter it.
     pub(crate) fn new(dir: PathBuf) -> Result<Self, String> {
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("--record-failures: cannot create {}: {e}", dir.display()))?;
-        let files = std::fs::read_dir(&dir)
+        private_dir(&dir)?;
+        let mut files: Vec<(SystemTime, PathBuf)> = std::fs::read_dir(&dir)
             .map_err(|e| format!("--record-failures: cannot read {}: {e}", dir.display()))?
             .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".failure.json"))
-            .count();
+            .filter(|e| e.file_name().to_string_lossy().ends_with(SUFFIX))
+            .map(|e| {
+                let modified = e
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(UNIX_EPOCH);
+                (modified, e.path())
+            })
+            .collect();
+        files.sort();
         Ok(Self {
             dir,
-            files: AtomicUsize::new(files),
+            files: Mutex::new(files.into_iter().map(|(_, path)| path).collect()),
             sequence: AtomicUsize::new(0),
         })
     }
 
-    /// A tape for one call (it records).
-    pub(crate) fn tape() -> Arc<Tape> {
+    /// The record of one call with `arguments`, within `max_value_bytes`
+    /// (the graph's `maxValueBytes`; at most [`MAX_RECORD_BYTES`]).
+    pub(crate) fn start(arguments: &Map<String, Value>, max_value_bytes: u64) -> CallRecord {
+        let budget = usize::try_from(max_value_bytes)
+            .unwrap_or(usize::MAX)
+            .min(MAX_RECORD_BYTES);
+        let size = super::tape::json_size(arguments);
+        let (arguments, used) = if size <= budget {
+            (Some(arguments.clone()), size)
+        } else {
+            (None, 0)
+        };
         let tape = Arc::new(Tape::default());
-        tape.record();
-        tape
+        tape.record_within(budget, used);
+        CallRecord {
+            tape,
+            arguments,
+            budget,
+        }
     }
 
-    /// Writes the failed call of `tool` with `arguments`, whose downstream
-    /// calls are on `tape`, failed with `error`.
-    pub(crate) fn write(
-        &self,
-        tool: &str,
-        arguments: &Map<String, Value>,
-        tape: &Tape,
-        error: &NodeError,
-    ) {
-        if self.files.fetch_add(1, Ordering::SeqCst) >= MAX_FILES {
-            self.files.fetch_sub(1, Ordering::SeqCst);
-            tracing::warn!(
-                dir = %self.dir.display(),
-                "a failed call of `{tool}` was not recorded: the directory holds {MAX_FILES} failures already"
-            );
-            return;
-        }
+    /// Whether a call that ended with `error` is a failure to record: not
+    /// a round waiting for answers, nor a call its caller cancelled or the
+    /// server's shutdown cut short.
+    pub(crate) fn records(error: &NodeError, cancelled_by_caller: bool) -> bool {
+        !cancelled_by_caller
+            && !matches!(
+                error.kind(),
+                ErrorKind::InputRequired | ErrorKind::Cancelled | ErrorKind::Shutdown
+            )
+    }
+
+    /// Writes the failed call of `tool`, whose arguments and downstream
+    /// calls are in `record`, failed with `error`; past [`MAX_FILES`],
+    /// the oldest file goes.
+    pub(crate) fn write(&self, tool: &str, record: &CallRecord, error: &NodeError) {
         let since = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default();
         let sequence = self.sequence.fetch_add(1, Ordering::SeqCst);
+        let played = record.tape.finish();
+        let mut cut = Vec::new();
+        if record.arguments.is_none() {
+            cut.push("the call's arguments".to_owned());
+        }
+        if played.cut > 0 {
+            cut.push(format!(
+                "{} of {} downstream requests or replies",
+                played.cut,
+                played.made.len()
+            ));
+        }
         let mut cassette = Cassette::default();
         cassette.failure = Some(Failure {
             tool: tool.to_owned(),
-            arguments: super::cassette::redacted(arguments),
+            arguments: record
+                .arguments
+                .as_ref()
+                .map(super::cassette::redacted)
+                .unwrap_or_default(),
             error: serde_json::to_value(error).unwrap_or_default(),
             at_unix_ms: u64::try_from(since.as_millis()).unwrap_or(u64::MAX),
+            cut: (!cut.is_empty()).then(|| {
+                format!(
+                    "the record is cut at its budget of {} bytes (maxValueBytes, at most {} \
+                     bytes): {} left out",
+                    record.budget,
+                    MAX_RECORD_BYTES,
+                    cut.join(" and ")
+                )
+            }),
         });
         cassette
             .cases
-            .insert(super::cassette::FAILURE_CASE.to_owned(), tape.finish().made);
+            .insert(super::cassette::FAILURE_CASE.to_owned(), played.made);
         let name = format!(
-            "{}-{}-{sequence}.failure.json",
+            "{}-{}-{sequence}{SUFFIX}",
             since.as_millis(),
             tool.replace(
                 |c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '-',
@@ -102,11 +180,63 @@ impl FailureRecorder {
             )
         );
         let path = self.dir.join(name);
-        if let Err(e) = cassette.save_bounded(&path, MAX_BYTES) {
-            self.files.fetch_sub(1, Ordering::SeqCst);
+        if let Err(e) = cassette.save_private(&path, MAX_BYTES) {
             tracing::warn!("a failed call of `{tool}` was not recorded: {e}");
-        } else {
-            tracing::info!(file = %path.display(), "recorded a failed call of `{tool}`");
+            return;
+        }
+        tracing::info!(file = %path.display(), "recorded a failed call of `{tool}`");
+        let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        files.push_back(path);
+        while files.len() > MAX_FILES {
+            let Some(oldest) = files.pop_front() else {
+                break;
+            };
+            match std::fs::remove_file(&oldest) {
+                Ok(()) => tracing::info!(
+                    file = %oldest.display(),
+                    "removed the oldest recorded failure: the directory holds {MAX_FILES}"
+                ),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => tracing::warn!(
+                    file = %oldest.display(),
+                    "cannot remove the oldest recorded failure: {e}"
+                ),
+            }
         }
     }
+}
+
+/// Makes `dir` (0700) if missing; an existing one must be a directory that
+/// only its owner may read, write or enter.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    let place = format!("--record-failures {}", dir.display());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
+        match std::fs::symlink_metadata(dir) {
+            Ok(meta) if !meta.is_dir() => {
+                return Err(format!("{place}: not a directory"));
+            }
+            Ok(meta) => {
+                let mode = meta.permissions().mode() & 0o777;
+                if mode & 0o077 != 0 {
+                    return Err(format!(
+                        "{place}: the directory has mode {mode:04o}, open to other users; \
+                         recorded failures hold callers' arguments and downstream replies: \
+                         make it 0700 (`chmod 700 {}`) or name a new directory",
+                        dir.display()
+                    ));
+                }
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(|e| format!("{place}: cannot create it: {e}")),
+            Err(e) => Err(format!("{place}: {e}")),
+        }
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(dir).map_err(|e| format!("{place}: cannot create it: {e}"))
 }

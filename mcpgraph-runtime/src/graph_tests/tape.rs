@@ -33,6 +33,13 @@ struct State {
     made: Vec<Exchange>,
     /// Requests that differ from the recording, or were never recorded.
     problems: Vec<String>,
+    /// Record: the most bytes of arguments and replies kept (compact
+    /// JSON); `None`: no limit.
+    budget: Option<usize>,
+    /// Record: the bytes kept so far.
+    used: usize,
+    /// Record: requests and replies left out, past the budget.
+    cut: usize,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +60,8 @@ pub(crate) struct Played {
     pub(crate) problems: Vec<String>,
     /// Replay: recorded exchanges no request used.
     pub(crate) unused: usize,
+    /// Record: requests and replies left out, past the budget.
+    pub(crate) cut: usize,
 }
 
 /// What [`Tape::before`] decided for a call.
@@ -72,6 +81,18 @@ impl Tape {
     /// The next case records its calls.
     pub(crate) fn record(&self) {
         self.start(Mode::Record, Vec::new());
+    }
+
+    /// The next case records its calls, keeping at most `budget` bytes
+    /// of arguments and replies (compact JSON), `used` of them taken
+    /// already; past it, an exchange keeps its server and tool, its
+    /// arguments are left out and its reply is [`Reply::Cut`]. The calls
+    /// themselves go on as ever.
+    pub(crate) fn record_within(&self, budget: usize, used: usize) {
+        self.start(Mode::Record, Vec::new());
+        let mut state = self.lock();
+        state.budget = Some(budget);
+        state.used = used;
     }
 
     /// The next case is answered from `recorded`.
@@ -95,6 +116,7 @@ impl Tape {
             unused: state.recorded.iter().filter(|(_, used)| !used).count(),
             made: state.made,
             problems: state.problems,
+            cut: state.cut,
         }
     }
 
@@ -113,11 +135,16 @@ impl Tape {
         match state.mode {
             Mode::Live => Before::Live,
             Mode::Record => {
+                let (arguments, reply) = if state.keeps(json_size(arguments)) {
+                    (redacted(arguments), Reply::Cancelled(CANCELLED.to_owned()))
+                } else {
+                    (Map::new(), state.cut_reply())
+                };
                 state.made.push(Exchange {
                     server: server.to_owned(),
                     tool: tool.to_owned(),
-                    arguments: redacted(arguments),
-                    reply: Reply::Cancelled(CANCELLED.to_owned()),
+                    arguments,
+                    reply,
                 });
                 Before::Record(state.made.len() - 1)
             }
@@ -127,6 +154,15 @@ impl Tape {
 
     /// Called when recorded call number `index` ended.
     pub(crate) fn after(&self, index: usize, outcome: &Result<CallToolResult, DownstreamError>) {
+        let mut state = self.lock();
+        // Cut at the request: its reply is left out too.
+        if state
+            .made
+            .get(index)
+            .is_none_or(|e| matches!(e.reply, Reply::Cut(_)))
+        {
+            return;
+        }
         let reply = match outcome {
             Ok(result) => Reply::Result(serde_json::to_value(result).unwrap_or_default()),
             Err(e) => Reply::Error {
@@ -134,13 +170,59 @@ impl Tape {
                 message: e.message.clone(),
             },
         };
-        if let Some(exchange) = self.lock().made.get_mut(index) {
+        let reply = if state.keeps(json_size(&reply)) {
+            reply
+        } else {
+            state.cut_reply()
+        };
+        if let Some(exchange) = state.made.get_mut(index) {
             exchange.reply = reply;
         }
     }
 }
 
+/// The length of `value` as compact JSON, without writing it out.
+pub(crate) fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing JSON into a counter cannot fail.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
 impl State {
+    /// Whether `size` more bytes fit the budget (taking them if so).
+    fn keeps(&mut self, size: usize) -> bool {
+        let Some(budget) = self.budget else {
+            return true;
+        };
+        match self.used.checked_add(size) {
+            Some(used) if used <= budget => {
+                self.used = used;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A reply left out, counted.
+    fn cut_reply(&mut self) -> Reply {
+        self.cut += 1;
+        Reply::Cut(format!(
+            "not recorded: the call's record reached its budget of {} bytes",
+            self.budget.unwrap_or_default()
+        ))
+    }
+
     fn answer(&mut self, server: &str, tool: &str, arguments: &Map<String, Value>) -> Before {
         let arguments = redacted(arguments);
         let unused = |(e, used): &&mut (Exchange, bool)| !*used && e.server == server;
@@ -205,6 +287,11 @@ fn replayed(reply: &Reply) -> Result<CallToolResult, DownstreamError> {
         Reply::Cancelled(why) => Err(DownstreamError {
             kind: ErrorKind::Internal,
             message: format!("replay: the recorded call was {why}"),
+            retry_after: None,
+        }),
+        Reply::Cut(why) => Err(DownstreamError {
+            kind: ErrorKind::Internal,
+            message: format!("replay: the call's reply was {why}"),
             retry_after: None,
         }),
     }

@@ -5,10 +5,15 @@
 //! `questions::rounds` for what the state holds, `serving::state` for the
 //! sealing).
 //!
-//! A state is bound to the tool, a digest of the call's arguments and the
-//! credential the request came with (its `Authorization` header's digest,
-//! when there is one): it opens only for the same call by the same caller,
-//! on any replica holding the key it was sealed with, until it expires.
+//! A state is bound to the graph (its server's name and version), the
+//! caller and the call (the tool and a digest of its arguments): it opens
+//! only in the same graph, for the same call by the same caller, on any
+//! replica holding the key it was sealed with, until it expires. The
+//! caller is the principal of its OAuth access token under inbound OAuth
+//! (issuer and subject, so that a token refreshed between rounds still
+//! resumes), else the digest of its `Authorization` header, else no one.
+//! A state that does not open says why: another graph, another caller,
+//! another call, altered, or expired.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,13 +27,15 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use super::state::Binding;
+
 use super::handler::Handler;
 use crate::error::{ErrorKind, NodeError};
 use crate::questions::{Caller, Rounds, Saved};
 use crate::serving::metrics;
 
 /// The round of a 2026-07-28 call, and what its state is bound to.
-pub(super) type Round = (Arc<Rounds>, Vec<u8>);
+pub(super) type Round = (Arc<Rounds>, Binding);
 
 /// How long a client has to answer before the state of its call expires.
 pub(crate) const STATE_TTL: Duration = Duration::from_secs(600);
@@ -78,9 +85,9 @@ impl Handler {
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> Result<(Arc<Rounds>, Vec<u8>), McpError> {
+    ) -> Result<(Arc<Rounds>, Binding), McpError> {
         let responses = request.input_responses.clone().unwrap_or_default();
-        let binding = binding(request, context);
+        let binding = self.binding(request, context);
         let Some(token) = &request.request_state else {
             return Ok((Arc::new(Rounds::new(Saved::default(), responses)), binding));
         };
@@ -107,7 +114,7 @@ impl Handler {
         error: &NodeError,
         round: &Rounds,
         tool: &str,
-        binding: &[u8],
+        binding: &Binding,
     ) -> Option<Result<CallToolResponse, McpError>> {
         let label = self.tool_label(tool);
         if let Some(missing) = round.missing() {
@@ -143,7 +150,7 @@ impl Handler {
         &self,
         round: &Rounds,
         tool: &str,
-        binding: &[u8],
+        binding: &Binding,
     ) -> Option<Result<InputRequiredResult, String>> {
         let (requests, saved) = round.asked()?;
         let sealed = Sealed {
@@ -163,28 +170,60 @@ impl Handler {
     }
 }
 
-/// What a state is bound to: the credential's digest, the tool, the
-/// arguments' digest (keys sorted, at every depth).
-fn binding(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Vec<u8> {
-    let mut binding = Vec::with_capacity(80 + request.name.len());
+impl Handler {
+    /// What a state is bound to: this graph (its server's name and
+    /// version), the caller ([`principal`]), the call (the tool, the
+    /// arguments' digest, keys sorted at every depth).
+    fn binding(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Binding {
+        let server = self.engine().graph().server;
+        let graph = [server.name.as_bytes(), b"\0", server.version.as_bytes()].concat();
+        let mut call = Vec::with_capacity(33 + request.name.len());
+        call.extend_from_slice(request.name.as_bytes());
+        call.push(0);
+        let mut digest = Sha256::new();
+        canonical_object(request.arguments.as_ref(), &mut digest);
+        call.extend_from_slice(&digest.finalize());
+        Binding::new(&graph, &principal(context), &call)
+    }
+}
+
+/// Who calls, as a state is bound to it: under inbound OAuth, the access
+/// token's issuer and subject (its `client_id` when it has no `sub`), so
+/// that the same principal's next token opens the state; else the digest
+/// of the `Authorization` header (`--auth-token-env`); else (stdio, or no
+/// credential) nothing.
+fn principal(context: &RequestContext<RoleServer>) -> Vec<u8> {
     // Over stdio, and without the `http-server` feature, there is none.
     #[cfg(feature = "http-server")]
-    if let Some(credential) = context
-        .extensions
-        .get::<http::request::Parts>()
-        .and_then(|parts| parts.headers.get(http::header::AUTHORIZATION))
-    {
-        binding.extend_from_slice(&Sha256::digest(credential.as_bytes()));
+    if let Some(parts) = context.extensions.get::<http::request::Parts>() {
+        let claims = parts.extensions.get::<crate::serving::http::Claims>();
+        if let Some((claims, subject)) = claims.and_then(|c| {
+            let subject = c.subject.as_deref().map(|s| ("sub", s));
+            let client = c.client_id.as_deref().map(|s| ("client_id", s));
+            Some((c, subject.or(client)?))
+        }) {
+            let (claim, value) = subject;
+            return [
+                b"oauth\0",
+                claims.issuer.as_bytes(),
+                b"\0",
+                claim.as_bytes(),
+                b"\0",
+                value.as_bytes(),
+            ]
+            .concat();
+        }
+        if let Some(credential) = parts.headers.get(http::header::AUTHORIZATION) {
+            return [&b"credential\0"[..], &Sha256::digest(credential.as_bytes())].concat();
+        }
     }
     #[cfg(not(feature = "http-server"))]
     let _ = context;
-    binding.push(0);
-    binding.extend_from_slice(request.name.as_bytes());
-    binding.push(0);
-    let mut digest = Sha256::new();
-    canonical_object(request.arguments.as_ref(), &mut digest);
-    binding.extend_from_slice(&digest.finalize());
-    binding
+    Vec::new()
 }
 
 /// Feeds `object` (no object: `{}`) to `digest` as JSON text with every

@@ -1,16 +1,19 @@
 //! Sealed state: what a call hands its client to keep (MCP 2026-07-28's
 //! `requestState`), sealed so that only a server holding the same key can
-//! read it, nobody can change it unseen, and it opens only for the caller,
-//! tool and arguments it was made for, until it expires.
+//! read it, nobody can change it unseen, and it opens only in the graph,
+//! for the caller, tool and arguments it was made for, until it expires.
 //!
-//! A token is `mgs1.<kid>.<base64url(nonce ‖ ciphertext)>`: XChaCha20-Poly1305
+//! A token is `mgs2.<kid>.<base64url(nonce ‖ ciphertext)>`: XChaCha20-Poly1305
 //! (RustCrypto's `chacha20poly1305`) under the key `kid`, with a random
-//! 24-byte nonce from the operating system. The plaintext is the expiry
-//! (milliseconds since the Unix epoch, 8 bytes big-endian) followed by the
-//! caller's bytes; the associated data is `mgs1.<kid>.` followed by the
-//! binding the caller gives (who is calling, the tool, its arguments'
-//! digest), so a token sealed for one binding, or relabelled with another
-//! key id or version, does not open. The first key seals; every key opens
+//! 24-byte nonce from the operating system; the associated data is
+//! `mgs2.<kid>.`, so a token relabelled with another key id or version
+//! does not open. The plaintext is the expiry (milliseconds since the
+//! Unix epoch, 8 bytes big-endian), the three digests of its [`Binding`]
+//! (the graph, the principal, the call: 32 bytes each), then the caller's
+//! bytes. The binding is inside the sealed bytes, not in the associated
+//! data, so that once a token opens, a refusal can say which part differs
+//! (another graph sharing the key, another principal, another call),
+//! which the tag alone cannot tell. The first key seals; every key opens
 //! (rotation). Keys come from a file or an environment variable
 //! ([`keys`]); what the state holds is the caller's business, not this
 //! module's.
@@ -39,11 +42,40 @@ pub(crate) use keys::StateKeys;
 pub(crate) const MAX_TOKEN_BYTES: usize = 1 << 20;
 
 /// The token format's version, first in every token and in its
-/// associated data.
-const VERSION: &str = "mgs1";
+/// associated data (`mgs1` had the binding in the associated data).
+const VERSION: &str = "mgs2";
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
 const EXPIRY_LEN: usize = 8;
+const DIGEST_LEN: usize = 32;
+/// The expiry and the binding's three digests.
+const HEADER_LEN: usize = EXPIRY_LEN + 3 * DIGEST_LEN;
+
+/// What a state is bound to, each part a SHA-256 digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Binding {
+    /// The graph: its server's name and version.
+    graph: [u8; DIGEST_LEN],
+    /// Who calls: the principal of an OAuth access token (issuer and
+    /// subject), else the digest of the credential, else no one.
+    principal: [u8; DIGEST_LEN],
+    /// The call: the tool, and its arguments' digest.
+    call: [u8; DIGEST_LEN],
+}
+
+impl Binding {
+    /// The binding of `graph`, `principal` and `call`'s bytes (each
+    /// hashed on its own).
+    pub(crate) fn new(graph: &[u8], principal: &[u8], call: &[u8]) -> Self {
+        use sha2::Digest as _;
+        let digest = |bytes: &[u8]| -> [u8; DIGEST_LEN] { sha2::Sha256::digest(bytes).into() };
+        Self {
+            graph: digest(graph),
+            principal: digest(principal),
+            call: digest(call),
+        }
+    }
+}
 
 /// Why a token does not open, or a state cannot be sealed. The messages
 /// are written for the client that sent the token.
@@ -60,10 +92,17 @@ pub(crate) enum StateError {
         /// `-` or `_`).
         kid: String,
     },
-    /// Changed since it was sealed, or sealed for another caller, tool or
-    /// arguments: authentication failed, and which of these it was cannot
-    /// be told apart (by design).
+    /// Changed since it was sealed (authentication failed), or sealed
+    /// under a key of the same id but other bytes.
     Tampered,
+    /// Sealed by another graph (another server name or version) holding
+    /// the same key.
+    ForeignGraph,
+    /// Sealed for another principal (another OAuth subject or issuer, or
+    /// another credential).
+    OtherPrincipal,
+    /// Sealed for another tool or other arguments.
+    OtherCall,
     /// Its time is up.
     Expired {
         /// How long ago it expired.
@@ -95,8 +134,20 @@ impl fmt::Display for StateError {
                  call the tool again without it"
             ),
             Self::Tampered => f.write_str(
-                "requestState does not verify: it was altered, or it was issued for another \
-                 caller, tool or arguments; call the tool again without it",
+                "requestState does not verify: it was altered, or sealed with another key of \
+                 the same id; call the tool again without it",
+            ),
+            Self::ForeignGraph => f.write_str(
+                "requestState was issued by another graph (another server name or version \
+                 sharing this state key); call the tool again without it",
+            ),
+            Self::OtherPrincipal => f.write_str(
+                "requestState was issued to another caller (another principal or \
+                 credential); call the tool again without it",
+            ),
+            Self::OtherCall => f.write_str(
+                "requestState was issued for another tool or other arguments; call the tool \
+                 again without it",
             ),
             Self::Expired { ago } => write!(
                 f,
@@ -125,21 +176,14 @@ pub(super) fn is_kid(kid: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// The associated data: `mgs1.<kid>.` then the caller's binding. The key
-/// id has no `.`, so where the binding starts is never ambiguous.
-fn associated_data(kid: &str, binding: &[u8]) -> Vec<u8> {
-    let mut ad = Vec::with_capacity(VERSION.len() + kid.len() + 2 + binding.len());
-    ad.extend_from_slice(VERSION.as_bytes());
-    ad.push(b'.');
-    ad.extend_from_slice(kid.as_bytes());
-    ad.push(b'.');
-    ad.extend_from_slice(binding);
-    ad
+/// The associated data: `mgs2.<kid>.`.
+fn associated_data(kid: &str) -> Vec<u8> {
+    format!("{VERSION}.{kid}.").into_bytes()
 }
 
 /// The length of the token for a plaintext of `len` bytes under `kid`.
 fn token_len(kid: &str, len: usize) -> usize {
-    let sealed = NONCE_LEN + EXPIRY_LEN + len + TAG_LEN;
+    let sealed = NONCE_LEN + HEADER_LEN + len + TAG_LEN;
     VERSION.len() + 1 + kid.len() + 1 + (4 * sealed).div_ceil(3)
 }
 
@@ -154,7 +198,7 @@ pub(super) fn seal_with(
     kid: &str,
     cipher: &XChaCha20Poly1305,
     plaintext: &[u8],
-    binding: &[u8],
+    binding: &Binding,
     ttl: Duration,
 ) -> Result<String, StateError> {
     let size = token_len(kid, plaintext.len());
@@ -166,11 +210,14 @@ pub(super) fn seal_with(
     }
     let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
     let expiry = now_ms().saturating_add(ttl_ms);
-    let mut message = zeroize::Zeroizing::new(Vec::with_capacity(EXPIRY_LEN + plaintext.len()));
+    let mut message = zeroize::Zeroizing::new(Vec::with_capacity(HEADER_LEN + plaintext.len()));
     message.extend_from_slice(&expiry.to_be_bytes());
+    message.extend_from_slice(&binding.graph);
+    message.extend_from_slice(&binding.principal);
+    message.extend_from_slice(&binding.call);
     message.extend_from_slice(plaintext);
     let nonce = XNonce::try_generate().map_err(|_| StateError::Random)?;
-    let ad = associated_data(kid, binding);
+    let ad = associated_data(kid);
     let ciphertext = cipher
         .encrypt(
             &nonce,
@@ -211,9 +258,9 @@ pub(super) fn parse(token: &str) -> Result<(&str, Vec<u8>), StateError> {
         .and_then(|rest| rest.strip_prefix('.'))
         .ok_or_else(|| {
             if token.starts_with("mgs") {
-                malformed("its format version is not `mgs1`")
+                malformed("its format version is not `mgs2`")
             } else {
-                malformed("it does not start with `mgs1.`")
+                malformed("it does not start with `mgs2.`")
             }
         })?;
     let (kid, data) = rest
@@ -227,19 +274,20 @@ pub(super) fn parse(token: &str) -> Result<(&str, Vec<u8>), StateError> {
     let sealed = URL_SAFE_NO_PAD
         .decode(data)
         .map_err(|_| malformed("its data is not base64url without padding"))?;
-    if sealed.len() < NONCE_LEN + TAG_LEN + EXPIRY_LEN {
+    if sealed.len() < NONCE_LEN + TAG_LEN + HEADER_LEN {
         return Err(malformed("its data is too short"));
     }
     Ok((kid, sealed))
 }
 
 /// Opens `sealed` (nonce ‖ ciphertext of a token of key `kid`) with
-/// `cipher`, checks its expiry, and gives the caller's plaintext.
+/// `cipher`, checks its binding part by part (the graph, the principal,
+/// the call) and its expiry, and gives the caller's plaintext.
 pub(super) fn open_with(
     kid: &str,
     cipher: &XChaCha20Poly1305,
     sealed: &[u8],
-    binding: &[u8],
+    binding: &Binding,
 ) -> Result<Vec<u8>, StateError> {
     let too_short = StateError::Malformed {
         reason: "its data is too short",
@@ -248,7 +296,7 @@ pub(super) fn open_with(
         .split_at_checked(NONCE_LEN)
         .ok_or(too_short.clone())?;
     let nonce = XNonce::try_from(nonce).map_err(|_| too_short)?;
-    let ad = associated_data(kid, binding);
+    let ad = associated_data(kid);
     let mut message = cipher
         .decrypt(
             &nonce,
@@ -258,17 +306,38 @@ pub(super) fn open_with(
             },
         )
         .map_err(|_| StateError::Tampered)?;
-    let (expiry, _) = message
-        .split_first_chunk::<EXPIRY_LEN>()
-        .ok_or(StateError::Tampered)?;
-    let expiry = u64::from_be_bytes(*expiry);
+    let refused = |message: &mut Vec<u8>, error| {
+        zeroize::Zeroize::zeroize(message);
+        Err(error)
+    };
+    let Some(header) = message.get(..HEADER_LEN) else {
+        return refused(&mut message, StateError::Tampered);
+    };
+    let (expiry, digests) = header.split_at(EXPIRY_LEN);
+    let expiry = u64::from_be_bytes(expiry.try_into().unwrap_or_default());
+    let (graph, rest) = digests.split_at(DIGEST_LEN);
+    let (principal, call) = rest.split_at(DIGEST_LEN);
+    let differs = if graph != binding.graph {
+        Some(StateError::ForeignGraph)
+    } else if principal != binding.principal {
+        Some(StateError::OtherPrincipal)
+    } else if call != binding.call {
+        Some(StateError::OtherCall)
+    } else {
+        None
+    };
+    if let Some(error) = differs {
+        return refused(&mut message, error);
+    }
     let now = now_ms();
     if now > expiry {
-        zeroize::Zeroize::zeroize(&mut message);
-        return Err(StateError::Expired {
-            ago: Duration::from_millis(now - expiry),
-        });
+        return refused(
+            &mut message,
+            StateError::Expired {
+                ago: Duration::from_millis(now - expiry),
+            },
+        );
     }
-    message.drain(..EXPIRY_LEN);
+    message.drain(..HEADER_LEN);
     Ok(message)
 }

@@ -3,10 +3,12 @@
 //! holds its key. Two replicas with the same key file behind nginx serve
 //! the Python SDK client's rounds (both answer); raw requests check the
 //! refusals: a tampered state, one sealed under a key this replica does
-//! not hold, one for other arguments.
+//! not hold, one for other arguments, one another graph sealed with the
+//! same key, one sealed for another OAuth principal; and a token refreshed
+//! between rounds resumes.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use mcpgraph_tests::*;
 use serde_json::{Value, json};
@@ -31,21 +33,34 @@ fn key_file(tag: &str, text: &str) -> PathBuf {
 
 /// A `--stateless` replica of the questions fixture sealing with `keys`.
 async fn replica(keys: &PathBuf, tag: &str) -> HttpServer {
+    serve(&fixture(), keys, tag, "127.0.0.1:0", &[]).await
+}
+
+/// `program` (a fixture with the questions graph's servers) served
+/// `--stateless` on `addr`, sealing with `keys`, with `flags`.
+async fn serve(
+    program: &Path,
+    keys: &PathBuf,
+    tag: &str,
+    addr: &str,
+    flags: &[&str],
+) -> HttpServer {
     let mcp = everything_over_stdio(tag);
-    let mut cmd = tokio::process::Command::new(fixture());
+    let mut cmd = tokio::process::Command::new(program);
     cmd.arg("--mcp")
         .arg(&mcp)
         .args([
             "serve",
             "--http",
-            "127.0.0.1:0",
+            addr,
             "--stateless",
             "--log-level",
             "info",
         ])
+        .args(flags)
         .arg("--state-key-file")
         .arg(keys);
-    HttpServer::spawn("questions_fixture", cmd, &[]).await
+    HttpServer::spawn("questions_fixture", cmd, flags).await
 }
 
 /// A 2026-07-28 `tools/call` of `tool` (with `extra` params), raw; the
@@ -60,6 +75,30 @@ async fn modern_call(addr: std::net::SocketAddr, tool: &str, extra: Value) -> Va
 
 /// [`modern_call`]'s messages: the notifications before the reply too.
 async fn modern_exchange(addr: std::net::SocketAddr, tool: &str, extra: Value) -> Vec<Value> {
+    modern_exchange_with(addr, tool, extra, &[]).await
+}
+
+/// [`modern_call`] with `headers` more (an `Authorization`).
+async fn modern_call_with(
+    addr: std::net::SocketAddr,
+    tool: &str,
+    extra: Value,
+    headers: &[(&str, &str)],
+) -> Value {
+    modern_exchange_with(addr, tool, extra, headers)
+        .await
+        .into_iter()
+        .find(|m| m.get("id") == Some(&json!(1)))
+        .unwrap_or_else(|| panic!("no reply to the call"))
+}
+
+/// [`modern_exchange`] with `headers` more.
+async fn modern_exchange_with(
+    addr: std::net::SocketAddr,
+    tool: &str,
+    extra: Value,
+    headers: &[(&str, &str)],
+) -> Vec<Value> {
     let mut params = json!({
         "name": tool,
         "arguments": {},
@@ -73,16 +112,13 @@ async fn modern_exchange(addr: std::net::SocketAddr, tool: &str, extra: Value) -
         params[k] = v;
     }
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
-    let response = post_mcp(
-        addr,
-        &[
-            ("MCP-Protocol-Version", "2026-07-28"),
-            ("Mcp-Method", "tools/call"),
-            ("Mcp-Name", tool),
-        ],
-        &body.to_string(),
-    )
-    .await;
+    let mut all = vec![
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", tool),
+    ];
+    all.extend_from_slice(headers);
+    let response = post_mcp(addr, &all, &body.to_string()).await;
     response.messages()
 }
 
@@ -105,7 +141,7 @@ async fn a_state_opens_on_another_replica_with_the_key() {
         .as_str()
         .expect("a requestState")
         .to_owned();
-    assert!(state.starts_with("mgs1.k1."), "{state}");
+    assert!(state.starts_with("mgs2.k1."), "{state}");
     let name = json!({"user_name": {"action": "accept", "content": {"name": "Grace"}}});
 
     // The refusals, each a JSON-RPC error naming the cause.
@@ -382,4 +418,119 @@ async fn a_parked_call_does_not_hold_up_the_next() {
         .unwrap_or_default();
     assert!(text.contains("User provided"), "{done}");
     a.stop().await;
+}
+
+/// The JSON-RPC error message of a refused round, checked to be -32602.
+fn refusal(reply: &Value, what: &str) -> String {
+    assert_eq!(reply["error"]["code"], -32602, "{what}: {reply}");
+    reply["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Two graphs holding the same state key, each with a tool `ask_twice`
+/// taking the same arguments: a state one seals is refused by the other
+/// as another graph's, and still resumes in its own.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_state_opens_only_in_the_graph_that_sealed_it() {
+    let keys = key_file("twins", &format!("k1={KEY_A}\n"));
+    let questions = replica(&keys, "twin-a").await;
+    let twin = serve(
+        Path::new(env!("CARGO_BIN_EXE_questions_twin_fixture")),
+        &keys,
+        "twin-b",
+        "127.0.0.1:0",
+        &[],
+    )
+    .await;
+    let name = json!({"user_name": {"action": "accept", "content": {"name": "Grace"}}});
+    for (sealer, opener) in [(&questions, &twin), (&twin, &questions)] {
+        let first = modern_call(sealer.addr, "ask_twice", json!({})).await;
+        let state = first["result"]["requestState"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a requestState: {first}"))
+            .to_owned();
+        let resumed = json!({"requestState": state, "inputResponses": name});
+        let reply = modern_call(opener.addr, "ask_twice", resumed.clone()).await;
+        let message = refusal(&reply, "another graph's state");
+        assert!(message.contains("issued by another graph"), "{message}");
+        let reply = modern_call(sealer.addr, "ask_twice", resumed).await;
+        assert_eq!(reply["result"]["resultType"], "input_required", "{reply}");
+    }
+    questions.stop().await;
+    twin.stop().await;
+}
+
+/// Under inbound OAuth a state is bound to the token's principal (issuer
+/// and subject), not to the token: a new token of the same client from
+/// the authorization server resumes the call; another client's token is
+/// refused as another caller's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refreshed_token_resumes_and_another_principal_is_refused() {
+    use mcpgraph_tests::oidc::{Provider, ProviderConfig};
+    let keys = key_file("oauth", &format!("k1={KEY_A}\n"));
+    let port = free_port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let provider = Provider::start(ProviderConfig {
+        resources: vec![resource.clone()],
+        limited_scopes: vec!["mcp:tools".into()],
+        ..ProviderConfig::default()
+    })
+    .await;
+    let issuer = provider.issuer.clone();
+    let server = serve(
+        &fixture(),
+        &keys,
+        "oauth",
+        &format!("127.0.0.1:{port}"),
+        &["--oauth-issuer", &issuer, "--oauth-resource", &resource],
+    )
+    .await;
+    let bearer = |token: String| format!("Bearer {token}");
+    let first_token = bearer(provider.token("full", &resource, "mcp:tools").await);
+    let refreshed = bearer(provider.token("full", &resource, "mcp:tools").await);
+    let other = bearer(provider.token("limited", &resource, "mcp:tools").await);
+    assert_ne!(first_token, refreshed);
+
+    let first = modern_call_with(
+        server.addr,
+        "ask_twice",
+        json!({}),
+        &[("Authorization", &first_token)],
+    )
+    .await;
+    let state = first["result"]["requestState"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a requestState: {first}"))
+        .to_owned();
+    let name = json!({"user_name": {"action": "accept", "content": {"name": "Grace"}}});
+    let resumed = json!({"requestState": state, "inputResponses": name});
+
+    let reply = modern_call_with(
+        server.addr,
+        "ask_twice",
+        resumed.clone(),
+        &[("Authorization", &other)],
+    )
+    .await;
+    let message = refusal(&reply, "another client's token");
+    assert!(message.contains("issued to another caller"), "{message}");
+
+    let second = modern_call_with(
+        server.addr,
+        "ask_twice",
+        resumed,
+        &[("Authorization", &refreshed)],
+    )
+    .await;
+    assert_eq!(
+        second["result"]["resultType"], "input_required",
+        "the refreshed token resumes: {second}"
+    );
+    assert!(
+        second["result"]["inputRequests"]["opinion"]["method"] == "sampling/createMessage",
+        "{second}"
+    );
+    server.stop().await;
 }

@@ -28,18 +28,29 @@ pub(crate) struct Token {
     /// `expires_in` before now, less a margin; `None` when the server gave
     /// no lifetime.
     pub(crate) renew_at: Option<Instant>,
+    /// Keeps the token (and its refresh token) among the secrets to
+    /// redact until it is dropped or expires.
+    remembered: Vec<crate::secrets::Remembered>,
 }
 
 impl Token {
     fn new(access: String, expires_in: Option<Duration>) -> Token {
-        crate::secrets::remember("oauth access token", &access);
+        let remembered = vec![crate::secrets::remember_token(
+            "oauth access token",
+            &access,
+            expires_in,
+        )];
         // Renewed ahead of expiry: 30 s before it, or at half its life
         // when it is short.
         let renew_at = expires_in.map(|life| {
             let margin = (life / 2).min(Duration::from_secs(30));
             Instant::now() + life - margin
         });
-        Token { access, renew_at }
+        Token {
+            access,
+            renew_at,
+            remembered,
+        }
     }
 
     /// Whether it is still worth sending.
@@ -111,13 +122,16 @@ pub(crate) async fn unattended(
 /// The token of `response` (remembered as a secret by [`Token::new`], its
 /// refresh token, if any, here).
 pub(super) fn from_response(response: &OAuthTokenResponse) -> Token {
-    if let Some(refresh) = response.refresh_token() {
-        crate::secrets::remember("oauth refresh token", refresh.secret());
-    }
-    Token::new(
+    let mut token = Token::new(
         response.access_token().secret().clone(),
         response.expires_in(),
-    )
+    );
+    if let Some(refresh) = response.refresh_token() {
+        let remembered =
+            crate::secrets::remember_token("oauth refresh token", refresh.secret(), None);
+        token.remembered.push(remembered);
+    }
+    token
 }
 
 /// Client credentials with a private-key JWT client assertion (RFC 7523

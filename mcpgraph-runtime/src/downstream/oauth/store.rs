@@ -236,12 +236,15 @@ impl CredentialStore for FileStore {
     }
 }
 
-/// The access and refresh tokens of `response`, remembered as secrets.
+/// The access and refresh tokens of `response`, remembered as secrets
+/// until they expire (rmcp holds them, not us: no guard to drop).
 pub(crate) fn remember_tokens(response: &rmcp::transport::auth::OAuthTokenResponse) {
+    use crate::secrets::remember_token;
     use oauth2::TokenResponse as _;
-    crate::secrets::remember("oauth access token", response.access_token().secret());
+    let access = response.access_token().secret();
+    remember_token("oauth access token", access, response.expires_in()).until_expiry();
     if let Some(refresh) = response.refresh_token() {
-        crate::secrets::remember("oauth refresh token", refresh.secret());
+        remember_token("oauth refresh token", refresh.secret(), None).until_expiry();
     }
 }
 

@@ -23,7 +23,7 @@ use chacha20poly1305::aead::{Generate, KeyInit};
 use chacha20poly1305::{Key, XChaCha20Poly1305};
 use zeroize::Zeroizing;
 
-use super::{StateError, is_kid, open_with, parse, seal_with};
+use super::{Binding, StateError, is_kid, open_with, parse, seal_with};
 use crate::error::StartupError;
 
 /// A key's length: XChaCha20-Poly1305 takes 32 bytes.
@@ -110,13 +110,12 @@ impl StateKeys {
     }
 
     /// Seals `plaintext` with the first key, bound to `binding` (the
-    /// associated data: who calls, the tool, its arguments' digest), valid
-    /// for `ttl`. Fails if the token would be over
-    /// [`MAX_TOKEN_BYTES`](super::MAX_TOKEN_BYTES).
+    /// graph, who calls, the call), valid for `ttl`. Fails if the token
+    /// would be over [`MAX_TOKEN_BYTES`](super::MAX_TOKEN_BYTES).
     pub(crate) fn seal(
         &self,
         plaintext: &[u8],
-        binding: &[u8],
+        binding: &Binding,
         ttl: Duration,
     ) -> Result<String, StateError> {
         let (kid, cipher) = &self.keys[0];
@@ -125,7 +124,7 @@ impl StateKeys {
 
     /// Opens a token sealed with any of these keys for `binding`, if it
     /// has not expired.
-    pub(crate) fn open(&self, token: &str, binding: &[u8]) -> Result<Vec<u8>, StateError> {
+    pub(crate) fn open(&self, token: &str, binding: &Binding) -> Result<Vec<u8>, StateError> {
         let (kid, sealed) = parse(token)?;
         let (kid, cipher) =
             self.keys

@@ -5,10 +5,14 @@ use std::time::Duration;
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 
-use super::{MAX_TOKEN_BYTES, StateError, StateKeys};
+use super::{Binding, MAX_TOKEN_BYTES, StateError, StateKeys};
 
 const HOUR: Duration = Duration::from_secs(3600);
-const BINDING: &[u8] = b"caller-digest\0tool\0args-digest";
+
+/// The binding every test seals and opens with.
+fn binding() -> Binding {
+    Binding::new(b"graph\01.0.0", b"caller", b"tool\0args-digest")
+}
 
 /// A key entry `kid=<base64>` whose 32 bytes are all `byte`.
 fn entry(kid: &str, byte: u8) -> String {
@@ -37,52 +41,58 @@ fn with_sealed(token: &str, change: impl FnOnce(&mut Vec<u8>)) -> String {
 fn a_sealed_state_opens_to_what_was_sealed() {
     let keys = keys(&entry("k1", 1));
     for plaintext in [&b""[..], b"x", &[0u8; 1000], "{\"é\":1}".as_bytes()] {
-        let token = keys.seal(plaintext, BINDING, HOUR).expect("sealed");
-        assert!(token.starts_with("mgs1.k1."), "{token}");
-        assert_eq!(keys.open(&token, BINDING).as_deref(), Ok(plaintext));
+        let token = keys.seal(plaintext, &binding(), HOUR).expect("sealed");
+        assert!(token.starts_with("mgs2.k1."), "{token}");
+        assert_eq!(keys.open(&token, &binding()).as_deref(), Ok(plaintext));
     }
     // Random nonces: the same state never seals to the same token.
-    let a = keys.seal(b"same", BINDING, HOUR).expect("sealed");
-    let b = keys.seal(b"same", BINDING, HOUR).expect("sealed");
+    let a = keys.seal(b"same", &binding(), HOUR).expect("sealed");
+    let b = keys.seal(b"same", &binding(), HOUR).expect("sealed");
     assert_ne!(a, b);
     // Nothing of the plaintext shows through.
     let token = keys
-        .seal(b"secret-history-value", BINDING, HOUR)
+        .seal(b"secret-history-value", &binding(), HOUR)
         .expect("sealed");
     assert!(!token.contains("secret"), "{token}");
 }
 
-/// A token is its prefix and the base64url of 48 bytes more than the
-/// state (nonce 24, expiry 8, tag 16): 10 KiB of state make 13,726 bytes.
+/// A token is its prefix and the base64url of 144 bytes more than the
+/// state (nonce 24, expiry 8, the binding's three digests 96, tag 16):
+/// 10 KiB of state make 13,854 bytes.
 #[test]
 fn a_token_is_a_third_larger_than_its_state_and_its_overhead() {
     let keys = keys(&entry("k1", 1));
     for len in [0, 1, 2, 3, 10 * 1024] {
-        let token = keys.seal(&vec![b'x'; len], BINDING, HOUR).expect("sealed");
-        assert_eq!(token.len(), "mgs1.k1.".len() + (4 * (len + 48)).div_ceil(3));
+        let token = keys
+            .seal(&vec![b'x'; len], &binding(), HOUR)
+            .expect("sealed");
+        assert_eq!(
+            token.len(),
+            "mgs2.k1.".len() + (4 * (len + 144)).div_ceil(3)
+        );
     }
     let token = keys
-        .seal(&[b'x'; 10 * 1024], BINDING, HOUR)
+        .seal(&[b'x'; 10 * 1024], &binding(), HOUR)
         .expect("sealed");
-    assert_eq!(token.len(), 13_726);
+    assert_eq!(token.len(), 13_854);
 }
 
 #[test]
 fn the_first_key_seals_and_every_key_opens() {
     let old = keys(&entry("old", 1));
-    let sealed_old = old.seal(b"state", BINDING, HOUR).expect("sealed");
+    let sealed_old = old.seal(b"state", &binding(), HOUR).expect("sealed");
     // Rotation: the new key put first, the old one kept after it.
     let rotated = keys(&format!("{}\n{}\n", entry("new", 2), entry("old", 1)));
     assert_eq!(rotated.sealing_kid(), "new");
     assert_eq!(
-        rotated.open(&sealed_old, BINDING).as_deref(),
+        rotated.open(&sealed_old, &binding()).as_deref(),
         Ok(&b"state"[..])
     );
-    let sealed_new = rotated.seal(b"state", BINDING, HOUR).expect("sealed");
-    assert!(sealed_new.starts_with("mgs1.new."), "{sealed_new}");
+    let sealed_new = rotated.seal(b"state", &binding(), HOUR).expect("sealed");
+    assert!(sealed_new.starts_with("mgs2.new."), "{sealed_new}");
     // A replica not yet rotated cannot open what the new key sealed.
     assert_eq!(
-        old.open(&sealed_new, BINDING),
+        old.open(&sealed_new, &binding()),
         Err(StateError::UnknownKey {
             kid: "new".to_owned()
         })
@@ -90,7 +100,7 @@ fn the_first_key_seals_and_every_key_opens() {
     // The old key retired: its states are refused by name.
     let retired = keys(&entry("new", 2));
     assert_eq!(
-        retired.open(&sealed_old, BINDING),
+        retired.open(&sealed_old, &binding()),
         Err(StateError::UnknownKey {
             kid: "old".to_owned()
         })
@@ -100,10 +110,10 @@ fn the_first_key_seals_and_every_key_opens() {
 #[test]
 fn an_unknown_key_id_is_named() {
     let token = keys(&entry("k1", 1))
-        .seal(b"s", BINDING, HOUR)
+        .seal(b"s", &binding(), HOUR)
         .expect("sealed");
     let err = keys(&entry("k2", 1))
-        .open(&token, BINDING)
+        .open(&token, &binding())
         .expect_err("refused");
     assert_eq!(
         err,
@@ -116,9 +126,9 @@ fn an_unknown_key_id_is_named() {
     let here = StateKeys::ephemeral();
     let there = StateKeys::ephemeral();
     assert_ne!(here.sealing_kid(), there.sealing_kid());
-    let token = here.seal(b"s", BINDING, HOUR).expect("sealed");
+    let token = here.seal(b"s", &binding(), HOUR).expect("sealed");
     assert!(matches!(
-        there.open(&token, BINDING),
+        there.open(&token, &binding()),
         Err(StateError::UnknownKey { .. })
     ));
 }
@@ -127,7 +137,7 @@ fn an_unknown_key_id_is_named() {
 fn a_byte_changed_anywhere_is_refused() {
     let keys = keys(&entry("k1", 1));
     let token = keys
-        .seal(b"{\"node\":\"ask\"}", BINDING, HOUR)
+        .seal(b"{\"node\":\"ask\"}", &binding(), HOUR)
         .expect("sealed");
     let len = URL_SAFE_NO_PAD
         .decode(token.rsplit_once('.').unwrap().1)
@@ -137,7 +147,7 @@ fn a_byte_changed_anywhere_is_refused() {
         for flip in [0x01, 0x80] {
             let changed = with_sealed(&token, |sealed| sealed[i] ^= flip);
             assert_eq!(
-                keys.open(&changed, BINDING),
+                keys.open(&changed, &binding()),
                 Err(StateError::Tampered),
                 "byte {i}"
             );
@@ -146,77 +156,106 @@ fn a_byte_changed_anywhere_is_refused() {
     let truncated = with_sealed(&token, |sealed| {
         sealed.pop();
     });
-    assert_eq!(keys.open(&truncated, BINDING), Err(StateError::Tampered));
+    assert_eq!(keys.open(&truncated, &binding()), Err(StateError::Tampered));
     let extended = with_sealed(&token, |sealed| sealed.push(0));
-    assert_eq!(keys.open(&extended, BINDING), Err(StateError::Tampered));
+    assert_eq!(keys.open(&extended, &binding()), Err(StateError::Tampered));
     // Relabelled with another key id that the server holds under the same
     // key bytes: the key id is authenticated too.
     let twin = self::keys(&format!("{}\n{}", entry("k1", 1), entry("k2", 1)));
-    let relabelled = token.replacen("mgs1.k1.", "mgs1.k2.", 1);
-    assert_eq!(twin.open(&relabelled, BINDING), Err(StateError::Tampered));
+    let relabelled = token.replacen("mgs2.k1.", "mgs2.k2.", 1);
+    assert_eq!(
+        twin.open(&relabelled, &binding()),
+        Err(StateError::Tampered)
+    );
 }
 
 #[test]
-fn a_state_opens_only_for_its_binding() {
+fn a_state_opens_only_for_its_binding_and_a_refusal_says_which_part_differs() {
     let keys = keys(&entry("k1", 1));
-    let token = keys.seal(b"s", BINDING, HOUR).expect("sealed");
-    for other in [
-        &b""[..],
-        b"other-caller\0tool\0args-digest",
-        b"caller-digest\0other_tool\0args-digest",
-        b"caller-digest\0tool\0other-digest",
-        b"caller-digest\0tool\0args-digest\0",
+    let token = keys.seal(b"s", &binding(), HOUR).expect("sealed");
+    for (other, want, words) in [
+        (
+            Binding::new(b"other-graph\01.0.0", b"caller", b"tool\0args-digest"),
+            StateError::ForeignGraph,
+            "another graph",
+        ),
+        (
+            Binding::new(b"graph\01.0.1", b"caller", b"tool\0args-digest"),
+            StateError::ForeignGraph,
+            "another graph",
+        ),
+        (
+            Binding::new(b"graph\01.0.0", b"other-caller", b"tool\0args-digest"),
+            StateError::OtherPrincipal,
+            "another caller",
+        ),
+        (
+            Binding::new(b"graph\01.0.0", b"", b"tool\0args-digest"),
+            StateError::OtherPrincipal,
+            "another caller",
+        ),
+        (
+            Binding::new(b"graph\01.0.0", b"caller", b"other_tool\0args-digest"),
+            StateError::OtherCall,
+            "another tool or other arguments",
+        ),
+        (
+            Binding::new(b"graph\01.0.0", b"caller", b"tool\0other-digest"),
+            StateError::OtherCall,
+            "another tool or other arguments",
+        ),
     ] {
-        let err = keys.open(&token, other).expect_err("refused");
-        assert_eq!(err, StateError::Tampered);
-        assert!(
-            err.to_string()
-                .contains("another caller, tool or arguments"),
-            "{err}"
-        );
+        let err = keys.open(&token, &other).expect_err("refused");
+        assert_eq!(err, want);
+        assert!(err.to_string().contains(words), "{err}");
     }
+    // An expired state of another graph is refused as another graph's.
+    let expired = keys.seal(b"s", &binding(), Duration::ZERO).expect("sealed");
+    std::thread::sleep(Duration::from_millis(5));
+    let other = Binding::new(b"other-graph\01.0.0", b"caller", b"tool\0args-digest");
+    assert_eq!(keys.open(&expired, &other), Err(StateError::ForeignGraph));
 }
 
 #[test]
 fn an_expired_state_is_refused() {
     let keys = keys(&entry("k1", 1));
-    let token = keys.seal(b"s", BINDING, Duration::ZERO).expect("sealed");
+    let token = keys.seal(b"s", &binding(), Duration::ZERO).expect("sealed");
     std::thread::sleep(Duration::from_millis(5));
-    let err = keys.open(&token, BINDING).expect_err("expired");
+    let err = keys.open(&token, &binding()).expect_err("expired");
     assert!(matches!(err, StateError::Expired { .. }), "{err:?}");
     assert!(err.to_string().contains("expired"), "{err}");
     // The expiry is inside the sealed bytes: no way to extend it unseen.
-    let long = keys.seal(b"s", BINDING, Duration::MAX).expect("sealed");
-    assert_eq!(keys.open(&long, BINDING).as_deref(), Ok(&b"s"[..]));
+    let long = keys.seal(b"s", &binding(), Duration::MAX).expect("sealed");
+    assert_eq!(keys.open(&long, &binding()).as_deref(), Ok(&b"s"[..]));
 }
 
 #[test]
 fn malformed_tokens_say_what_is_wrong() {
     let keys = keys(&entry("k1", 1));
-    let token = keys.seal(b"s", BINDING, HOUR).expect("sealed");
-    let data = token.strip_prefix("mgs1.k1.").unwrap();
+    let token = keys.seal(b"s", &binding(), HOUR).expect("sealed");
+    let data = token.strip_prefix("mgs2.k1.").unwrap();
     for (bad, why) in [
-        (String::new(), "does not start with `mgs1.`"),
-        ("garbage".to_owned(), "does not start with `mgs1.`"),
-        (format!("mgs2.k1.{data}"), "format version is not `mgs1`"),
-        (format!("MGS1.k1.{data}"), "does not start with `mgs1.`"),
-        ("mgs1.k1".to_owned(), "no `.` after its key id"),
-        (format!("mgs1..{data}"), "key id is not"),
-        (format!("mgs1.k 1.{data}"), "key id is not"),
-        (format!("mgs1.k1.{data}="), "not base64url"),
+        (String::new(), "does not start with `mgs2.`"),
+        ("garbage".to_owned(), "does not start with `mgs2.`"),
+        (format!("mgs1.k1.{data}"), "format version is not `mgs2`"),
+        (format!("MGS1.k1.{data}"), "does not start with `mgs2.`"),
+        ("mgs2.k1".to_owned(), "no `.` after its key id"),
+        (format!("mgs2..{data}"), "key id is not"),
+        (format!("mgs2.k 1.{data}"), "key id is not"),
+        (format!("mgs2.k1.{data}="), "not base64url"),
         (
-            format!("mgs1.k1.{}", data.replace(['-', '_'], "+")),
+            format!("mgs2.k1.{}", data.replace(['-', '_'], "+")),
             "not base64url",
         ),
-        (format!("mgs1.k1.{data}!"), "not base64url"),
-        ("mgs1.k1.AAAA".to_owned(), "too short"),
+        (format!("mgs2.k1.{data}!"), "not base64url"),
+        ("mgs2.k1.AAAA".to_owned(), "too short"),
     ] {
         // The base64url-alphabet case changes nothing when the token has
         // neither `-` nor `_` (random bytes: sometimes).
         if bad == token {
             continue;
         }
-        match keys.open(&bad, BINDING) {
+        match keys.open(&bad, &binding()) {
             Err(e @ StateError::Malformed { .. }) => {
                 assert!(e.to_string().contains(why), "{bad:?}: {e}");
             }
@@ -229,21 +268,21 @@ fn malformed_tokens_say_what_is_wrong() {
 fn too_large_states_are_refused_at_sealing_and_opening() {
     let keys = keys(&entry("k1", 1));
     // The largest plaintext that fits: the token is exactly at the limit.
-    let fits = (MAX_TOKEN_BYTES - "mgs1.k1.".len()) * 3 / 4 - 24 - 8 - 16;
-    let token = keys.seal(&vec![7; fits], BINDING, HOUR).expect("fits");
+    let fits = (MAX_TOKEN_BYTES - "mgs2.k1.".len()) * 3 / 4 - 24 - 8 - 96 - 16;
+    let token = keys.seal(&vec![7; fits], &binding(), HOUR).expect("fits");
     assert!(token.len() <= MAX_TOKEN_BYTES, "{}", token.len());
-    assert_eq!(keys.open(&token, BINDING).map(|p| p.len()), Ok(fits));
+    assert_eq!(keys.open(&token, &binding()).map(|p| p.len()), Ok(fits));
     let err = keys
-        .seal(&vec![7; fits + 3], BINDING, HOUR)
+        .seal(&vec![7; fits + 3], &binding(), HOUR)
         .expect_err("too large");
     assert!(
         matches!(err, StateError::TooLarge { size, limit } if size > limit && limit == MAX_TOKEN_BYTES),
         "{err:?}"
     );
     assert!(err.to_string().contains("over the limit"), "{err}");
-    let huge = format!("mgs1.k1.{}", "A".repeat(MAX_TOKEN_BYTES));
+    let huge = format!("mgs2.k1.{}", "A".repeat(MAX_TOKEN_BYTES));
     assert!(matches!(
-        keys.open(&huge, BINDING),
+        keys.open(&huge, &binding()),
         Err(StateError::TooLarge { .. })
     ));
 }

@@ -29,6 +29,8 @@ pub(crate) const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 /// carry it.
 #[derive(Clone, Debug)]
 pub(crate) struct Claims {
+    /// `iss` (checked to be the server's `--oauth-issuer`).
+    pub(crate) issuer: String,
     /// `sub`.
     pub(crate) subject: Option<String>,
     /// `client_id`.
@@ -121,6 +123,7 @@ pub(super) async fn verify(
         (None, None) => HashSet::new(),
     };
     Ok(Claims {
+        issuer: policy.issuer.clone(),
         subject: raw.sub,
         client_id: raw.client_id,
         scopes,
