@@ -123,8 +123,8 @@ pub(super) async fn verify(
     Ok(Claims {
         subject: raw.sub,
         client_id: raw.client_id,
+        token: crate::caller_token::CallerToken::new(token, scopes.iter().cloned()),
         scopes,
-        token: crate::caller_token::CallerToken::new(token),
     })
 }
 
