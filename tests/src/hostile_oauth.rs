@@ -95,9 +95,7 @@ impl HostileResource {
     /// Starts on `port` of 127.0.0.1 (a free one the test picked, so that
     /// the authorization server can know the URL beforehand).
     pub async fn start(port: u16, hostility: Hostility) -> HostileResource {
-        let listener = TcpListener::bind(("127.0.0.1", port))
-            .await
-            .expect("bind");
+        let listener = TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
         let url = format!("http://127.0.0.1:{port}/mcp");
         let calls = Arc::new(AtomicU64::new(0));
         let fetches = Arc::new(AtomicU64::new(0));
@@ -145,7 +143,13 @@ async fn serve(
             true => &hostility.honest,
             false => &hostility.other,
         };
-        return respond(stream, 200, &[("content-type", "application/json")], &metadata(issuer)).await;
+        return respond(
+            stream,
+            200,
+            &[("content-type", "application/json")],
+            &metadata(issuer),
+        )
+        .await;
     }
     if path == "/other-metadata" {
         let doc = metadata(&hostility.other);
@@ -163,9 +167,7 @@ async fn serve(
         .any(|l| l.to_ascii_lowercase().starts_with("authorization: bearer "));
     let message: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     let method = message["method"].as_str().unwrap_or_default();
-    let refuse = |document: &str| {
-        format!(r#"Bearer resource_metadata="{origin}{document}""#)
-    };
+    let refuse = |document: &str| format!(r#"Bearer resource_metadata="{origin}{document}""#);
     if !bearer {
         let challenge = refuse("/.well-known/oauth-protected-resource/mcp");
         return respond(stream, 401, &[("www-authenticate", &challenge)], "").await;

@@ -412,8 +412,14 @@ mod tests {
     #[test]
     fn the_unattended_grants_name_their_issuer_at_the_grant() {
         for (grant, rest) in [
-            ("client_credentials", "      clientId: c\n      clientSecret: \"${S}\"\n"),
-            ("token_exchange", "      clientId: c\n      clientSecret: \"${S}\"\n"),
+            (
+                "client_credentials",
+                "      clientId: c\n      clientSecret: \"${S}\"\n",
+            ),
+            (
+                "token_exchange",
+                "      clientId: c\n      clientSecret: \"${S}\"\n",
+            ),
             ("jwt_bearer", "      assertion: \"${A}\"\n"),
         ] {
             let text = graph(&format!("      grant: {grant}\n{rest}"));
@@ -424,7 +430,10 @@ mod tests {
                     && m.contains(&format!("the `{grant}` grant needs `issuer`"))),
                 "{grant}: expected an error at {line}:{column}, got {found:?}"
             );
-            let named = text.replace("      grant:", "      issuer: https://as.example\n      grant:");
+            let named = text.replace(
+                "      grant:",
+                "      issuer: https://as.example\n      grant:",
+            );
             assert!(errors(&named).is_empty(), "{grant}: {:?}", errors(&named));
         }
         // A person's login and the enterprise grant learn it.

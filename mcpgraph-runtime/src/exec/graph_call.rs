@@ -21,7 +21,8 @@ use crate::questions::Caller;
 
 /// Why a tool of the graph called by a `parallel` or `forEach` node cannot
 /// ask its caller (see [`crate::questions::Unanswered`]).
-const NESTED: &str = "is not asked by a tool of the graph that a `parallel` or `forEach` node calls";
+const NESTED: &str =
+    "is not asked by a tool of the graph that a `parallel` or `forEach` node calls";
 
 /// The graph's tools, as the engine holds them.
 pub(crate) trait GraphTools: Send + Sync {

@@ -44,7 +44,11 @@ async fn served_graph(
     entry: serde_json::Value,
 ) -> HttpServer {
     let mcp = dir.path().join("mcp.json");
-    std::fs::write(&mcp, json!({"mcpServers": {"protected": entry}}).to_string()).unwrap();
+    std::fs::write(
+        &mcp,
+        json!({"mcpServers": {"protected": entry}}).to_string(),
+    )
+    .unwrap();
     let front = format!("http://127.0.0.1:{front_port}/mcp");
     let flags = [
         "--stateless",
@@ -240,7 +244,10 @@ async fn token_exchange_without_a_callers_token_is_a_tool_error_naming_the_serve
     let _ = client.cancel().await;
     assert_eq!(result.is_error, Some(true), "called as the graph: {text}");
     assert!(text.contains("`protected`"), "names the server: {text}");
-    assert!(text.contains("no caller's access token"), "says why: {text}");
+    assert!(
+        text.contains("no caller's access token"),
+        "says why: {text}"
+    );
 }
 
 /// Item 3: a `forEach` calling this graph's own `relay` passes the
@@ -268,10 +275,7 @@ async fn calls_of_the_graphs_own_tools_carry_the_callers_identity() {
     assert_eq!(r.status, 200, "{r:?}");
     let (is_error, text) = tool_result(&r);
     assert!(!is_error, "{text}");
-    assert!(
-        text.contains("first") && text.contains("second"),
-        "{text}"
-    );
+    assert!(text.contains("first") && text.contains("second"), "{text}");
     let log = provider.stderr();
     assert!(
         log.contains(&format!("exchanged sub=full for resource={back}")),

@@ -63,8 +63,14 @@ async fn tokens_expiring_every_three_seconds_fail_no_call_for_a_minute() {
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 3, None).await;
     let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
-    let (client, stderr) =
-        stdio_client(client_command(&provider, &protected.url, "full", "full-secret", None)).await;
+    let (client, stderr) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "full",
+        "full-secret",
+        None,
+    ))
+    .await;
     let deadline = Instant::now() + Duration::from_secs(60);
     let (mut calls, mut failed) = (0, Vec::new());
     while Instant::now() < deadline {
@@ -106,8 +112,14 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
     let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
 
     // client_secret_post: the provider allows that method only for `post`.
-    let (client, _) =
-        stdio_client(client_command(&provider, &protected.url, "post", "post-secret", None)).await;
+    let (client, _) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "post",
+        "post-secret",
+        None,
+    ))
+    .await;
     let result = client
         .call_tool(call_params("relay", json!({ "text": "by post" })))
         .await
@@ -121,7 +133,14 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
         "auth": {"grant": "client_credentials", "issuer": provider.issuer, "clientId": "pkjwt",
                  "privateKeyFile": pem, "scopes": [SCOPE]}}}});
     std::fs::write(&mcp, entry.to_string()).unwrap();
-    let (client, stderr) = stdio_client(client_command(&provider, &protected.url, "x", "x", Some(&mcp))).await;
+    let (client, stderr) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "x",
+        "x",
+        Some(&mcp),
+    ))
+    .await;
     let result = client
         .call_tool(call_params("relay", json!({ "text": "by key" })))
         .await
@@ -140,8 +159,14 @@ async fn a_refused_grant_is_a_tool_error_naming_the_server() {
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, None).await;
     let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
-    let (client, stderr) =
-        stdio_client(client_command(&provider, &protected.url, "full", "wrong-secret", None)).await;
+    let (client, stderr) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "full",
+        "wrong-secret",
+        None,
+    ))
+    .await;
     let result = client
         .call_tool(call_params("relay", json!({ "text": "x" })))
         .await
@@ -210,7 +235,14 @@ async fn a_legacy_sse_server_gets_the_token_on_its_stream_and_every_message() {
                  "clientId": "${PROTECTED_CLIENT_ID}",
                  "clientSecret": "${PROTECTED_CLIENT_SECRET}", "scopes": [SCOPE]}}}});
     std::fs::write(&mcp, entry.to_string()).unwrap();
-    let (client, _) = stdio_client(client_command(&provider, &url, "full", "full-secret", Some(&mcp))).await;
+    let (client, _) = stdio_client(client_command(
+        &provider,
+        &url,
+        "full",
+        "full-secret",
+        Some(&mcp),
+    ))
+    .await;
     for n in 0..3 {
         let text = format!("over sse {n}");
         let result = client

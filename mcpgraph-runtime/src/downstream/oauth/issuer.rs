@@ -147,7 +147,12 @@ impl Pin {
                 authorization_servers,
                 ..
             }) if gate.refused() => {
-                return Err(self.mismatch(&issuer, how, &authorization_servers.join(", "), named_by));
+                return Err(self.mismatch(
+                    &issuer,
+                    how,
+                    &authorization_servers.join(", "),
+                    named_by,
+                ));
             }
             Err(e) if gate.refused() => {
                 return Err(format!(
@@ -308,8 +313,10 @@ mod tests {
                         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
                         body.len()
                     ),
-                    None => "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-                        .to_owned(),
+                    None => {
+                        "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                            .to_owned()
+                    }
                 };
                 let _ = stream.write_all(reply.as_bytes()).await;
             }
@@ -318,6 +325,8 @@ mod tests {
     }
 
     async fn authorization_server() -> (String, Arc<AtomicU64>) {
+        // rmcp's OAuth client is reqwest's, with our TLS provider.
+        crate::downstream::http_client::install_crypto_provider();
         serve(Arc::new(|origin: &str, path: &str| {
             (path == "/.well-known/oauth-authorization-server").then(|| {
                 serde_json::json!({
@@ -363,7 +372,7 @@ mod tests {
         // The server now names another: an error naming both, and the
         // other is not asked anything.
         *named.lock().unwrap() = b.clone();
-        let err = pin.discover(&url, None).await.unwrap_err();
+        let err = pin.discover(&url, None).await.err().expect("refused");
         assert!(
             err.contains("`crm`") && err.contains(&a) && err.contains(&b),
             "{err}"
@@ -372,7 +381,11 @@ mod tests {
             r#"Bearer resource_metadata="{}/.well-known/oauth-protected-resource/mcp""#,
             url.trim_end_matches("/mcp")
         );
-        let err = pin.discover(&url, Some(&challenge)).await.unwrap_err();
+        let err = pin
+            .discover(&url, Some(&challenge))
+            .await
+            .err()
+            .expect("refused");
         assert!(err.contains("401 challenge") && err.contains(&b), "{err}");
         assert_eq!(b_requests.load(Ordering::SeqCst), 0);
         // Nor is a kept login's other issuer taken.
@@ -396,7 +409,10 @@ mod tests {
     #[test]
     fn issuers_compare_as_rfc_8414_says() {
         assert!(same_issuer("https://as.example", "https://as.example/"));
-        assert!(!same_issuer("https://as.example/t1", "https://as.example/t1/"));
+        assert!(!same_issuer(
+            "https://as.example/t1",
+            "https://as.example/t1/"
+        ));
         assert!(!same_issuer("https://as.example", "https://evil.example"));
     }
 }

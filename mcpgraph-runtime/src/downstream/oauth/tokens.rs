@@ -352,7 +352,10 @@ impl Authorizer {
             Some(stored) if stored.token_response.is_some() => format!(
                 "`{}`: logged in{} (client `{}`, scopes: {}); tokens in {place}",
                 self.server,
-                stored.issuer.map(|i| format!(" at `{i}`")).unwrap_or(issuer),
+                stored
+                    .issuer
+                    .map(|i| format!(" at `{i}`"))
+                    .unwrap_or(issuer),
                 stored.client_id,
                 if stored.granted_scopes.is_empty() {
                     "none named".to_owned()
