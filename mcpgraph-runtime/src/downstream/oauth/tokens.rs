@@ -345,23 +345,23 @@ impl Authorizer {
             Store::Memory(_) => "memory (this process only)".to_owned(),
         };
         let issuer = match self.pin.issuer() {
-            Some(issuer) => format!(" at `{issuer}`"),
+            Some(issuer) => format!(", issuer `{issuer}`"),
             None => String::new(),
         };
         Ok(match self.store.load().await.map_err(describe)? {
             Some(stored) if stored.token_response.is_some() => format!(
-                "`{}`: logged in{} (client `{}`, scopes: {}); tokens in {place}",
+                "`{}`: logged in (client `{}`, scopes: {}{}); tokens in {place}",
                 self.server,
-                stored
-                    .issuer
-                    .map(|i| format!(" at `{i}`"))
-                    .unwrap_or(issuer),
                 stored.client_id,
                 if stored.granted_scopes.is_empty() {
                     "none named".to_owned()
                 } else {
                     stored.granted_scopes.join(" ")
-                }
+                },
+                stored
+                    .issuer
+                    .map(|i| format!(", issuer `{i}`"))
+                    .unwrap_or(issuer),
             ),
             _ => format!(
                 "`{}`: not logged in; tokens would be kept in {place}",
