@@ -5,13 +5,17 @@
 
 use std::sync::Arc;
 
-/// A caller's access token.
+/// A caller's access token, and the scopes it grants (checked against
+/// the `requiredScopes` of every tool the call reaches, nested ones too).
 #[derive(Clone)]
 #[cfg_attr(
     not(all(feature = "http-server", feature = "http-client")),
     allow(dead_code)
 )]
-pub(crate) struct CallerToken(Arc<str>);
+pub(crate) struct CallerToken {
+    token: Arc<str>,
+    scopes: Arc<[String]>,
+}
 
 // Made by inbound OAuth (`http-server`), read by the token exchange
 // (`http-client`): a build with neither only passes `None` around.
@@ -20,13 +24,24 @@ pub(crate) struct CallerToken(Arc<str>);
     allow(dead_code)
 )]
 impl CallerToken {
-    pub(crate) fn new(token: &str) -> CallerToken {
-        CallerToken(token.into())
+    pub(crate) fn new(token: &str, scopes: impl IntoIterator<Item = String>) -> CallerToken {
+        CallerToken {
+            token: token.into(),
+            scopes: scopes.into_iter().collect(),
+        }
     }
 
     /// The token itself, to send where it belongs.
     pub(crate) fn secret(&self) -> &str {
-        &self.0
+        &self.token
+    }
+
+    /// The first of `required` the token does not grant, if any.
+    pub(crate) fn lacks<'a>(&self, required: &[&'a str]) -> Option<&'a str> {
+        required
+            .iter()
+            .find(|s| !self.scopes.iter().any(|g| g == *s))
+            .copied()
     }
 }
 

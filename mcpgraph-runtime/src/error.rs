@@ -28,7 +28,9 @@ pub enum ErrorKind {
     Elicitation,
     /// The caller cancelled the call.
     Cancelled,
-    /// A cap of the server refused the call (calls in flight, sessions).
+    /// A cap of the server refused the call (calls in flight, sessions),
+    /// or the caller's access token lacks a scope that a tool of the graph
+    /// the call reaches needs (`requiredScopes`).
     Refused,
     /// The server is shutting down: the call did not start, or did not
     /// finish within the drain time.

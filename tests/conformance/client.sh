@@ -47,6 +47,24 @@ lock() {
 oauth_server() {
     printf '{"mcpServers":{"oauth":{"type":"http","url":"%s","auth":%s}}}' "$url" "$1" > "$dir/mcp.json"
 }
+# Exports as OAUTH_ISSUER the authorization server the mock's
+# protected-resource metadata names: the graph's author names it in `auth`
+# (`issuer`, which the unattended grants need), as the server never
+# chooses where the graph's credentials go.
+mock_issuer() {
+    local value
+    value="$("${CONFORMANCE_NODE:?}" -e 'const u = new URL(process.argv[1]);
+        const paths = [`/.well-known/oauth-protected-resource${u.pathname}`, "/.well-known/oauth-protected-resource"];
+        (async () => {
+            for (const p of paths) {
+                const r = await fetch(new URL(p, u));
+                const named = r.ok ? (await r.json()).authorization_servers?.[0] : undefined;
+                if (named) { process.stdout.write(named); return; }
+            }
+            console.error("the mock names no authorization server"); process.exit(1);
+        })()' "$url")" || status=1
+    export OAUTH_ISSUER="$value"
+}
 # Exports the scenario context's value at key $2 as the variable $1.
 from_context() {
     local value
@@ -130,14 +148,16 @@ case "$scenario" in
         # The graph's own credentials (an unattended server).
         from_context OAUTH_CLIENT_ID client_id
         from_context OAUTH_CLIENT_SECRET client_secret
-        oauth_server '{"grant":"client_credentials","clientId":"${OAUTH_CLIENT_ID}","clientSecret":"${OAUTH_CLIENT_SECRET}"}'
+        mock_issuer
+        oauth_server '{"grant":"client_credentials","issuer":"${OAUTH_ISSUER}","clientId":"${OAUTH_CLIENT_ID}","clientSecret":"${OAUTH_CLIENT_SECRET}"}'
         watched call client_oauth '{}'
         ;;
     auth/client-credentials-jwt)
         from_context OAUTH_CLIENT_ID client_id
         from_context OAUTH_PRIVATE_KEY private_key_pem
         from_context OAUTH_SIGNING_ALGORITHM signing_algorithm
-        oauth_server '{"grant":"client_credentials","clientId":"${OAUTH_CLIENT_ID}","privateKey":"${OAUTH_PRIVATE_KEY}","signingAlgorithm":"'"$OAUTH_SIGNING_ALGORITHM"'"}'
+        mock_issuer
+        oauth_server '{"grant":"client_credentials","issuer":"${OAUTH_ISSUER}","clientId":"${OAUTH_CLIENT_ID}","privateKey":"${OAUTH_PRIVATE_KEY}","signingAlgorithm":"'"$OAUTH_SIGNING_ALGORITHM"'"}'
         watched call client_oauth '{}'
         ;;
     auth/enterprise-managed-authorization)
@@ -154,7 +174,8 @@ case "$scenario" in
         # A workload identity token as the grant's assertion.
         from_context OAUTH_CLIENT_ID client_id
         from_context OAUTH_ASSERTION valid_jwt
-        oauth_server '{"grant":"jwt_bearer","clientId":"${OAUTH_CLIENT_ID}","assertion":"${OAUTH_ASSERTION}"}'
+        mock_issuer
+        oauth_server '{"grant":"jwt_bearer","issuer":"${OAUTH_ISSUER}","clientId":"${OAUTH_CLIENT_ID}","assertion":"${OAUTH_ASSERTION}"}'
         watched call client_oauth '{}'
         ;;
     auth/*)

@@ -42,6 +42,7 @@ pub use rmcp;
 pub mod command;
 pub mod compat;
 pub mod engine;
+pub mod hostile_oauth;
 pub mod http;
 pub mod http1;
 pub mod nginx;

@@ -27,7 +27,11 @@ const ALGORITHMS: &[&str] = &["RS256", "RS384", "RS512", "ES256", "ES384"];
 const STORES: &[&str] = &["file", "memory"];
 
 /// The keys of `auth` whose value is a plain string (not a secret).
-const PLAIN: &[&str] = &["clientId", "clientMetadataUrl", "clientName"];
+const PLAIN: &[&str] = &["clientId", "clientMetadataUrl", "clientName", "issuer"];
+/// The grants that find their authorization server with no person at
+/// hand: the graph names it (`issuer`), so that no server chooses where
+/// the graph's credentials or a caller's token go.
+const NEEDS_ISSUER: &[&str] = &["client_credentials", "jwt_bearer", "token_exchange"];
 /// The keys of `auth` holding a secret, each with its file form.
 const SECRETS: &[(&str, &str)] = &[
     ("clientSecret", "clientSecretFile"),
@@ -42,9 +46,9 @@ const IDP_SECRETS: &[(&str, &str)] = &[
 ];
 
 impl Cx<'_, '_> {
-    /// `auth` of server `server`, as canonical JSON; `None` (with the
-    /// problems reported) when it does not check.
-    pub(super) fn auth(&mut self, node: &yaml::Node, server: &str) -> Option<String> {
+    /// `auth` of server `server` (of transport `kind`), as canonical JSON;
+    /// `None` (with the problems reported) when it does not check.
+    pub(super) fn auth(&mut self, node: &yaml::Node, server: &str, kind: &str) -> Option<String> {
         let context = format!(" in `auth` of server `{server}`");
         let mut allowed = vec!["grant", "scopes", "signingAlgorithm", "tokenStore"];
         allowed.extend(PLAIN);
@@ -57,6 +61,17 @@ impl Cx<'_, '_> {
             None => "authorization_code".to_owned(),
             Some(n) => self.one_of(n, "`grant`", GRANTS)?,
         };
+        let grant_pos = f.get("grant").map_or(f.pos, |n| n.pos);
+        if grant == "token_exchange" && kind == "sse" {
+            self.err(
+                grant_pos,
+                format!(
+                    "`grant: token_exchange` is not for `sse` servers{context}: the legacy \
+                     transport sends every message with one token, which cannot carry each \
+                     caller's identity (use `type: http`)"
+                ),
+            );
+        }
         out.insert("grant".into(), Json::String(grant.clone()));
         for key in PLAIN {
             if let Some(s) = self.optional_string(&f, key) {
@@ -87,6 +102,26 @@ impl Cx<'_, '_> {
             && let Some(idp) = self.enterprise(n, server)
         {
             out.insert("enterprise".into(), Json::Object(idp));
+        }
+        if NEEDS_ISSUER.contains(&grant.as_str()) && !out.contains_key("issuer") {
+            self.err(
+                grant_pos,
+                format!(
+                    "the `{grant}` grant needs `issuer`{context}: name the authorization server \
+                     its tokens come from (its issuer URL); a server never chooses where the \
+                     graph's credentials or a caller's token go"
+                ),
+            );
+        }
+        if let Some(n) = f.get("issuer")
+            && let Value::String(issuer) = &n.value
+            && !issuer.contains("${")
+            && !(issuer.starts_with("https://") || issuer.starts_with("http://"))
+        {
+            self.err(
+                n.pos,
+                format!("`issuer`{context} must be an https (or http) URL, found `{issuer}`"),
+            );
         }
         self.grant_needs(&f, &grant, &out, &context);
         if self.diags.error_count() > before {
@@ -261,7 +296,7 @@ impl Cx<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::{ENTRY, EXIT, load, messages, with_nodes};
+    use crate::test_support::{ENTRY, EXIT, errors, load, messages, with_nodes};
 
     fn graph(auth: &str) -> String {
         with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n").replace(
@@ -275,19 +310,20 @@ mod tests {
     #[test]
     fn client_credentials_with_a_secret_from_the_environment() {
         let f = load(&graph(
-            "      grant: client_credentials\n      clientId: svc\n      clientSecret: \"${CRM_SECRET}\"\n      scopes: [crm.read]\n",
+            "      grant: client_credentials\n      issuer: https://login.example\n      clientId: svc\n      clientSecret: \"${CRM_SECRET}\"\n      scopes: [crm.read]\n",
         ));
         let auth = f.mcp_servers[1].auth.as_deref().unwrap();
         let json: serde_json::Value = serde_json::from_str(auth).unwrap();
         assert_eq!(json["grant"], "client_credentials");
         assert_eq!(json["clientSecret"], "${CRM_SECRET}");
         assert_eq!(json["scopes"][0], "crm.read");
+        assert_eq!(json["issuer"], "https://login.example");
     }
 
     #[test]
     fn jwt_bearer_with_a_workload_token_file() {
         let f = load(&graph(
-            "      grant: jwt_bearer\n      clientId: wl\n      assertionFile: /var/run/secrets/token\n",
+            "      grant: jwt_bearer\n      issuer: \"${WL_ISSUER}\"\n      clientId: wl\n      assertionFile: /var/run/secrets/token\n",
         ));
         let auth = f.mcp_servers[1].auth.as_deref().unwrap();
         let json: serde_json::Value = serde_json::from_str(auth).unwrap();
@@ -360,6 +396,68 @@ mod tests {
                 .any(|m| m.contains("`client_credentials` grant only")),
             "{m:?}"
         );
+    }
+
+    /// The line and column (1-based) of the value of `key:` in `text`.
+    fn value_at(text: &str, key: &str) -> (u32, u32) {
+        let (n, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.trim_start().starts_with(key))
+            .unwrap();
+        let column = line.find(key).unwrap() + key.len() + 2;
+        (n as u32 + 1, column as u32)
+    }
+
+    #[test]
+    fn the_unattended_grants_name_their_issuer_at_the_grant() {
+        for (grant, rest) in [
+            (
+                "client_credentials",
+                "      clientId: c\n      clientSecret: \"${S}\"\n",
+            ),
+            (
+                "token_exchange",
+                "      clientId: c\n      clientSecret: \"${S}\"\n",
+            ),
+            ("jwt_bearer", "      assertion: \"${A}\"\n"),
+        ] {
+            let text = graph(&format!("      grant: {grant}\n{rest}"));
+            let (line, column) = value_at(&text, "grant:");
+            let found = errors(&text);
+            assert!(
+                found.iter().any(|(l, c, m)| (*l, *c) == (line, column)
+                    && m.contains(&format!("the `{grant}` grant needs `issuer`"))),
+                "{grant}: expected an error at {line}:{column}, got {found:?}"
+            );
+            let named = text.replace(
+                "      grant:",
+                "      issuer: https://as.example\n      grant:",
+            );
+            assert!(errors(&named).is_empty(), "{grant}: {:?}", errors(&named));
+        }
+        // A person's login and the enterprise grant learn it.
+        assert!(errors(&graph("      clientId: a\n")).is_empty());
+        let m = messages(&graph(
+            "      issuer: as.example\n      grant: client_credentials\n      clientId: c\n      clientSecret: \"${S}\"\n",
+        ));
+        assert!(m.iter().any(|m| m.contains("must be an https")), "{m:?}");
+    }
+
+    #[test]
+    fn token_exchange_on_an_sse_server_is_refused_at_its_grant() {
+        let text = graph(
+            "      grant: token_exchange\n      issuer: https://as.example\n      clientId: c\n      clientSecret: \"${S}\"\n",
+        )
+        .replace("    type: http\n", "    type: sse\n");
+        let (line, column) = value_at(&text, "grant:");
+        let found = errors(&text);
+        assert!(
+            found.iter().any(|(l, c, m)| (*l, *c) == (line, column)
+                && m.contains("`grant: token_exchange` is not for `sse` servers")),
+            "expected an error at {line}:{column}, got {found:?}"
+        );
+        assert!(errors(&text.replace("    type: sse\n", "    type: http\n")).is_empty());
     }
 
     #[test]

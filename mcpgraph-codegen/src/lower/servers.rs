@@ -105,7 +105,7 @@ impl Cx<'_, '_> {
         let ping_timeout_ms = f
             .get("pingTimeoutMs")
             .and_then(|n| self.positive_int(n, "`pingTimeoutMs`"));
-        let auth = f.get("auth").and_then(|n| self.auth(n, &name.value));
+        let auth = f.get("auth").and_then(|n| self.auth(n, &name.value, kind));
         let transport = match kind {
             "stdio" => {
                 let command = self.required_string(&f, "command", &context);

@@ -8,6 +8,9 @@
 //! - `tokens`: one server's tokens, shared by its connections, and what is
 //!   done when the server refuses one;
 //! - `grants`: client credentials and the enterprise grant;
+//! - `issuer`: the authorization server a server's tokens come from,
+//!   pinned (named by the graph, or learned once), and the gate that keeps
+//!   discovery from reaching any other;
 //! - `login`: a person's login (authorization code, loopback redirect);
 //! - `store`: the file a person's tokens are kept in;
 //! - `token_endpoint`: the token requests made without rmcp.
@@ -19,6 +22,8 @@
 mod exchange;
 #[cfg(feature = "http-client")]
 mod grants;
+#[cfg(feature = "http-client")]
+mod issuer;
 #[cfg(feature = "http-client")]
 mod login;
 // Without `http-client`, only its parsing (`ServerAuth::from_json`) is used.
@@ -72,6 +77,17 @@ pub struct ServerAuth {
     authorizer: Arc<tokio::sync::OnceCell<Arc<Authorizer>>>,
 }
 
+/// On whose behalf a request goes to a server.
+#[cfg(feature = "http-client")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Behalf<'a> {
+    /// A caller's `tools/call`, with the access token inbound OAuth
+    /// accepted, if any.
+    Call(Option<&'a CallerToken>),
+    /// What no caller asked: the handshake, listings, notifications.
+    Graph,
+}
+
 impl ServerAuth {
     /// `auth` as JSON; checked now (a `--mcp` file's mistakes are start-up
     /// errors), its secrets read at first use.
@@ -82,6 +98,17 @@ impl ServerAuth {
             #[cfg(feature = "http-client")]
             authorizer: Arc::default(),
         })
+    }
+
+    /// Refuses `token_exchange` on an `sse` server (`sse`): every message
+    /// of that transport goes with one token, which cannot carry each
+    /// caller's identity.
+    pub(crate) fn check_transport(&self, sse: bool) -> Result<(), String> {
+        let settings = AuthSettings::parse(&self.json)?;
+        if sse && settings.grant == settings::Grant::TokenExchange {
+            return Err(SSE_EXCHANGE.to_owned());
+        }
+        Ok(())
     }
 
     /// `auth` as the generator wrote it (checked there: were it ever not
@@ -114,6 +141,11 @@ impl ServerAuth {
     }
 }
 
+/// Why `token_exchange` is refused for an `sse` server.
+const SSE_EXCHANGE: &str = "`grant: token_exchange` is not for `sse` servers (the legacy \
+     transport sends every message with one token, which cannot carry each caller's identity): \
+     use `http`";
+
 impl std::fmt::Debug for ServerAuth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Secrets in it are `${VAR}` references or paths, never values.
@@ -143,7 +175,7 @@ const MAX_TRIES: usize = 5;
 #[cfg(feature = "http-client")]
 pub(crate) async fn authorized<A, T, E, F, Fut>(
     auth: Option<&Authorizer>,
-    caller: Option<&CallerToken>,
+    behalf: Behalf<'_>,
     given: Option<String>,
     parts: A,
     call: F,
@@ -159,7 +191,7 @@ where
     };
     let failed =
         |message: String| StreamableHttpError::Auth(AuthError::AuthorizationFailed(message));
-    let mut sent = auth.token(caller).await.map_err(failed)?;
+    let mut sent = auth.token(behalf).await.map_err(failed)?;
     let mut unauthorized = 0;
     for _ in 0..MAX_TRIES {
         let result = call(parts.clone(), sent.clone()).await;
@@ -180,7 +212,7 @@ where
             }
         }
         sent = Some(
-            auth.recover(caller, sent.as_deref(), &challenge, refusal)
+            auth.recover(behalf, sent.as_deref(), &challenge, refusal)
                 .await
                 .map_err(failed)?,
         );
@@ -231,7 +263,7 @@ pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<St
                     authorizer.status().await?
                 ))
             } else {
-                authorizer.token(None).await?;
+                authorizer.token(Behalf::Graph).await?;
                 Ok(format!(
                     "`{name}`: the graph's credentials got a token (each run gets its own)"
                 ))

@@ -187,6 +187,9 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
         Some(_) if kind == "stdio" => return Err("`auth` is for `http` and `sse` servers".into()),
         Some(json) => Some(ServerAuth::from_json(json.clone())?),
     };
+    if let Some(auth) = &auth {
+        auth.check_transport(kind == "sse")?;
+    }
     let transport = match kind.as_str() {
         "stdio" => TransportSpec::Stdio {
             command: string("command")?.ok_or("`command` is required for a stdio server")?,

@@ -18,7 +18,7 @@ use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
 use super::http_client::{error_chain, http_client};
-use super::oauth::{Authorizer, Refusal};
+use super::oauth::{Authorizer, Behalf, Refusal};
 use super::wire::{decode, oversized};
 use crate::secrets::{redact, warn_redacted};
 
@@ -128,7 +128,12 @@ where
     let Some(auth) = auth else {
         return Ok(send(None).await);
     };
-    let token = auth.token(None).await?;
+    // Refused when the server is declared (build, `--mcp`): were it to
+    // come here, no request would go as the graph in the caller's place.
+    if auth.passes_caller_on() {
+        return Err(auth.no_caller());
+    }
+    let token = auth.token(Behalf::Graph).await?;
     let response = send(token.clone()).await;
     let refusal = match &response {
         Ok(r) if r.status() == reqwest::StatusCode::UNAUTHORIZED => Refusal::Unauthorized,
@@ -147,7 +152,7 @@ where
         return Ok(response);
     };
     let better = auth
-        .recover(None, token.as_deref(), &challenge, refusal)
+        .recover(Behalf::Graph, token.as_deref(), &challenge, refusal)
         .await?;
     Ok(send(Some(better)).await)
 }

@@ -11,14 +11,14 @@ use std::sync::Arc;
 use futures::StreamExt as _;
 use futures::stream::BoxStream;
 use reqwest::header::{HeaderName, HeaderValue};
-use rmcp::model::{ClientJsonRpcMessage, RequestId};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, RequestId};
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
     StreamableHttpResponseLimits,
 };
 use sse_stream::Sse;
 
-use super::oauth::{Authorizer, authorized};
+use super::oauth::{Authorizer, Behalf, authorized};
 use super::wire::{self, MAX_REPLY_BYTES};
 use crate::caller_token::CallerToken;
 use rmcp::model::GetExtensions as _;
@@ -112,17 +112,23 @@ impl StreamableHttpClient for GuardedClient {
         let mut limits = limits;
         limits.max_sse_event_size = limits.max_sse_event_size.min(MAX_REPLY_BYTES);
         limits.max_json_response_size = limits.max_json_response_size.min(MAX_REPLY_BYTES);
-        // A caller's access token, for a server that passes it on.
-        let caller = match (&self.auth, &message) {
-            (Some(_), ClientJsonRpcMessage::Request(r)) => {
-                r.request.extensions().get::<CallerToken>().cloned()
-            }
-            _ => None,
+        // A caller's `tools/call` and its access token, for a server that
+        // passes it on.
+        let (call, caller) = match (&self.auth, &message) {
+            (Some(_), ClientJsonRpcMessage::Request(r)) => (
+                matches!(r.request, ClientRequest::CallToolRequest(_)),
+                r.request.extensions().get::<CallerToken>().cloned(),
+            ),
+            _ => (false, None),
+        };
+        let behalf = match call {
+            true => Behalf::Call(caller.as_ref()),
+            false => Behalf::Graph,
         };
         let parts = (uri, message, session_id.clone(), custom_headers);
         let response = authorized(
             self.auth.as_deref(),
-            caller.as_ref(),
+            behalf,
             auth_header,
             parts,
             |(uri, message, session_id, headers), token| {
@@ -172,7 +178,7 @@ impl StreamableHttpClient for GuardedClient {
         let parts = (uri, session_id, custom_headers);
         authorized(
             self.auth.as_deref(),
-            None,
+            Behalf::Graph,
             auth_header,
             parts,
             |(uri, session_id, headers), token| {
@@ -208,7 +214,7 @@ impl StreamableHttpClient for GuardedClient {
         let parts = (uri, session_id, last_event_id, custom_headers);
         authorized(
             self.auth.as_deref(),
-            None,
+            Behalf::Graph,
             auth_header,
             parts,
             |(uri, session_id, last, headers), token| {

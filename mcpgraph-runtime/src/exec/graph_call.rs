@@ -2,6 +2,10 @@
 //! child [`Execution`] with its own context and history, sharing the
 //! caller's deadline and node count, one level deeper (at most
 //! `maxCallDepth`), running the called tool's generated state machine.
+//! The child carries the caller's identity (its access token, for servers
+//! that pass it on, and its trace context) and is checked against the
+//! called tool's `requiredScopes` as a call from the client is; it asks
+//! the caller nothing.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -13,6 +17,12 @@ use super::{Execution, from_json_opt};
 use crate::error::{ErrorKind, Limit, NodeError, SchemaSide};
 use crate::graph::RunFuture;
 use crate::meta::ToolMeta;
+use crate::questions::Caller;
+
+/// Why a tool of the graph called by a `parallel` or `forEach` node cannot
+/// ask its caller (see [`crate::questions::Unanswered`]).
+const NESTED: &str =
+    "is not asked by a tool of the graph that a `parallel` or `forEach` node calls";
 
 /// The graph's tools, as the engine holds them.
 pub(crate) trait GraphTools: Send + Sync {
@@ -70,7 +80,22 @@ impl Execution {
                 format!("invalid arguments for tool `{name}`: {message}"),
             ));
         }
+        let token = self.caller.as_ref().and_then(Caller::token);
+        if let Some(scope) = token.and_then(|t| t.lacks(meta.required_scopes)) {
+            return Err(self.error(
+                ErrorKind::Refused,
+                format!(
+                    "tool `{name}` needs scope `{scope}` (its requiredScopes), which the caller's \
+                     access token does not grant"
+                ),
+            ));
+        }
         let mut child = Execution::new(&arguments, self.limits, Arc::clone(&self.clients));
+        child.caller = self.caller.as_ref().map(|caller| {
+            Caller::closed(NESTED)
+                .with_trace(caller.trace().cloned())
+                .with_token(caller.token().cloned())
+        });
         child.deadline = self.deadline;
         child.executed = Rc::clone(&self.executed);
         child.depth = self.depth + 1;

@@ -19,6 +19,7 @@ mod fanout;
 mod fanout_resilience;
 mod hardening_lock;
 mod healing;
+mod oauth_boundaries;
 mod oauth_client;
 mod oauth_login;
 mod oauth_login_forged;

@@ -30,9 +30,10 @@ async fn provider(resource: &str, ttl: u64, client_jwks: Option<PathBuf>) -> Pro
 }
 
 /// The client graph (graphs/oauth_client.yaml) over stdio, calling
-/// `protected` with client `id` and `secret`, or with the `--mcp` file
-/// `mcp` instead of its compiled-in entry.
-fn client_command(
+/// `protected` with client `id` and `secret` of `provider`, or with the
+/// `--mcp` file `mcp` instead of its compiled-in entry.
+pub(crate) fn client_command(
+    provider: &Provider,
     url: &str,
     id: &str,
     secret: &str,
@@ -40,6 +41,7 @@ fn client_command(
 ) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_oauth_client_fixture"));
     cmd.env("PROTECTED_URL", url)
+        .env("PROTECTED_ISSUER", &provider.issuer)
         .env("PROTECTED_CLIENT_ID", id)
         .env("PROTECTED_CLIENT_SECRET", secret)
         .env(
@@ -61,8 +63,14 @@ async fn tokens_expiring_every_three_seconds_fail_no_call_for_a_minute() {
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 3, None).await;
     let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
-    let (client, stderr) =
-        stdio_client(client_command(&protected.url, "full", "full-secret", None)).await;
+    let (client, stderr) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "full",
+        "full-secret",
+        None,
+    ))
+    .await;
     let deadline = Instant::now() + Duration::from_secs(60);
     let (mut calls, mut failed) = (0, Vec::new());
     while Instant::now() < deadline {
@@ -104,8 +112,14 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
     let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
 
     // client_secret_post: the provider allows that method only for `post`.
-    let (client, _) =
-        stdio_client(client_command(&protected.url, "post", "post-secret", None)).await;
+    let (client, _) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "post",
+        "post-secret",
+        None,
+    ))
+    .await;
     let result = client
         .call_tool(call_params("relay", json!({ "text": "by post" })))
         .await
@@ -116,10 +130,17 @@ async fn secret_post_and_private_key_jwt_clients_get_tokens_too() {
     // private_key_jwt, from a `--mcp` entry (the key in a file).
     let mcp = dir.path().join("mcp.json");
     let entry = json!({"mcpServers": {"protected": {"type": "http", "url": protected.url,
-        "auth": {"grant": "client_credentials", "clientId": "pkjwt",
+        "auth": {"grant": "client_credentials", "issuer": provider.issuer, "clientId": "pkjwt",
                  "privateKeyFile": pem, "scopes": [SCOPE]}}}});
     std::fs::write(&mcp, entry.to_string()).unwrap();
-    let (client, stderr) = stdio_client(client_command(&protected.url, "x", "x", Some(&mcp))).await;
+    let (client, stderr) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "x",
+        "x",
+        Some(&mcp),
+    ))
+    .await;
     let result = client
         .call_tool(call_params("relay", json!({ "text": "by key" })))
         .await
@@ -138,8 +159,14 @@ async fn a_refused_grant_is_a_tool_error_naming_the_server() {
     let port = free_port();
     let provider = provider(&format!("http://127.0.0.1:{port}/mcp"), 300, None).await;
     let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
-    let (client, stderr) =
-        stdio_client(client_command(&protected.url, "full", "wrong-secret", None)).await;
+    let (client, stderr) = stdio_client(client_command(
+        &provider,
+        &protected.url,
+        "full",
+        "wrong-secret",
+        None,
+    ))
+    .await;
     let result = client
         .call_tool(call_params("relay", json!({ "text": "x" })))
         .await
@@ -176,6 +203,7 @@ async fn mcpgraph_lock_lists_a_protected_server() {
         .args(["lock", "graph.yaml"])
         .current_dir(dir.path())
         .env("PROTECTED_URL", &protected.url)
+        .env("PROTECTED_ISSUER", &provider.issuer)
         .env("PROTECTED_CLIENT_ID", "full")
         .env("PROTECTED_CLIENT_SECRET", "full-secret")
         .output()
@@ -203,10 +231,18 @@ async fn a_legacy_sse_server_gets_the_token_on_its_stream_and_every_message() {
     let sse = mcpgraph_tests::sse_server::SseServer::start_protected(port, &provider.issuer).await;
     let mcp = dir.path().join("mcp.json");
     let entry = json!({"mcpServers": {"protected": {"type": "sse", "url": url,
-        "auth": {"grant": "client_credentials", "clientId": "${PROTECTED_CLIENT_ID}",
+        "auth": {"grant": "client_credentials", "issuer": provider.issuer,
+                 "clientId": "${PROTECTED_CLIENT_ID}",
                  "clientSecret": "${PROTECTED_CLIENT_SECRET}", "scopes": [SCOPE]}}}});
     std::fs::write(&mcp, entry.to_string()).unwrap();
-    let (client, _) = stdio_client(client_command(&url, "full", "full-secret", Some(&mcp))).await;
+    let (client, _) = stdio_client(client_command(
+        &provider,
+        &url,
+        "full",
+        "full-secret",
+        Some(&mcp),
+    ))
+    .await;
     for n in 0..3 {
         let text = format!("over sse {n}");
         let result = client
@@ -244,7 +280,7 @@ async fn the_callers_identity_is_passed_on_by_token_exchange() {
     let _protected = Protected::start(fixture(), &provider, back_port, SCOPE).await;
     let mcp = dir.path().join("mcp.json");
     let entry = json!({"mcpServers": {"protected": {"type": "http", "url": back,
-        "auth": {"grant": "token_exchange", "clientId": "exchanger",
+        "auth": {"grant": "token_exchange", "issuer": provider.issuer, "clientId": "exchanger",
                  "clientSecret": "${EXCHANGER_SECRET}", "scopes": [SCOPE]}}}});
     std::fs::write(&mcp, entry.to_string()).unwrap();
     let flags = [
@@ -298,6 +334,6 @@ async fn the_callers_identity_is_passed_on_by_token_exchange() {
 }
 
 /// The protected server's program (graphs/oauth.yaml compiled).
-fn fixture() -> &'static std::path::Path {
+pub(crate) fn fixture() -> &'static std::path::Path {
     std::path::Path::new(env!("CARGO_BIN_EXE_oauth_fixture"))
 }

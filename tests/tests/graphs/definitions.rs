@@ -135,7 +135,7 @@ const ACCEPTED: &[(&str, &str)] = &[
     ),
     (
         "sse",
-        r#"{"type": "sse", "url": "u", "auth": {"grant": "client_credentials", "clientId": "c",
+        r#"{"type": "sse", "url": "u", "auth": {"grant": "client_credentials", "issuer": "https://as", "clientId": "c",
             "privateKeyFile": "/k.pem", "signingAlgorithm": "ES256"}}"#,
     ),
     (
@@ -216,6 +216,27 @@ const REJECTED: &[(&str, &str)] = &[
         "clientSecrt",
     ),
     (r#"{"command": "c", "auth": {"clientId": "a"}}"#, "`auth`"),
+    // The unattended grants name their authorization server (issue 42).
+    (
+        r#"{"type": "http", "url": "u", "auth": {"grant": "client_credentials",
+            "clientId": "c", "clientSecret": "${S}"}}"#,
+        "the `client_credentials` grant needs `issuer`",
+    ),
+    (
+        r#"{"type": "http", "url": "u", "auth": {"grant": "jwt_bearer", "assertion": "${A}"}}"#,
+        "the `jwt_bearer` grant needs `issuer`",
+    ),
+    (
+        r#"{"type": "http", "url": "u", "auth": {"grant": "token_exchange",
+            "clientId": "c", "clientSecret": "${S}"}}"#,
+        "the `token_exchange` grant needs `issuer`",
+    ),
+    // A caller's identity cannot ride the legacy transport's one token.
+    (
+        r#"{"type": "sse", "url": "u", "auth": {"grant": "token_exchange", "issuer": "https://as",
+            "clientId": "c", "clientSecret": "${S}"}}"#,
+        "`grant: token_exchange` is not for `sse` servers",
+    ),
     ("[]", "`x`"),
     (r#""c""#, "`x`"),
 ];

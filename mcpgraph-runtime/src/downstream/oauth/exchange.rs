@@ -1,6 +1,7 @@
 //! Passing the caller's identity on (`grant: token_exchange`): the access
 //! token a caller's request carried (inbound OAuth) is exchanged at the
-//! server's authorization server for one meant for the server (RFC 8693:
+//! server's authorization server (the pinned issuer, see `issuer`: never
+//! one the server names) for one meant for the server (RFC 8693:
 //! `subject_token` the caller's, `resource` the server's URL, the graph
 //! authenticating as its client with `client_secret_post`). One token per
 //! caller token, kept until it runs out or is refused; at most
@@ -11,7 +12,8 @@ use std::collections::HashMap;
 use sha2::Digest as _;
 use tokio::sync::{Mutex, OnceCell};
 
-use super::grants::{Token, describe};
+use super::grants::Token;
+use super::issuer::Pin;
 use super::settings::{AuthSettings, Secrets};
 use super::token_endpoint::token_request;
 use crate::caller_token::CallerToken;
@@ -22,7 +24,7 @@ const MAX_KEPT: usize = 1024;
 /// The exchanged tokens of one server.
 #[derive(Default)]
 pub(crate) struct Exchanges {
-    /// The authorization server's token endpoint, found once.
+    /// The pinned authorization server's token endpoint, found once.
     endpoint: OnceCell<String>,
     /// By the digest of the caller's token.
     kept: Mutex<HashMap<[u8; 32], Token>>,
@@ -36,6 +38,7 @@ impl Exchanges {
         url: &str,
         settings: &AuthSettings,
         secrets: &Secrets,
+        pin: &Pin,
         caller: &CallerToken,
         refused: Option<&str>,
     ) -> Result<String, String> {
@@ -55,13 +58,7 @@ impl Exchanges {
         let endpoint = self
             .endpoint
             .get_or_try_init(|| async {
-                let manager = rmcp::transport::auth::AuthorizationManager::new(url)
-                    .await
-                    .map_err(describe)?;
-                let resolution = manager
-                    .resolve_metadata_from_challenge(None)
-                    .await
-                    .map_err(describe)?;
+                let (_, resolution) = pin.discover(url, None).await?;
                 Ok::<_, String>(resolution.metadata.token_endpoint)
             })
             .await?;

@@ -14,10 +14,10 @@ use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
 };
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, AuthorizationMetadata, ClientCredentialsConfig,
-    OAuthTokenResponse,
+    AuthError, AuthorizationMetadata, ClientCredentialsConfig, OAuthTokenResponse,
 };
 
+use super::issuer::Pin;
 use super::settings::{Algorithm, AuthSettings, Grant, Secrets};
 use super::token_endpoint::token_request;
 
@@ -61,18 +61,16 @@ impl Token {
 
 /// Gets a token for the server at `url` with `settings`' grant (client
 /// credentials, enterprise or JWT bearer), finding its authorization server from
-/// `challenge` (a 401's `WWW-Authenticate`) or the well-known paths.
+/// `challenge` (a 401's `WWW-Authenticate`) or the well-known paths, and
+/// using it only when it is the issuer `pin` holds.
 pub(crate) async fn unattended(
     url: &str,
     settings: &AuthSettings,
     secrets: &Secrets,
+    pin: &Pin,
     challenge: Option<&str>,
 ) -> Result<Token, String> {
-    let manager = AuthorizationManager::new(url).await.map_err(describe)?;
-    let resolution = manager
-        .resolve_metadata_from_challenge(challenge)
-        .await
-        .map_err(describe)?;
+    let (manager, resolution) = pin.discover(url, challenge).await?;
     if settings.grant == Grant::JwtBearer {
         return jwt_bearer(url, settings, secrets, &resolution.metadata).await;
     }

@@ -20,6 +20,7 @@ use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpListener;
 
 use super::grants::describe;
+use super::issuer::Pin;
 use super::settings::{AuthSettings, Secrets};
 use super::tokens::Store;
 
@@ -38,6 +39,7 @@ pub(crate) async fn log_in(
     url: &str,
     settings: &AuthSettings,
     secrets: &Secrets,
+    pin: &Pin,
     store: Store,
     challenge: Option<&str>,
 ) -> Result<AuthorizationManager, String> {
@@ -48,12 +50,12 @@ pub(crate) async fn log_in(
     let redirect = format!("http://127.0.0.1:{port}/callback");
 
     let previous = store.load().await.ok().flatten();
-    let mut manager = AuthorizationManager::new(url).await.map_err(describe)?;
+    // A login never moves the kept tokens to another authorization server.
+    if let Some(issuer) = previous.as_ref().and_then(|p| p.issuer.as_deref()) {
+        pin.stored(issuer)?;
+    }
+    let (mut manager, resolution) = pin.discover(url, challenge).await?;
     manager.set_credential_store(store);
-    let resolution = manager
-        .resolve_metadata_from_challenge(challenge)
-        .await
-        .map_err(describe)?;
     check_pkce(
         resolution.source,
         &resolution.metadata.code_challenge_methods_supported,

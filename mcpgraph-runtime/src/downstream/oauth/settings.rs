@@ -23,6 +23,9 @@ pub(crate) struct AuthSettings {
     pub(crate) signing_algorithm: Option<Algorithm>,
     pub(crate) client_metadata_url: Option<String>,
     pub(crate) client_name: Option<String>,
+    /// `issuer`: the authorization server the server's tokens come from,
+    /// pinned by the graph (else learned at the first discovery).
+    issuer: Option<String>,
     #[serde(default)]
     pub(crate) scopes: Vec<String>,
     token_store: Option<TokenStore>,
@@ -49,6 +52,20 @@ pub(crate) enum Grant {
     /// the server (RFC 8693); the graph's client credentials for what no
     /// caller asked (the handshake, listing tools).
     TokenExchange,
+}
+
+impl Grant {
+    /// The grant's name as the graph writes it, when it finds its
+    /// authorization server with no person at hand (and so must be told
+    /// which it is).
+    pub(crate) fn needs_issuer(self) -> Option<&'static str> {
+        match self {
+            Grant::ClientCredentials => Some("client_credentials"),
+            Grant::JwtBearer => Some("jwt_bearer"),
+            Grant::TokenExchange => Some("token_exchange"),
+            Grant::AuthorizationCode | Grant::Enterprise => None,
+        }
+    }
 }
 
 /// The algorithm of a private-key JWT client assertion.
@@ -124,9 +141,35 @@ pub(crate) struct Enterprise {
 }
 
 impl AuthSettings {
-    /// Parses `auth` (JSON).
+    /// Parses `auth` (JSON) and checks what the generator checks: the
+    /// grants that discover an authorization server without a person at
+    /// hand name it (`issuer`).
     pub(crate) fn parse(json: &serde_json::Value) -> Result<AuthSettings, String> {
-        AuthSettings::deserialize(json).map_err(|e| format!("`auth`: {e}"))
+        let settings = AuthSettings::deserialize(json).map_err(|e| format!("`auth`: {e}"))?;
+        if settings.issuer.is_none()
+            && let Some(grant) = settings.grant.needs_issuer()
+        {
+            return Err(format!(
+                "`auth`: the `{grant}` grant needs `issuer`, the authorization server its \
+                 tokens come from (a server never chooses where the graph's credentials or a \
+                 caller's token go)"
+            ));
+        }
+        if let Some(issuer) = &settings.issuer
+            && !issuer.contains("${")
+        {
+            let parsed = url::Url::parse(issuer)
+                .map_err(|e| format!("`auth.issuer` `{issuer}` is not a URL: {e}"))?;
+            if !matches!(parsed.scheme(), "https" | "http") {
+                return Err(format!("`auth.issuer` `{issuer}` is not an http(s) URL"));
+            }
+        }
+        Ok(settings)
+    }
+
+    /// `issuer`, `${VAR}` expanded.
+    pub(crate) fn issuer(&self) -> Result<Option<String>, String> {
+        self.issuer.as_deref().map(expand).transpose()
     }
 
     /// Where this server's tokens are kept: a file for a person's login

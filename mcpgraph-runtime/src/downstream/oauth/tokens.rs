@@ -12,11 +12,12 @@ use rmcp::transport::auth::{
 };
 use tokio::sync::Mutex;
 
+use super::Behalf;
 use super::exchange::Exchanges;
 use super::grants::{self, Token, describe};
+use super::issuer::Pin;
 use super::settings::{AuthSettings, Grant, Secrets, TokenStore};
 use super::store::FileStore;
-use crate::caller_token::CallerToken;
 use crate::one_copy::{OneCopy, one_copy};
 
 /// Logins (the first and step-ups) one run makes at most for a server.
@@ -79,6 +80,8 @@ pub(crate) struct Authorizer {
     state: Mutex<State>,
     /// Tokens got on behalf of callers (`token_exchange`).
     exchanges: Exchanges,
+    /// The authorization server the tokens come from.
+    pin: Pin,
 }
 
 #[derive(Default)]
@@ -100,6 +103,7 @@ impl Authorizer {
         settings: AuthSettings,
     ) -> Result<Authorizer, String> {
         let secrets = settings.secrets(server)?;
+        let pin = Pin::new(server, settings.issuer()?);
         let store = match settings.token_store() {
             TokenStore::File => Store::File(FileStore::for_server(
                 url,
@@ -118,6 +122,7 @@ impl Authorizer {
             store,
             state: Mutex::default(),
             exchanges: Exchanges::default(),
+            pin,
         })
     }
 
@@ -126,27 +131,42 @@ impl Authorizer {
     /// one).
     pub(crate) fn token<'a>(
         &'a self,
-        caller: Option<&'a CallerToken>,
+        behalf: Behalf<'a>,
     ) -> OneCopy<'a, Result<Option<String>, String>> {
-        one_copy(self.token_now(caller))
+        one_copy(self.token_now(behalf))
     }
 
-    async fn token_now(&self, caller: Option<&CallerToken>) -> Result<Option<String>, String> {
-        if self.settings.grant == Grant::TokenExchange
-            && let Some(caller) = caller
-        {
-            let token = self
-                .exchanges
-                .token(&self.url, &self.settings, &self.secrets, caller, None)
-                .await?;
-            return Ok(Some(token));
+    async fn token_now(&self, behalf: Behalf<'_>) -> Result<Option<String>, String> {
+        if self.settings.grant == Grant::TokenExchange {
+            match behalf {
+                Behalf::Call(Some(caller)) => {
+                    let token = self
+                        .exchanges
+                        .token(
+                            &self.url,
+                            &self.settings,
+                            &self.secrets,
+                            &self.pin,
+                            caller,
+                            None,
+                        )
+                        .await?;
+                    return Ok(Some(token));
+                }
+                Behalf::Call(None) => return Err(self.no_caller()),
+                // What no caller asked (the handshake, listings) goes as
+                // the graph.
+                Behalf::Graph => {}
+            }
         }
         let mut state = self.state.lock().await;
         if self.settings.grant != Grant::AuthorizationCode {
             if let Some(token) = state.token.as_ref().filter(|t| t.is_fresh()) {
                 return Ok(Some(token.access.clone()));
             }
-            let token = grants::unattended(&self.url, &self.settings, &self.secrets, None).await?;
+            let token =
+                grants::unattended(&self.url, &self.settings, &self.secrets, &self.pin, None)
+                    .await?;
             state.token = Some(token.clone());
             return Ok(Some(token.access));
         }
@@ -171,12 +191,16 @@ impl Authorizer {
 
     /// A login kept by an earlier run (or `auth login`), if any.
     async fn stored_login(&self) -> Result<Option<AuthorizationManager>, String> {
-        if self.store.load().await.map_err(describe)?.is_none() {
+        let Some(stored) = self.store.load().await.map_err(describe)? else {
             return Ok(None);
+        };
+        // The kept tokens came from this issuer: they are never refreshed
+        // at, nor replaced by, another.
+        if let Some(issuer) = &stored.issuer {
+            self.pin.stored(issuer)?;
         }
-        let mut manager = AuthorizationManager::new(self.url.as_str())
-            .await
-            .map_err(describe)?;
+        let (mut manager, resolution) = self.pin.discover(&self.url, None).await?;
+        manager.set_metadata(resolution.metadata);
         manager.set_credential_store(self.store.clone());
         match manager.initialize_from_store().await.map_err(describe)? {
             true => Ok(Some(manager)),
@@ -188,31 +212,42 @@ impl Authorizer {
     /// `challenge` (its `WWW-Authenticate`).
     pub(crate) fn recover<'a>(
         &'a self,
-        caller: Option<&'a CallerToken>,
+        behalf: Behalf<'a>,
         sent: Option<&'a str>,
         challenge: &'a str,
         refusal: Refusal,
     ) -> OneCopy<'a, Result<String, String>> {
-        one_copy(self.recover_now(caller, sent, challenge, refusal))
+        one_copy(self.recover_now(behalf, sent, challenge, refusal))
     }
 
     async fn recover_now(
         &self,
-        caller: Option<&CallerToken>,
+        behalf: Behalf<'_>,
         sent: Option<&str>,
         challenge: &str,
         refusal: Refusal,
     ) -> Result<String, String> {
-        if self.settings.grant == Grant::TokenExchange
-            && let Some(caller) = caller
-        {
-            if refusal == Refusal::InsufficientScope {
-                return Err(self.scope_refusal(challenge));
+        if self.settings.grant == Grant::TokenExchange {
+            match behalf {
+                Behalf::Call(Some(caller)) => {
+                    if refusal == Refusal::InsufficientScope {
+                        return Err(self.scope_refusal(challenge));
+                    }
+                    return self
+                        .exchanges
+                        .token(
+                            &self.url,
+                            &self.settings,
+                            &self.secrets,
+                            &self.pin,
+                            caller,
+                            sent,
+                        )
+                        .await;
+                }
+                Behalf::Call(None) => return Err(self.no_caller()),
+                Behalf::Graph => {}
             }
-            return self
-                .exchanges
-                .token(&self.url, &self.settings, &self.secrets, caller, sent)
-                .await;
         }
         let mut state = self.state.lock().await;
         if self.settings.grant != Grant::AuthorizationCode {
@@ -225,9 +260,14 @@ impl Authorizer {
             {
                 return Ok(token.access.clone());
             }
-            let token =
-                grants::unattended(&self.url, &self.settings, &self.secrets, Some(challenge))
-                    .await?;
+            let token = grants::unattended(
+                &self.url,
+                &self.settings,
+                &self.secrets,
+                &self.pin,
+                Some(challenge),
+            )
+            .await?;
             state.token = Some(token.clone());
             return Ok(token.access);
         }
@@ -293,6 +333,7 @@ impl Authorizer {
             &self.url,
             &self.settings,
             &self.secrets,
+            &self.pin,
             self.store.clone(),
             challenge,
         ))
@@ -309,22 +350,48 @@ impl Authorizer {
             Store::File(f) => f.path().display().to_string(),
             Store::Memory(_) => "memory (this process only)".to_owned(),
         };
+        let issuer = match self.pin.issuer() {
+            Some(issuer) => format!(", issuer `{issuer}`"),
+            None => String::new(),
+        };
         Ok(match self.store.load().await.map_err(describe)? {
             Some(stored) if stored.token_response.is_some() => format!(
-                "`{}`: logged in (client `{}`, scopes: {}); tokens in {place}",
+                "`{}`: logged in (client `{}`, scopes: {}{}); tokens in {place}",
                 self.server,
                 stored.client_id,
                 if stored.granted_scopes.is_empty() {
                     "none named".to_owned()
                 } else {
                     stored.granted_scopes.join(" ")
-                }
+                },
+                stored
+                    .issuer
+                    .map(|i| format!(", issuer `{i}`"))
+                    .unwrap_or(issuer),
             ),
             _ => format!(
                 "`{}`: not logged in; tokens would be kept in {place}",
                 self.server
             ),
         })
+    }
+
+    /// Whether the server gets each caller's own identity
+    /// (`token_exchange`), which a transport sharing one token between
+    /// callers cannot carry.
+    pub(crate) fn passes_caller_on(&self) -> bool {
+        self.settings.grant == Grant::TokenExchange
+    }
+
+    /// The refusal of a call with no caller's token to a server that gets
+    /// the caller's identity: the graph's own is never used in its place.
+    pub(crate) fn no_caller(&self) -> String {
+        format!(
+            "`{}` gets the caller's own identity (`grant: token_exchange`), and this call has no \
+             caller's access token (the graph is not served with inbound OAuth, or the call came \
+             another way): the graph's own identity is never used in its place",
+            self.server
+        )
     }
 
     fn scope_refusal(&self, challenge: &str) -> String {

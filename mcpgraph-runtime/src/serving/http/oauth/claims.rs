@@ -126,8 +126,8 @@ pub(super) async fn verify(
         issuer: policy.issuer.clone(),
         subject: raw.sub,
         client_id: raw.client_id,
+        token: crate::caller_token::CallerToken::new(token, scopes.iter().cloned()),
         scopes,
-        token: crate::caller_token::CallerToken::new(token),
     })
 }
 
