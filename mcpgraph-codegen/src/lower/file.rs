@@ -107,6 +107,8 @@ impl Cx<'_, '_> {
             "maxHistoryBytes",
             "maxValueDepth",
             "maxCallDepth",
+            "maxQuestions",
+            "maxAnswerWaitMs",
         ];
         let Some(f) = self.fields(node, "`executionLimits`", &keys, " in `executionLimits`") else {
             return limits;
@@ -120,6 +122,8 @@ impl Cx<'_, '_> {
             &mut limits.max_history_bytes,
             &mut limits.max_value_depth,
             &mut limits.max_call_depth,
+            &mut limits.max_questions,
+            &mut limits.max_answer_wait_ms,
         ];
         for (key, slot) in keys.iter().zip(slots) {
             if let Some(n) = f.get(key)

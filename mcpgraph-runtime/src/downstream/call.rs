@@ -211,16 +211,16 @@ impl ClientManager {
                         format!("{what} asked for input of a kind mcpgraph does not know"),
                     ));
                 };
-                let Some(id) = self.parking.park(&self.runtime, waiting, parked) else {
-                    return Err(DownstreamError::new(
+                let ttl = caller.budget().answer_wait();
+                let parked =
+                    self.parking
+                        .park(&self.runtime, (waiting, parked), caller.owner(), ttl);
+                let id = parked.map_err(|full| {
+                    DownstreamError::new(
                         Kind::Refused,
-                        format!(
-                            "{what} asked a question mid-call, and {} calls already wait for their \
-                             clients' answers on this server (the bound); retry later",
-                            super::parking::MAX_PARKED
-                        ),
-                    ));
-                };
+                        format!("{what} asked a question mid-call, and {full}; retry later"),
+                    )
+                })?;
                 let mut requests = InputRequests::new();
                 requests.insert(key, request);
                 round.ask(caller.node(), requests, Some(format!("{PARKED}{id}")));
@@ -322,6 +322,9 @@ fn pass_on(
     what: &str,
 ) -> DownstreamError {
     let requests = input.input_requests.unwrap_or_default();
+    if let Err(stop) = caller.count_questions(requests.len()) {
+        return super::waiting::stopped(what, stop);
+    }
     for request in requests.values() {
         if let Some(request) = server_request(request.clone())
             && let Err(why) = caller.may_ask(&request)
