@@ -340,6 +340,26 @@ mod tests {
         );
     }
 
+    /// `maxQuestions` and `maxAnswerWaitMs` (issue 42): read like the
+    /// others, with their defaults when not given.
+    #[test]
+    fn question_limits() {
+        let base = with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n");
+        let l = load(&base).limits;
+        assert_eq!((l.max_questions, l.max_answer_wait_ms), (16, 600_000));
+        let src = format!("{base}executionLimits:\n  maxQuestions: 3\n  maxAnswerWaitMs: 2000\n");
+        let l = load(&src).limits;
+        assert_eq!((l.max_questions, l.max_answer_wait_ms), (3, 2000));
+        let src = format!("{base}executionLimits:\n  maxQuestions: 0\n  maxAnswerWaitMs: soon\n");
+        assert_eq!(
+            messages(&src),
+            [
+                "`maxQuestions` must be a positive integer, found `0`",
+                "`maxAnswerWaitMs` must be a positive integer, found the string `soon`",
+            ]
+        );
+    }
+
     /// A `maxValueDepth` over the ceiling is an error at its value; the
     /// ceiling itself is accepted.
     #[test]

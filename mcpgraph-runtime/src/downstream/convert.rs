@@ -45,11 +45,16 @@ pub(crate) const MAX_ERROR_BYTES: usize = 8 << 10;
 
 /// `message`, cut to [`MAX_ERROR_BYTES`] on a char boundary, with the
 /// number of bytes left out: `… [N bytes left out]`.
-pub(crate) fn cut(mut message: String) -> String {
-    if message.len() <= MAX_ERROR_BYTES {
+pub(crate) fn cut(message: String) -> String {
+    cut_to(message, MAX_ERROR_BYTES)
+}
+
+/// `message`, cut to `max` bytes as [`cut`] cuts.
+pub(crate) fn cut_to(mut message: String, max: usize) -> String {
+    if message.len() <= max {
         return message;
     }
-    let mut end = MAX_ERROR_BYTES;
+    let mut end = max;
     while !message.is_char_boundary(end) {
         end -= 1;
     }

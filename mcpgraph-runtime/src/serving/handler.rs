@@ -359,9 +359,13 @@ impl ServerHandler for Handler {
             Err(CallError::Failed(e)) => {
                 metrics::call(self.tool_label(&request.name), "error");
                 metrics::node_error(e.kind());
-                // A downstream server's text in it is cut already; the
-                // whole is bounded the same way.
-                let text = crate::downstream::convert::cut(e.to_string());
+                // A downstream server's text in it is cut to 8 KiB already;
+                // the whole (with what the graph says around it) is bounded
+                // too.
+                let text = crate::downstream::convert::cut_to(
+                    e.to_string(),
+                    2 * crate::downstream::convert::MAX_ERROR_BYTES,
+                );
                 tracing::warn!(tool = %request.name, error = %text, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
             }

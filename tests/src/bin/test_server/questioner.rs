@@ -12,6 +12,8 @@
 //! Its questions are server-to-client requests, so the graph must reach it
 //! with `--legacy` (sessions).
 
+#![allow(deprecated)] // roots are deprecated by SEP-2577, and still asked
+
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, ElicitRequestParams, ElicitationSchema,
 };
