@@ -212,6 +212,8 @@ fn graph_impl(
         ("max_history_bytes", l.max_history_bytes),
         ("max_value_depth", l.max_value_depth),
         ("max_call_depth", l.max_call_depth),
+        ("max_questions", l.max_questions),
+        ("max_answer_wait_ms", l.max_answer_wait_ms),
     ]
     .map(|(field, value)| {
         let (field, value) = (Ident::new(field, Span::call_site()), lit::int(value));

@@ -96,6 +96,12 @@ pub struct Limits {
     /// `maxCallDepth` (an extension key): how deep calls of the graph's
     /// own tools (from `parallel` and `forEach` nodes) may nest; default 8.
     pub max_call_depth: u64,
+    /// `maxQuestions` (an extension key): how many questions the
+    /// downstream servers of one call may ask its client; default 16.
+    pub max_questions: u64,
+    /// `maxAnswerWaitMs` (an extension key): how long one question may
+    /// wait for the client's answer; default 600000 (10 minutes).
+    pub max_answer_wait_ms: u64,
 }
 
 impl Default for Limits {
@@ -109,6 +115,8 @@ impl Default for Limits {
             max_history_bytes: 256 << 20,
             max_value_depth: 128,
             max_call_depth: 8,
+            max_questions: 16,
+            max_answer_wait_ms: 600_000,
         }
     }
 }

@@ -290,10 +290,12 @@ impl DownstreamError {
         Self::of(ErrorKind::Downstream(kind), message)
     }
 
+    /// A message quoting the server (its JSON-RPC error, its crash) is
+    /// cut to `convert::MAX_ERROR_BYTES`.
     fn of(kind: ErrorKind, message: String) -> Self {
         Self {
             kind,
-            message,
+            message: convert::cut(message),
             retry_after: None,
         }
     }

@@ -67,6 +67,12 @@ pub enum Limit {
     HistoryBytes,
     /// `maxCallDepth`: calls of the graph's own tools nested too deep.
     CallDepth,
+    /// `maxQuestions`: the downstream servers of one call asked its client
+    /// more questions than this.
+    Questions,
+    /// `maxAnswerWaitMs`: the calling client took longer than this to
+    /// answer a question.
+    AnswerWait,
 }
 
 /// Which side of a tool a schema failure is on.
@@ -123,6 +129,8 @@ const NAMES: &[(ErrorKind, &str)] = &[
     (ErrorKind::Limit(Limit::ValueDepth), "limit.value_depth"),
     (ErrorKind::Limit(Limit::HistoryBytes), "limit.history_bytes"),
     (ErrorKind::Limit(Limit::CallDepth), "limit.call_depth"),
+    (ErrorKind::Limit(Limit::Questions), "limit.questions"),
+    (ErrorKind::Limit(Limit::AnswerWait), "limit.answer_wait"),
     (ErrorKind::Schema(SchemaSide::Input), "schema.input"),
     (ErrorKind::Schema(SchemaSide::Output), "schema.output"),
     (

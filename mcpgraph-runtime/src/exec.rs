@@ -130,6 +130,9 @@ impl Execution {
 
     /// Makes `caller` the client that downstream servers' questions go to.
     pub(crate) fn ask(&mut self, caller: Option<crate::questions::Caller>) {
+        if let Some(caller) = &caller {
+            caller.budget().bound(&self.limits);
+        }
         self.caller = caller;
     }
 

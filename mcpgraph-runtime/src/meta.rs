@@ -88,6 +88,11 @@ pub struct Limits {
     pub max_value_depth: u64,
     /// Nesting of calls of the graph's own tools.
     pub max_call_depth: u64,
+    /// Questions the downstream servers of one call may ask its client
+    /// (all nodes, branches, items and rounds).
+    pub max_questions: u64,
+    /// How long one question waits for the client's answer.
+    pub max_answer_wait_ms: u64,
 }
 
 impl Limits {
@@ -102,6 +107,8 @@ impl Limits {
         max_history_bytes: 256 << 20,
         max_value_depth: mcpgraph_expr::DEFAULT_MAX_VALUE_DEPTH,
         max_call_depth: 8,
+        max_questions: 16,
+        max_answer_wait_ms: 600_000,
     };
 }
 

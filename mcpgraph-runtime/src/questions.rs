@@ -10,7 +10,10 @@
 //!
 //! Time spent waiting for an answer (a person typing) is not run time:
 //! [`WaitClock`] counts it, and the downstream call's `timeoutMs` and the
-//! graph's `maxExecutionTimeMs` are extended by it.
+//! graph's `maxExecutionTimeMs` are extended by it. That time is bounded
+//! all the same: a call's downstream servers may ask at most
+//! `maxQuestions`, and each question waits at most `maxAnswerWaitMs` (see
+//! [`Budget`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -22,9 +25,11 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::observe::ProgressEvent;
 
+mod budget;
 mod declared;
 mod rounds;
 
+pub(crate) use budget::{Budget, Stop};
 pub(crate) use declared::Declared;
 pub(crate) use rounds::{Rounds, Saved};
 
@@ -40,6 +45,8 @@ pub struct Caller {
     declared: Declared,
     channel: Channel,
     clock: Arc<WaitClock>,
+    /// What the call may spend on questions.
+    budget: Arc<Budget>,
     /// The node asking (see [`Caller::at`]).
     node: &'static str,
     /// The trace context of the caller's request.
@@ -48,6 +55,21 @@ pub struct Caller {
     token: Option<crate::caller_token::CallerToken>,
     /// Where the asking node's progress goes, and the node's number.
     progress: Option<(UnboundedSender<ProgressEvent>, u64)>,
+    /// Who the caller is, for its share of what is held for callers.
+    owner: Option<Owner>,
+}
+
+/// Who a caller is, for its share of what the server holds for callers
+/// (parked calls): its authenticated principal, else its session, else its
+/// peer address.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Owner(Arc<str>);
+
+impl Owner {
+    /// The owner named `name` (`principal:…`, `session:…`, `peer:…`).
+    pub(crate) fn new(name: &str) -> Self {
+        Self(Arc::from(name))
+    }
 }
 
 /// How a question reaches the caller.
@@ -86,6 +108,8 @@ pub(crate) enum Unanswered {
     },
     /// The caller answered with an error, or the request failed.
     Failed(String),
+    /// The call is stopped: a limit on its questions (see [`Budget`]).
+    Stopped(Stop),
 }
 
 impl std::fmt::Display for Unanswered {
@@ -96,6 +120,7 @@ impl std::fmt::Display for Unanswered {
                 "it needed the calling client's `{capability}` capability, which {why}"
             ),
             Self::Failed(why) => write!(f, "the calling client did not answer: {why}"),
+            Self::Stopped(stop) => f.write_str(&stop.why),
         }
     }
 }
@@ -112,10 +137,12 @@ impl Caller {
             declared: capabilities.map(Declared::of).unwrap_or_default(),
             channel: Channel::Live { peer, origin },
             clock: Arc::default(),
+            budget: Arc::default(),
             node: "",
             trace: None,
             token: None,
             progress: None,
+            owner: None,
         }
     }
 
@@ -126,10 +153,12 @@ impl Caller {
             declared: capabilities.map(Declared::of).unwrap_or_default(),
             channel: Channel::Rounds(rounds),
             clock: Arc::default(),
+            budget: Arc::default(),
             node: "",
             trace: None,
             token: None,
             progress: None,
+            owner: None,
         }
     }
 
@@ -143,6 +172,17 @@ impl Caller {
     pub(crate) fn with_token(mut self, token: Option<crate::caller_token::CallerToken>) -> Self {
         self.token = token;
         self
+    }
+
+    /// The same caller, known as `owner`.
+    pub(crate) fn with_owner(mut self, owner: Owner) -> Self {
+        self.owner = Some(owner);
+        self
+    }
+
+    /// Who the caller is (`None`: a call made outside the server).
+    pub(crate) fn owner(&self) -> Option<&Owner> {
+        self.owner.as_ref()
     }
 
     /// The access token the caller's request carried, if inbound OAuth
@@ -210,10 +250,12 @@ impl Caller {
             declared: Declared::default(),
             channel: Channel::Closed { why },
             clock: Arc::default(),
+            budget: Arc::default(),
             node: "",
             trace: None,
             token: None,
             progress: None,
+            owner: None,
         }
     }
 
@@ -229,6 +271,24 @@ impl Caller {
     /// The clock of time spent waiting for this caller's answers.
     pub(crate) fn clock(&self) -> &Arc<WaitClock> {
         &self.clock
+    }
+
+    /// What the call may spend on questions.
+    pub(crate) fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// Counts `n` questions a downstream server asks on this call (every
+    /// question, answered or not); past `maxQuestions` the call is
+    /// stopped, and this says why. A 2026-07-28 caller's count lives in
+    /// its rounds, so that it carries over from one round to the next.
+    pub(crate) fn count_questions(&self, n: usize) -> Result<(), Stop> {
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        let total = match &self.channel {
+            Channel::Rounds(rounds) => rounds.count_questions(n),
+            _ => self.budget.count(n),
+        };
+        self.budget.check(total)
     }
 
     /// Whether the caller may be asked `request`; why not, otherwise.
@@ -252,9 +312,10 @@ impl Caller {
         Ok(())
     }
 
-    /// Asks the caller `request` and waits for the answer (as long as the
-    /// caller takes: the call's cancellation ends the wait). The time
-    /// waited is counted on [`Caller::clock`].
+    /// Asks the caller `request` and waits for the answer (at most
+    /// `maxAnswerWaitMs`, past which the call is stopped; the call's
+    /// cancellation ends the wait sooner). The time waited is counted on
+    /// [`Caller::clock`].
     pub(crate) async fn ask(&self, mut request: ServerRequest) -> Result<ClientResult, Unanswered> {
         self.may_ask(&request)?;
         let (peer, origin) = match &self.channel {
@@ -276,17 +337,26 @@ impl Caller {
         request
             .extensions_mut()
             .insert(rmcp::service::OriginatingRequestId(origin.clone()));
+        let capability = Declared::needed_by(&request);
         let _waiting = self.clock.start();
         let handle = peer
             .send_request_with_option(request, PeerRequestOptions::no_options())
             .await
             .map_err(|e| Unanswered::Failed(e.to_string()))?;
-        handle.await_response().await.map_err(|e| match e {
-            rmcp::service::ServiceError::McpError(e) => {
-                Unanswered::Failed(format!("{} (error {})", e.message, e.code.0))
-            }
-            other => Unanswered::Failed(other.to_string()),
-        })
+        // At most maxAnswerWaitMs: past it the call is stopped (and rmcp's
+        // handle, dropped, sends the client `notifications/cancelled`).
+        let wait = self.budget.answer_wait();
+        match tokio::time::timeout(wait, handle.await_response()).await {
+            Err(_) => Err(Unanswered::Stopped(
+                self.budget.answer_timed_out(capability),
+            )),
+            Ok(answer) => answer.map_err(|e| match e {
+                rmcp::service::ServiceError::McpError(e) => {
+                    Unanswered::Failed(format!("{} (error {})", e.message, e.code.0))
+                }
+                other => Unanswered::Failed(other.to_string()),
+            }),
+        }
     }
 }
 

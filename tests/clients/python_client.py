@@ -17,7 +17,9 @@ Usage:
 
 ``--elicit ACTION`` declares the elicitation capability and answers every
 ``elicitation/create`` with ACTION (``accept``: the content
-``{"name": "Ada Lovelace"}``; ``decline``; ``cancel``); ``--sample TEXT``
+``{"name": "Ada Lovelace"}``; ``decline``; ``cancel``; ``late``: ``accept``,
+after 8 seconds); ``--roots`` declares roots and answers every ``roots/list`` with
+one root, ``file:///tmp``; ``--sample TEXT``
 declares sampling and answers every ``sampling/createMessage`` with TEXT.
 Each question is printed as ``{"event": "asked", "method": ..., "params": {...}}``.
 
@@ -88,6 +90,9 @@ def parse_args(argv: list[str]) -> dict:
         elif a == "--modern":
             opts["modern"] = True
             i += 1
+        elif a == "--roots":
+            opts["roots"] = True
+            i += 1
         elif a == "--elicit":
             opts["elicit"] = argv[i + 1]
             i += 2
@@ -113,10 +118,22 @@ def answering(opts: dict) -> dict:
 
         async def elicitation_callback(context, params):
             emit({"event": "asked", "method": "elicitation/create", "params": dump(params)})
-            content = {"name": "Ada Lovelace"} if action == "accept" else None
-            return types.ElicitResult(action=action, content=content)
+            if action == "late":
+                await anyio.sleep(8)
+                action_now = "accept"
+            else:
+                action_now = action
+            content = {"name": "Ada Lovelace"} if action_now == "accept" else None
+            return types.ElicitResult(action=action_now, content=content)
 
         callbacks["elicitation_callback"] = elicitation_callback
+    if opts.get("roots"):
+
+        async def list_roots_callback(context):
+            emit({"event": "asked", "method": "roots/list"})
+            return types.ListRootsResult(roots=[types.Root(uri="file:///tmp", name="tmp")])
+
+        callbacks["list_roots_callback"] = list_roots_callback
     if "sample" in opts:
         text = opts["sample"]
 

@@ -68,6 +68,8 @@ pub(crate) fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStre
                     max_history_bytes: 1,
                     max_value_depth: 1,
                     max_call_depth: 1,
+                    max_questions: 1,
+                    max_answer_wait_ms: 1,
                 };
                 fn compile() -> rt::Result<(), rt::StartupError> {
                     rt::Ok(())

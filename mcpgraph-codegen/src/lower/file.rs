@@ -107,6 +107,8 @@ impl Cx<'_, '_> {
             "maxHistoryBytes",
             "maxValueDepth",
             "maxCallDepth",
+            "maxQuestions",
+            "maxAnswerWaitMs",
         ];
         let Some(f) = self.fields(node, "`executionLimits`", &keys, " in `executionLimits`") else {
             return limits;
@@ -120,6 +122,8 @@ impl Cx<'_, '_> {
             &mut limits.max_history_bytes,
             &mut limits.max_value_depth,
             &mut limits.max_call_depth,
+            &mut limits.max_questions,
+            &mut limits.max_answer_wait_ms,
         ];
         for (key, slot) in keys.iter().zip(slots) {
             if let Some(n) = f.get(key)
@@ -332,6 +336,26 @@ mod tests {
                 "`maxExpressionDepth` must be a positive integer, found `1.5`",
                 "`maxExpressionTimeMs` must be a positive integer, found the string `10`",
                 "unknown key `maxThings` in `executionLimits`",
+            ]
+        );
+    }
+
+    /// `maxQuestions` and `maxAnswerWaitMs` (issue 42): read like the
+    /// others, with their defaults when not given.
+    #[test]
+    fn question_limits() {
+        let base = with_nodes(&format!("{ENTRY}{EXIT}")).replace("next: a\n", "next: exit\n");
+        let l = load(&base).limits;
+        assert_eq!((l.max_questions, l.max_answer_wait_ms), (16, 600_000));
+        let src = format!("{base}executionLimits:\n  maxQuestions: 3\n  maxAnswerWaitMs: 2000\n");
+        let l = load(&src).limits;
+        assert_eq!((l.max_questions, l.max_answer_wait_ms), (3, 2000));
+        let src = format!("{base}executionLimits:\n  maxQuestions: 0\n  maxAnswerWaitMs: soon\n");
+        assert_eq!(
+            messages(&src),
+            [
+                "`maxQuestions` must be a positive integer, found `0`",
+                "`maxAnswerWaitMs` must be a positive integer, found the string `soon`",
             ]
         );
     }

@@ -26,7 +26,13 @@ pub(super) async fn answer(
     what: &str,
 ) -> Result<(InputResponses, Option<String>), DownstreamError> {
     let mut responses = InputResponses::new();
-    for (key, request) in input.input_requests.unwrap_or_default() {
+    let requests = input.input_requests.unwrap_or_default();
+    if let Some(caller) = caller {
+        caller
+            .count_questions(requests.len())
+            .map_err(|stop| super::waiting::stopped(what, stop))?;
+    }
+    for (key, request) in requests {
         let Some(request) = server_request(request) else {
             return Err(DownstreamError::new(
                 Kind::Protocol,
@@ -40,11 +46,12 @@ pub(super) async fn answer(
                 why: "a call made outside an MCP session cannot declare".to_owned(),
             }),
         };
-        let answer = asked.map_err(|why| {
-            DownstreamError::new(
+        let answer = asked.map_err(|why| match why {
+            crate::questions::Unanswered::Stopped(stop) => super::waiting::stopped(what, stop),
+            why => DownstreamError::new(
                 Kind::Protocol,
                 format!("{what} asked the calling client a question, and {why}"),
-            )
+            ),
         })?;
         let answer = serde_json::to_value(answer).map_err(|e| {
             DownstreamError::new(

@@ -161,6 +161,11 @@ impl Questions {
                 None,
             ));
         };
+        // Every question counts against the call's maxQuestions, answered
+        // or not; past it the call is stopped and the server refused.
+        if let Err(stop) = route.caller.count_questions(1) {
+            return Err(self.refuse(&route, crate::questions::Unanswered::Stopped(stop)));
+        }
         if let Some(park) = &route.park {
             route
                 .caller

@@ -211,9 +211,11 @@ impl ClientManager {
                         format!("{what} asked for input of a kind mcpgraph does not know"),
                     ));
                 };
-                let Some(id) = self.parking.park(&self.runtime, waiting, parked) else {
-                    return Err(parking_full(what));
-                };
+                let ttl = caller.budget().answer_wait();
+                let parked =
+                    self.parking
+                        .park(&self.runtime, (waiting, parked), caller.owner(), ttl);
+                let id = parked.map_err(|full| parking_full(what, &full))?;
                 let mut requests = InputRequests::new();
                 requests.insert(key, request);
                 round.ask(caller.node(), requests, Some(format!("{PARKED}{id}")));
@@ -308,14 +310,10 @@ impl ClientManager {
 /// The error of a call whose server asked a question mid-call while the
 /// parking is full: a cap of this server (kind `refused`), not a failure
 /// of the downstream server, which its circuit breaker would count.
-pub(super) fn parking_full(what: &str) -> DownstreamError {
+pub(super) fn parking_full(what: &str, full: &dyn std::fmt::Display) -> DownstreamError {
     DownstreamError::of(
         ErrorKind::Refused,
-        format!(
-            "{what} asked a question mid-call, and {} calls already wait for their \
-             clients' answers on this server (the bound); retry later",
-            super::parking::MAX_PARKED
-        ),
+        format!("{what} asked a question mid-call, and {full}; retry later"),
     )
 }
 
@@ -329,6 +327,9 @@ fn pass_on(
     what: &str,
 ) -> DownstreamError {
     let requests = input.input_requests.unwrap_or_default();
+    if let Err(stop) = caller.count_questions(requests.len()) {
+        return super::waiting::stopped(what, stop);
+    }
     for request in requests.values() {
         if let Some(request) = server_request(request.clone())
             && let Err(why) = caller.may_ask(&request)

@@ -3,6 +3,9 @@
 //! `structuredContent` as is; otherwise the first content item (text parsed
 //! as JSON when it is JSON, the raw string when not; any other item as its
 //! object); no content gives no output.
+//!
+//! A downstream server's error text reaches the caller, the log and spans
+//! cut to [`MAX_ERROR_BYTES`] ([`cut`]).
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
@@ -19,7 +22,7 @@ pub(crate) fn output_of_result(result: CallToolResult) -> Result<Option<Value>, 
         return Err(if text.is_empty() {
             "(no message)".to_owned()
         } else {
-            text.join("\n")
+            cut(text.join("\n"))
         });
     }
     if let Some(structured) = result.structured_content {
@@ -34,6 +37,31 @@ pub(crate) fn output_of_result(result: CallToolResult) -> Result<Option<Value>, 
         }
         other => serde_json::to_value(&other).unwrap_or(Value::Null),
     }))
+}
+
+/// The most bytes of a downstream server's error message that reach the
+/// caller, the log or a span.
+pub(crate) const MAX_ERROR_BYTES: usize = 8 << 10;
+
+/// `message`, cut to [`MAX_ERROR_BYTES`] on a char boundary, with the
+/// number of bytes left out: `… [N bytes left out]`.
+pub(crate) fn cut(message: String) -> String {
+    cut_to(message, MAX_ERROR_BYTES)
+}
+
+/// `message`, cut to `max` bytes as [`cut`] cuts.
+pub(crate) fn cut_to(mut message: String, max: usize) -> String {
+    if message.len() <= max {
+        return message;
+    }
+    let mut end = max;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    let left_out = message.len() - end;
+    message.truncate(end);
+    message.push_str(&format!("… [{left_out} bytes left out]"));
+    message
 }
 
 #[cfg(test)]
@@ -82,6 +110,23 @@ mod tests {
     fn empty_content_is_no_output() {
         let r = result(json!({"content": []}));
         assert_eq!(output_of_result(r), Ok(None));
+    }
+
+    #[test]
+    fn a_long_error_is_cut_on_a_char_boundary_with_the_count() {
+        let long = format!("a{}", "é".repeat(MAX_ERROR_BYTES));
+        let r = result(json!({"content": [{"type": "text", "text": long}], "isError": true}));
+        let text = output_of_result(r).unwrap_err();
+        let kept = MAX_ERROR_BYTES - 1;
+        assert_eq!(
+            text,
+            format!(
+                "a{}… [{} bytes left out]",
+                "é".repeat(kept / 2),
+                long.len() - kept
+            )
+        );
+        assert_eq!(cut("short".to_owned()), "short");
     }
 
     #[test]

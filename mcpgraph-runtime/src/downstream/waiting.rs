@@ -23,7 +23,7 @@ use super::asking::{Parked, Registered};
 use super::connection::{Connection, InFlight, crash_report, process_gone};
 use super::{ClientManager, Downstream, DownstreamError};
 use crate::error::Downstream as Kind;
-use crate::questions::Caller;
+use crate::questions::{Caller, Stop};
 use crate::trace_context::TraceContext;
 
 /// What one `tools/call` request came back with.
@@ -139,7 +139,11 @@ pub(super) async fn wait(
             }
         };
         match caller {
-            Some(caller) => caller.clock().timeout(waiting.timeout, work).await,
+            // A limit on the call's questions stops it (see `Budget`).
+            Some(caller) => tokio::select! {
+                outcome = caller.clock().timeout(waiting.timeout, work) => outcome,
+                stop = caller.budget().stopped() => return Err(stopped(&waiting.what, stop)),
+            },
             None => tokio::time::timeout(waiting.timeout, work).await.ok(),
         }
     };
@@ -231,6 +235,12 @@ pub(super) async fn wait(
             }
         }),
     }
+}
+
+/// The error of a downstream call `what` that a limit on its call's
+/// questions stopped.
+pub(super) fn stopped(what: &str, stop: Stop) -> DownstreamError {
+    DownstreamError::of(stop.kind, format!("{what}: {}", stop.why))
 }
 
 /// Sends `notifications/cancelled` for a request abandoned before its

@@ -209,6 +209,9 @@ impl Execution {
         self.deadline += clock.waited() - waited;
         match asked {
             None => Err(self.time_limit()),
+            Some(Err(crate::questions::Unanswered::Stopped(stop))) => {
+                Err(self.error(stop.kind, stop.why))
+            }
             Some(Err(why)) => Err(self.error(
                 ErrorKind::Elicitation,
                 format!("cannot ask the user: {why}"),

@@ -14,6 +14,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::model::{InputRequests, InputResponses};
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,10 @@ pub(crate) struct Saved {
     pub(crate) tape: Vec<(String, Value)>,
     /// The question the last round stopped at.
     pub(crate) pending: Option<Pending>,
+    /// The questions downstream servers asked in the rounds so far (against
+    /// `maxQuestions`, which counts over every round of the call).
+    #[serde(default)]
+    pub(crate) asked: u64,
 }
 
 /// A node waiting for answers.
@@ -46,6 +51,8 @@ pub(crate) struct Rounds {
     responses: InputResponses,
     /// The round resumes nothing: no `requestState` came with it.
     first: bool,
+    /// Questions downstream servers asked, this round and the earlier ones.
+    asked: AtomicU64,
     inner: Mutex<Inner>,
 }
 
@@ -87,6 +94,7 @@ impl Rounds {
         Self {
             first: saved.tape.is_empty() && saved.pending.is_none(),
             responses,
+            asked: AtomicU64::new(saved.asked),
             inner: Mutex::new(Inner {
                 replay: saved.tape.into_iter().collect(),
                 tape: Vec::new(),
@@ -95,6 +103,12 @@ impl Rounds {
                 missing: None,
             }),
         }
+    }
+
+    /// Counts `n` more questions asked by downstream servers; the total
+    /// over every round so far.
+    pub(crate) fn count_questions(&self, n: u64) -> u64 {
+        self.asked.fetch_add(n, Ordering::SeqCst) + n
     }
 
     fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -194,6 +208,7 @@ impl Rounds {
             Saved {
                 tape,
                 pending: Some(pending),
+                asked: self.asked.load(Ordering::SeqCst),
             },
         ))
     }

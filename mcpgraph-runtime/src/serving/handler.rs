@@ -298,7 +298,8 @@ impl ServerHandler for Handler {
         let (caller, round) = self.caller(&request, &context)?;
         let caller = caller
             .with_trace(TraceContext::from_meta(&context.meta))
-            .with_token(caller_token(&context));
+            .with_token(caller_token(&context))
+            .with_owner(owner(&context));
         let mut options = CallOptions {
             cancel: context.ct.clone(),
             caller: Some(caller),
@@ -358,8 +359,15 @@ impl ServerHandler for Handler {
             Err(CallError::Failed(e)) => {
                 metrics::call(self.tool_label(&request.name), "error");
                 metrics::node_error(e.kind());
-                tracing::warn!(tool = %request.name, error = %e, "tool call failed");
-                Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into())
+                // A downstream server's text in it is cut to 8 KiB already;
+                // the whole (with what the graph says around it) is bounded
+                // too.
+                let text = crate::downstream::convert::cut_to(
+                    e.to_string(),
+                    2 * crate::downstream::convert::MAX_ERROR_BYTES,
+                );
+                tracing::warn!(tool = %request.name, error = %text, "tool call failed");
+                Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
             }
         }
     }
@@ -389,6 +397,39 @@ fn caller_token(context: &RequestContext<RoleServer>) -> Option<crate::caller_to
     let parts = context.extensions.get::<http::request::Parts>()?;
     let claims = parts.extensions.get::<crate::serving::http::Claims>()?;
     Some(claims.token.clone())
+}
+
+/// Who the caller is, for its share of what the server holds for callers
+/// (parked calls, connections waiting for answers): the principal inbound
+/// OAuth accepted, else its session, else its peer address.
+#[cfg(feature = "http-server")]
+fn owner(context: &RequestContext<RoleServer>) -> crate::questions::Owner {
+    use crate::questions::Owner;
+    let Some(parts) = context.extensions.get::<http::request::Parts>() else {
+        return Owner::new("stdio");
+    };
+    if let Some(claims) = parts.extensions.get::<crate::serving::http::Claims>()
+        && let Some(who) = claims.subject.as_ref().or(claims.client_id.as_ref())
+    {
+        return Owner::new(&format!("principal:{who}"));
+    }
+    if let Some(session) = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+    {
+        return Owner::new(&format!("session:{session}"));
+    }
+    match parts.extensions.get::<crate::serving::http::PeerAddress>() {
+        Some(peer) => Owner::new(&format!("peer:{}", peer.0)),
+        None => Owner::new("unknown"),
+    }
+}
+
+/// Without the `http-server` feature, the one caller is on stdio.
+#[cfg(not(feature = "http-server"))]
+fn owner(_: &RequestContext<RoleServer>) -> crate::questions::Owner {
+    crate::questions::Owner::new("stdio")
 }
 
 /// Without the `http-server` feature, no request carries a token.

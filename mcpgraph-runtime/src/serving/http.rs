@@ -20,6 +20,7 @@ mod routes;
 mod scrape;
 mod sessions;
 
+pub(crate) use connection::PeerAddress;
 pub(crate) use front_door::{
     DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTION_AGE_SECS,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,

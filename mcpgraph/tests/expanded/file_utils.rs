@@ -91,6 +91,8 @@ const _: () = {
             max_history_bytes: 268435456,
             max_value_depth: 128,
             max_call_depth: 8,
+            max_questions: 16,
+            max_answer_wait_ms: 600000,
         };
         const MAP: rt::Option<&'static str> = rt::Some(
             r#"{"file":"file_utils/file_utils.yaml","tools":[{"name":"count_files","nodes":[{"id":"entry","type":"entry","line":48,"routes":[]},{"id":"list_directory_node","type":"mcp","line":53,"routes":[]},{"id":"count_files_node","type":"transform","line":63,"routes":[]},{"id":"exit","type":"exit","line":70,"routes":[]}]},{"name":"sum_file_sizes","nodes":[{"id":"entry","type":"entry","line":91,"routes":[]},{"id":"list_directory_with_sizes_node","type":"mcp","line":96,"routes":[]},{"id":"sum_sizes_node","type":"transform","line":106,"routes":[]},{"id":"exit","type":"exit","line":131,"routes":[]}]}]}"#,

@@ -58,6 +58,8 @@ const _: () = {
             max_history_bytes: 268435456,
             max_value_depth: 128,
             max_call_depth: 8,
+            max_questions: 16,
+            max_answer_wait_ms: 600000,
         };
         const MAP: rt::Option<&'static str> = rt::Some(
             r#"{"file":"build_rs_example/greeter.yaml","tools":[{"name":"greet","nodes":[{"id":"entry","type":"entry","line":21,"routes":[]},{"id":"route","type":"switch","line":22,"routes":[{"to":"french","line":26,"label":"condition 1"},{"to":"english","line":27,"label":"default"}]},{"id":"french","type":"transform","line":28,"routes":[]},{"id":"english","type":"transform","line":32,"routes":[]},{"id":"repeat","type":"transform","line":36,"routes":[]},{"id":"exit","type":"exit","line":45,"routes":[]}]}]}"#,

@@ -60,6 +60,8 @@ const _: () = {
             max_history_bytes: 268435456,
             max_value_depth: 128,
             max_call_depth: 8,
+            max_questions: 16,
+            max_answer_wait_ms: 600000,
         };
         const MAP: rt::Option<&'static str> = rt::Some(
             r#"{"file":"loop_example/loop_example.yaml","tools":[{"name":"sum_to_n","nodes":[{"id":"entry_sum","type":"entry","line":30,"routes":[]},{"id":"increment_node","type":"transform","line":38,"routes":[]},{"id":"check_condition","type":"switch","line":56,"routes":[{"to":"increment_node","line":61,"label":"condition 1"},{"to":"exit_sum","line":62,"label":"default"}]},{"id":"exit_sum","type":"transform","line":67,"routes":[]},{"id":"exit_sum_final","type":"exit","line":80,"routes":[]}]}]}"#,

@@ -60,6 +60,8 @@ const _: () = {
             max_history_bytes: 268435456,
             max_value_depth: 128,
             max_call_depth: 8,
+            max_questions: 16,
+            max_answer_wait_ms: 600000,
         };
         const MAP: rt::Option<&'static str> = rt::Some(
             r#"{"file":"switch_example/switch_example.yaml","tools":[{"name":"test_switch","nodes":[{"id":"entry","type":"entry","line":30,"routes":[]},{"id":"switch_node","type":"switch","line":35,"routes":[{"to":"high_path","line":42,"label":"condition 1"},{"to":"low_path","line":47,"label":"condition 2"},{"to":"zero_path","line":48,"label":"default"}]},{"id":"high_path","type":"transform","line":51,"routes":[]},{"id":"low_path","type":"transform","line":58,"routes":[]},{"id":"zero_path","type":"transform","line":65,"routes":[]},{"id":"exit","type":"exit","line":72,"routes":[]}]}]}"#,

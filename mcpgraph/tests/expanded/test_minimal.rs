@@ -56,6 +56,8 @@ const _: () = {
             max_history_bytes: 268435456,
             max_value_depth: 128,
             max_call_depth: 8,
+            max_questions: 16,
+            max_answer_wait_ms: 600000,
         };
         const MAP: rt::Option<&'static str> = rt::Some(
             r#"{"file":"test_minimal/test_minimal.yaml","tools":[{"name":"test_tool","nodes":[{"id":"entry","type":"entry","line":19,"routes":[]},{"id":"exit","type":"exit","line":22,"routes":[]}]}]}"#,

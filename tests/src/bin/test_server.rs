@@ -62,6 +62,8 @@ mod http;
 mod media;
 #[path = "test_server/meta.rs"]
 mod meta;
+#[path = "test_server/questioner.rs"]
+mod questioner;
 #[path = "test_server/tools.rs"]
 mod tools;
 
@@ -192,6 +194,9 @@ impl ServerHandler for TestServer {
         let result = match request.name.as_ref() {
             "ask" => return Ok(asking::ask(&request)),
             "ask_each" => return asking::ask_each(&request, &context),
+            "ask_forever" => questioner::ask_forever(&context).await,
+            "ask_once" => questioner::ask_once(&context).await,
+            "big_error" => questioner::big_error(&request),
             "echo_meta" => meta::echo_meta(&context),
             "progress" => meta::progress(&context).await,
             "structured" => {

@@ -25,6 +25,7 @@ mod oauth;
 mod oidc_provider;
 mod peer_limits;
 mod protocol;
+mod question_limits;
 mod questions;
 mod replicas;
 mod resume;

@@ -35,6 +35,11 @@ pub(super) struct Served {
     pub(super) closing: CancellationToken,
 }
 
+/// The address of the peer a request came from, in its extensions (the
+/// caller's identity when it has no principal and no session).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PeerAddress(pub(crate) std::net::IpAddr);
+
 /// A connection as the routes see it.
 #[derive(Debug)]
 pub(super) struct Connection {
@@ -64,7 +69,8 @@ pub(super) async fn serve(
         max_age: served.max_age,
     });
     let routes = Arc::clone(&served.routes);
-    let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+    let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+        request.extensions_mut().insert(PeerAddress(peer.ip()));
         let (routes, connection) = (Arc::clone(&routes), Arc::clone(&connection));
         async move { Ok::<Response<Body>, Infallible>(routes.handle(request, &connection).await) }
     });

@@ -1,0 +1,9 @@
+//! `graphs/limits.yaml` compiled: tools whose downstream server keeps its
+//! caller busy with questions or floods it with an error
+//! (tests/tests/serving/question_limits.rs).
+
+mcpgraph::mcpgraph!("graphs/limits.yaml");
+
+fn main() -> std::process::ExitCode {
+    Server::main()
+}
