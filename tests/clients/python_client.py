@@ -17,7 +17,9 @@ Usage:
 
 ``--elicit ACTION`` declares the elicitation capability and answers every
 ``elicitation/create`` with ACTION (``accept``: the content
-``{"name": "Ada Lovelace"}``; ``decline``; ``cancel``); ``--sample TEXT``
+``{"name": "Ada Lovelace"}``; ``echo``: accept with the question's own message,
+``{"name": MESSAGE}``, so each answer says which question it answers;
+``decline``; ``cancel``); ``--sample TEXT``
 declares sampling and answers every ``sampling/createMessage`` with TEXT.
 Each question is printed as ``{"event": "asked", "method": ..., "params": {...}}``.
 
@@ -113,6 +115,8 @@ def answering(opts: dict) -> dict:
 
         async def elicitation_callback(context, params):
             emit({"event": "asked", "method": "elicitation/create", "params": dump(params)})
+            if action == "echo":
+                return types.ElicitResult(action="accept", content={"name": params.message})
             content = {"name": "Ada Lovelace"} if action == "accept" else None
             return types.ElicitResult(action=action, content=content)
 
