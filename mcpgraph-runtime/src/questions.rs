@@ -31,7 +31,7 @@ mod rounds;
 
 pub(crate) use budget::{Budget, Stop};
 pub(crate) use declared::Declared;
-pub(crate) use rounds::{Rounds, Saved};
+pub(crate) use rounds::{Rounds, Saved, Slot};
 
 /// The client of one graph call, as far as questions go: what it declared
 /// it answers, and the channel a question takes to reach it.
@@ -49,6 +49,10 @@ pub struct Caller {
     budget: Arc<Budget>,
     /// The node asking (see [`Caller::at`]).
     node: &'static str,
+    /// The call of a `parallel` or `forEach` node asking: its branch name
+    /// or item index (see [`Caller::in_part`]), and the try (from 1).
+    part: Option<Arc<str>>,
+    attempt: u32,
     /// The trace context of the caller's request.
     trace: Option<Arc<crate::trace_context::TraceContext>>,
     /// The access token the caller's request carried (inbound OAuth).
@@ -139,6 +143,8 @@ impl Caller {
             clock: Arc::default(),
             budget: Arc::default(),
             node: "",
+            part: None,
+            attempt: 1,
             trace: None,
             token: None,
             progress: None,
@@ -155,6 +161,8 @@ impl Caller {
             clock: Arc::default(),
             budget: Arc::default(),
             node: "",
+            part: None,
+            attempt: 1,
             trace: None,
             token: None,
             progress: None,
@@ -210,6 +218,35 @@ impl Caller {
         }
     }
 
+    /// The same caller, asked on behalf of the call `part` (a branch name,
+    /// an item index) of its fan-out node: its questions, answers and
+    /// results are that call's alone (see [`Slot`]).
+    pub(crate) fn in_part(mut self, part: String) -> Self {
+        self.part = Some(part.into());
+        self
+    }
+
+    /// The same caller, asked on behalf of try `attempt` of its call.
+    pub(crate) fn on_attempt(&self, attempt: u32) -> Self {
+        Self {
+            attempt,
+            ..self.clone()
+        }
+    }
+
+    /// The call asking, as a round keys it.
+    pub(crate) fn slot(&self) -> Slot {
+        Slot {
+            node: self.node.to_owned(),
+            part: self.part.as_deref().map(str::to_owned),
+        }
+    }
+
+    /// The try of the call asking (from 1).
+    pub(crate) fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
     /// Reports a downstream server's progress within the asking node:
     /// mapped between the node's number and the next (`progress / total`
     /// of the way; without a total, ever closer to the next).
@@ -231,11 +268,6 @@ impl Caller {
         });
     }
 
-    /// The node asking.
-    pub(crate) fn node(&self) -> &'static str {
-        self.node
-    }
-
     /// The round, for a caller of MCP 2026-07-28.
     pub(crate) fn round(&self) -> Option<&Rounds> {
         match &self.channel {
@@ -252,6 +284,8 @@ impl Caller {
             clock: Arc::default(),
             budget: Arc::default(),
             node: "",
+            part: None,
+            attempt: 1,
             trace: None,
             token: None,
             progress: None,

@@ -17,9 +17,11 @@ Usage:
 
 ``--elicit ACTION`` declares the elicitation capability and answers every
 ``elicitation/create`` with ACTION (``accept``: the content
-``{"name": "Ada Lovelace"}``; ``decline``; ``cancel``; ``late``: ``accept``,
-after 8 seconds); ``--roots`` declares roots and answers every ``roots/list`` with
-one root, ``file:///tmp``; ``--sample TEXT``
+``{"name": "Ada Lovelace"}``; ``echo``: accept with the question's own message,
+``{"name": MESSAGE}``, so each answer says which question it answers;
+``decline``; ``cancel``; ``late``: ``accept``, after 8 seconds); ``--roots``
+declares roots and answers every ``roots/list`` with one root, ``file:///tmp``;
+``--sample TEXT``
 declares sampling and answers every ``sampling/createMessage`` with TEXT.
 Each question is printed as ``{"event": "asked", "method": ..., "params": {...}}``.
 
@@ -118,6 +120,8 @@ def answering(opts: dict) -> dict:
 
         async def elicitation_callback(context, params):
             emit({"event": "asked", "method": "elicitation/create", "params": dump(params)})
+            if action == "echo":
+                return types.ElicitResult(action="accept", content={"name": params.message})
             if action == "late":
                 await anyio.sleep(8)
                 action_now = "accept"

@@ -101,7 +101,9 @@ impl ClientManager {
         let what = format!("downstream server `{server}` tool `{tool}`");
         // The retry of a 2026-07-28 client: the answers to what this
         // server asked in the last round, and its state, go back to it.
-        let resumed = caller.and_then(|c| c.round()?.resume(c.node()));
+        // Only this call's own: a call of a fan-out node takes the answers
+        // to its own question, never those of a call beside it.
+        let resumed = caller.and_then(|c| c.round()?.resume_call(&c.slot(), c.attempt()));
         if let Some((responses, Some(state))) = &resumed
             && let Some(id) = state.strip_prefix(PARKED)
         {
@@ -114,7 +116,7 @@ impl ClientManager {
         let (downstream, mut turn) = if declared.is_empty() {
             (Arc::clone(base), None)
         } else {
-            self.asking(base, declared).await?
+            self.asking_in_round(base, declared, caller, &what).await?
         };
         let connection = self.connection(&downstream).await.map_err(|message| {
             let kind = if self.closing.is_cancelled() {
@@ -218,7 +220,8 @@ impl ClientManager {
                 let id = parked.map_err(|full| parking_full(what, &full))?;
                 let mut requests = InputRequests::new();
                 requests.insert(key, request);
-                round.ask(caller.node(), requests, Some(format!("{PARKED}{id}")));
+                let state = Some(format!("{PARKED}{id}"));
+                round.ask_call(caller.slot(), caller.attempt(), requests, state);
                 Err(DownstreamError::of(
                     ErrorKind::InputRequired,
                     format!("{what} waits for the calling client's answer"),
@@ -264,6 +267,46 @@ impl ClientManager {
             }
         }
         super::waiting::wait(waiting, caller).await
+    }
+
+    /// [`ClientManager::asking`] for a call in a round of a 2026-07-28
+    /// caller: a call of a fan-out node may wait for a turn that a call
+    /// beside it holds, parked until the caller's retry; once a call of the
+    /// round has asked, the round is stopping, and this call waits for the
+    /// next round instead (an `input_required` of its own, with nothing
+    /// asked: it starts afresh then).
+    async fn asking_in_round(
+        &self,
+        base: &Arc<Downstream>,
+        declared: Declared,
+        caller: Option<&Caller>,
+        what: &str,
+    ) -> Result<(Arc<Downstream>, Option<tokio::sync::OwnedSemaphorePermit>), DownstreamError> {
+        let asking = self.asking(base, declared);
+        let Some(round) = caller.and_then(Caller::round) else {
+            return asking.await;
+        };
+        tokio::select! {
+            biased;
+            got = asking => got,
+            () = round.stopping() => Err(DownstreamError::of(
+                ErrorKind::InputRequired,
+                format!(
+                    "{what} waits for the next round: its connections are busy, and the round \
+                     stops for the calling client's answers"
+                ),
+            )),
+        }
+    }
+
+    /// Drops the calls parked for the questions of `states` (their node
+    /// failed: nobody will answer them), which cancels them downstream.
+    pub(crate) fn forget_parked(&self, states: &[Option<String>]) {
+        let parked = states
+            .iter()
+            .filter_map(|s| s.as_deref()?.strip_prefix(PARKED)?.parse().ok())
+            .filter_map(|id| self.parking.take(id));
+        drop(parked.collect::<Vec<_>>());
     }
 
     /// Under a lock: warns of (or, with `--strict-lock`, refuses) a tool
@@ -340,7 +383,12 @@ fn pass_on(
             );
         }
     }
-    round.ask(caller.node(), requests, input.request_state);
+    round.ask_call(
+        caller.slot(),
+        caller.attempt(),
+        requests,
+        input.request_state,
+    );
     DownstreamError::of(
         ErrorKind::InputRequired,
         format!("{what} waits for the calling client's answers"),

@@ -23,6 +23,8 @@ pub(super) struct FanOutCall {
     pub(super) clients: Arc<ClientManager>,
     pub(super) server: &'static str,
     pub(super) tool: &'static str,
+    /// The caller, asked on behalf of this call (its part of the node:
+    /// see `Caller::in_part`).
     pub(super) caller: Option<Caller>,
     /// The node the call belongs to, for errors and logs.
     pub(super) node: &'static str,
@@ -34,21 +36,53 @@ pub(super) struct FanOutCall {
 impl FanOutCall {
     /// Calls the tool with `arguments` as `resilience` says: tried again
     /// after a retryable failure while tries and time are left, the whole
-    /// within the call's own `timeoutMs`.
+    /// within the call's own `timeoutMs`. In a later round of a 2026-07-28
+    /// caller, a call that ended in an earlier round is not made again (its
+    /// result is replayed), and one that asked goes on as the try that
+    /// asked, with its own answers.
     pub(super) async fn run(
         self,
+        arguments: serde_json::Map<String, Value>,
+        resilience: &Resilience,
+    ) -> Result<CallToolResult, NodeError> {
+        let round = self.caller.as_ref().and_then(Caller::round);
+        let Some((round, slot)) = round.zip(self.caller.as_ref().map(Caller::slot)) else {
+            return self.tries(arguments, resilience, 1).await;
+        };
+        let replayed = round
+            .replay_call(&slot)
+            .map_err(|off| self.error(ErrorKind::Internal, off.to_string()))?;
+        if let Some(value) = replayed {
+            return serde_json::from_value(value).map_err(|e| {
+                self.error(
+                    ErrorKind::Internal,
+                    format!("the sealed state's result for call {slot} does not read back: {e}"),
+                )
+            });
+        }
+        let first = round.attempt(&slot).unwrap_or(1);
+        let result = self.tries(arguments, resilience, first).await?;
+        round.record_call(slot, serde_json::to_value(&result).unwrap_or_default());
+        Ok(result)
+    }
+
+    /// [`FanOutCall::run`]'s tries, from try `first`.
+    async fn tries(
+        &self,
         mut arguments: serde_json::Map<String, Value>,
         resilience: &Resilience,
+        first: u32,
     ) -> Result<CallToolResult, NodeError> {
         let (server, tool) = (self.server, self.tool);
         let call_deadline = resilience
             .timeout_ms
             .map(|ms| Instant::now() + Duration::from_millis(ms));
         let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
-        let mut attempt = 1;
+        let mut attempt = first;
         loop {
             let this = arguments_for(&mut arguments, attempt, attempts);
-            let call = self.clients.call(server, tool, this, self.caller.as_ref());
+            let caller = self.caller.as_ref().map(|c| c.on_attempt(attempt));
+            let call = self.clients.call(server, tool, this, caller.as_ref());
             let error = match within(call_deadline, call).await {
                 Some(Ok(result)) => return Ok(result),
                 Some(Err(error)) => error,

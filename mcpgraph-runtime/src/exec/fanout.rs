@@ -156,7 +156,7 @@ impl Execution {
                     let (name, call) = &node.branches[i];
                     let span = tracing::debug_span!("branch", node = exec.current, branch = *name);
                     let args = exec.call_args(call)?;
-                    exec.start(call, args, i, span)
+                    exec.start(call, args, (i, (*name).to_owned()), span)
                 },
             )
             .await?;
@@ -192,7 +192,7 @@ impl Execution {
                 |exec, i| {
                     let span = tracing::debug_span!("item", node = exec.current, index = i);
                     let args = exec.item_args(&node.call, &items[i], i)?;
-                    exec.start(&node.call, args, i, span)
+                    exec.start(&node.call, args, (i, i.to_string()), span)
                 },
             )
             .await?;
@@ -204,7 +204,39 @@ impl Execution {
     /// returns their outputs in order, or the first error. With an
     /// execution record, each call that ends gets a record of its own,
     /// named by `part(i)`.
+    ///
+    /// For a caller of MCP 2026-07-28, a call whose server asks ends the
+    /// round, but not at once: the other calls run on (and start) until
+    /// each has ended or asked too, so that one retry answers every
+    /// question and no call that ended is made again (see
+    /// `FanOutCall::run`). If the node fails instead, the questions its
+    /// calls asked are taken back.
     async fn fan_out(
+        &mut self,
+        count: usize,
+        max: usize,
+        timeout_ms: Option<u64>,
+        part: impl Fn(usize) -> String,
+        start: impl FnMut(&mut Self, usize) -> Result<Started, NodeError>,
+    ) -> Result<Vec<JValue>, NodeError> {
+        let outcome = self
+            .fan_out_calls(count, max, timeout_ms, part, start)
+            .await;
+        if let Err(e) = &outcome
+            && e.kind() != ErrorKind::InputRequired
+            && let Some(round) = self
+                .caller
+                .as_ref()
+                .and_then(crate::questions::Caller::round)
+        {
+            let states = round.withdraw(self.current);
+            self.clients.forget_parked(&states);
+        }
+        outcome
+    }
+
+    /// [`Execution::fan_out`]'s calls.
+    async fn fan_out_calls(
         &mut self,
         count: usize,
         max: usize,
@@ -220,8 +252,9 @@ impl Execution {
         let node_deadline = timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
         let mut results: Vec<JValue> = vec![JValue::Null; count];
         let mut running = FuturesUnordered::new();
-        let (mut next, mut done, mut bytes) = (0, 0, 0u64);
-        while done < count {
+        let (mut next, mut ended, mut done, mut bytes) = (0, 0, 0, 0u64);
+        let mut asked = None;
+        while ended < count {
             while running.len() < max && next < count {
                 self.count_execution()?;
                 running.push(start(self, next)?);
@@ -247,7 +280,14 @@ impl Execution {
             if let Some(Some(at)) = began.get(i).copied() {
                 self.record_part(part(i), at, &outcome);
             }
-            let value = outcome?;
+            ended += 1;
+            let value = match outcome {
+                Err(e) if e.kind() == ErrorKind::InputRequired => {
+                    asked.get_or_insert(e);
+                    continue;
+                }
+                outcome => outcome?,
+            };
             bytes += self.measure_part(&value, i, bytes)?;
             results[i] = if value.is_undefined() {
                 JValue::Null
@@ -258,7 +298,10 @@ impl Execution {
             self.part_done(done, count);
             self.pace().await;
         }
-        Ok(results)
+        match asked {
+            Some(asked) => Err(asked),
+            None => Ok(results),
+        }
     }
 
     /// The arguments of `call`: an object.
@@ -304,12 +347,13 @@ impl Execution {
         args
     }
 
-    /// Starts the `i`th call: `call` with `arguments`, inside `span`.
+    /// Starts the `i`th call, `part` of the node (its branch name or item
+    /// index): `call` with `arguments`, inside `span`.
     fn start(
         &self,
         call: &CallSpec,
         arguments: serde_json::Map<String, Value>,
-        i: usize,
+        (i, part): (usize, String),
         span: tracing::Span,
     ) -> Result<Started, NodeError> {
         let resilience = call.resilience;
@@ -340,7 +384,7 @@ impl Execution {
                     clients: std::sync::Arc::clone(&self.clients),
                     server,
                     tool,
-                    caller: self.caller.as_ref().map(|c| c.at(node, None)),
+                    caller: self.caller.as_ref().map(|c| c.at(node, None).in_part(part)),
                     node,
                     graph_deadline: self.deadline,
                 };

@@ -6,11 +6,17 @@
 //! What the earlier rounds learned travels in the sealed `requestState`
 //! (see `serving::resume`): the tape of answers already given (each
 //! downstream call's result, each question's answer), replayed in order
-//! instead of calling or asking again, and the question the last round
-//! stopped at, with the downstream server's own `requestState`. Nodes in
-//! between are evaluated again; they are pure, so they take the same path
-//! (a graph that reads the clock, `$now()`, may not: a replay that reaches
-//! another node than the tape says fails the call, naming both).
+//! instead of calling or asking again, and the questions the last round
+//! stopped at, each with the downstream server's own `requestState`. Nodes
+//! in between are evaluated again; they are pure, so they take the same
+//! path (a graph that reads the clock, `$now()`, may not: a replay that
+//! reaches another node than the tape says fails the call, naming both).
+//!
+//! Everything is keyed by the call it belongs to (a [`Slot`]): the node,
+//! and for the calls of a `parallel` or `forEach` node, which run at once
+//! and may all ask in one round, the branch or item (and the try that
+//! asked). A call takes back only its own question's answers and its own
+//! server's state, and replays only its own result.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -20,25 +26,137 @@ use rmcp::model::{InputRequests, InputResponses};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The version of what [`Saved`] holds, written into every state as `v`: a
+/// state of another version (one sealed before a replica was upgraded) is
+/// refused, saying so, rather than misread. Version 1 (no `v`) kept one
+/// question and keyed everything by node id alone.
+const FORMAT: u32 = 2;
+
+/// Which call of the graph a tape entry or a question belongs to: a node,
+/// and for a call of a `parallel` or `forEach` node, its branch name or
+/// item index (the calls of one such node run at once, each with its own
+/// server, state and answers).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Slot {
+    pub(crate) node: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) part: Option<String>,
+}
+
+impl Slot {
+    /// The node `node` itself (an `mcp` or `elicit` node).
+    pub(crate) fn node(node: &str) -> Self {
+        Self {
+            node: node.to_owned(),
+            part: None,
+        }
+    }
+
+    /// The key under which the client is sent the question the server
+    /// asked under `key`: the server's own for a node (one asks at a time);
+    /// for a call of a fan-out node, which may ask beside others (all with
+    /// the same key, perhaps), `node[part]/key`, with `#attempt` after the
+    /// part from the second try of a call on. Distinct per call, and the
+    /// same in every round.
+    fn client_key(&self, attempt: u32, key: &str) -> String {
+        match &self.part {
+            None => key.to_owned(),
+            Some(part) if attempt > 1 => format!("{}[{part}]#{attempt}/{key}", self.node),
+            Some(part) => format!("{}[{part}]/{key}", self.node),
+        }
+    }
+}
+
+impl std::fmt::Display for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.part {
+            None => f.write_str(&self.node),
+            Some(part) => write!(f, "{}[{part}]", self.node),
+        }
+    }
+}
+
 /// What a sealed `requestState` holds: the rounds so far.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(try_from = "SavedWire")]
 pub(crate) struct Saved {
-    /// `(node id, what it got)`, in the order the graph got them.
-    pub(crate) tape: Vec<(String, Value)>,
-    /// The question the last round stopped at.
-    pub(crate) pending: Option<Pending>,
+    /// [`FORMAT`].
+    v: u32,
+    /// What each call got, in the order the graph got them (the calls of
+    /// a fan-out node in the order they ended).
+    pub(crate) tape: Vec<(Slot, Value)>,
+    /// The questions the last round stopped at: every call that asked.
+    pub(crate) pending: Vec<Pending>,
     /// The questions downstream servers asked in the rounds so far (against
     /// `maxQuestions`, which counts over every round of the call).
     #[serde(default)]
     pub(crate) asked: u64,
 }
 
-/// A node waiting for answers.
+impl Default for Saved {
+    fn default() -> Self {
+        Self {
+            v: FORMAT,
+            tape: Vec::new(),
+            pending: Vec::new(),
+            asked: 0,
+        }
+    }
+}
+
+/// A state as it reads, before its version is known.
+#[derive(Deserialize)]
+struct SavedWire {
+    #[serde(default)]
+    v: u32,
+    #[serde(default)]
+    tape: Value,
+    #[serde(default)]
+    pending: Value,
+    #[serde(default)]
+    asked: u64,
+}
+
+impl TryFrom<SavedWire> for Saved {
+    type Error = String;
+
+    fn try_from(wire: SavedWire) -> Result<Self, String> {
+        if wire.v != FORMAT {
+            return Err(format!(
+                "it was sealed by another version of this server (state format {}, this one reads {FORMAT}); \
+                 call the tool again without it",
+                wire.v.max(1)
+            ));
+        }
+        let read = |what: &str, e: serde_json::Error| format!("its {what} does not read: {e}");
+        let tape = match wire.tape {
+            Value::Null => Vec::new(),
+            tape => serde_json::from_value(tape).map_err(|e| read("tape", e))?,
+        };
+        let pending = match wire.pending {
+            Value::Null => Vec::new(),
+            pending => serde_json::from_value(pending).map_err(|e| read("questions", e))?,
+        };
+        Ok(Self {
+            v: FORMAT,
+            tape,
+            pending,
+            asked: wire.asked,
+        })
+    }
+}
+
+/// A call waiting for answers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Pending {
-    pub(crate) node: String,
-    /// The keys of the `inputRequests` the client was sent for it.
-    pub(crate) keys: Vec<String>,
+    #[serde(flatten)]
+    pub(crate) slot: Slot,
+    /// The try of the call that asked (from 1): its retry resumes as that
+    /// try.
+    pub(crate) attempt: u32,
+    /// The keys of the `inputRequests` the client was sent for it, each
+    /// with the key its server asked under.
+    pub(crate) keys: Vec<(String, String)>,
     /// The downstream server's own `requestState`, sent back with the
     /// answers.
     pub(crate) state: Option<String>,
@@ -54,18 +172,21 @@ pub(crate) struct Rounds {
     /// Questions downstream servers asked, this round and the earlier ones.
     asked: AtomicU64,
     inner: Mutex<Inner>,
+    /// Set when a call asks: the round will stop.
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 #[derive(Debug, Default)]
 struct Inner {
     /// What is left to replay.
-    replay: VecDeque<(String, Value)>,
+    replay: VecDeque<(Slot, Value)>,
     /// The whole tape: what was replayed, then what this round learned.
-    tape: Vec<(String, Value)>,
-    /// The question of the last round, until its node takes the answers.
-    pending: Option<Pending>,
-    /// The question this round stops at.
-    asked: Option<(Pending, InputRequests)>,
+    tape: Vec<(Slot, Value)>,
+    /// The questions of the last round, until their calls take the answers.
+    pending: Vec<Pending>,
+    /// The questions this round stops at, and their requests for the
+    /// client (under the client's keys).
+    asked: Vec<(Pending, InputRequests)>,
     /// A capability a question needed that the client did not declare.
     missing: Option<&'static str>,
 }
@@ -92,16 +213,17 @@ impl Rounds {
     /// A round that resumes `saved` with the client's `responses`.
     pub(crate) fn new(saved: Saved, responses: InputResponses) -> Self {
         Self {
-            first: saved.tape.is_empty() && saved.pending.is_none(),
+            first: saved.tape.is_empty() && saved.pending.is_empty(),
             responses,
             asked: AtomicU64::new(saved.asked),
             inner: Mutex::new(Inner {
                 replay: saved.tape.into_iter().collect(),
                 tape: Vec::new(),
                 pending: saved.pending,
-                asked: None,
+                asked: Vec::new(),
                 missing: None,
             }),
+            stopping: tokio::sync::watch::Sender::default(),
         }
     }
 
@@ -117,17 +239,39 @@ impl Rounds {
 
     /// What `node` got in an earlier round, if the tape has it next.
     pub(crate) fn replay(&self, node: &str) -> Result<Option<Value>, OffTape> {
+        self.replay_call(&Slot::node(node))
+    }
+
+    /// What the call `slot` got in an earlier round, if it got it there.
+    /// A node's entry must be next on the tape. The calls of a fan-out
+    /// node end in any order: a call's entry is looked for among the
+    /// entries of its node next on the tape, and a call not among them
+    /// did not end then (it asked, or never started).
+    pub(crate) fn replay_call(&self, slot: &Slot) -> Result<Option<Value>, OffTape> {
         let mut inner = self.inner();
         let Some((expected, _)) = inner.replay.front() else {
             return Ok(None);
         };
-        if expected != node {
+        if expected.node != slot.node || expected.part.is_some() != slot.part.is_some() {
             return Err(OffTape {
-                expected: expected.clone(),
-                reached: node.to_owned(),
+                expected: expected.to_string(),
+                reached: slot.to_string(),
             });
         }
-        let entry = inner.replay.pop_front().expect("checked above");
+        let at = if slot.part.is_none() {
+            0
+        } else {
+            let found = inner
+                .replay
+                .iter()
+                .take_while(|(at, _)| at.node == slot.node && at.part.is_some())
+                .position(|(at, _)| at == slot);
+            let Some(at) = found else {
+                return Ok(None);
+            };
+            at
+        };
+        let entry = inner.replay.remove(at).expect("found above");
         let value = entry.1.clone();
         inner.tape.push(entry);
         Ok(Some(value))
@@ -135,24 +279,57 @@ impl Rounds {
 
     /// Records what `node` got this round, for the next rounds to replay.
     pub(crate) fn record(&self, node: &str, value: Value) {
-        self.inner().tape.push((node.to_owned(), value));
+        self.record_call(Slot::node(node), value);
+    }
+
+    /// Records what the call `slot` got this round.
+    pub(crate) fn record_call(&self, slot: Slot, value: Value) {
+        self.inner().tape.push((slot, value));
     }
 
     /// For the node the last round stopped at: the client's answers to its
     /// questions (by the keys it was sent) and the downstream server's
     /// `requestState`. Once.
     pub(crate) fn resume(&self, node: &str) -> Option<(InputResponses, Option<String>)> {
+        self.resume_call(&Slot::node(node), 1)
+    }
+
+    /// For try `attempt` of the call `slot`, if the last round stopped at
+    /// its question: the client's answers to that question, under the
+    /// keys its server asked with, and the server's `requestState`. Once;
+    /// nobody else's.
+    pub(crate) fn resume_call(
+        &self,
+        slot: &Slot,
+        attempt: u32,
+    ) -> Option<(InputResponses, Option<String>)> {
         let mut inner = self.inner();
-        if inner.pending.as_ref().is_none_or(|p| p.node != node) {
-            return None;
-        }
-        let pending = inner.pending.take()?;
+        let at = inner
+            .pending
+            .iter()
+            .position(|p| p.slot == *slot && p.attempt == attempt)?;
+        let pending = inner.pending.swap_remove(at);
         let answers = pending
             .keys
             .iter()
-            .filter_map(|k| self.responses.get(k).map(|v| (k.clone(), v.clone())))
+            .filter_map(|(client, server)| {
+                self.responses
+                    .get(client)
+                    .map(|v| (server.clone(), v.clone()))
+            })
             .collect();
         Some((answers, pending.state))
+    }
+
+    /// The try at which the call `slot` asked the question the last round
+    /// stopped at, if it asked one: its retry goes on as that try.
+    pub(crate) fn attempt(&self, slot: &Slot) -> Option<u32> {
+        let inner = self.inner();
+        inner
+            .pending
+            .iter()
+            .find(|p| p.slot == *slot)
+            .map(|p| p.attempt)
     }
 
     /// For the first question of a call that resumes nothing (its client
@@ -161,7 +338,7 @@ impl Rounds {
     /// checked like any answer). Later questions need the state.
     pub(crate) fn unasked(&self, node: &str) -> Option<Value> {
         let inner = self.inner();
-        (self.first && inner.tape.is_empty() && inner.asked.is_none())
+        (self.first && inner.tape.is_empty() && inner.asked.is_empty())
             .then(|| self.responses.get(node).cloned())
             .flatten()
     }
@@ -169,15 +346,55 @@ impl Rounds {
     /// Ends this round at `node` with `requests` for the client (and the
     /// downstream server's `state`, to send back with the answers).
     pub(crate) fn ask(&self, node: &str, requests: InputRequests, state: Option<String>) {
-        let keys = requests.keys().cloned().collect();
-        self.inner().asked = Some((
-            Pending {
-                node: node.to_owned(),
-                keys,
-                state,
-            },
-            requests,
-        ));
+        self.ask_call(Slot::node(node), 1, requests, state);
+    }
+
+    /// Ends this round with the questions `requests` of try `attempt` of
+    /// the call `slot` (and its server's `state`, to send back with the
+    /// answers), beside those other calls of the same node ask.
+    pub(crate) fn ask_call(
+        &self,
+        slot: Slot,
+        attempt: u32,
+        requests: InputRequests,
+        state: Option<String>,
+    ) {
+        let mut keys = Vec::with_capacity(requests.len());
+        let requests: InputRequests = requests
+            .into_iter()
+            .map(|(key, request)| {
+                let client = slot.client_key(attempt, &key);
+                keys.push((client.clone(), key));
+                (client, request)
+            })
+            .collect();
+        let pending = Pending {
+            slot,
+            attempt,
+            keys,
+            state,
+        };
+        self.inner().asked.push((pending, requests));
+        self.stopping.send_replace(true);
+    }
+
+    /// Waits until a call of this round asks (the round stops then).
+    pub(crate) async fn stopping(&self) {
+        let mut stopping = self.stopping.subscribe();
+        let _ = stopping.wait_for(|stopping| *stopping).await;
+    }
+
+    /// Takes back the questions the calls of `node` asked this round (the
+    /// node failed, and the round will not stop at them): their servers'
+    /// states, for whoever holds what they name.
+    pub(crate) fn withdraw(&self, node: &str) -> Vec<Option<String>> {
+        let mut inner = self.inner();
+        let (withdrawn, kept) = std::mem::take(&mut inner.asked)
+            .into_iter()
+            .partition(|(p, _)| p.slot.node == node);
+        inner.asked = kept;
+        self.stopping.send_replace(!inner.asked.is_empty());
+        withdrawn.into_iter().map(|(p, _)| p.state).collect()
     }
 
     /// Notes that a question needed `capability` (as the spec spells it,
@@ -196,20 +413,131 @@ impl Rounds {
         })
     }
 
-    /// The questions this round stopped at, and what to seal for the
-    /// retry; `None` if it did not stop.
+    /// The questions this round stopped at (every call's, under the keys
+    /// the client is sent), and what to seal for the retry; `None` if it
+    /// did not stop.
     pub(crate) fn asked(&self) -> Option<(InputRequests, Saved)> {
         let mut inner = self.inner();
-        let (pending, requests) = inner.asked.take()?;
+        if inner.asked.is_empty() {
+            return None;
+        }
+        let mut requests = InputRequests::new();
+        let mut pending = Vec::with_capacity(inner.asked.len());
+        for (question, asked) in std::mem::take(&mut inner.asked) {
+            requests.extend(asked);
+            pending.push(question);
+        }
         let mut tape = std::mem::take(&mut inner.tape);
         tape.extend(inner.replay.drain(..));
         Some((
             requests,
             Saved {
+                v: FORMAT,
                 tape,
-                pending: Some(pending),
+                pending,
                 asked: self.asked.load(Ordering::SeqCst),
             },
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest};
+    use serde_json::json;
+
+    use super::*;
+
+    fn part(node: &str, part: &str) -> Slot {
+        Slot {
+            node: node.to_owned(),
+            part: Some(part.to_owned()),
+        }
+    }
+
+    fn password(message: &str) -> InputRequests {
+        let params: ElicitRequestParams = serde_json::from_value(json!({
+            "message": message,
+            "requestedSchema": {"type": "object", "properties": {}}
+        }))
+        .unwrap();
+        let mut requests = InputRequests::new();
+        requests.insert(
+            "password".to_owned(),
+            InputRequest::Elicitation(ElicitRequest::new(params)),
+        );
+        requests
+    }
+
+    /// Two calls of one node asking under the same key: the client is sent
+    /// both questions under keys of their own, and each call's retry gets
+    /// its own answer (under its server's key) and its own server's state.
+    #[test]
+    fn each_call_takes_its_own_answers_and_state() {
+        let round = Rounds::default();
+        round.ask_call(part("p", "a"), 1, password("for A"), Some("A".to_owned()));
+        round.ask_call(part("p", "b"), 2, password("for B"), Some("B".to_owned()));
+        let (requests, saved) = round.asked().unwrap();
+        let keys: Vec<&String> = requests.keys().collect();
+        assert_eq!(keys, ["p[a]/password", "p[b]#2/password"]);
+        let saved: Saved = serde_json::from_value(serde_json::to_value(&saved).unwrap()).unwrap();
+        let mut responses = InputResponses::new();
+        responses.insert("p[a]/password".to_owned(), json!("answer A"));
+        responses.insert("p[b]#2/password".to_owned(), json!("answer B"));
+        let next = Rounds::new(saved, responses);
+        assert_eq!(next.attempt(&part("p", "b")), Some(2));
+        assert!(next.resume_call(&part("p", "b"), 1).is_none());
+        let (answers, state) = next.resume_call(&part("p", "b"), 2).unwrap();
+        assert_eq!(state.as_deref(), Some("B"));
+        assert_eq!(answers.len(), 1);
+        assert_eq!(answers["password"], json!("answer B"));
+        let (answers, state) = next.resume_call(&part("p", "a"), 1).unwrap();
+        assert_eq!(state.as_deref(), Some("A"));
+        assert_eq!(answers["password"], json!("answer A"));
+        assert!(next.resume_call(&part("p", "a"), 1).is_none(), "once");
+    }
+
+    /// The calls of a fan-out node are replayed by their own slot, in any
+    /// order; a call not on the tape is made; another node is off the tape.
+    #[test]
+    fn fan_out_calls_replay_by_slot() {
+        let saved = Saved {
+            tape: vec![
+                (Slot::node("m"), json!("m")),
+                (part("p", "2"), json!("two")),
+                (part("p", "0"), json!("zero")),
+                (Slot::node("q"), json!("q")),
+            ],
+            ..Saved::default()
+        };
+        let round = Rounds::new(saved, InputResponses::new());
+        assert!(round.replay_call(&part("p", "0")).is_err(), "m comes first");
+        assert_eq!(round.replay("m").unwrap(), Some(json!("m")));
+        assert_eq!(
+            round.replay_call(&part("p", "0")).unwrap(),
+            Some(json!("zero"))
+        );
+        assert_eq!(round.replay_call(&part("p", "1")).unwrap(), None);
+        assert_eq!(
+            round.replay_call(&part("p", "2")).unwrap(),
+            Some(json!("two"))
+        );
+        let off = round.replay_call(&part("r", "0")).unwrap_err();
+        assert_eq!((off.expected.as_str(), off.reached.as_str()), ("q", "r[0]"));
+        assert_eq!(round.replay("q").unwrap(), Some(json!("q")));
+    }
+
+    /// A state sealed before the format had a version (one question, keyed
+    /// by node id) is refused, saying why, not misread.
+    #[test]
+    fn a_state_of_another_format_is_refused() {
+        let old = json!({"tape": [["m", {"content": []}]], "pending": {"node": "m", "keys": ["k"], "state": null}});
+        let error = serde_json::from_value::<Saved>(old)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("another version of this server (state format 1"),
+            "{error}"
+        );
     }
 }

@@ -13,6 +13,7 @@ mod content;
 mod drain;
 mod elicit;
 mod fairness;
+mod fanout_rounds;
 mod front_door_bounds;
 mod front_door_caps;
 mod hardening;
