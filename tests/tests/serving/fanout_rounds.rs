@@ -245,3 +245,38 @@ async fn for_each_items_get_their_own_answers_in_one_extra_round() {
     assert_eq!(count(&lines, "plain", "before", "server"), 1, "{context}");
     assert_eq!(lines.len(), 11, "{context}");
 }
+
+/// The same `forEach` over session-era servers, whose calls wait parked
+/// (each holding one of the four connections a stdio server gets per set
+/// of capabilities): the fifth item does not wait for a connection that
+/// only the next round frees, it is asked in the next round; every item
+/// gets its own answer, and each is called once.
+#[tokio::test(flavor = "multi_thread")]
+async fn for_each_parked_calls_do_not_wait_on_each_other() {
+    let (target, _server, log) = fixture(Servers::Session, false, "each-parked").await;
+    let items = ["i0", "i1", "i2", "i3", "i4"];
+    let run = run_sdk_client_with(
+        Sdk::Python,
+        &target,
+        &json!([{"name": "each", "arguments": {"items": items}}]),
+        &["--modern", "--elicit", "echo"],
+    )
+    .await;
+    let lines = received(&log);
+    let context = format!("{run:?}\nreceived: {lines:#?}");
+    only_own(&lines);
+    assert_eq!(run.code, Some(0), "{context}");
+    let (text, is_error) = call_text(run.calls()[0]);
+    assert!(!is_error, "{text}\n{context}");
+    let output: Value = serde_json::from_str(&text).expect("JSON text");
+    let expected: Vec<Value> = items
+        .iter()
+        .map(|i| json!({"server": "alpha", "slot": i, "answer": question("alpha", i)}))
+        .collect();
+    assert_eq!(output, json!(expected), "{context}");
+    assert_eq!(run.asked().len(), 5, "{context}");
+    for item in items {
+        assert_eq!(count(&lines, "ask", item, "server"), 2, "{context}");
+        assert_eq!(count(&lines, "ask", item, "answer"), 1, "{context}");
+    }
+}
