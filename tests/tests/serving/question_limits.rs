@@ -1,5 +1,5 @@
 //! A downstream server cannot keep a call alive forever, nor flood its
-//! caller (issue 42, items 4 and 5): `graphs/limits.yaml` served over HTTP
+//! caller (issue 42, items 4 and 5): `graphs/question_limits.yaml` served over HTTP
 //! with its `hostile` server (the test server's `questioner` tools, in the
 //! session era), called by the Python SDK client, which answers what it is
 //! asked by itself.
@@ -28,7 +28,7 @@ fn config(tag: &str) -> PathBuf {
 }
 
 async fn served(tag: &str) -> (Target, HttpServer) {
-    let fixture = PathBuf::from(env!("CARGO_BIN_EXE_limits_fixture"));
+    let fixture = PathBuf::from(env!("CARGO_BIN_EXE_question_limits_fixture"));
     let mcp = config(tag).to_string_lossy().into_owned();
     let (target, server) = program_target(&fixture, &["--mcp".to_owned(), mcp], true).await;
     (target, server.expect("served over HTTP"))
