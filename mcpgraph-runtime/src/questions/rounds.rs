@@ -540,4 +540,22 @@ mod tests {
             "{error}"
         );
     }
+
+    /// `maxQuestions` counts over every round: the count of the earlier
+    /// rounds comes back with the sealed state, and goes on in it.
+    #[test]
+    fn the_question_count_carries_over_rounds() {
+        let saved: Saved =
+            serde_json::from_value(serde_json::json!({"v": FORMAT, "tape": [], "asked": 10}))
+                .unwrap();
+        let round = Rounds::new(saved, InputResponses::new());
+        assert_eq!(round.count_questions(2), 12);
+        round.ask("ask", InputRequests::new(), None);
+        let (_, saved) = round.asked().expect("it stopped");
+        assert_eq!(saved.asked, 12);
+        // A state sealed before the count was kept reads as none asked.
+        let old: Saved =
+            serde_json::from_value(serde_json::json!({"v": FORMAT, "tape": []})).unwrap();
+        assert_eq!(old.asked, 0);
+    }
 }

@@ -1,5 +1,5 @@
 //! A downstream server cannot keep a call alive forever, nor flood its
-//! caller (issue 42, items 4 and 5): `graphs/limits.yaml` served over HTTP
+//! caller (issue 42, items 4 and 5): `graphs/question_limits.yaml` served over HTTP
 //! with its `hostile` server (the test server's `questioner` tools, in the
 //! session era), called by the Python SDK client, which answers what it is
 //! asked by itself.
@@ -28,7 +28,7 @@ fn config(tag: &str) -> PathBuf {
 }
 
 async fn served(tag: &str) -> (Target, HttpServer) {
-    let fixture = PathBuf::from(env!("CARGO_BIN_EXE_limits_fixture"));
+    let fixture = PathBuf::from(env!("CARGO_BIN_EXE_question_limits_fixture"));
     let mcp = config(tag).to_string_lossy().into_owned();
     let (target, server) = program_target(&fixture, &["--mcp".to_owned(), mcp], true).await;
     (target, server.expect("served over HTTP"))
@@ -70,9 +70,15 @@ async fn a_server_asking_question_after_question_stops_at_max_questions() {
     let asked = run.asked();
     let methods = |m: &str| asked.iter().filter(|q| q["method"] == m).count();
     // 16 of `ask_forever` (in turn; the 17th is refused before it reaches
-    // the client), then the one of `ask_once`.
+    // the client), then the one of `ask_once`. Sometimes one more
+    // elicitation: the server, cancelled, may ask once more before it sees
+    // the cancellation, and over stdio that question goes to the call then
+    // on the connection (`ask_once`'s; see the report of issue 42).
     let counts = (methods("roots/list"), methods("elicitation/create"));
-    assert_eq!((counts, asked.len()), ((8, 9), 17), "{asked:?}");
+    assert!(
+        counts.0 == 8 && (9..=10).contains(&counts.1),
+        "{counts:?}: {asked:?}"
+    );
     let (next, next_error) = call_text(calls[1]);
     assert!(!next_error && next.contains("answered: Accept"), "{next}");
     let metrics = metrics(&server).await;
