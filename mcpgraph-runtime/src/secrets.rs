@@ -135,10 +135,10 @@ impl Remembered {
     /// expires or is the oldest past [`MAX_TOKENS`] (for a token whose
     /// holder is not ours, as rmcp's credential store is).
     pub(crate) fn until_expiry(self) {
-        if let Some(guard) = self.0 {
-            if let Ok(guard) = Arc::try_unwrap(guard) {
-                std::mem::forget(guard);
-            }
+        if let Some(guard) = self.0
+            && let Ok(guard) = Arc::try_unwrap(guard)
+        {
+            std::mem::forget(guard);
         }
     }
 }

@@ -214,9 +214,7 @@ fn private_dir(dir: &Path) -> Result<(), String> {
     {
         use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
         match std::fs::symlink_metadata(dir) {
-            Ok(meta) if !meta.is_dir() => {
-                return Err(format!("{place}: not a directory"));
-            }
+            Ok(meta) if !meta.is_dir() => Err(format!("{place}: not a directory")),
             Ok(meta) => {
                 let mode = meta.permissions().mode() & 0o777;
                 if mode & 0o077 != 0 {

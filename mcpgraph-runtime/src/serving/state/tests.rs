@@ -11,7 +11,7 @@ const HOUR: Duration = Duration::from_secs(3600);
 
 /// The binding every test seals and opens with.
 fn binding() -> Binding {
-    Binding::new(b"graph\01.0.0", b"caller", b"tool\0args-digest")
+    Binding::new(b"graph\x001.0.0", b"caller", b"tool\0args-digest")
 }
 
 /// A key entry `kid=<base64>` whose 32 bytes are all `byte`.
@@ -175,32 +175,32 @@ fn a_state_opens_only_for_its_binding_and_a_refusal_says_which_part_differs() {
     let token = keys.seal(b"s", &binding(), HOUR).expect("sealed");
     for (other, want, words) in [
         (
-            Binding::new(b"other-graph\01.0.0", b"caller", b"tool\0args-digest"),
+            Binding::new(b"other-graph\x001.0.0", b"caller", b"tool\0args-digest"),
             StateError::ForeignGraph,
             "another graph",
         ),
         (
-            Binding::new(b"graph\01.0.1", b"caller", b"tool\0args-digest"),
+            Binding::new(b"graph\x001.0.1", b"caller", b"tool\0args-digest"),
             StateError::ForeignGraph,
             "another graph",
         ),
         (
-            Binding::new(b"graph\01.0.0", b"other-caller", b"tool\0args-digest"),
+            Binding::new(b"graph\x001.0.0", b"other-caller", b"tool\0args-digest"),
             StateError::OtherPrincipal,
             "another caller",
         ),
         (
-            Binding::new(b"graph\01.0.0", b"", b"tool\0args-digest"),
+            Binding::new(b"graph\x001.0.0", b"", b"tool\0args-digest"),
             StateError::OtherPrincipal,
             "another caller",
         ),
         (
-            Binding::new(b"graph\01.0.0", b"caller", b"other_tool\0args-digest"),
+            Binding::new(b"graph\x001.0.0", b"caller", b"other_tool\0args-digest"),
             StateError::OtherCall,
             "another tool or other arguments",
         ),
         (
-            Binding::new(b"graph\01.0.0", b"caller", b"tool\0other-digest"),
+            Binding::new(b"graph\x001.0.0", b"caller", b"tool\0other-digest"),
             StateError::OtherCall,
             "another tool or other arguments",
         ),
@@ -212,7 +212,7 @@ fn a_state_opens_only_for_its_binding_and_a_refusal_says_which_part_differs() {
     // An expired state of another graph is refused as another graph's.
     let expired = keys.seal(b"s", &binding(), Duration::ZERO).expect("sealed");
     std::thread::sleep(Duration::from_millis(5));
-    let other = Binding::new(b"other-graph\01.0.0", b"caller", b"tool\0args-digest");
+    let other = Binding::new(b"other-graph\x001.0.0", b"caller", b"tool\0args-digest");
     assert_eq!(keys.open(&expired, &other), Err(StateError::ForeignGraph));
 }
 
