@@ -23,12 +23,14 @@
 //! configured secret's. What has left is dropped at the registry's next
 //! change (in practice, the token that replaces it).
 //!
-//! Redaction is one pass over the text: every form of every secret is a
-//! pattern of one leftmost-longest Aho-Corasick automaton, so its cost
-//! grows with the text, not with the number of secrets. The automaton is
-//! rebuilt by whoever changes the registry, outside the lock readers
-//! take: they clone the current snapshot's `Arc` and never wait on a
-//! rebuild.
+//! Redaction is one pass over the text: the last [`KEY_LEN`] bytes of
+//! every form of every secret are the patterns of one Aho-Corasick
+//! automaton, and where one is found the few forms ending in it are
+//! checked whole, so its cost grows with the text, not with the number of
+//! secrets. The automaton is rebuilt by whoever changes the registry,
+//! outside the lock readers take: they clone the current snapshot's `Arc`
+//! and never wait on a rebuild; keyed by 32 bytes a form, it is small
+//! enough that the rebuild is no stall for the call that got a token.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -107,11 +109,22 @@ struct Token {
     until: Option<Instant>,
 }
 
+/// How many bytes of a form the automaton holds: its last [`KEY_LEN`]
+/// (all of a shorter one). Tokens are long (a JWT is about a kilobyte in
+/// nine forms) and those of one issuer share their first bytes (the JWT
+/// header), not their last (the signature): keyed by their ends, the
+/// automaton of 2,048 tokens stays small and quick to build, and a key
+/// found in text names one or two forms, checked whole.
+const KEY_LEN: usize = 32;
+
 /// One pass's worth of patterns.
 struct Snapshot {
+    /// Finds the keys (each form's last [`KEY_LEN`] bytes, distinct).
     matcher: AhoCorasick,
-    /// The replacement of each pattern, by pattern index.
-    replacements: Vec<Arc<str>>,
+    /// The forms ending in each key, and in the shorter keys it starts
+    /// with, by pattern index: `(form, the length of the key it ends in,
+    /// its secret's replacement)`.
+    forms: Vec<Vec<(Box<str>, usize, Arc<str>)>>,
 }
 
 /// Keeps a token in the registry: when the last clone is dropped, the
@@ -246,31 +259,51 @@ impl Registry {
         }
         // Each form once: the first secret that has it names it
         // (configured secrets first, then tokens, oldest first).
-        let mut patterns: Vec<&str> = Vec::new();
-        let mut replacements: Vec<Arc<str>> = Vec::new();
+        let mut keys: Vec<&[u8]> = Vec::new();
+        let mut forms: Vec<Vec<(Box<str>, usize, Arc<str>)>> = Vec::new();
+        let mut key_index = std::collections::HashMap::new();
         let mut seen = std::collections::HashSet::new();
         let configured = entries.configured.iter().map(|(r, f)| (r, f));
         let tokens = entries.tokens.iter().map(|t| (&t.replacement, &t.forms));
-        for (replacement, forms) in configured.chain(tokens) {
+        for (replacement, secret_forms) in configured.chain(tokens) {
             let replacement: Arc<str> = Arc::from(replacement.as_str());
-            for form in forms {
-                if seen.insert(form.as_str()) {
-                    patterns.push(form);
-                    replacements.push(Arc::clone(&replacement));
+            for form in secret_forms {
+                if !seen.insert(form.as_str()) {
+                    continue;
                 }
+                let key = &form.as_bytes()[form.len().saturating_sub(KEY_LEN)..];
+                let index = *key_index.entry(key).or_insert_with(|| {
+                    keys.push(key);
+                    forms.push(Vec::new());
+                    keys.len() - 1
+                });
+                forms[index].push((form.as_str().into(), key.len(), Arc::clone(&replacement)));
             }
         }
-        let snapshot = if patterns.is_empty() {
+        let snapshot = if keys.is_empty() {
             None
         } else {
+            // Where keys start at the same place, the longest is found:
+            // the shorter ones (of forms shorter than KEY_LEN) are its
+            // prefixes, and their forms are checked with its own.
+            let short: Vec<(&[u8], Vec<(Box<str>, usize, Arc<str>)>)> = keys
+                .iter()
+                .zip(&forms)
+                .filter(|(key, _)| key.len() < KEY_LEN)
+                .map(|(key, forms)| (*key, forms.clone()))
+                .collect();
+            for (key, forms) in keys.iter().zip(forms.iter_mut()) {
+                for (prefix, shorter) in &short {
+                    if prefix.len() < key.len() && key.starts_with(prefix) {
+                        forms.extend(shorter.iter().cloned());
+                    }
+                }
+            }
             match AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
-                .build(&patterns)
+                .build(&keys)
             {
-                Ok(matcher) => Some(Arc::new(Snapshot {
-                    matcher,
-                    replacements,
-                })),
+                Ok(matcher) => Some(Arc::new(Snapshot { matcher, forms })),
                 // Only past the automaton's size limits (far beyond
                 // MAX_TOKENS): keep the last automaton, which holds every
                 // configured secret.
@@ -298,18 +331,48 @@ impl Registry {
         let Some(snapshot) = self.current() else {
             return Cow::Borrowed(text);
         };
-        let mut found = snapshot.matcher.find_iter(text).peekable();
-        if found.peek().is_none() {
+        // Every place a key starts, and each form ending in it, or in a
+        // shorter key that starts there too, checked whole: the spans of
+        // the forms found. The search goes on from the byte after each
+        // key's start, so a key found where no form is hides no other.
+        let bytes = text.as_bytes();
+        let mut found: Vec<(usize, usize, &Arc<str>)> = Vec::new();
+        let mut from = 0;
+        while from < bytes.len() {
+            let input = aho_corasick::Input::new(bytes).span(from..bytes.len());
+            let Some(key) = snapshot.matcher.find(input) else {
+                break;
+            };
+            let at = key.start();
+            for (form, key_len, replacement) in &snapshot.forms[key.pattern().as_usize()] {
+                let end = at + key_len;
+                if let Some(start) = end.checked_sub(form.len())
+                    && &bytes[start..end] == form.as_bytes()
+                {
+                    found.push((start, end, replacement));
+                }
+            }
+            from = at + 1;
+        }
+        if found.is_empty() {
             return Cow::Borrowed(text);
         }
+        // Overlapping forms are replaced as one span, named by the one
+        // that starts first (the longest of those): nothing of either
+        // shows.
+        found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
-        for found in found {
-            // Patterns and text are UTF-8: a match starts and ends on a
-            // character boundary.
-            out.push_str(&text[last..found.start()]);
-            out.push_str(&snapshot.replacements[found.pattern().as_usize()]);
-            last = found.end();
+        for (start, end, replacement) in found {
+            if start < last {
+                last = last.max(end);
+                continue;
+            }
+            // Forms and text are UTF-8 and a form starts and ends on a
+            // character boundary, so these slices do too.
+            out.push_str(&text[last..start]);
+            out.push_str(replacement);
+            last = end;
         }
         out.push_str(&text[last..]);
         Cow::Owned(out)
@@ -480,6 +543,28 @@ mod tests {
 
     /// Every form of every secret, alone, inside other text and side by
     /// side, with a form of one secret containing another secret.
+    /// A key found where its form is not (the text has a long secret's
+    /// end without its start) hides neither a shorter secret starting at
+    /// the same place nor one starting inside it.
+    #[test]
+    fn a_key_without_its_form_hides_no_other_secret() {
+        let registry = registry();
+        let now = Instant::now();
+        let end = "kshort12-and-the-rest-of-the-end";
+        assert_eq!(end.len(), KEY_LEN);
+        registry.remember("LONG", &format!("start-of-a-long-one-{end}"), now);
+        registry.remember("SHORT", "kshort12", now);
+        registry.remember("INSIDE", "rest-of-the", now);
+        assert_eq!(
+            registry.redact(&format!("zz {end} zz")),
+            "zz ${SHORT}-and-the-${INSIDE}-end zz"
+        );
+        assert_eq!(
+            registry.redact(&format!("zz start-of-a-long-one-{end} zz")),
+            "zz ${LONG} zz"
+        );
+    }
+
     #[test]
     fn every_form_of_every_secret_is_redacted_in_one_pass() {
         let registry = registry();
