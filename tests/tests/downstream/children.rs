@@ -265,3 +265,148 @@ async fn what_a_child_sends_reaches_the_log_redacted() {
     }
     let _ = timed("close", client.cancel()).await;
 }
+
+/// The 39 sets of capabilities a client can declare that mcpgraph tells
+/// apart (elicitation: form, url or both; sampling: plain, with tools,
+/// with context or both; roots), `n` of them, each as `initialize`'s
+/// `capabilities`.
+fn capability_sets(n: usize) -> Vec<Value> {
+    let elicitation = [
+        None,
+        Some(json!({})),
+        Some(json!({"url": {}})),
+        Some(json!({"form": {}, "url": {}})),
+    ];
+    let sampling = [
+        None,
+        Some(json!({})),
+        Some(json!({"tools": {}})),
+        Some(json!({"context": {}})),
+        Some(json!({"tools": {}, "context": {}})),
+    ];
+    let mut sets = Vec::new();
+    for e in &elicitation {
+        for s in &sampling {
+            for roots in [false, true] {
+                let mut caps = serde_json::Map::new();
+                if let Some(e) = e {
+                    caps.insert("elicitation".into(), e.clone());
+                }
+                if let Some(s) = s {
+                    caps.insert("sampling".into(), s.clone());
+                }
+                if roots {
+                    caps.insert("roots".into(), json!({}));
+                }
+                if !caps.is_empty() {
+                    sets.push(Value::Object(caps));
+                }
+            }
+        }
+    }
+    assert_eq!(sets.len(), 39);
+    sets.truncate(n);
+    sets
+}
+
+/// One `count_files` call over raw HTTP from a new session whose client
+/// declared `capabilities`; the call's result.
+async fn count_declaring(addr: std::net::SocketAddr, capabilities: &Value) -> Value {
+    let init = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": capabilities,
+            "clientInfo": { "name": "mcpgraph-tests-capabilities", "version": "0.0.0" }
+        }
+    });
+    let r = post_mcp(addr, &[], &init.to_string()).await;
+    assert_accepted(&r, "initialize");
+    let sid = r.header("mcp-session-id").expect("a session id").to_owned();
+    let session = [("Mcp-Session-Id", sid.as_str())];
+    let r = post_mcp(
+        addr,
+        &session,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "count_files", "arguments": {"directory": "/data"}}});
+    let r = post_mcp(addr, &session, &call.to_string()).await;
+    r.messages()
+        .into_iter()
+        .find(|m| m.get("id") == Some(&json!(2)))
+        .unwrap_or_else(|| panic!("no answer to the call: {r:?}"))
+}
+
+/// The most connections a stdio server gets for callers that declared
+/// capabilities, across all sets (`MAX_ASKING_CONNECTIONS_PER_SERVER`).
+const ASKING_CHILDREN_CAP: usize = 16;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn clients_declaring_many_capability_sets_start_at_most_the_cap_of_children() {
+    let dir = TempDir::new("child-cap");
+    let child_tag = tag("cap");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let mut most = 0;
+    for (i, caps) in capability_sets(24).iter().enumerate() {
+        let answer = timed("call", count_declaring(server.addr, caps)).await;
+        assert_eq!(
+            answer["result"]["isError"],
+            json!(false),
+            "call {i} declaring {caps}: {answer}\n{}",
+            server.stderr()
+        );
+        most = most.max(processes_with_arg(&child_tag).len());
+    }
+    eprintln!("at most {most} children for 24 sets of capabilities");
+    assert!(
+        most <= ASKING_CHILDREN_CAP,
+        "{most} children of one stdio server, over the cap of {ASKING_CHILDREN_CAP}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn idle_per_capability_children_are_stopped_after_the_idle_time() {
+    let dir = TempDir::new("child-idle");
+    let child_tag = tag("idle");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    // The idle time, shortened for the test (read only in `testing` builds).
+    let server = HttpServer::start_with_mcp_env(
+        "file_utils",
+        &mcp,
+        &[],
+        &[("MCPGRAPH_TEST_IDLE_CONNECTION_MS", "300")],
+    )
+    .await;
+    for caps in capability_sets(3) {
+        let answer = timed("call", count_declaring(server.addr, &caps)).await;
+        assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    }
+    let started = processes_with_arg(&child_tag);
+    assert_eq!(started.len(), 3, "{started:?}");
+    let left = wait_no_process_with_arg(&child_tag, Duration::from_secs(10)).await;
+    assert!(
+        left.is_empty(),
+        "idle children still run 10 s after their last call: {left:?}\n{}",
+        server.stderr()
+    );
+    // A new call of one of those sets starts a new child and is answered.
+    let answer = timed("call", count_declaring(server.addr, &capability_sets(1)[0])).await;
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    assert_eq!(processes_with_arg(&child_tag).len(), 1);
+    server.stop().await;
+}
