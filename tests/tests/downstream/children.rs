@@ -309,9 +309,8 @@ fn capability_sets(n: usize) -> Vec<Value> {
     sets
 }
 
-/// One `count_files` call over raw HTTP from a new session whose client
-/// declared `capabilities`; the call's result.
-async fn count_declaring(addr: std::net::SocketAddr, capabilities: &Value) -> Value {
+/// A new session over raw HTTP whose client declared `capabilities`; its id.
+async fn session_declaring(addr: std::net::SocketAddr, capabilities: &Value) -> String {
     let init = json!({
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {
@@ -323,21 +322,32 @@ async fn count_declaring(addr: std::net::SocketAddr, capabilities: &Value) -> Va
     let r = post_mcp(addr, &[], &init.to_string()).await;
     assert_accepted(&r, "initialize");
     let sid = r.header("mcp-session-id").expect("a session id").to_owned();
-    let session = [("Mcp-Session-Id", sid.as_str())];
     let r = post_mcp(
         addr,
-        &session,
+        &[("Mcp-Session-Id", sid.as_str())],
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
     )
     .await;
     assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
+    sid
+}
+
+/// `count_files` of `directory` as request 2 of session `sid`; its answer.
+async fn count_in(addr: std::net::SocketAddr, sid: String, directory: &str) -> Value {
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "count_files", "arguments": {"directory": "/data"}}});
-    let r = post_mcp(addr, &session, &call.to_string()).await;
+        "params": {"name": "count_files", "arguments": {"directory": directory}}});
+    let r = post_mcp(addr, &[("Mcp-Session-Id", sid.as_str())], &call.to_string()).await;
     r.messages()
         .into_iter()
         .find(|m| m.get("id") == Some(&json!(2)))
         .unwrap_or_else(|| panic!("no answer to the call: {r:?}"))
+}
+
+/// One `count_files` call over raw HTTP from a new session whose client
+/// declared `capabilities`; the call's answer.
+async fn count_declaring(addr: std::net::SocketAddr, capabilities: &Value) -> Value {
+    let sid = session_declaring(addr, capabilities).await;
+    count_in(addr, sid, "/data").await
 }
 
 /// The most connections a stdio server gets for callers that declared
@@ -409,4 +419,74 @@ async fn idle_per_capability_children_are_stopped_after_the_idle_time() {
     assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
     assert_eq!(processes_with_arg(&child_tag).len(), 1);
     server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn past_the_cap_a_call_waits_for_a_connection_to_free_up() {
+    let dir = TempDir::new("child-cap-wait");
+    let child_tag = tag("cap-wait");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+        "timeoutMs": 60000,
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let addr = server.addr;
+    let sets = capability_sets(ASKING_CHILDREN_CAP + 1);
+    // As many calls as the cap, of as many sets, each holding its child.
+    let mut hanging = Vec::new();
+    for caps in &sets[..ASKING_CHILDREN_CAP] {
+        let sid = session_declaring(addr, caps).await;
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "count_files", "arguments": {"directory": "@hang"}}});
+        let headers = [("Mcp-Session-Id", sid.clone())];
+        let call = tokio::spawn(async move {
+            let headers = [(headers[0].0, headers[0].1.as_str())];
+            post_mcp(addr, &headers, &call.to_string()).await
+        });
+        hanging.push((sid, call));
+    }
+    let started = Instant::now();
+    while server.stderr().matches("hang started").count() < ASKING_CHILDREN_CAP {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the calls did not all start:\n{}",
+            server.stderr()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(processes_with_arg(&child_tag).len(), ASKING_CHILDREN_CAP);
+    // A call of one more set waits: every connection is busy.
+    let sid = session_declaring(addr, &sets[ASKING_CHILDREN_CAP]).await;
+    let mut waiting = tokio::spawn(count_in(addr, sid, "/data"));
+    assert!(
+        tokio::time::timeout(Duration::from_secs(1), &mut waiting)
+            .await
+            .is_err(),
+        "the call past the cap did not wait"
+    );
+    assert_eq!(processes_with_arg(&child_tag).len(), ASKING_CHILDREN_CAP);
+    // One hanging call cancelled by its client frees its connection: the
+    // waiting call gets one (in place of the idle child) and is answered.
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "test"}});
+    let sid = hanging[0].0.as_str();
+    let r = post_mcp(addr, &[("Mcp-Session-Id", sid)], &cancel.to_string()).await;
+    assert_eq!(r.status, 202, "notifications/cancelled: {r:?}");
+    let answer = timed("the waiting call", waiting)
+        .await
+        .expect("the call's task");
+    assert_eq!(
+        answer["result"]["isError"],
+        json!(false),
+        "{answer}\n{}",
+        server.stderr()
+    );
+    let children = processes_with_arg(&child_tag).len();
+    assert!(children <= ASKING_CHILDREN_CAP, "{children} children");
+    for (_, call) in hanging {
+        call.abort();
+    }
 }
