@@ -107,6 +107,9 @@ struct Downstream {
     /// of callers that declared capabilities is closed once idle long
     /// enough (see `pool`).
     last_used: StdMutex<std::time::Instant>,
+    /// Who took its turn last (the holder while the turn is taken), for
+    /// each caller's share of a set's connections (see `pool`).
+    holder: StdMutex<Option<crate::questions::Owner>>,
 }
 
 impl Downstream {
@@ -120,6 +123,7 @@ impl Downstream {
             slot: Arc::default(),
             attempts: Arc::default(),
             last_used: StdMutex::new(std::time::Instant::now()),
+            holder: StdMutex::new(None),
         }
     }
 }

@@ -285,7 +285,7 @@ impl ClientManager {
         caller: Option<&Caller>,
         what: &str,
     ) -> Result<(Arc<Downstream>, Option<tokio::sync::OwnedSemaphorePermit>), DownstreamError> {
-        let asking = self.asking(base, declared);
+        let asking = self.asking(base, declared, caller.and_then(Caller::owner));
         let Some(round) = caller.and_then(Caller::round) else {
             return asking.await;
         };

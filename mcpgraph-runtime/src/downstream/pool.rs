@@ -11,7 +11,10 @@
 //! an idle one of another set, or waits for one to be idle, up to the
 //! server's `timeoutMs`, and is then refused (kind `refused`, not counted
 //! by the circuit breaker). And a connection that no call has used for
-//! [`IDLE_CONNECTION`] is closed (its child stopped and reaped).
+//! [`IDLE_CONNECTION`] is closed (its child stopped and reaped). One
+//! caller (see `questions::Owner`) holds at most [`MAX_TURNS_PER_CALLER`]
+//! of a set's connections at once: its further calls wait for its own to
+//! end, and another caller of the set still finds one.
 
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -20,7 +23,7 @@ use tokio::sync::OwnedSemaphorePermit;
 
 use super::{ClientManager, Declaring, Downstream, DownstreamError, TransportSpec};
 use crate::error::{Downstream as Kind, ErrorKind};
-use crate::questions::Declared;
+use crate::questions::{Declared, Owner};
 
 /// The most one-call-at-a-time connections (child processes, SSE
 /// sessions) kept per server and set of capabilities; a call that finds
@@ -32,6 +35,11 @@ pub(super) const MAX_ASKING_CONNECTIONS: usize = 4;
 /// all sets of capabilities (a client can declare 39 different sets).
 pub(super) const MAX_ASKING_CONNECTIONS_PER_SERVER: usize = 16;
 
+/// The most one-call-at-a-time connections of one server and set of
+/// capabilities that the calls of one caller (principal, else session,
+/// else peer address) hold at once: half of [`MAX_ASKING_CONNECTIONS`].
+pub(super) const MAX_TURNS_PER_CALLER: usize = MAX_ASKING_CONNECTIONS / 2;
+
 /// How long a connection of callers that declared capabilities stays open
 /// without a call; then it is closed (a stdio server's child stopped).
 pub(super) const IDLE_CONNECTION: Duration = Duration::from_secs(60);
@@ -42,13 +50,20 @@ const CAP_POLL: Duration = Duration::from_millis(25);
 
 /// What a call found in the pools.
 enum Picked {
-    /// A connection, and the turn on it (over stdio and SSE).
-    Ready(Arc<Downstream>, Option<OwnedSemaphorePermit>),
+    /// A connection, and the turn on it (over stdio and SSE); a new one
+    /// first waits for the closing of the idle one it replaces.
+    Ready(
+        Arc<Downstream>,
+        Option<OwnedSemaphorePermit>,
+        Option<tokio::task::JoinHandle<()>>,
+    ),
     /// The connections of the call's set, all busy, and no room for more.
     Busy(Vec<Arc<Downstream>>),
     /// No connection of the call's set, and the server is at its cap with
     /// none idle.
     AtCap,
+    /// The caller holds its share of the set's connections.
+    OverShare,
 }
 
 impl ClientManager {
@@ -58,47 +73,64 @@ impl ClientManager {
         &self,
         base: &Arc<Downstream>,
         declared: Declared,
+        owner: Option<&Owner>,
     ) -> Result<(Arc<Downstream>, Option<OwnedSemaphorePermit>), DownstreamError> {
         let name = base.spec.name.as_str();
         let closing = || DownstreamError::new(Kind::Refused, format!("`{name}` is closing"));
         self.start_sweeping();
         let deadline = Instant::now() + base.spec.timeout();
-        let pool = loop {
-            match self.pick(base, declared).ok_or_else(closing)? {
-                Picked::Ready(downstream, turn) => return Ok((downstream, turn)),
-                Picked::Busy(pool) => break pool,
+        loop {
+            match self.pick(base, declared, owner).ok_or_else(closing)? {
+                Picked::Ready(downstream, turn, replaced) => {
+                    // Its child is gone before the new one starts, so the
+                    // server never has more than the cap. The closing runs
+                    // as a task: it completes even if this call is dropped.
+                    if let Some(replaced) = replaced {
+                        let _ = replaced.await;
+                    }
+                    return Ok((downstream, turn));
+                }
+                // All busy: once the first is free, pick again.
+                Picked::Busy(pool) => {
+                    let waits = pool.iter().map(|downstream| {
+                        let turns = downstream.turns.clone();
+                        Box::pin(async move {
+                            if let Some(turns) = turns {
+                                drop(turns.acquire_owned().await.ok()?);
+                            }
+                            Some(())
+                        })
+                    });
+                    let (first, _, _) = futures::future::select_all(waits).await;
+                    first.ok_or_else(closing)?;
+                }
+                Picked::OverShare => tokio::time::sleep(CAP_POLL).await,
                 Picked::AtCap if Instant::now() < deadline => {
                     tokio::time::sleep(CAP_POLL).await;
                 }
                 Picked::AtCap => return Err(at_cap(name, base.spec.timeout())),
             }
-        };
-        // All busy: the first to be free.
-        let waits = pool.iter().map(|downstream| {
-            let turns = downstream.turns.clone();
-            let downstream = Arc::clone(downstream);
-            Box::pin(async move {
-                let turn = match turns {
-                    Some(turns) => Some(turns.acquire_owned().await.ok()?),
-                    None => None,
-                };
-                Some((downstream, turn))
-            })
-        });
-        let (first, _, _) = futures::future::select_all(waits).await;
-        let (downstream, turn) = first.ok_or_else(closing)?;
-        downstream.touch();
-        Ok((downstream, turn))
+        }
     }
 
     /// Under the pools' lock: a free connection of `declared` to `base`,
     /// or a new one if there is room (closing an idle one of another set
     /// to make it); `None` when the lock is poisoned.
-    fn pick(&self, base: &Arc<Downstream>, declared: Declared) -> Option<Picked> {
+    fn pick(
+        &self,
+        base: &Arc<Downstream>,
+        declared: Declared,
+        owner: Option<&Owner>,
+    ) -> Option<Picked> {
         let name = &base.spec.name;
         let mut declaring = self.declaring.lock().ok()?;
         let key = (name.clone(), declared);
         let pool = declaring.get(&key).map(Vec::as_slice).unwrap_or_default();
+        if let Some(owner) = owner
+            && pool.iter().filter(|d| d.held_by(owner)).count() >= MAX_TURNS_PER_CALLER
+        {
+            return Some(Picked::OverShare);
+        }
         for downstream in pool {
             let turn = match &downstream.turns {
                 None => None,
@@ -108,10 +140,12 @@ impl ClientManager {
                 },
             };
             downstream.touch();
-            return Some(Picked::Ready(Arc::clone(downstream), turn));
+            downstream.hold(owner);
+            return Some(Picked::Ready(Arc::clone(downstream), turn, None));
         }
         let one_at_a_time = !matches!(base.spec.transport, TransportSpec::StreamableHttp { .. });
         let busy = pool.to_vec();
+        let mut replaced = None;
         if one_at_a_time {
             if busy.len() >= MAX_ASKING_CONNECTIONS {
                 return Some(Picked::Busy(busy));
@@ -131,11 +165,11 @@ impl ClientManager {
                         Picked::Busy(busy)
                     });
                 };
-                let task = self.runtime.spawn(close(idle));
-                self.track_retiring(task);
+                replaced = Some(self.runtime.spawn(close(idle)));
             }
         }
         let downstream = Arc::new(Downstream::new(base.spec.clone(), declared));
+        downstream.hold(owner);
         let turn = downstream
             .turns
             .as_ref()
@@ -144,7 +178,7 @@ impl ClientManager {
             .entry(key)
             .or_default()
             .push(Arc::clone(&downstream));
-        Some(Picked::Ready(downstream, turn))
+        Some(Picked::Ready(downstream, turn, replaced))
     }
 
     /// Starts, once, the task that closes the connections of `declaring`
@@ -180,6 +214,24 @@ impl Downstream {
         if let Ok(mut last_used) = self.last_used.lock() {
             *last_used = Instant::now();
         }
+    }
+
+    /// The caller whose call takes its turn now.
+    fn hold(&self, owner: Option<&Owner>) {
+        if let Ok(mut holder) = self.holder.lock() {
+            holder.clone_from(&owner.cloned());
+        }
+    }
+
+    /// Whether `owner`'s call holds its turn.
+    fn held_by(&self, owner: &Owner) -> bool {
+        self.turns
+            .as_ref()
+            .is_some_and(|t| t.available_permits() == 0)
+            && self
+                .holder
+                .lock()
+                .is_ok_and(|holder| holder.as_ref() == Some(owner))
     }
 
     /// Under the pools' lock: whether no call uses it, nor waits for it,

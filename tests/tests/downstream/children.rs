@@ -490,3 +490,56 @@ async fn past_the_cap_a_call_waits_for_a_connection_to_free_up() {
         call.abort();
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_caller_holds_at_most_half_the_connections_of_a_set_of_capabilities() {
+    let dir = TempDir::new("child-share");
+    let child_tag = tag("share");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+        "timeoutMs": 60000,
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let addr = server.addr;
+    let caps = &capability_sets(1)[0];
+    // One session (one caller) starts 4 calls that hang: as many as a set
+    // of capabilities has connections.
+    let greedy = session_declaring(addr, caps).await;
+    let mut hanging = Vec::new();
+    for id in 2..6 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "count_files", "arguments": {"directory": "@hang"}}});
+        let sid = greedy.clone();
+        hanging.push(tokio::spawn(async move {
+            post_mcp(addr, &[("Mcp-Session-Id", sid.as_str())], &call.to_string()).await
+        }));
+    }
+    let started = Instant::now();
+    while server.stderr().matches("hang started").count() < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the calls did not start:\n{}",
+            server.stderr()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Time for the other two to take connections too, if they could.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Another caller of the same set still gets a connection.
+    let other = session_declaring(addr, caps).await;
+    let answer = timed("the other caller's call", count_in(addr, other, "/data")).await;
+    assert_eq!(
+        answer["result"]["isError"],
+        json!(false),
+        "{answer}\n{}",
+        server.stderr()
+    );
+    let hung = server.stderr().matches("hang started").count();
+    assert!(hung <= 2, "one caller holds {hung} of the 4 connections");
+    for call in hanging {
+        call.abort();
+    }
+}
