@@ -14,7 +14,8 @@
 //! [`IDLE_CONNECTION`] is closed (its child stopped and reaped). One
 //! caller (see `questions::Owner`) holds at most [`MAX_TURNS_PER_CALLER`]
 //! of a set's connections at once: its further calls wait for its own to
-//! end, and another caller of the set still finds one.
+//! end, and another caller of the set still finds one (over stdio, the
+//! graph's one client has them all).
 
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -126,7 +127,7 @@ impl ClientManager {
         let mut declaring = self.declaring.lock().ok()?;
         let key = (name.clone(), declared);
         let pool = declaring.get(&key).map(Vec::as_slice).unwrap_or_default();
-        if let Some(owner) = owner
+        if let Some(owner) = owner.filter(|o| !o.is_sole_client())
             && pool.iter().filter(|d| d.held_by(owner)).count() >= MAX_TURNS_PER_CALLER
         {
             return Some(Picked::OverShare);
