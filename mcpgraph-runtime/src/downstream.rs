@@ -103,6 +103,13 @@ struct Downstream {
     /// with N calls waiting on a server that hangs in its handshake, each
     /// waits one `timeoutMs`, not N.
     attempts: Arc<AtomicU64>,
+    /// When a call last used it (or was last seen using it): a connection
+    /// of callers that declared capabilities is closed once idle long
+    /// enough (see `pool`).
+    last_used: StdMutex<std::time::Instant>,
+    /// Who took its turn last (the holder while the turn is taken), for
+    /// each caller's share of a set's connections (see `pool`).
+    holder: StdMutex<Option<crate::questions::Owner>>,
 }
 
 impl Downstream {
@@ -115,6 +122,8 @@ impl Downstream {
             turns: one_at_a_time.then(|| Arc::new(tokio::sync::Semaphore::new(1))),
             slot: Arc::default(),
             attempts: Arc::default(),
+            last_used: StdMutex::new(std::time::Instant::now()),
+            holder: StdMutex::new(None),
         }
     }
 }
@@ -131,14 +140,19 @@ struct Slot {
 /// one server (see `pool`).
 type Pool = Vec<Arc<Downstream>>;
 
+/// The pools of every server and set of capabilities.
+type Declaring = StdMutex<HashMap<(String, Declared), Pool>>;
+
 /// All downstream servers of a graph.
 pub struct ClientManager {
     servers: HashMap<String, Arc<Downstream>>,
     /// Each server's circuit breaker (see `breaker`).
     breakers: HashMap<String, breaker::Breaker>,
     /// The connections of callers that declared capabilities, by server
-    /// and capabilities, made on first use.
-    declaring: StdMutex<HashMap<(String, Declared), Pool>>,
+    /// and capabilities, made on first use, closed when idle (see `pool`).
+    declaring: Arc<Declaring>,
+    /// Whether the task closing idle connections of `declaring` runs.
+    sweeping: std::sync::OnceLock<()>,
     /// Connections are driven by the multi-threaded runtime, not by the
     /// worker that happened to make the first call.
     runtime: tokio::runtime::Handle,
@@ -181,7 +195,8 @@ impl ClientManager {
         Self {
             servers,
             breakers,
-            declaring: StdMutex::default(),
+            declaring: Arc::default(),
+            sweeping: std::sync::OnceLock::new(),
             runtime,
             retiring: StdMutex::new(Vec::new()),
             closing: tokio_util::sync::CancellationToken::new(),

@@ -74,6 +74,13 @@ impl Owner {
     pub(crate) fn new(name: &str) -> Self {
         Self(Arc::from(name))
     }
+
+    /// Whether this is the client of a graph served over stdio (named
+    /// `stdio` by `serving::handler`): the only caller, so its share of
+    /// what is held for callers protects nobody.
+    pub(crate) fn is_sole_client(&self) -> bool {
+        &*self.0 == "stdio"
+    }
 }
 
 /// How a question reaches the caller.

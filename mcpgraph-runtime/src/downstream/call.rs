@@ -118,6 +118,9 @@ impl ClientManager {
         } else {
             self.asking_in_round(base, declared, caller, &what).await?
         };
+        // The idle time of a connection of callers that declared
+        // capabilities counts from the end of its last call.
+        let _using = super::pool::Using(&downstream);
         let connection = self.connection(&downstream).await.map_err(|message| {
             let kind = if self.closing.is_cancelled() {
                 ErrorKind::Shutdown
@@ -282,7 +285,7 @@ impl ClientManager {
         caller: Option<&Caller>,
         what: &str,
     ) -> Result<(Arc<Downstream>, Option<tokio::sync::OwnedSemaphorePermit>), DownstreamError> {
-        let asking = self.asking(base, declared);
+        let asking = self.asking(base, declared, caller.and_then(Caller::owner));
         let Some(round) = caller.and_then(Caller::round) else {
             return asking.await;
         };

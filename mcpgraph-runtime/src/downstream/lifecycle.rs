@@ -137,7 +137,7 @@ impl ClientManager {
     }
 
     /// Remembers `task` so that `shutdown` waits for it.
-    fn track_retiring(&self, task: tokio::task::JoinHandle<()>) {
+    pub(super) fn track_retiring(&self, task: tokio::task::JoinHandle<()>) {
         if let Ok(mut retiring) = self.retiring.lock() {
             retiring.retain(|t| !t.is_finished());
             retiring.push(task);

@@ -265,3 +265,281 @@ async fn what_a_child_sends_reaches_the_log_redacted() {
     }
     let _ = timed("close", client.cancel()).await;
 }
+
+/// The 39 sets of capabilities a client can declare that mcpgraph tells
+/// apart (elicitation: form, url or both; sampling: plain, with tools,
+/// with context or both; roots), `n` of them, each as `initialize`'s
+/// `capabilities`.
+fn capability_sets(n: usize) -> Vec<Value> {
+    let elicitation = [
+        None,
+        Some(json!({})),
+        Some(json!({"url": {}})),
+        Some(json!({"form": {}, "url": {}})),
+    ];
+    let sampling = [
+        None,
+        Some(json!({})),
+        Some(json!({"tools": {}})),
+        Some(json!({"context": {}})),
+        Some(json!({"tools": {}, "context": {}})),
+    ];
+    let mut sets = Vec::new();
+    for e in &elicitation {
+        for s in &sampling {
+            for roots in [false, true] {
+                let mut caps = serde_json::Map::new();
+                if let Some(e) = e {
+                    caps.insert("elicitation".into(), e.clone());
+                }
+                if let Some(s) = s {
+                    caps.insert("sampling".into(), s.clone());
+                }
+                if roots {
+                    caps.insert("roots".into(), json!({}));
+                }
+                if !caps.is_empty() {
+                    sets.push(Value::Object(caps));
+                }
+            }
+        }
+    }
+    assert_eq!(sets.len(), 39);
+    sets.truncate(n);
+    sets
+}
+
+/// A new session over raw HTTP whose client declared `capabilities`; its id.
+async fn session_declaring(addr: std::net::SocketAddr, capabilities: &Value) -> String {
+    let init = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": capabilities,
+            "clientInfo": { "name": "mcpgraph-tests-capabilities", "version": "0.0.0" }
+        }
+    });
+    let r = post_mcp(addr, &[], &init.to_string()).await;
+    assert_accepted(&r, "initialize");
+    let sid = r.header("mcp-session-id").expect("a session id").to_owned();
+    let r = post_mcp(
+        addr,
+        &[("Mcp-Session-Id", sid.as_str())],
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
+    sid
+}
+
+/// `count_files` of `directory` as request 2 of session `sid`; its answer.
+async fn count_in(addr: std::net::SocketAddr, sid: String, directory: &str) -> Value {
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "count_files", "arguments": {"directory": directory}}});
+    let r = post_mcp(addr, &[("Mcp-Session-Id", sid.as_str())], &call.to_string()).await;
+    r.messages()
+        .into_iter()
+        .find(|m| m.get("id") == Some(&json!(2)))
+        .unwrap_or_else(|| panic!("no answer to the call: {r:?}"))
+}
+
+/// One `count_files` call over raw HTTP from a new session whose client
+/// declared `capabilities`; the call's answer.
+async fn count_declaring(addr: std::net::SocketAddr, capabilities: &Value) -> Value {
+    let sid = session_declaring(addr, capabilities).await;
+    count_in(addr, sid, "/data").await
+}
+
+/// The most connections a stdio server gets for callers that declared
+/// capabilities, across all sets (`MAX_ASKING_CONNECTIONS_PER_SERVER`).
+const ASKING_CHILDREN_CAP: usize = 16;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn clients_declaring_many_capability_sets_start_at_most_the_cap_of_children() {
+    let dir = TempDir::new("child-cap");
+    let child_tag = tag("cap");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let mut most = 0;
+    for (i, caps) in capability_sets(24).iter().enumerate() {
+        let answer = timed("call", count_declaring(server.addr, caps)).await;
+        assert_eq!(
+            answer["result"]["isError"],
+            json!(false),
+            "call {i} declaring {caps}: {answer}\n{}",
+            server.stderr()
+        );
+        most = most.max(processes_with_arg(&child_tag).len());
+    }
+    eprintln!("at most {most} children for 24 sets of capabilities");
+    assert!(
+        most <= ASKING_CHILDREN_CAP,
+        "{most} children of one stdio server, over the cap of {ASKING_CHILDREN_CAP}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn idle_per_capability_children_are_stopped_after_the_idle_time() {
+    let dir = TempDir::new("child-idle");
+    let child_tag = tag("idle");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    // The idle time, shortened for the test (read only in `testing` builds).
+    let server = HttpServer::start_with_mcp_env(
+        "file_utils",
+        &mcp,
+        &[],
+        &[("MCPGRAPH_TEST_IDLE_CONNECTION_MS", "300")],
+    )
+    .await;
+    for caps in capability_sets(3) {
+        let answer = timed("call", count_declaring(server.addr, &caps)).await;
+        assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    }
+    let started = processes_with_arg(&child_tag);
+    assert_eq!(started.len(), 3, "{started:?}");
+    let left = wait_no_process_with_arg(&child_tag, Duration::from_secs(10)).await;
+    assert!(
+        left.is_empty(),
+        "idle children still run 10 s after their last call: {left:?}\n{}",
+        server.stderr()
+    );
+    // A new call of one of those sets starts a new child and is answered.
+    let answer = timed("call", count_declaring(server.addr, &capability_sets(1)[0])).await;
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    assert_eq!(processes_with_arg(&child_tag).len(), 1);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn past_the_cap_a_call_waits_for_a_connection_to_free_up() {
+    let dir = TempDir::new("child-cap-wait");
+    let child_tag = tag("cap-wait");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+        "timeoutMs": 60000,
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let addr = server.addr;
+    let sets = capability_sets(ASKING_CHILDREN_CAP + 1);
+    // As many calls as the cap, of as many sets, each holding its child.
+    let mut hanging = Vec::new();
+    for caps in &sets[..ASKING_CHILDREN_CAP] {
+        let sid = session_declaring(addr, caps).await;
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "count_files", "arguments": {"directory": "@hang"}}});
+        let headers = [("Mcp-Session-Id", sid.clone())];
+        let call = tokio::spawn(async move {
+            let headers = [(headers[0].0, headers[0].1.as_str())];
+            post_mcp(addr, &headers, &call.to_string()).await
+        });
+        hanging.push((sid, call));
+    }
+    let started = Instant::now();
+    while server.stderr().matches("hang started").count() < ASKING_CHILDREN_CAP {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the calls did not all start:\n{}",
+            server.stderr()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(processes_with_arg(&child_tag).len(), ASKING_CHILDREN_CAP);
+    // A call of one more set waits: every connection is busy.
+    let sid = session_declaring(addr, &sets[ASKING_CHILDREN_CAP]).await;
+    let mut waiting = tokio::spawn(count_in(addr, sid, "/data"));
+    assert!(
+        tokio::time::timeout(Duration::from_secs(1), &mut waiting)
+            .await
+            .is_err(),
+        "the call past the cap did not wait"
+    );
+    assert_eq!(processes_with_arg(&child_tag).len(), ASKING_CHILDREN_CAP);
+    // One hanging call cancelled by its client frees its connection: the
+    // waiting call gets one (in place of the idle child) and is answered.
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "test"}});
+    let sid = hanging[0].0.as_str();
+    let r = post_mcp(addr, &[("Mcp-Session-Id", sid)], &cancel.to_string()).await;
+    assert_eq!(r.status, 202, "notifications/cancelled: {r:?}");
+    let answer = timed("the waiting call", waiting)
+        .await
+        .expect("the call's task");
+    assert_eq!(
+        answer["result"]["isError"],
+        json!(false),
+        "{answer}\n{}",
+        server.stderr()
+    );
+    let children = processes_with_arg(&child_tag).len();
+    assert!(children <= ASKING_CHILDREN_CAP, "{children} children");
+    for (_, call) in hanging {
+        call.abort();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_caller_holds_at_most_half_the_connections_of_a_set_of_capabilities() {
+    let dir = TempDir::new("child-share");
+    let child_tag = tag("share");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+        "timeoutMs": 60000,
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let addr = server.addr;
+    let caps = &capability_sets(1)[0];
+    // One session (one caller) starts 4 calls that hang: as many as a set
+    // of capabilities has connections.
+    let greedy = session_declaring(addr, caps).await;
+    let mut hanging = Vec::new();
+    for id in 2..6 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "count_files", "arguments": {"directory": "@hang"}}});
+        let sid = greedy.clone();
+        hanging.push(tokio::spawn(async move {
+            post_mcp(addr, &[("Mcp-Session-Id", sid.as_str())], &call.to_string()).await
+        }));
+    }
+    let started = Instant::now();
+    while server.stderr().matches("hang started").count() < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the calls did not start:\n{}",
+            server.stderr()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Time for the other two to take connections too, if they could.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Another caller of the same set still gets a connection.
+    let other = session_declaring(addr, caps).await;
+    let answer = timed("the other caller's call", count_in(addr, other, "/data")).await;
+    assert_eq!(
+        answer["result"]["isError"],
+        json!(false),
+        "{answer}\n{}",
+        server.stderr()
+    );
+    let hung = server.stderr().matches("hang started").count();
+    assert!(hung <= 2, "one caller holds {hung} of the 4 connections");
+    for call in hanging {
+        call.abort();
+    }
+}
