@@ -122,9 +122,18 @@ struct Snapshot {
     /// Finds the keys (each form's last [`KEY_LEN`] bytes, distinct).
     matcher: AhoCorasick,
     /// The forms ending in each key, and in the shorter keys it starts
-    /// with, by pattern index: `(form, the length of the key it ends in,
-    /// its secret's replacement)`.
-    forms: Vec<Vec<(Box<str>, usize, Arc<str>)>>,
+    /// with, by pattern index.
+    forms: Vec<Vec<Form>>,
+}
+
+/// A form of a secret, as the automaton knows it.
+#[derive(Clone)]
+struct Form {
+    text: Box<str>,
+    /// The length of the key it ends in.
+    key_len: usize,
+    /// Its secret's `${NAME}`.
+    replacement: Arc<str>,
 }
 
 /// Keeps a token in the registry: when the last clone is dropped, the
@@ -260,7 +269,7 @@ impl Registry {
         // Each form once: the first secret that has it names it
         // (configured secrets first, then tokens, oldest first).
         let mut keys: Vec<&[u8]> = Vec::new();
-        let mut forms: Vec<Vec<(Box<str>, usize, Arc<str>)>> = Vec::new();
+        let mut forms: Vec<Vec<Form>> = Vec::new();
         let mut key_index = std::collections::HashMap::new();
         let mut seen = std::collections::HashSet::new();
         let configured = entries.configured.iter().map(|(r, f)| (r, f));
@@ -277,7 +286,11 @@ impl Registry {
                     forms.push(Vec::new());
                     keys.len() - 1
                 });
-                forms[index].push((form.as_str().into(), key.len(), Arc::clone(&replacement)));
+                forms[index].push(Form {
+                    text: form.as_str().into(),
+                    key_len: key.len(),
+                    replacement: Arc::clone(&replacement),
+                });
             }
         }
         let snapshot = if keys.is_empty() {
@@ -286,7 +299,7 @@ impl Registry {
             // Where keys start at the same place, the longest is found:
             // the shorter ones (of forms shorter than KEY_LEN) are its
             // prefixes, and their forms are checked with its own.
-            let short: Vec<(&[u8], Vec<(Box<str>, usize, Arc<str>)>)> = keys
+            let short: Vec<(&[u8], Vec<Form>)> = keys
                 .iter()
                 .zip(&forms)
                 .filter(|(key, _)| key.len() < KEY_LEN)
@@ -344,12 +357,12 @@ impl Registry {
                 break;
             };
             let at = key.start();
-            for (form, key_len, replacement) in &snapshot.forms[key.pattern().as_usize()] {
-                let end = at + key_len;
-                if let Some(start) = end.checked_sub(form.len())
-                    && &bytes[start..end] == form.as_bytes()
+            for form in &snapshot.forms[key.pattern().as_usize()] {
+                let end = at + form.key_len;
+                if let Some(start) = end.checked_sub(form.text.len())
+                    && bytes.get(start..end) == Some(form.text.as_bytes())
                 {
-                    found.push((start, end, replacement));
+                    found.push((start, end, &form.replacement));
                 }
             }
             from = at + 1;
