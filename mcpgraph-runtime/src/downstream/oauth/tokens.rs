@@ -18,6 +18,7 @@ use super::grants::{self, Token, describe};
 use super::issuer::Pin;
 use super::settings::{AuthSettings, Grant, Secrets, TokenStore};
 use super::store::FileStore;
+use crate::caller_token::CallerToken;
 use crate::one_copy::{OneCopy, one_copy};
 
 /// Logins (the first and step-ups) one run makes at most for a server.
@@ -136,22 +137,30 @@ impl Authorizer {
         one_copy(self.token_now(behalf))
     }
 
+    /// A token exchanged for `caller`'s at the pinned issuer (a new one
+    /// when the server `refused` the last).
+    async fn exchanged(
+        &self,
+        caller: &CallerToken,
+        refused: Option<&str>,
+    ) -> Result<String, String> {
+        self.exchanges
+            .token(
+                &self.url,
+                &self.settings,
+                &self.secrets,
+                &self.pin,
+                caller,
+                refused,
+            )
+            .await
+    }
+
     async fn token_now(&self, behalf: Behalf<'_>) -> Result<Option<String>, String> {
         if self.settings.grant == Grant::TokenExchange {
             match behalf {
                 Behalf::Call(Some(caller)) => {
-                    let token = self
-                        .exchanges
-                        .token(
-                            &self.url,
-                            &self.settings,
-                            &self.secrets,
-                            &self.pin,
-                            caller,
-                            None,
-                        )
-                        .await?;
-                    return Ok(Some(token));
+                    return self.exchanged(caller, None).await.map(Some);
                 }
                 Behalf::Call(None) => return Err(self.no_caller()),
                 // What no caller asked (the handshake, listings) goes as
@@ -233,17 +242,7 @@ impl Authorizer {
                     if refusal == Refusal::InsufficientScope {
                         return Err(self.scope_refusal(challenge));
                     }
-                    return self
-                        .exchanges
-                        .token(
-                            &self.url,
-                            &self.settings,
-                            &self.secrets,
-                            &self.pin,
-                            caller,
-                            sent,
-                        )
-                        .await;
+                    return self.exchanged(caller, sent).await;
                 }
                 Behalf::Call(None) => return Err(self.no_caller()),
                 Behalf::Graph => {}
