@@ -212,7 +212,6 @@ impl Handler {
 
 impl Handler {
     /// The engine running this handler's calls.
-    #[cfg(feature = "http-server")]
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
