@@ -6,6 +6,7 @@
 //! The mcpgraph generator: graph YAML → positioned model → validation → Rust tokens.
 
 mod annotations;
+mod call_args;
 pub mod cases;
 pub mod diag;
 pub mod lock;

@@ -16,7 +16,7 @@ mod resilience;
 mod servers;
 mod targets;
 
-pub use calls::Call;
+pub use calls::{Call, NodeCall, Place};
 pub use resilience::{Resilience, Retry};
 pub use servers::{McpServer, Transport};
 

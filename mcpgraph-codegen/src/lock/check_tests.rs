@@ -233,3 +233,125 @@ tools:
         )]
     );
 }
+
+/// A `parallel` branch and a `forEach` call of a downstream tool are
+/// checked as an `mcp` node's call is, each message naming the node and
+/// the branch or item call; `$.item` and `$.index` in an item call are not
+/// read as paths into the entry (whose id here is `item`).
+#[test]
+fn branch_and_item_calls_are_checked_like_nodes() {
+    let graph = r#"version: "1.0"
+server: { name: "g", version: "1" }
+mcpServers:
+  fs: { command: "fs" }
+tools:
+  - name: "t"
+    description: "d"
+    inputSchema: { type: object, properties: { dir: { type: number }, path: { type: number } } }
+    nodes:
+      - { id: item, type: entry, next: gather }
+      - id: gather
+        type: parallel
+        branches:
+          now: { server: fs, tool: list_directroy, args: { path: "/" } }
+          read: { server: fs, tool: read_file, args: { head: "ten", tail: 1, path: { expr: "$.item.dir" } } }
+          look: { server: fs, tool: stat, args: { pth: "/" } }
+        next: each
+      - id: each
+        type: forEach
+        items: { expr: '["a"]' }
+        call: { server: fs, tool: read_file, args: { path: { expr: "$.item.path" }, head: { expr: "$.index" } } }
+        next: again
+      - id: again
+        type: forEach
+        items: { expr: '["a"]' }
+        call: { server: fs, tool: read_txt_file, args: { path: { expr: "$.item" } } }
+        next: exit
+      - { id: exit, type: exit }
+"#;
+    let (file, _) = crate::load_str_with_warnings(graph, "g.yaml").unwrap();
+    let mut diags = Diagnostics::new("g.yaml", graph);
+    check(&file, &lock(), "g.lock.json", &mut diags);
+    diags.sort();
+    let got: Vec<(Severity, u32, u32, &str, Option<&str>, Option<&str>)> = diags
+        .items
+        .iter()
+        .map(|d| {
+            (
+                d.severity,
+                d.pos.line,
+                d.pos.column,
+                d.message.as_str(),
+                d.lint,
+                d.help.as_deref(),
+            )
+        })
+        .collect();
+    let want: Vec<(Severity, u32, u32, &str, Option<&str>, Option<&str>)> = vec![
+        (
+            Severity::Warning,
+            0,
+            0,
+            "the lock `g.lock.json` has server `old`, which the graph does not declare",
+            Some(LOCK_COVERAGE),
+            Some("re-run `mcpgraph lock` to drop it"),
+        ),
+        (
+            Severity::Error,
+            14,
+            36,
+            "node `gather`, branch `now`: server `fs` has no tool `list_directroy`",
+            None,
+            Some("did you mean `list_directory`?"),
+        ),
+        (
+            Severity::Error,
+            15,
+            56,
+            "node `gather`, branch `read`: argument `head` of `read_file`: \"ten\" is not of type \"number\"",
+            None,
+            None,
+        ),
+        (
+            Severity::Error,
+            15,
+            69,
+            "node `gather`, branch `read`: `read_file` has no argument `tail`",
+            None,
+            None,
+        ),
+        (
+            Severity::Warning,
+            15,
+            92,
+            "node `gather`, branch `read`: argument `path` of `read_file` wants \"string\", and `dir` of this tool's input is \"number\"",
+            Some(ARGUMENT_TYPE),
+            None,
+        ),
+        (
+            Severity::Error,
+            16,
+            43,
+            "node `gather`, branch `look`: the call to `stat` lacks its required argument `path`",
+            None,
+            Some("add `path` to the branch's `args`"),
+        ),
+        (
+            Severity::Warning,
+            16,
+            51,
+            "node `gather`, branch `look`: `stat` has no argument `pth`",
+            Some(UNKNOWN_ARGUMENT),
+            Some("did you mean `path`?"),
+        ),
+        (
+            Severity::Error,
+            26,
+            35,
+            "node `again`, item call: server `fs` has no tool `read_txt_file`",
+            None,
+            Some("did you mean `read_file`?"),
+        ),
+    ];
+    assert_eq!(got, want);
+}

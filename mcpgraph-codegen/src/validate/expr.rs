@@ -65,7 +65,7 @@ pub(super) fn check_arg(
 
 /// The names a `forEach` node's `call.args` read besides the nodes: the
 /// current item and its position.
-pub(super) const ITEM_NAMES: [&str; 2] = ["item", "index"];
+pub(crate) const ITEM_NAMES: [&str; 2] = ["item", "index"];
 
 /// Checks the expressions inside a `forEach` node's `call.args`, where
 /// `$.item` and `$.index` name the current item and its position (and

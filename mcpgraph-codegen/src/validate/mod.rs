@@ -29,6 +29,8 @@ mod shapes;
 mod syntax;
 mod tree;
 
+pub(crate) use expr::ITEM_NAMES;
+
 use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostics;
