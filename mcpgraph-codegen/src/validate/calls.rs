@@ -1,15 +1,16 @@
 //! Calls of the graph's own tools (a `parallel` branch or a `forEach`
-//! `call` without `server`): the tool exists, the arguments its
-//! `inputSchema` requires are given, literal arguments have the type it
-//! declares; and no tool recurses without a way out. Recursion through a
+//! `call` without `server`): the tool exists, and its arguments match its
+//! `inputSchema` as a downstream call's match the lock's (`call_args`);
+//! and no tool recurses without a way out. Recursion through a
 //! `switch` or a `forEach` (which may run no call) is bounded at run time
 //! by `maxCallDepth`; a cycle of calls that every run of each tool makes
 //! can only end at that limit, and is an error here.
 
 use std::collections::HashMap;
 
+use crate::call_args::{Callee, Caller, check_args};
 use crate::diag::Diagnostics;
-use crate::model::{Arg, Call, GraphFile, NodeKind, Tool};
+use crate::model::{Arg, Call, GraphFile, NodeKind, Sp, Tool};
 use crate::suggest::suggest;
 
 /// Checks every call of a graph tool in `file`.
@@ -18,105 +19,50 @@ pub(super) fn check_graph_calls(file: &GraphFile, diags: &mut Diagnostics) {
     let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     for tool in &file.tools {
         for node in &tool.nodes {
-            for call in node.kind.calls() {
+            for call in node.kind.every_call() {
                 if call.server.is_some() {
                     continue;
                 }
-                match index.get(call.tool.value.as_str()) {
-                    Some(&i) => check_args(&file.tools[i], call, &node.id.value, diags),
-                    None => unknown_tool(call, &node.id.value, &names, diags),
-                }
+                let Some(&i) = index.get(call.tool.value.as_str()) else {
+                    unknown_tool(call.tool, &node.id.value, &names, diags);
+                    continue;
+                };
+                // Arguments given as one expression are checked at run
+                // time (against the tool's `inputSchema`).
+                let Arg::Object(fields) = call.args else {
+                    continue;
+                };
+                let target = &file.tools[i];
+                let caller = Caller {
+                    tool,
+                    node: &node.id.value,
+                    place: &call.place,
+                };
+                let callee = Callee {
+                    name: &target.name.value,
+                    schema: &target.input_schema,
+                    defaults_fill: true,
+                };
+                check_args(&caller, &callee, fields, call.args_pos, diags);
             }
         }
     }
     unbounded_recursion(file, &index, diags);
 }
 
-fn unknown_tool(call: &Call, node: &str, names: &[&str], diags: &mut Diagnostics) {
+fn unknown_tool(tool: &Sp<String>, node: &str, names: &[&str], diags: &mut Diagnostics) {
     let d = diags.error(
-        call.tool.pos,
+        tool.pos,
         format!(
             "node `{node}` calls tool `{}`, which is not a tool of this graph",
-            call.tool.value
+            tool.value
         ),
     );
-    match suggest(&call.tool.value, names) {
+    match suggest(&tool.value, names) {
         Some(s) => d.help(format!("did you mean `{s}`?")),
         None => d.help("give the call a `server` to call a tool of a downstream server"),
     };
     d.note(format!("the tools of this graph are: {}", names.join(", ")));
-}
-
-/// The required arguments of `target` are given and the literal ones have
-/// the declared type. Arguments given as one expression are checked at run
-/// time (against the tool's `inputSchema`).
-fn check_args(target: &Tool, call: &Call, node: &str, diags: &mut Diagnostics) {
-    let Arg::Object(given) = &call.args else {
-        return;
-    };
-    let schema = &target.input_schema;
-    let required = schema["required"].as_array().into_iter().flatten();
-    // A property with a `default` gets it when the call leaves it out.
-    let defaulted = |name: &str| schema["properties"][name].get("default").is_some();
-    for name in required.filter_map(|r| r.as_str()) {
-        if !defaulted(name) && !given.iter().any(|(k, _)| k.value == name) {
-            diags
-                .error(
-                    call.args_pos,
-                    format!(
-                        "node `{node}` calls tool `{}` without its required argument `{name}`",
-                        target.name.value
-                    ),
-                )
-                .help(format!("add `{name}` to the call's `args`"));
-        }
-    }
-    let properties = schema["properties"].as_object();
-    for (key, arg) in given {
-        let Arg::Literal(value) = arg else { continue };
-        let Some(declared) = properties.and_then(|p| p.get(&key.value)) else {
-            continue;
-        };
-        let types: Vec<&str> = match &declared["type"] {
-            serde_json::Value::String(t) => vec![t.as_str()],
-            serde_json::Value::Array(ts) => ts.iter().filter_map(|t| t.as_str()).collect(),
-            _ => continue,
-        };
-        if !types.iter().any(|t| literal_is(value, t)) {
-            diags.error(
-                key.pos,
-                format!(
-                    "argument `{}` of tool `{}` must be {}, found {}",
-                    key.value,
-                    target.name.value,
-                    types.join(" or "),
-                    json_kind(value)
-                ),
-            );
-        }
-    }
-}
-
-/// Whether `value` is of JSON Schema type `ty`.
-fn literal_is(value: &serde_json::Value, ty: &str) -> bool {
-    use serde_json::Value as V;
-    match (ty, value) {
-        ("integer", V::Number(n)) => n.is_i64() || n.is_u64(),
-        ("number", V::Number(_)) => true,
-        (t, v) => json_kind(v) == t,
-    }
-}
-
-fn json_kind(value: &serde_json::Value) -> &'static str {
-    use serde_json::Value as V;
-    match value {
-        V::Null => "null",
-        V::Bool(_) => "boolean",
-        V::Number(_) => "number",
-        V::String(_) => "string",
-        V::Array(_) => "array",
-        V::Object(_) => "object",
-    }
 }
 
 /// A cycle of calls that every run makes: tool `a`'s graph cannot reach

@@ -144,7 +144,87 @@ fn a_required_argument_with_a_default_may_be_left_out() {
     let found = errors(&src(bare));
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
-        found[0].2.contains("without its required argument `n`"),
+        found[0].2.contains("lacks its required argument `n`"),
         "{found:?}"
+    );
+}
+
+/// A call of a graph tool: its literals are checked against the whole
+/// property schema (not only its `type`), an argument a closed schema does
+/// not list is an error, and one an open schema does not list a warning
+/// (`unknown_argument`), each naming the node and the branch or item call.
+#[test]
+fn graph_tool_calls_are_checked_like_downstream_calls() {
+    let src = r#"version: "1"
+server: { name: s, version: "1" }
+tools:
+  - name: outer
+    description: d
+    inputSchema: { type: object }
+    nodes:
+      - { id: entry, type: entry, next: both }
+      - id: both
+        type: parallel
+        branches:
+          a: { tool: closed, args: { n: 0, extra: 1 } }
+        next: each
+      - id: each
+        type: forEach
+        items: { expr: "[1]" }
+        call: { tool: open, args: { n: { expr: "$.item" }, nn: 2 } }
+        next: exit
+      - { id: exit, type: exit }
+  - name: closed
+    description: d
+    inputSchema: { type: object, additionalProperties: false, properties: { n: { type: integer, minimum: 1 } } }
+    nodes:
+      - { id: entry, type: entry, next: exit }
+      - { id: exit, type: exit }
+  - name: open
+    description: d
+    inputSchema: { type: object, properties: { n: { type: integer } } }
+    nodes:
+      - { id: entry, type: entry, next: exit }
+      - { id: exit, type: exit }
+"#;
+    let diags = crate::load_str(src, "g.yaml").unwrap_err();
+    let got: Vec<(u32, u32, &str, Option<&str>, Option<&str>)> = diags
+        .items
+        .iter()
+        .map(|d| {
+            (
+                d.pos.line,
+                d.pos.column,
+                d.message.as_str(),
+                d.lint,
+                d.help.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                12,
+                38,
+                "node `both`, branch `a`: argument `n` of `closed`: 0 is less than the minimum of 1",
+                None,
+                None
+            ),
+            (
+                12,
+                44,
+                "node `both`, branch `a`: `closed` has no argument `extra`",
+                None,
+                None
+            ),
+            (
+                17,
+                60,
+                "node `each`, item call: `open` has no argument `nn`",
+                Some(crate::call_args::UNKNOWN_ARGUMENT),
+                Some("did you mean `n`?")
+            ),
+        ]
     );
 }
