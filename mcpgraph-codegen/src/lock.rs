@@ -99,8 +99,9 @@ impl ToolLock {
 }
 
 impl Lock {
-    /// Only the servers and tools `file`'s `mcp` nodes call: what a
-    /// compiled server checks its downstream servers against.
+    /// Only the servers and tools `file` calls (from `mcp` nodes, `parallel`
+    /// branches and `forEach` calls): what a compiled server checks its
+    /// downstream servers against.
     pub fn called_by(&self, file: &crate::model::GraphFile) -> Lock {
         let mut out = Lock::default();
         for call in drift::uses(file) {

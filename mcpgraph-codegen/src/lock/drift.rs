@@ -6,23 +6,27 @@
 //! a property's type changed, a property the graph passes removed from a
 //! closed schema. Everything else (descriptions, titles, annotations, new
 //! tools, the server's version) is *cosmetic*: reported, failing only
-//! under `--strict`. So is any change to a tool no node calls, its removal
-//! included: it cannot affect the graph.
+//! under `--strict`. So is any change to a tool no node calls (in an `mcp`
+//! node, a `parallel` branch or a `forEach` call), its removal included:
+//! it cannot affect the graph.
 
 use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use super::{ServerLock, ToolLock};
-use crate::model::{Arg, GraphFile, NodeKind};
+use crate::model::{Arg, GraphFile, Place};
 
-/// One `mcp` node's call, as the drift check needs it.
+/// One call of a downstream tool (an `mcp` node's, a `parallel` branch's
+/// or a `forEach` node's), as the drift check needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Use {
     /// The graph's tool holding the node.
     pub graph_tool: String,
     /// The node's id.
     pub node: String,
+    /// Where the call stands in the node.
+    pub place: Place,
     /// Its `server`.
     pub server: String,
     /// Its `tool`.
@@ -32,21 +36,33 @@ pub struct Use {
     pub arg_keys: Option<Vec<String>>,
 }
 
-/// Every `mcp` node of `file`.
+impl Use {
+    /// How a report names the call: `t/list` for an `mcp` node,
+    /// `t/gather (branch `now`)`, `t/each (item call)`.
+    pub fn caller(&self) -> String {
+        match self.place {
+            Place::Node => format!("{}/{}", self.graph_tool, self.node),
+            ref place => format!("{}/{} ({place})", self.graph_tool, self.node),
+        }
+    }
+}
+
+/// Every call of a downstream tool in `file`, wherever it stands.
 pub fn uses(file: &GraphFile) -> Vec<Use> {
     let mut out = Vec::new();
     for graph_tool in &file.tools {
         for node in &graph_tool.nodes {
-            if let NodeKind::Mcp {
-                server, tool, args, ..
-            } = &node.kind
-            {
+            for call in node.kind.every_call() {
+                let Some(server) = call.server else {
+                    continue;
+                };
                 out.push(Use {
                     graph_tool: graph_tool.name.value.clone(),
                     node: node.id.value.clone(),
+                    place: call.place,
                     server: server.value.clone(),
-                    tool: tool.value.clone(),
-                    arg_keys: match args {
+                    tool: call.tool.value.clone(),
+                    arg_keys: match call.args {
                         Arg::Object(fields) => {
                             Some(fields.iter().map(|(k, _)| k.value.clone()).collect())
                         }
@@ -69,8 +85,8 @@ pub struct Change {
     pub what: String,
     /// Whether it can make a call fail (see the module docs).
     pub matters: bool,
-    /// The graph's nodes (`tool/node`) that call the tool and that this
-    /// change breaks.
+    /// The calls of the tool that this change breaks, as [`Use::caller`]
+    /// names them.
     pub breaks: Vec<String>,
 }
 
@@ -142,10 +158,7 @@ fn uncalled(tool: &str, changes: &mut [Change]) {
 }
 
 fn node_names(calls: &[&Use]) -> Vec<String> {
-    calls
-        .iter()
-        .map(|u| format!("{}/{}", u.graph_tool, u.node))
-        .collect()
+    calls.iter().map(|u| u.caller()).collect()
 }
 
 fn tool_diff(name: &str, old: &ToolLock, new: &ToolLock, calls: &[&Use], out: &mut Vec<Change>) {

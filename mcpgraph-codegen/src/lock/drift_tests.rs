@@ -31,6 +31,7 @@ fn call(node: &str, keys: Option<&[&str]>) -> Use {
     Use {
         graph_tool: "t".into(),
         node: node.into(),
+        place: Place::Node,
         server: "s".into(),
         tool: "read".into(),
         arg_keys: keys.map(|k| k.iter().map(|s| s.to_string()).collect()),
@@ -158,5 +159,58 @@ fn changes_to_a_tool_no_node_calls_are_cosmetic() {
     assert_eq!(
         (got[0].what.as_str(), got[0].matters),
         ("removed (no node calls it)", false)
+    );
+}
+
+/// A tool only a `parallel` branch or a `forEach` call uses counts as
+/// called: its removal matters and names the branch or the item call.
+#[test]
+fn branch_and_item_calls_count_as_uses() {
+    let graph = r#"version: "1.0"
+server: { name: "g", version: "1" }
+mcpServers:
+  s: { command: "s" }
+tools:
+  - name: "t"
+    description: "d"
+    inputSchema: { type: object }
+    nodes:
+      - { id: entry, type: entry, next: gather }
+      - id: gather
+        type: parallel
+        branches:
+          now: { server: s, tool: read, args: { path: "/" } }
+        next: each
+      - id: each
+        type: forEach
+        items: { expr: '["/"]' }
+        call: { server: s, tool: write, args: { path: { expr: "$.item" } } }
+        next: exit
+      - { id: exit, type: exit }
+"#;
+    let file = crate::load_str(graph, "g.yaml").unwrap();
+    let uses = uses(&file);
+    let old = server(&[("read", read_file()), ("write", read_file())]);
+    let new = server(&[]);
+    let got: Vec<(Option<String>, String, bool, Vec<String>)> = diff("s", &old, &new, &uses)
+        .into_iter()
+        .map(|c| (c.tool, c.what, c.matters, c.breaks))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                Some("read".into()),
+                "removed".into(),
+                true,
+                vec!["t/gather (branch `now`)".into()]
+            ),
+            (
+                Some("write".into()),
+                "removed".into(),
+                true,
+                vec!["t/each (item call)".into()]
+            ),
+        ]
     );
 }
