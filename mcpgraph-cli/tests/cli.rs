@@ -73,6 +73,66 @@ fn warnings_pass_unless_denied() {
     assert_eq!(json[0]["lint"], "reference_before_run");
 }
 
+/// With a lock beside the graph, `check` checks a `parallel` branch's and
+/// a `forEach` call's downstream tool as an `mcp` node's: a tool the server
+/// lacks, a literal of the wrong type.
+#[test]
+fn check_holds_branches_and_item_calls_to_the_lock() {
+    let files = [
+        "mcpgraph/tests/ui/lock_branch_tool_misspelled.yaml",
+        "mcpgraph/tests/ui/lock_branch_literal_type.yaml",
+        "mcpgraph/tests/ui/lock_foreach_tool_misspelled.yaml",
+    ];
+    let args: Vec<&str> = ["check", "--format", "json"]
+        .into_iter()
+        .chain(files)
+        .collect();
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let got: Vec<(&str, u64, u64, &str, &str)> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap(),
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                files[0],
+                16,
+                19,
+                "error",
+                "node `gather`, branch `now`: server `time` has no tool `get_curent_time`"
+            ),
+            (
+                files[1],
+                19,
+                15,
+                "error",
+                "node `gather`, branch `number`: argument `message` of `echo`: 42 is not of type \"string\""
+            ),
+            (
+                files[2],
+                16,
+                17,
+                "error",
+                "node `each`, item call: server `filesystem` has no tool `read_txt_file`"
+            ),
+        ]
+    );
+    assert_eq!(json[0]["help"], "did you mean `get_current_time`?");
+}
+
 #[test]
 fn check_a_missing_file() {
     let out = run(&["check", "no/such.yaml"]);

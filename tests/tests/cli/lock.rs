@@ -247,6 +247,61 @@ fn drift_of_tools_no_node_calls_is_cosmetic_unless_strict() {
     assert!(text(&strict.stderr).contains("the lock is stale"));
 }
 
+/// A tool only a `parallel` branch calls (`image`, gone under `--drift`)
+/// and one only a `forEach` call calls (`text`, which now requires `lang`)
+/// are called all the same: `--check` fails on them, naming the branch
+/// and the item call.
+#[test]
+fn drift_of_a_tool_only_a_branch_or_item_calls_matters() {
+    let dir = TempDir::new("lock-fanout");
+    let server = env!("CARGO_BIN_EXE_mcpgraph-test-server");
+    let servers = format!("  test: {{ command: {server:?} }}");
+    let nodes = "      - id: n0\n\
+                 \x20       type: parallel\n\
+                 \x20       branches:\n\
+                 \x20         pic: { server: test, tool: image }\n\
+                 \x20         seven: { server: test, tool: json_text, args: { value: 7 } }\n\
+                 \x20       next: n1\n\
+                 \x20     - id: n1\n\
+                 \x20       type: forEach\n\
+                 \x20       items: { expr: '[\"hi\"]' }\n\
+                 \x20       call: { server: test, tool: text, args: { text: { expr: \"$.item\" } } }\n\
+                 \x20       next: exit";
+    write_graph(dir.path(), &servers, nodes);
+    let locked = mcpgraph(dir.path(), &["lock", "graph.yaml"]);
+    assert!(locked.status.success(), "{}", text(&locked.stderr));
+    let same = mcpgraph(dir.path(), &["lock", "--check", "graph.yaml"]);
+    assert!(same.status.success(), "{}", text(&same.stderr));
+
+    let newer = dir.path().join("newer.json");
+    let config =
+        serde_json::json!({"mcpServers": {"test": {"command": server, "args": ["--drift"]}}});
+    std::fs::write(&newer, config.to_string()).unwrap();
+    let check = mcpgraph(
+        dir.path(),
+        &["lock", "--check", "graph.yaml", "--mcp", "newer.json"],
+    );
+    let report = text(&check.stdout);
+    assert_eq!(
+        check.status.code(),
+        Some(1),
+        "{report}\n{}",
+        text(&check.stderr)
+    );
+    for line in [
+        "! tool `image`: removed (breaks t/n0 (branch `pic`))\n",
+        "! tool `text`: `lang` is now required (breaks t/n1 (item call))\n",
+    ] {
+        assert!(report.contains(line), "{line:?} not in:\n{report}");
+    }
+    assert!(!report.contains("no node calls it"), "{report}");
+    let stderr = text(&check.stderr);
+    assert!(
+        stderr.contains("the lock is stale") && !stderr.contains(" 0 change(s) that matter"),
+        "{stderr}"
+    );
+}
+
 mod drift {
     mcpgraph::mcpgraph!("graphs/drift.yaml");
 }
