@@ -136,7 +136,11 @@ fn generate(
     lock: LockState,
     tests: Option<TestFileText>,
 ) -> Output {
-    let (lowered, mut diagnostics) = crate::load_lowered(source, display_path);
+    let locked = match &lock {
+        LockState::Found(lock, _) => Some(lock),
+        LockState::None | LockState::Problem(..) => None,
+    };
+    let (lowered, mut diagnostics) = crate::load_lowered(source, display_path, locked);
     let mut options = options.clone();
     options
         .display_path

@@ -31,7 +31,7 @@ pub fn load_str_with_warnings(
     source: &str,
     display_path: &str,
 ) -> Result<(model::GraphFile, diag::Diagnostics), diag::Diagnostics> {
-    let (lowered, diags) = load_lowered(source, display_path);
+    let (lowered, diags) = load_lowered(source, display_path, None);
     match lowered {
         Some(lowered) if diags.error_count() == 0 => Ok((lowered.file, diags)),
         _ => Err(diags),
@@ -39,12 +39,17 @@ pub fn load_str_with_warnings(
 }
 
 /// Parses and validates, keeping the model even when it has errors (with
-/// placeholders where parts could not be built), for the skeleton.
-fn load_lowered(source: &str, display_path: &str) -> (Option<lower::Lowered>, diag::Diagnostics) {
+/// placeholders where parts could not be built), for the skeleton. With
+/// `lock`, the types of the calls' outputs are known from it.
+fn load_lowered(
+    source: &str,
+    display_path: &str,
+    lock: Option<&lock::Lock>,
+) -> (Option<lower::Lowered>, diag::Diagnostics) {
     let mut diags = diag::Diagnostics::new(display_path, source);
     let lowered = lower::lower(source, &mut diags);
     if let Some(lowered) = &lowered {
-        validate::validate(lowered, &mut diags);
+        validate::validate(lowered, lock, &mut diags);
     }
     diags.sort();
     (lowered, diags)

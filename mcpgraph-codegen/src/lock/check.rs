@@ -1,6 +1,6 @@
 //! The graph checked against its lock at build time: every `mcp` node's
-//! call against the tool the lock records, and every path into such a
-//! node's output against the tool's `outputSchema`.
+//! call against the tool the lock records. (The paths into the outputs of
+//! calls are checked with the other types, in `validate`, given the lock.)
 //!
 //! Errors are what the server would reject for certain (a tool it does
 //! not have, a required argument missing, a literal that does not match
@@ -87,7 +87,6 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
             check_args(tool, &name.value, args, *args_pos, target, diags);
             check_retry(resilience, &server.value, &name.value, target, diags);
         }
-        check_output_paths(tool, lock, diags);
     }
     // A declared server that no node calls has its own warning already.
     for server in lock.servers.keys() {
@@ -329,7 +328,9 @@ fn root_path(source: &str) -> Option<Vec<String>> {
     path_names(&ast)
 }
 
-fn path_names(ast: &AstNode) -> Option<Vec<String>> {
+/// The names of a path from the context (`$.a.b`, `$$.a.b`), up to its
+/// first step that is not a plain name.
+pub(crate) fn path_names(ast: &AstNode) -> Option<Vec<String>> {
     let AstNode::Path { steps } = ast else {
         return None;
     };
@@ -349,10 +350,6 @@ fn path_names(ast: &AstNode) -> Option<Vec<String>> {
     }
     Some(names)
 }
-
-#[path = "check_output.rs"]
-pub(crate) mod output;
-use output::check_output_paths;
 
 #[cfg(test)]
 #[path = "check_tests.rs"]

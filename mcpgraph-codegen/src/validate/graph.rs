@@ -9,7 +9,8 @@ use super::before_run::references_before_run;
 use super::content;
 use super::expr::{Ref, Scope, check_arg, check_expr, check_item_args, check_logic};
 use super::literal_args::check_literal_args;
-use super::shapes;
+use super::shapes::Types;
+use super::{exit_value, paths};
 use super::unknown_node;
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
@@ -17,10 +18,11 @@ use crate::model::{Message, NodeKind, Tool};
 use crate::suggest::suggest;
 
 /// Checks one tool. `servers`: the names of the declared servers.
-pub(super) fn check_tool(
-    tool: &Tool,
+pub(super) fn check_tool<'a>(
+    tool: &'a Tool,
     unfinished: &Unfinished,
     servers: &[&str],
+    types: &Types<'a>,
     diags: &mut Diagnostics,
 ) {
     let label = if unfinished.name_missing {
@@ -49,7 +51,8 @@ pub(super) fn check_tool(
     let targets_ok = targets_and_servers(tool, &scope, servers, diags);
     let refs = expressions(tool, &scope, diags);
     content::check_names(tool, &scope, diags);
-    shapes::check_shapes(tool, diags);
+    paths::check_paths(types, tool, diags);
+    exit_value::check_exit_value(types, tool, diags);
     if unfinished.incomplete {
         return;
     }

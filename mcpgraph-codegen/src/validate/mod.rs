@@ -17,12 +17,15 @@ mod before_run;
 mod builtins;
 mod calls;
 mod content;
+mod exit_value;
 mod expr;
 mod findings;
 mod graph;
 mod lexer;
 mod literal_args;
 mod operands;
+mod paths;
+mod reads;
 mod regex;
 mod run_errors;
 mod shapes;
@@ -32,13 +35,20 @@ mod tree;
 use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostics;
+use crate::lock::Lock;
 use crate::lower::{Lowered, Unfinished};
 use crate::model::{GraphFile, NodeKind, Pos};
 use crate::suggest::suggest;
+use shapes::Types;
 
-/// Checks everything lowering could build.
-pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
+/// Checks everything lowering could build; with `lock`, the paths into the
+/// outputs of calls too.
+pub(crate) fn validate(lowered: &Lowered, lock: Option<&Lock>, diags: &mut Diagnostics) {
     let file = &lowered.file;
+    let types = Types {
+        tools: &file.tools,
+        lock,
+    };
     tool_names(file, &lowered.tools, diags);
     let servers: Vec<&str> = file
         .mcp_servers
@@ -47,7 +57,7 @@ pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
         .chain(lowered.broken_servers.iter().map(String::as_str))
         .collect();
     for (tool, unfinished) in file.tools.iter().zip(&lowered.tools) {
-        graph::check_tool(tool, unfinished, &servers, diags);
+        graph::check_tool(tool, unfinished, &servers, &types, diags);
     }
     calls::check_graph_calls(file, diags);
     unused_servers(lowered, diags);
