@@ -73,4 +73,3 @@ pub(super) fn check_exit_value<'a>(types: &Types<'a>, tool: &'a Tool, diags: &mu
         }
     }
 }
-

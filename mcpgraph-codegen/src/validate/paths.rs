@@ -82,9 +82,10 @@ pub(super) fn check_paths<'a>(
 /// `{"error": {kind, message}}`, which no shape of its success describes.
 fn after_failure(tool: &Tool, id: &str, fields: &[String]) -> bool {
     fields[0] == "error"
-        && tool.nodes.iter().any(|n| {
-            n.id.value == id && n.kind.resilience().is_some_and(|r| r.on_error.is_some())
-        })
+        && tool
+            .nodes
+            .iter()
+            .any(|n| n.id.value == id && n.kind.resilience().is_some_and(|r| r.on_error.is_some()))
 }
 
 /// The shape of `$.item` in the `call.args` of `node` (a `forEach` node):
@@ -140,8 +141,7 @@ fn walk<'a>(id: &str, mut shape: Shape<'a>, fields: &[String]) -> Walked<'a> {
         while let Shape::Array(each) = shape {
             shape = *each;
         }
-        let (known, closed, next, schema): (Vec<String>, bool, Option<Shape<'a>>, _) = match shape
-        {
+        let (known, closed, next, schema): (Vec<String>, bool, Option<Shape<'a>>, _) = match shape {
             Shape::Unknown | Shape::Array(_) => return Walked::To(Shape::Unknown),
             Shape::Object(entries) => {
                 entered.clone_from(&walked);

@@ -119,14 +119,18 @@ fn paths_into_an_mcp_output_by_the_lock() {
     assert_eq!(findings(OBJECT, &nodes, None), []);
     assert_eq!(
         notes(OBJECT, &nodes, None),
-        ["the paths into the output of `a` are not checked: the output of `fs`/`stat` is known from its `outputSchema` in a lock, and there is none (`mcpgraph lock` writes it)"]
+        [
+            "the paths into the output of `a` are not checked: the output of `fs`/`stat` is known from its `outputSchema` in a lock, and there is none (`mcpgraph lock` writes it)"
+        ]
     );
     // With it, no note: those paths are checked.
     assert_eq!(notes(OBJECT, &nodes, Some(&lock)), Vec::<String>::new());
     let bare = reading("id: a, type: mcp, server: fs, tool: bare", "$.a.x");
     assert_eq!(
         notes(OBJECT, &bare, Some(&lock)),
-        ["the paths into the output of `a` are not checked: the lock records no `outputSchema` for `fs`/`bare`"]
+        [
+            "the paths into the output of `a` are not checked: the lock records no `outputSchema` for `fs`/`bare`"
+        ]
     );
 }
 
@@ -150,11 +154,15 @@ fn paths_into_parallel_branches() {
                 None
             ),
             (
-                "`a.n.cont`: the output of `a.n` (a call to `notes`) has no field `cont`".to_owned(),
+                "`a.n.cont`: the output of `a.n` (a call to `notes`) has no field `cont`"
+                    .to_owned(),
                 None
             ),
             ("`a.v`: `a` cannot have a field `v`".to_owned(), None),
-            ("`a.error`: `a` cannot have a field `error`".to_owned(), None),
+            (
+                "`a.error`: `a` cannot have a field `error`".to_owned(),
+                None
+            ),
         ]
     );
     // `onError`: `$.a.error` is its failure.
@@ -182,7 +190,8 @@ fn paths_into_for_each_outputs_and_items() {
                 Some(UNKNOWN_INPUT_FIELD)
             ),
             (
-                "`a.contnt`: the output of `a` (a call to `notes`) has no field `contnt`".to_owned(),
+                "`a.contnt`: the output of `a` (a call to `notes`) has no field `contnt`"
+                    .to_owned(),
                 None
             ),
         ]
@@ -241,7 +250,8 @@ fn paths_into_an_elicit_answer() {
 #[test]
 fn positions_inside_block_scalars() {
     let lock = lock();
-    let schema = "{ type: object, properties: { dir: { type: string } }, additionalProperties: false }";
+    let schema =
+        "{ type: object, properties: { dir: { type: string } }, additionalProperties: false }";
     for header in [">-", ">", "|", "|-", "|+", ">2", "|2-", ">-2"] {
         let nodes = format!(
             "      - {{ id: a, type: mcp, server: fs, tool: closed, next: b }}\n      - id: b\n        type: transform\n        transform:\n          expr: {header}\n            $.entry.dir &\n              $.a.contnet & $.entry.dri\n        next: exit\n"

@@ -133,6 +133,5 @@ pub(super) fn whole_path(ast: &AstNode) -> Option<Vec<String>> {
         return None;
     };
     let names = path_names(ast)?;
-    (names.len() + 1 == steps.len() && steps.iter().all(|s| s.stages.is_empty()))
-        .then_some(names)
+    (names.len() + 1 == steps.len() && steps.iter().all(|s| s.stages.is_empty())).then_some(names)
 }

@@ -1,7 +1,7 @@
 use super::Types;
-use crate::validate::paths::{Checked, check_paths};
 use crate::diag::{Severity, UNKNOWN_INPUT_FIELD};
 use crate::test_support::{ENTRY, EXIT, transform};
+use crate::validate::paths::{Checked, check_paths};
 
 /// The errors and warnings of a tool whose input schema is `schema` and
 /// whose transforms `a` and `b` are `a` and `b`.
