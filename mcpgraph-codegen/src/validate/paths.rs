@@ -16,7 +16,7 @@ use super::shapes::{Origin, Shape, Types, element, through_arrays};
 use crate::diag::{Diagnostics, UNKNOWN_INPUT_FIELD};
 use crate::lock::check::UNKNOWN_OUTPUT_FIELD;
 use crate::lower::expr_pos;
-use crate::model::{Expr, NodeKind, Tool};
+use crate::model::{Expr, Node, NodeKind, Tool};
 use crate::suggest::suggest;
 
 /// How a path fared.
@@ -45,19 +45,21 @@ pub(super) fn check_paths<'a>(
             let Some((id, fields)) = path.split_first() else {
                 continue;
             };
-            let shape = match root {
-                Root::Item(_) if id == "index" => continue,
-                Root::Item(node) if id == "item" => item_shape(types, tool, node),
-                _ if tool.nodes.iter().any(|n| n.id.value == *id) => types.output_shape(tool, id),
-                _ => continue,
-            };
             if fields.is_empty() || after_failure(tool, id, fields) {
                 continue;
             }
+            // `$.item` is an element of `items`, not a node's output.
+            let (shape, of_node) = match root {
+                Root::Item(_) if id == "index" => continue,
+                Root::Item(node) if id == "item" => (item_shape(types, tool, node), false),
+                _ if tool.nodes.iter().any(|n| n.id.value == *id) => {
+                    (types.output_shape(tool, id), true)
+                }
+                _ => continue,
+            };
             if shape == Shape::Unknown {
                 fared.push(Checked::No);
-                let is_node = !matches!(root, Root::Item(_)) || id != "item";
-                if is_node && !unknown.contains(id) {
+                if of_node && !unknown.contains(id) {
                     unknown.push(id.clone());
                     diags.note(
                         expr.pos,
@@ -91,7 +93,7 @@ fn after_failure(tool: &Tool, id: &str, fields: &[String]) -> bool {
 /// The shape of `$.item` in the `call.args` of `node` (a `forEach` node):
 /// an element of its `items`, when `items` is a plain path into a known
 /// shape.
-fn item_shape<'a>(types: &Types<'a>, tool: &'a Tool, node: &'a crate::model::Node) -> Shape<'a> {
+fn item_shape<'a>(types: &Types<'a>, tool: &'a Tool, node: &'a Node) -> Shape<'a> {
     let NodeKind::ForEach { items, .. } = &node.kind else {
         return Shape::Unknown;
     };
