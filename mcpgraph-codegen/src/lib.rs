@@ -40,16 +40,24 @@ pub fn load_str_with_warnings(
 
 /// Parses and validates, keeping the model even when it has errors (with
 /// placeholders where parts could not be built), for the skeleton. With
-/// `lock`, the types of the calls' outputs are known from it.
+/// `lock` (and the name it is shown by), the calls are checked against it
+/// (when the graph has no errors of its own), and the types of the calls'
+/// outputs are known from it.
 fn load_lowered(
     source: &str,
     display_path: &str,
-    lock: Option<&lock::Lock>,
+    lock: Option<(&lock::Lock, &str)>,
 ) -> (Option<lower::Lowered>, diag::Diagnostics) {
     let mut diags = diag::Diagnostics::new(display_path, source);
     let lowered = lower::lower(source, &mut diags);
     if let Some(lowered) = &lowered {
-        validate::validate(lowered, lock, &mut diags);
+        validate::validate(lowered, &mut diags);
+        if let Some((lock, name)) = lock
+            && diags.error_count() == 0
+        {
+            lock::check::check(&lowered.file, lock, name, &mut diags);
+        }
+        validate::check_types(lowered, lock.map(|(lock, _)| lock), &mut diags);
     }
     diags.sort();
     (lowered, diags)

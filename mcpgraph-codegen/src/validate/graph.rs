@@ -9,20 +9,17 @@ use super::before_run::references_before_run;
 use super::content;
 use super::expr::{Ref, Scope, check_arg, check_expr, check_item_args, check_logic};
 use super::literal_args::check_literal_args;
-use super::shapes::Types;
 use super::unknown_node;
-use super::{exit_value, paths};
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
 use crate::model::{Message, NodeKind, Tool};
 use crate::suggest::suggest;
 
 /// Checks one tool. `servers`: the names of the declared servers.
-pub(super) fn check_tool<'a>(
-    tool: &'a Tool,
+pub(super) fn check_tool(
+    tool: &Tool,
     unfinished: &Unfinished,
     servers: &[&str],
-    types: &Types<'a>,
     diags: &mut Diagnostics,
 ) {
     let label = if unfinished.name_missing {
@@ -51,8 +48,6 @@ pub(super) fn check_tool<'a>(
     let targets_ok = targets_and_servers(tool, &scope, servers, diags);
     let refs = expressions(tool, &scope, diags);
     content::check_names(tool, &scope, diags);
-    paths::check_paths(types, tool, diags);
-    exit_value::check_exit_value(types, tool, diags);
     if unfinished.incomplete {
         return;
     }

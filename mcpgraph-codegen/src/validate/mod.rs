@@ -11,7 +11,9 @@
 //!
 //! This module holds the rules about the file as a whole; `graph` the rules
 //! of one tool's graph, `expr` those of its expressions, and `before_run`
-//! the may-have-run analysis.
+//! the may-have-run analysis. The types that flow through the graph
+//! (`shapes`, checked by `paths` and `exit_value`) are a pass of their own,
+//! [`check_types`], which takes the lock when there is one.
 
 mod before_run;
 mod builtins;
@@ -41,14 +43,9 @@ use crate::model::{GraphFile, NodeKind, Pos};
 use crate::suggest::suggest;
 use shapes::Types;
 
-/// Checks everything lowering could build; with `lock`, the paths into the
-/// outputs of calls too.
-pub(crate) fn validate(lowered: &Lowered, lock: Option<&Lock>, diags: &mut Diagnostics) {
+/// Checks everything lowering could build, but the types ([`check_types`]).
+pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
     let file = &lowered.file;
-    let types = Types {
-        tools: &file.tools,
-        lock,
-    };
     tool_names(file, &lowered.tools, diags);
     let servers: Vec<&str> = file
         .mcp_servers
@@ -57,10 +54,26 @@ pub(crate) fn validate(lowered: &Lowered, lock: Option<&Lock>, diags: &mut Diagn
         .chain(lowered.broken_servers.iter().map(String::as_str))
         .collect();
     for (tool, unfinished) in file.tools.iter().zip(&lowered.tools) {
-        graph::check_tool(tool, unfinished, &servers, &types, diags);
+        graph::check_tool(tool, unfinished, &servers, diags);
     }
     calls::check_graph_calls(file, diags);
     unused_servers(lowered, diags);
+}
+
+/// Checks the paths of every expression against the shapes of the outputs
+/// they read, and the values handed to the exits against the tools'
+/// `outputSchema`; with `lock`, the outputs of calls are known from it.
+/// (Apart from [`validate`] so that the lock's checks of the calls, which
+/// want a graph without errors, run before it.)
+pub(crate) fn check_types(lowered: &Lowered, lock: Option<&Lock>, diags: &mut Diagnostics) {
+    let types = Types {
+        tools: &lowered.file.tools,
+        lock,
+    };
+    for tool in &lowered.file.tools {
+        paths::check_paths(&types, tool, diags);
+        exit_value::check_exit_value(&types, tool, diags);
+    }
 }
 
 /// A declared server that no node calls is likely a typo or a leftover:

@@ -55,8 +55,13 @@ tools:
 {nodes}      - {{ id: exit, type: exit }}
 "#
     );
-    let (_, diags) = crate::load_lowered(&src, "g.yaml", lock);
-    diags.items
+    let (_, diags) = crate::load_lowered(&src, "g.yaml", lock.map(|l| (l, "g.lock.json")));
+    // Not every case calls the declared server.
+    diags
+        .items
+        .into_iter()
+        .filter(|d| d.message != "server `fs` is declared but no node calls it")
+        .collect()
 }
 
 /// The errors and warnings of [`all`], as `(line, column, message, lint)`.
