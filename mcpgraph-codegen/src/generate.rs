@@ -136,7 +136,11 @@ fn generate(
     lock: LockState,
     tests: Option<TestFileText>,
 ) -> Output {
-    let (lowered, mut diagnostics) = crate::load_lowered(source, display_path);
+    let locked = match &lock {
+        LockState::Found(lock, name) => Some((lock, name.as_str())),
+        LockState::None | LockState::Problem(..) => None,
+    };
+    let (lowered, mut diagnostics) = crate::load_lowered(source, display_path, locked);
     let mut options = options.clone();
     options
         .display_path
@@ -147,10 +151,8 @@ fn generate(
             diagnostics.error(Pos::default(), message).help(help);
             diagnostics.sort();
         }
-        // Checked only against a graph without errors of its own.
-        (Some(lowered), LockState::Found(lock, name)) if diagnostics.error_count() == 0 => {
-            crate::lock::check::check(&lowered.file, &lock, &name, &mut diagnostics);
-            diagnostics.sort();
+        // Checked in `load_lowered`.
+        (Some(lowered), LockState::Found(lock, _)) if diagnostics.error_count() == 0 => {
             options.embed_lock = Some(lock.called_by(&lowered.file).to_json());
             options.lock = Some(lock);
         }

@@ -32,7 +32,7 @@ pub fn load_str_with_warnings(
     source: &str,
     display_path: &str,
 ) -> Result<(model::GraphFile, diag::Diagnostics), diag::Diagnostics> {
-    let (lowered, diags) = load_lowered(source, display_path);
+    let (lowered, diags) = load_lowered(source, display_path, None);
     match lowered {
         Some(lowered) if diags.error_count() == 0 => Ok((lowered.file, diags)),
         _ => Err(diags),
@@ -40,12 +40,25 @@ pub fn load_str_with_warnings(
 }
 
 /// Parses and validates, keeping the model even when it has errors (with
-/// placeholders where parts could not be built), for the skeleton.
-fn load_lowered(source: &str, display_path: &str) -> (Option<lower::Lowered>, diag::Diagnostics) {
+/// placeholders where parts could not be built), for the skeleton. With
+/// `lock` (and the name it is shown by), the calls are checked against it
+/// (when the graph has no errors of its own), and the types of the calls'
+/// outputs are known from it.
+fn load_lowered(
+    source: &str,
+    display_path: &str,
+    lock: Option<(&lock::Lock, &str)>,
+) -> (Option<lower::Lowered>, diag::Diagnostics) {
     let mut diags = diag::Diagnostics::new(display_path, source);
     let lowered = lower::lower(source, &mut diags);
     if let Some(lowered) = &lowered {
         validate::validate(lowered, &mut diags);
+        if let Some((lock, name)) = lock
+            && diags.error_count() == 0
+        {
+            lock::check::check(&lowered.file, lock, name, &mut diags);
+        }
+        validate::check_types(lowered, lock.map(|(lock, _)| lock), &mut diags);
     }
     diags.sort();
     (lowered, diags)

@@ -1,7 +1,8 @@
 //! The graph checked against its lock at build time: every call of a
 //! downstream tool, wherever it stands (an `mcp` node, a `parallel`
-//! branch, a `forEach` call), against the tool the lock records, and every
-//! path into an `mcp` node's output against the tool's `outputSchema`.
+//! branch, a `forEach` call), against the tool the lock records. (The
+//! paths into the outputs of calls are checked with the other types, in
+//! `validate`, given the lock.)
 //!
 //! Errors are what the server would reject for certain (a tool it does
 //! not have, a required argument missing, a literal that does not match
@@ -12,7 +13,7 @@ use serde_json::Value;
 
 use super::{Lock, ToolLock};
 pub use crate::call_args::{ARGUMENT_TYPE, UNKNOWN_ARGUMENT};
-use crate::call_args::{Callee, Caller, check_args, lint, path_names};
+use crate::call_args::{Callee, Caller, check_args, lint};
 use crate::diag::Diagnostics;
 use crate::model::{Arg, GraphFile, NodeCall, Pos, Retry, Sp};
 
@@ -62,7 +63,6 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
                 check_call(&caller, &call, lock, lock_name, diags);
             }
         }
-        check_output_paths(tool, lock, diags);
     }
     // A declared server that no node calls has its own warning already.
     for server in lock.servers.keys() {
@@ -173,9 +173,6 @@ fn check_retry(
     lint(d, RETRY_NOT_IDEMPOTENT);
 }
 
-#[path = "check_output.rs"]
-pub(crate) mod output;
-use output::check_output_paths;
 
 #[cfg(test)]
 #[path = "check_tests.rs"]

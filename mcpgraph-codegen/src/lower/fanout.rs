@@ -237,10 +237,15 @@ mod tests {
     #[test]
     fn the_fallback_is_reachable_through_on_error() {
         let unreachable = errors(&graph("", ""));
-        assert_eq!(unreachable.len(), 1, "{unreachable:?}");
+        assert_eq!(unreachable.len(), 2, "{unreachable:?}");
         assert!(
             unreachable[0].2.contains("not reachable"),
             "{unreachable:?}"
+        );
+        // Without `onError`, the node's output has its branches only.
+        assert_eq!(
+            unreachable[1].2,
+            "`a.error`: `a` cannot have a field `error`"
         );
         assert_eq!(errors(&graph("", "        onError: fallback\n")), []);
     }

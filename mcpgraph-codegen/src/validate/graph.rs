@@ -9,7 +9,6 @@ use super::before_run::references_before_run;
 use super::content;
 use super::expr::{Ref, Scope, check_arg, check_expr, check_item_args, check_logic};
 use super::literal_args::check_literal_args;
-use super::shapes;
 use super::unknown_node;
 use crate::diag::Diagnostics;
 use crate::lower::Unfinished;
@@ -49,7 +48,6 @@ pub(super) fn check_tool(
     let targets_ok = targets_and_servers(tool, &scope, servers, diags);
     let refs = expressions(tool, &scope, diags);
     content::check_names(tool, &scope, diags);
-    shapes::check_shapes(tool, diags);
     if unfinished.incomplete {
         return;
     }

@@ -11,18 +11,23 @@
 //!
 //! This module holds the rules about the file as a whole; `graph` the rules
 //! of one tool's graph, `expr` those of its expressions, and `before_run`
-//! the may-have-run analysis.
+//! the may-have-run analysis. The types that flow through the graph
+//! (`shapes`, checked by `paths` and `exit_value`) are a pass of their own,
+//! [`check_types`], which takes the lock when there is one.
 
 mod before_run;
 mod builtins;
 mod calls;
 mod content;
+mod exit_value;
 mod expr;
 mod findings;
 mod graph;
 mod lexer;
 mod literal_args;
 mod operands;
+mod paths;
+mod reads;
 mod regex;
 mod run_errors;
 mod shapes;
@@ -34,11 +39,13 @@ pub(crate) use expr::ITEM_NAMES;
 use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostics;
+use crate::lock::Lock;
 use crate::lower::{Lowered, Unfinished};
 use crate::model::{GraphFile, NodeKind, Pos};
 use crate::suggest::suggest;
+use shapes::Types;
 
-/// Checks everything lowering could build.
+/// Checks everything lowering could build, but the types ([`check_types`]).
 pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
     let file = &lowered.file;
     tool_names(file, &lowered.tools, diags);
@@ -53,6 +60,22 @@ pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
     }
     calls::check_graph_calls(file, diags);
     unused_servers(lowered, diags);
+}
+
+/// Checks the paths of every expression against the shapes of the outputs
+/// they read, and the values handed to the exits against the tools'
+/// `outputSchema`; with `lock`, the outputs of calls are known from it.
+/// (Apart from [`validate`] so that the lock's checks of the calls, which
+/// want a graph without errors, run before it.)
+pub(crate) fn check_types(lowered: &Lowered, lock: Option<&Lock>, diags: &mut Diagnostics) {
+    let types = Types {
+        tools: &lowered.file.tools,
+        lock,
+    };
+    for tool in &lowered.file.tools {
+        paths::check_paths(&types, tool, diags);
+        exit_value::check_exit_value(&types, tool, diags);
+    }
 }
 
 /// A declared server that no node calls is likely a typo or a leftover:

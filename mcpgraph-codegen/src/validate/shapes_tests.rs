@@ -1,6 +1,7 @@
-use super::{Checked, check_shapes};
+use super::Types;
 use crate::diag::{Severity, UNKNOWN_INPUT_FIELD};
 use crate::test_support::{ENTRY, EXIT, transform};
+use crate::validate::paths::{Checked, check_paths};
 
 /// The errors and warnings of a tool whose input schema is `schema` and
 /// whose transforms `a` and `b` are `a` and `b`.
@@ -118,7 +119,11 @@ fn repository_paths_are_counted() {
         };
         for tool in &file.tools {
             let mut d = crate::diag::Diagnostics::new("g.yaml", &src);
-            let fared = check_shapes(tool, &mut d);
+            let types = Types {
+                tools: &file.tools,
+                lock: None,
+            };
+            let fared = check_paths(&types, tool, &mut d);
             d.items.retain(|i| i.severity != Severity::Note);
             assert!(d.is_empty(), "{}: {d}", path.display());
             total += fared.len();

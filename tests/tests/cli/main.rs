@@ -6,6 +6,7 @@
 //! its own that needs the `otel` feature.
 
 mod check_expressions;
+mod check_types;
 mod cli;
 mod graph_cases;
 mod graph_failures;
