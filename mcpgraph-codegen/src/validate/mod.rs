@@ -31,7 +31,7 @@ mod tree;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, UNUSED_SERVER};
 use crate::lower::{Lowered, Unfinished};
 use crate::model::{GraphFile, NodeKind, Pos};
 use crate::suggest::suggest;
@@ -85,7 +85,8 @@ fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
                         server.name.value
                     ),
                 )
-                .help("remove it, or call it from an `mcp` node");
+                .help("remove it, or call it from an `mcp` node")
+                .lint = Some(UNUSED_SERVER);
         }
     }
 }
