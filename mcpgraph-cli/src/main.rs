@@ -18,6 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcpgraph_codegen::diag::Diagnostics;
+use mcpgraph_codegen::lints::{Level, LintLevels};
 use mcpgraph_codegen::{ExpandOptions, generate_file, pretty};
 
 /// Check, lock, expand and draw mcpgraph graph files, log in to their
@@ -37,9 +38,19 @@ enum Command {
         /// annotations or SARIF 2.1.0 on stdout.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
-        /// Treat warnings as errors.
+        /// Exit with status 1 when there is any warning (warnings are
+        /// still shown as warnings).
         #[arg(long)]
         deny_warnings: bool,
+        /// Drop the warnings of a lint (`warnings`: all), as `allow(...)`
+        /// in `mcpgraph!` does. May be repeated.
+        #[arg(long, value_name = "LINT")]
+        allow: Vec<String>,
+        /// Report the warnings of a lint (`warnings`: all) as errors, as
+        /// `deny(...)` in `mcpgraph!` does; wins over `--allow` of the
+        /// same name. May be repeated.
+        #[arg(long, value_name = "LINT")]
+        deny: Vec<String>,
         /// Graph files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -136,8 +147,10 @@ fn main() -> ExitCode {
         Command::Check {
             format,
             deny_warnings,
+            allow,
+            deny,
             files,
-        } => Ok(check(&files, format, deny_warnings)),
+        } => lint_levels(&allow, &deny).map(|levels| check(&files, format, deny_warnings, &levels)),
         Command::Lock {
             graph,
             mcp,
@@ -193,13 +206,30 @@ fn options() -> ExpandOptions {
     }
 }
 
-fn check(files: &[PathBuf], format: Format, deny_warnings: bool) -> ExitCode {
+/// `--allow` and `--deny`, as the macro's `allow(...)` and `deny(...)`.
+fn lint_levels(allow: &[String], deny: &[String]) -> Result<LintLevels, String> {
+    let mut levels = LintLevels::default();
+    let settings = allow
+        .iter()
+        .map(|name| (name, Level::Allow))
+        .chain(deny.iter().map(|name| (name, Level::Deny)));
+    for (name, level) in settings {
+        levels.set(name, level).map_err(|e| e.to_string())?;
+    }
+    Ok(levels)
+}
+
+fn check(files: &[PathBuf], format: Format, deny_warnings: bool, levels: &LintLevels) -> ExitCode {
     // A graph's test file (`<graph>.test.yaml`) is checked with it.
     let all: Vec<Diagnostics> = files
         .iter()
         .flat_map(|f| {
             let output = diagnose(f);
             std::iter::once(output.diagnostics).chain(output.test_diagnostics)
+        })
+        .map(|mut d| {
+            levels.apply(&mut d, |name| format!("denied by `--deny {name}`"));
+            d
         })
         .collect();
     let errors: usize = all.iter().map(Diagnostics::error_count).sum();

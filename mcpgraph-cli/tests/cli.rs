@@ -133,6 +133,66 @@ fn check_holds_branches_and_item_calls_to_the_lock() {
     assert_eq!(json[0]["help"], "did you mean `get_current_time`?");
 }
 
+/// Files mcpGraph runs that our checks warn about (the fixtures
+/// `mcpgraph/tests/compat_build.rs` compiles): `check` passes them with the
+/// same warning, at the same place, as the build shows, and fails them with
+/// `--deny-warnings`.
+#[test]
+fn compat_fixtures_warn_and_pass() {
+    for (file, lint, first) in [
+        (
+            "mcpgraph/tests/compat/entry_nothing.yaml",
+            "unknown_input_field",
+            "warning: `entry.nothing`: the tool's arguments (its `inputSchema`) cannot have a field `nothing`\n  --> mcpgraph/tests/compat/entry_nothing.yaml:27:67\n",
+        ),
+        (
+            "mcpgraph/tests/compat/substring_before_typo.yaml",
+            "unknown_function",
+            "warning: unknown function `$substringBefor`\n  --> mcpgraph/tests/compat/substring_before_typo.yaml:27:42\n",
+        ),
+    ] {
+        let out = run(&["check", file]);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(stderr.starts_with(first), "{stderr}");
+        assert!(stderr.ends_with("0 errors, 1 warning\n"), "{stderr}");
+        let out = run(&["check", "--deny-warnings", "--format", "json", file]);
+        assert_eq!(out.status.code(), Some(1));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json[0]["lint"], lint);
+        assert_eq!(json[0]["severity"], "warning");
+        // `--allow` and `--deny`, as in the macro call.
+        let out = run(&["check", "--allow", lint, file]);
+        assert!(out.status.success());
+        assert_eq!(text(&out.stderr), "checked 1 file: no problems\n");
+        let out = run(&["check", "--deny", "warnings", "--allow", lint, file]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let out = run(&["check", "--deny", lint, file]);
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with(&first.replacen("warning", "error", 1)),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("= note: denied by `--deny {lint}`\n")),
+            "{stderr}"
+        );
+        assert!(stderr.ends_with("1 error, 0 warnings\n"), "{stderr}");
+    }
+    let out = run(&["check", "--deny", "unknown_input_feild", LOOP]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: unknown lint `unknown_input_feild`: the lints are "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("did you mean `unknown_input_field`?"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn check_a_missing_file() {
     let out = run(&["check", "no/such.yaml"]);

@@ -2,15 +2,17 @@
 //! formatted file with an `@generated` header, written only when its text
 //! changed, and tells cargo about the file and every problem in it.
 //!
-//! The checks and the code are the macro's (`generate`); only the
-//! reporting differs: warnings stay warnings here (`cargo::warning=`), and
-//! errors are `cargo::error=` lines, which fail the build without a panic.
+//! The checks, the code and the lint levels are the macro's (`generate`,
+//! `lints`); only the reporting differs: warnings are `cargo::warning=`
+//! lines, and errors (denied warnings among them) `cargo::error=` lines,
+//! which fail the build without a panic.
 
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostics, Severity};
 use crate::expand::ExpandOptions;
 use crate::generate::{display_path, generate_file, pretty};
+use crate::lints::{Level, LintLevels, WARNINGS};
 
 /// Generates a graph file's server from a build script.
 ///
@@ -33,6 +35,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
     require_lock: bool,
+    levels: Vec<(String, Level)>,
 }
 
 impl Builder {
@@ -54,6 +57,22 @@ impl Builder {
     /// unchecked against its servers. A lock that exists is always used.
     pub fn require_lock(mut self, require: bool) -> Self {
         self.require_lock = require;
+        self
+    }
+
+    /// Drops the warnings of lint `lint` (e.g. `"unknown_input_field"`;
+    /// `"warnings"` for all), as `allow(...)` does in `mcpgraph!`. The
+    /// last setting of a lint wins, and a lint's own setting wins over
+    /// `"warnings"`.
+    pub fn allow(mut self, lint: impl Into<String>) -> Self {
+        self.levels.push((lint.into(), Level::Allow));
+        self
+    }
+
+    /// Makes the warnings of lint `lint` (`"warnings"` for all) errors,
+    /// which fail the build, as `deny(...)` does in `mcpgraph!`.
+    pub fn deny(mut self, lint: impl Into<String>) -> Self {
+        self.levels.push((lint.into(), Level::Deny));
         self
     }
 
@@ -106,6 +125,13 @@ impl Builder {
                 return Ok(None);
             }
         };
+        let mut levels = LintLevels::default();
+        for (name, level) in &self.levels {
+            if let Err(e) = levels.set(name, *level) {
+                writeln!(out, "cargo::error=mcpgraph: {e}")?;
+                return Ok(None);
+            }
+        }
         let Some(dir) = self
             .out_dir
             .clone()
@@ -123,7 +149,7 @@ impl Builder {
                 .map_or("graph".into(), |s| s.to_string_lossy());
             format!("{stem}.rs")
         });
-        let output = generate_file(
+        let mut output = generate_file(
             path,
             &display_path(path),
             &ExpandOptions {
@@ -140,8 +166,12 @@ impl Builder {
         if tests.is_file() {
             writeln!(out, "cargo::rerun-if-changed={}", tests.display())?;
         }
-        report(&output.diagnostics, out)?;
-        if let Some(diagnostics) = &output.test_diagnostics {
+        for diagnostics in
+            std::iter::once(&mut output.diagnostics).chain(&mut output.test_diagnostics)
+        {
+            levels.apply(diagnostics, |name| {
+                format!("denied by `.deny({name:?})` on the `Builder` in build.rs")
+            });
             report(diagnostics, out)?;
         }
         let code = match pretty(&output.tokens) {
@@ -169,16 +199,24 @@ impl Builder {
 }
 
 /// Prints every diagnostic as cargo directives, one per line of its
-/// rendering (cargo messages are single lines).
+/// rendering (cargo messages are single lines); a warning ends with a note
+/// naming its lint.
 fn report(diagnostics: &Diagnostics, out: &mut impl std::io::Write) -> std::io::Result<()> {
     for d in &diagnostics.items {
+        let mut d = d.clone();
         let directive = match d.severity {
             Severity::Error => "error",
-            Severity::Warning => "warning",
+            Severity::Warning => {
+                let lint = d.lint.unwrap_or(WARNINGS);
+                d.notes.push(format!(
+                    "`{lint}` is an mcpgraph lint: `.allow({lint:?})` on the `Builder` drops this warning, `.deny({lint:?})` makes it an error"
+                ));
+                "warning"
+            }
             // Cargo has no directive for notes; `mcpgraph check` shows them.
             Severity::Note => continue,
         };
-        for line in diagnostics.render_body(d).lines() {
+        for line in diagnostics.render_body(&d).lines() {
             writeln!(out, "cargo::{directive}={line}")?;
         }
     }
@@ -230,6 +268,51 @@ mod tests {
         assert_eq!(
             std::fs::metadata(&written).unwrap().modified().unwrap(),
             modified
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn allow_and_deny_decide_what_fails() {
+        let dir = temp_dir("levels");
+        let graph = dir.join("g.yaml");
+        std::fs::write(
+            &graph,
+            "version: '1'\nserver: {name: s, version: '1'}\ntools:\n  - name: t\n    description: d\n    inputSchema: {type: object}\n    nodes:\n      - {id: entry, type: entry, next: a}\n      - {id: a, type: transform, transform: {expr: '$.b'}, next: b}\n      - {id: b, type: transform, transform: {expr: '1'}, next: exit}\n      - {id: exit, type: exit}\n",
+        )
+        .unwrap();
+        let run = |builder: Builder| {
+            let mut out = Vec::new();
+            let written = builder.out_dir(&dir).run(&graph, &mut out).unwrap();
+            (written, String::from_utf8(out).unwrap())
+        };
+        let (written, out) = run(Builder::new());
+        assert!(written.is_some(), "{out}");
+        assert!(
+            out.contains("cargo::warning=  = note: `reference_before_run` is an mcpgraph lint: `.allow(\"reference_before_run\")` on the `Builder` drops this warning"),
+            "{out}"
+        );
+        let (written, out) = run(Builder::new().allow("reference_before_run"));
+        assert!(written.is_some(), "{out}");
+        assert!(!out.contains("cargo::warning"), "{out}");
+        for builder in [
+            Builder::new().deny("reference_before_run"),
+            Builder::new().deny("warnings"),
+        ] {
+            let (written, out) = run(builder);
+            assert_eq!(written, None, "{out}");
+            assert!(
+                out.contains("cargo::error=node `a` reads `b`, which cannot have run before it"),
+                "{out}"
+            );
+            assert!(out.contains("on the `Builder` in build.rs"), "{out}");
+            assert!(!out.contains("cargo::warning"), "{out}");
+        }
+        let (written, out) = run(Builder::new().deny("reference_before_rn"));
+        assert_eq!(written, None);
+        assert!(
+            out.contains("cargo::error=mcpgraph: unknown lint `reference_before_rn`"),
+            "{out}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -17,7 +17,7 @@ pub enum Severity {
     /// The file is accepted; the user should still look.
     Warning,
     /// A fact worth knowing (what could not be checked, say). The macro
-    /// cannot show notes; `mcpgraph check` does.
+    /// and the builder do not show notes; `mcpgraph check` does.
     Note,
 }
 
@@ -58,9 +58,8 @@ pub struct Diagnostic {
 }
 
 /// The check "an expression reads a node that cannot have run before it".
-/// A warning for the build.rs builder and the CLI; an error in the
-/// `mcpgraph!` macro (stable proc macros cannot emit warnings) unless the
-/// macro is given `allow(reference_before_run)`.
+/// Like every lint, a warning unless `deny(...)` makes it an error or
+/// `allow(...)` drops it (see [`crate::lints`]).
 pub const REFERENCE_BEFORE_RUN: &str = "reference_before_run";
 
 /// A call of a function nothing defines, where the expression does not
@@ -83,6 +82,21 @@ pub const LITERAL_LOOKS_LIKE_EXPRESSION: &str = "literal_looks_like_expression";
 /// A path `$.entry.x` naming a field the tool's (open) `inputSchema` does
 /// not list.
 pub const UNKNOWN_INPUT_FIELD: &str = "unknown_input_field";
+
+/// A server the file declares (`mcpServers`) that no node calls.
+pub const UNUSED_SERVER: &str = "unused_server";
+
+/// The lints of the checks of the graph file itself (the lock's are
+/// `lock::check::LINTS`).
+pub const LINTS: [&str; 7] = [
+    REFERENCE_BEFORE_RUN,
+    UNKNOWN_FUNCTION,
+    FUNCTION_SIGNATURE,
+    OPERAND_TYPE,
+    LITERAL_LOOKS_LIKE_EXPRESSION,
+    UNKNOWN_INPUT_FIELD,
+    UNUSED_SERVER,
+];
 
 impl Diagnostic {
     /// Sets the help line.

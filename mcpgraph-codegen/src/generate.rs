@@ -2,9 +2,8 @@
 //! CLI: read, load, validate and expand a file in one call, and on error a
 //! skeleton of the public items so that user code still resolves.
 //!
-//! Policy stays with the front doors: which warnings are errors (the macro
-//! cannot emit warnings), how diagnostics are printed, where code is
-//! written. Nothing here panics on any input.
+//! Policy stays with the front doors: which warnings are allowed or
+//! denied (`lints`), how diagnostics are printed, where code is written. Nothing here panics on any input.
 
 use std::path::Path;
 

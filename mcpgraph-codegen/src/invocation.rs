@@ -1,45 +1,28 @@
 //! The `mcpgraph!` macro's logic, behind [`expand_invocation`], so that the
 //! proc-macro crate is a shim (catching panics, converting tokens) and this
 //! can be unit-tested: parsing the input (`"graph.yaml"`, `crate = path`,
-//! `allow(check, ...)`), resolving the path against `CARGO_MANIFEST_DIR`,
-//! and turning diagnostics into `compile_error!`s spanned on the path
-//! literal. Stable proc macros cannot emit warnings, so the checks that are
-//! warnings in the builder and the CLI are errors here unless allowed.
+//! `allow(lint, ...)`, `deny(lint, ...)`, `require_lock`), resolving the
+//! path against `CARGO_MANIFEST_DIR`, and turning diagnostics into
+//! `compile_error!`s (errors, and warnings denied) and rustc warnings (the
+//! rest, `rustc_warning`), all spanned on the path literal.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
-use crate::diag::{
-    Diagnostic, FUNCTION_SIGNATURE, LITERAL_LOOKS_LIKE_EXPRESSION, OPERAND_TYPE,
-    REFERENCE_BEFORE_RUN, Severity, UNKNOWN_FUNCTION, UNKNOWN_INPUT_FIELD,
-};
+use crate::diag::{Diagnostics, Severity};
 use crate::expand::{ExpandOptions, skeleton};
 use crate::generate::{display_path, generate_file};
+use crate::lints::{Level, LintLevels};
 
-/// The checks that are warnings in the builder and the CLI, and errors here
-/// unless named in `allow(...)`.
-const ALLOWABLE: &[&str] = &[
-    REFERENCE_BEFORE_RUN,
-    UNKNOWN_FUNCTION,
-    FUNCTION_SIGNATURE,
-    OPERAND_TYPE,
-    LITERAL_LOOKS_LIKE_EXPRESSION,
-    UNKNOWN_INPUT_FIELD,
-    crate::lock::check::LOCK_COVERAGE,
-    crate::lock::check::UNKNOWN_ARGUMENT,
-    crate::lock::check::ARGUMENT_TYPE,
-    crate::lock::check::UNKNOWN_OUTPUT_FIELD,
-    crate::lock::check::RETRY_NOT_IDEMPOTENT,
-];
-
-/// `mcpgraph!("graph.yaml")`, optionally followed by `crate = path` and
-/// `allow(check, ...)`, comma-separated, in any order.
+/// `mcpgraph!("graph.yaml")`, optionally followed by `crate = path`,
+/// `allow(lint, ...)`, `deny(lint, ...)` and `require_lock`,
+/// comma-separated, in any order.
 struct Input {
     path: LitStr,
     krate: Option<syn::Path>,
-    allow: Vec<syn::Ident>,
+    levels: LintLevels,
     require_lock: bool,
 }
 
@@ -48,7 +31,7 @@ impl Parse for Input {
         let mut out = Self {
             path: input.parse()?,
             krate: None,
-            allow: Vec::new(),
+            levels: LintLevels::default(),
             require_lock: false,
         };
         while input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
@@ -63,38 +46,35 @@ impl Parse for Input {
                 continue;
             }
             let word: syn::Ident = input.parse()?;
-            if word == "require_lock" {
-                out.require_lock = true;
-                continue;
-            }
-            if word != "allow" {
-                return Err(syn::Error::new(
-                    word.span(),
-                    format!(
-                        "unknown option `{word}`: expected `crate = path`, `allow(...)` or `require_lock`"
-                    ),
-                ));
-            }
+            let level = match word.to_string().as_str() {
+                "require_lock" => {
+                    out.require_lock = true;
+                    continue;
+                }
+                "allow" => Level::Allow,
+                "deny" => Level::Deny,
+                _ => {
+                    return Err(syn::Error::new(
+                        word.span(),
+                        format!(
+                            "unknown option `{word}`: expected `crate = path`, `allow(...)`, `deny(...)` or `require_lock`"
+                        ),
+                    ));
+                }
+            };
             let content;
             syn::parenthesized!(content in input);
             let names = content
                 .parse_terminated(<syn::Ident as syn::ext::IdentExt>::parse_any, Token![,])?;
             for name in names {
-                if !ALLOWABLE.contains(&name.to_string().as_str()) {
-                    return Err(syn::Error::new(
-                        name.span(),
-                        format!(
-                            "unknown check `{name}`: the checks that can be allowed are {}",
-                            ALLOWABLE.join(", ")
-                        ),
-                    ));
-                }
-                out.allow.push(name);
+                out.levels
+                    .set(&name.to_string(), level)
+                    .map_err(|e| syn::Error::new(name.span(), e))?;
             }
         }
         if !input.is_empty() {
             return Err(input.error(
-                "expected `\"graph.yaml\"`, optionally followed by `, crate = path`, `, allow(...)` and `, require_lock`",
+                "expected `\"graph.yaml\"`, optionally followed by `, crate = path`, `, allow(...)`, `, deny(...)` and `, require_lock`",
             ));
         }
         Ok(out)
@@ -176,31 +156,29 @@ fn expand_input(input: &Input) -> (TokenStream, Vec<String>) {
         require_lock: input.require_lock,
         ..ExpandOptions::default()
     };
-    let output = generate_file(&path, &display_path(&path), &options);
+    let mut output = generate_file(&path, &display_path(&path), &options);
     let span = input.path.span();
-    let diagnostics = &output.diagnostics;
-    let errors = diagnostics.items.iter().filter_map(|d| {
-        let message = match (d.severity, d.lint) {
-            (Severity::Error, _) => diagnostics.render_body(d),
-            (Severity::Warning, Some(lint)) if !input.allow.iter().any(|a| a == lint) => {
-                diagnostics.render_body(&promoted(d, lint, &input.path.value()))
-            }
-            (Severity::Warning | Severity::Note, _) => return None,
-        };
-        Some(syn::Error::new(span, message).to_compile_error())
-    });
-    let test_errors = output.test_diagnostics.iter().flat_map(|diagnostics| {
-        diagnostics
-            .items
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| syn::Error::new(span, diagnostics.render_body(d)).to_compile_error())
-    });
-    let tokens = &output.tokens;
-    (
-        quote!(#(#errors)* #(#test_errors)* #tokens),
-        output.test_names.clone(),
-    )
+    let mut code = TokenStream::new();
+    for diagnostics in std::iter::once(&mut output.diagnostics).chain(&mut output.test_diagnostics)
+    {
+        input.levels.apply(diagnostics, |name| {
+            format!("denied by `deny({name})` in the macro call")
+        });
+        code.extend(errors(diagnostics, span));
+        code.extend(crate::rustc_warning::warnings(diagnostics, span));
+    }
+    code.extend(output.tokens);
+    (code, output.test_names)
+}
+
+/// A `compile_error!` per error of `diagnostics`, at `span`.
+fn errors(diagnostics: &Diagnostics, span: Span) -> TokenStream {
+    diagnostics
+        .items
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| syn::Error::new(span, diagnostics.render_body(d)).to_compile_error())
+        .collect()
 }
 
 /// What `mcpgraph!(input)` expands to when [`expand_invocation`] panicked:
@@ -216,15 +194,6 @@ pub fn expansion_after_panic(input: TokenStream) -> TokenStream {
         .map_or_else(|_| syn::parse_quote!(::mcpgraph), |input| input.krate());
     let skeleton = skeleton(&krate);
     quote!(#error #skeleton)
-}
-
-/// A warning reported as an error, with a note saying how to allow it.
-fn promoted(d: &Diagnostic, lint: &str, path: &str) -> Diagnostic {
-    let mut d = d.clone();
-    d.notes.push(format!(
-        "`mcpgraph!` reports this as an error (a macro cannot emit warnings); to accept it, write `mcpgraph!({path:?}, allow({lint}))`"
-    ));
-    d
 }
 
 #[cfg(test)]
@@ -250,15 +219,46 @@ mod tests {
     }
 
     #[test]
-    fn warnings_are_errors_unless_allowed() {
+    fn warnings_are_rustc_warnings_unless_denied_or_allowed() {
         let path = graph_file("allow");
         let path = path.to_str().unwrap();
         let text = expand_text(quote!(#path));
-        assert!(text.contains("compile_error"), "{text}");
-        assert!(text.contains("allow(reference_before_run)"), "{text}");
-        let text = expand_text(quote!(#path, allow(reference_before_run)));
         assert!(!text.contains("compile_error"), "{text}");
+        assert!(text.contains("# [warn (deprecated)]"), "{text}");
+        assert!(
+            text.contains(
+                "# [deprecated (note = \"node `a` reads `b`, which cannot have run before it"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("const reference_before_run : () = () ; let _ = reference_before_run ;"),
+            "{text}"
+        );
+        assert!(
+            text.contains("allow(reference_before_run)` in the macro call"),
+            "{text}"
+        );
         assert!(text.contains("include_bytes"), "{text}");
+        for allowed in [
+            quote!(#path, allow(reference_before_run)),
+            quote!(#path, allow(warnings)),
+            quote!(#path, deny(warnings), allow(reference_before_run)),
+        ] {
+            let text = expand_text(allowed);
+            assert!(!text.contains("compile_error"), "{text}");
+            assert!(!text.contains("deprecated"), "{text}");
+        }
+        for denied in [
+            quote!(#path, deny(reference_before_run)),
+            quote!(#path, deny(warnings)),
+            quote!(#path, allow(reference_before_run), deny(reference_before_run)),
+        ] {
+            let text = expand_text(denied);
+            assert!(text.contains("compile_error"), "{text}");
+            assert!(text.contains("denied by `deny("), "{text}");
+            assert!(!text.contains("deprecated"), "{text}");
+        }
         std::fs::remove_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
     }
 
@@ -287,7 +287,11 @@ mod tests {
             (quote!("g.yaml", colour = red), "unknown option `colour`"),
             (
                 quote!("g.yaml", allow(everything)),
-                "unknown check `everything`",
+                "unknown lint `everything`",
+            ),
+            (
+                quote!("g.yaml", deny(unknown_input_feild)),
+                "did you mean `unknown_input_field`?",
             ),
             (quote!("g.yaml" "h.yaml"), "expected `\\\"graph.yaml\\\"`"),
             (quote!(g), "expected string literal"),

@@ -11,9 +11,14 @@ use proc_macro::TokenStream;
 /// `Server::main()` running the server's command line) and one module per
 /// tool. The path is relative to the crate's `Cargo.toml`. A broken graph
 /// is a compile error at its file, line and column, every problem at once.
-/// Options: `crate = ::renamed` for a renamed dependency, and
-/// `allow(reference_before_run)` to accept a read of a node that cannot
-/// have run yet. See the `mcpgraph` crate's documentation.
+/// A warning of the graph (a lint, e.g. `unknown_input_field`) is a rustc
+/// warning at the path literal, with the graph file's position and the
+/// lint's name in its text (drawn as the use of a deprecated constant:
+/// `warning: use of deprecated constant `...::mcpgraph::<lint>`).
+/// Options: `crate = ::renamed` for a renamed dependency; `allow(lint,
+/// ...)` drops a lint's warnings and `deny(lint, ...)` makes them errors
+/// (`warnings` names them all); `require_lock` fails without a schema
+/// lock. See the `mcpgraph` crate's documentation.
 ///
 /// ```ignore
 /// mcpgraph::mcpgraph!("graph.yaml");

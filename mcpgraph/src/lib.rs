@@ -69,12 +69,45 @@
 //!
 //! - `mcpgraph!("graph.yaml", crate = ::my_name)`: the path of this crate
 //!   when the dependency is renamed.
-//! - `mcpgraph!("graph.yaml", allow(reference_before_run))`: accept an
-//!   expression that reads a node which cannot have run before it (the
-//!   macro cannot emit warnings, so this check is an error unless allowed).
+//! - `mcpgraph!("graph.yaml", allow(reference_before_run))`: drop the
+//!   warnings of a lint (here: an expression that reads a node which cannot
+//!   have run before it); `allow(warnings)` drops them all.
+//! - `mcpgraph!("graph.yaml", deny(unknown_input_field))`: make a lint's
+//!   warnings errors, so that they fail the build; `deny(warnings)` denies
+//!   them all. A lint's own setting wins over `warnings`, and the last
+//!   setting of a name wins: `deny(warnings), allow(unknown_function)`.
+//! - `mcpgraph!("graph.yaml", require_lock)`: fail when the graph has no
+//!   schema lock (`<graph>.lock.json`).
+//!
+//! The graph's warnings are rustc warnings at the path literal: a file
+//! written for mcpGraph compiles, with warnings at most. A proc macro
+//! cannot emit a warning of its own on stable Rust, so each is drawn as the
+//! use of a deprecated constant named after its lint:
+//!
+//! ```text
+//! warning: use of deprecated constant `tools::_::mcpgraph::unknown_input_field`: `entry.nothing`: the tool's arguments (its `inputSchema`) cannot have a field `nothing`
+//!            --> graph.yaml:27:67
+//!             |
+//!          27 |           expr: '{ "message": $.entry.message, "nothing": $.entry.nothing }'
+//!             |                                                                   ^
+//!             = note: its fields: message
+//!             = note: `unknown_input_field` is an mcpgraph lint: `allow(unknown_input_field)` in the macro call drops this warning, `deny(unknown_input_field)` makes it an error
+//!   --> src/main.rs:4:25
+//!    |
+//!  4 |     mcpgraph::mcpgraph!("graph.yaml");
+//!    |                         ^^^^^^^^^^^^
+//! ```
+//!
+//! The macro pins that lint to `warn` for its own items (rustc adds "the
+//! lint level is defined here", at the macro call), so a crate's
+//! `#![allow(deprecated)]` does not hide the graph's warnings (`allow(...)`
+//! in the macro call does); `-D warnings` or `#![deny(warnings)]` make them
+//! errors, as they do every warning.
 //!
 //! A `build.rs` can run the same generator instead
-//! (`mcpgraph_codegen::Builder`), writing formatted code to `OUT_DIR`.
+//! (`mcpgraph_codegen::Builder`), writing formatted code to `OUT_DIR`; its
+//! `.allow("lint")` and `.deny("lint")` do what the macro's options do, and
+//! its warnings are `cargo::warning=` lines.
 //!
 //! # Memory of an evaluation
 //!

@@ -23,9 +23,10 @@ mod switch_example {
 mod test_minimal {
     mcpgraph::mcpgraph!("../examples/test_minimal/test_minimal.yaml");
 }
-/// An expression that reads a node which cannot have run yet is an error of
-/// the macro unless allowed; allowed, it compiles. The file is the one of
-/// the failing UI case `reference_before_run`.
+/// An expression that reads a node which cannot have run yet is a warning;
+/// allowed, the macro emits nothing for it (this crate's clippy runs with
+/// `-D warnings`). The file is the one of the UI case
+/// `reference_before_run`, which denies it.
 mod allowed {
     mcpgraph::mcpgraph!(
         "tests/ui/reference_before_run.yaml",
@@ -41,7 +42,7 @@ mod logic_trees {
     mcpgraph::mcpgraph!("tests/logic/graph.yaml");
 }
 /// A graph checked against its lock (`tests/locked/graph.lock.json`) with
-/// a warning the macro would report as an error, allowed.
+/// a warning, allowed.
 mod locked {
     mcpgraph::mcpgraph!("tests/locked/graph.yaml", allow(unknown_argument));
 }

@@ -7,10 +7,10 @@
 //!
 //! trybuild compiles each case in a project of its own under
 //! `target/tests/trybuild/mcpgraph/`, which is also `CARGO_MANIFEST_DIR`
-//! for the macro. Links there named `ui` and `examples` point at this
-//! directory's `ui/` and the workspace's `examples/`, so that the cases
-//! name their graph files the way a user would (`"ui/unknown_key.yaml"`)
-//! and the messages show short paths. Regenerate the expected output with
+//! for the macro. Links there named `ui`, `compat` and `examples` point at
+//! this directory's `ui/` and `compat/` and the workspace's `examples/`,
+//! so that the cases name their graph files the way a user would
+//! (`"ui/unknown_key.yaml"`) and the messages show short paths. Regenerate the expected output with
 //! `TRYBUILD=overwrite cargo test -p mcpgraph --test ui`, then read the diff.
 
 use std::path::{Path, PathBuf};
@@ -36,6 +36,7 @@ fn ui() {
     std::fs::create_dir_all(&project).expect("cannot create the trybuild project directory");
     link(&manifest.join("tests/ui"), &project.join("ui"));
     link(&manifest.join("../examples"), &project.join("examples"));
+    link(&manifest.join("tests/compat"), &project.join("compat"));
 
     // trybuild's cargo runs inherit these: its dependency build needs no
     // debug info and no incremental state (the cases are checked once).

@@ -154,7 +154,11 @@ mod tests {
             )]
         );
         let (_, d) = crate::load_str_with_warnings(&src, "g.yaml").unwrap();
-        let item = d.items.iter().find(|i| i.lint.is_some()).unwrap();
+        let item = d
+            .items
+            .iter()
+            .find(|i| i.lint == Some(crate::diag::REFERENCE_BEFORE_RUN))
+            .unwrap();
         assert_eq!(
             item.notes,
             ["the nodes that may have run before `a`: entry"]

@@ -38,7 +38,7 @@ pub(crate) use expr::ITEM_NAMES;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, UNUSED_SERVER};
 use crate::lock::Lock;
 use crate::lower::{Lowered, Unfinished};
 use crate::model::{GraphFile, NodeKind, Pos};
@@ -110,7 +110,8 @@ fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
                         server.name.value
                     ),
                 )
-                .help("remove it, or call it from an `mcp` node");
+                .help("remove it, or call it from an `mcp` node")
+                .lint = Some(UNUSED_SERVER);
         }
     }
 }

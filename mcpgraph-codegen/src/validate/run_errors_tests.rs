@@ -232,7 +232,8 @@ fn no_false_alarms() {
 }
 
 /// The graph files of the repository, but for the UI cases (which are
-/// wrong on purpose).
+/// wrong on purpose) and the compat fixtures (`mcpgraph/tests/compat/`,
+/// files mcpGraph runs that warn on purpose).
 pub(crate) fn repository_graphs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
@@ -245,7 +246,15 @@ pub(crate) fn repository_graphs() -> Vec<PathBuf> {
             let p = e.path();
             let name = e.file_name().to_string_lossy().into_owned();
             if p.is_dir() {
-                let skip = ["target", "node_modules", ".git", "ui", "peers", "fuzz"];
+                let skip = [
+                    "target",
+                    "node_modules",
+                    ".git",
+                    "ui",
+                    "compat",
+                    "peers",
+                    "fuzz",
+                ];
                 if !skip.contains(&name.as_str()) && !name.starts_with('.') {
                     dirs.push(p);
                 }
