@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `mcpgraph new` end to end: a new crate with the starter graph, depending
-# on this checkout, builds and answers `call` and `--version`; then again
+# on this checkout (the one the CLI was built from, by default), builds
+# and answers `call` and `--version`; then again
 # without default features (stdio only), and with `http-client` alone (no
 # TLS, no HTTP serving). It builds in
 # the workspace's target directory with the workspace's profile settings,
@@ -12,8 +13,15 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-"$target/debug/mcpgraph" new "$work/starter_check" --mcpgraph-path "$root" --own-target
+# No `--mcpgraph-path`: a CLI built from this checkout points the crate at
+# it (canonical: `new` resolves symbolic links).
+checkout="$(cd "$root" && pwd -P)"
+said="$("$target/debug/mcpgraph" new "$work/starter_check" --own-target 2>&1 >/dev/null)"
+[[ "$said" == *"depending on the mcpgraph checkout this command was built from, $checkout "* ]] \
+    || { echo "starter-check: new said $said" >&2; exit 1; }
 cd "$work/starter_check"
+grep -qxF "mcpgraph = { path = \"$checkout/mcpgraph\" }" Cargo.toml \
+    || { echo "starter-check: Cargo.toml does not depend on $checkout/mcpgraph" >&2; exit 1; }
 # The workspace's profile settings, in the crate's own cargo config so that
 # the build `mcpgraph test` makes (below) is this one again.
 mkdir -p .cargo

@@ -117,7 +117,8 @@ enum Command {
         #[arg(long)]
         graph: Option<PathBuf>,
         /// Depend on the `mcpgraph` crate of this checkout of the mcpgraph
-        /// repository (a path dependency) instead of the published version.
+        /// repository (a path dependency). Default: the checkout this
+        /// command was built from (the crates are not on crates.io).
         #[arg(long, value_name = "CHECKOUT")]
         mcpgraph_path: Option<PathBuf>,
         /// Build in the crate's own `target/` instead of the target

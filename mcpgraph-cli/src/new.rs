@@ -1,7 +1,7 @@
 //! `mcpgraph new`: a binary crate that serves a graph file, by default the
 //! starter graph with its test cases.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use mcpgraph_codegen::ExpandOptions;
@@ -25,10 +25,10 @@ const STARTER_TESTS: &str = include_str!("../templates/starter.test.yaml");
 
 /// Where the crates `mcpgraph new` makes build, shared: the second one
 /// builds only its own code. `None` without a home directory.
-fn shared_target() -> Option<std::path::PathBuf> {
+fn shared_target() -> Option<PathBuf> {
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
-        .map(std::path::PathBuf::from)
+        .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))?;
     Some(cache.join("mcpgraph").join("target"))
 }
@@ -78,37 +78,38 @@ pub(crate) fn new(
     if !output.is_ok() {
         return fail_with(&output.diagnostics);
     }
-    let (dependency, lock) = match checkout {
-        None => (
-            format!("mcpgraph = \"{}\"", env!("CARGO_PKG_VERSION")),
-            None,
-        ),
-        Some(checkout) => {
-            let checkout = std::fs::canonicalize(checkout).map_err(|e| {
-                format!(
-                    "cannot find the mcpgraph checkout `{}`: {e}",
-                    checkout.display()
-                )
-            })?;
-            let facade = checkout.join("mcpgraph");
-            if !facade.join("Cargo.toml").exists() {
-                return Err(format!(
-                    "`{}` is not a checkout of the mcpgraph repository (no `mcpgraph/Cargo.toml`)",
-                    checkout.display()
-                ));
-            }
-            // The checkout's lock file, so the new crate builds with the
-            // dependency versions the checkout was tested with (cargo drops
-            // what it does not need).
-            (
-                format!(
-                    "mcpgraph = {{ path = {} }}",
-                    toml_string(&facade.display().to_string())
-                ),
-                Some(checkout.join("Cargo.lock")).filter(|lock| lock.exists()),
-            )
+    let checkout = match checkout {
+        Some(checkout) => checkout.to_path_buf(),
+        None => {
+            let built_from = built_from().ok_or_else(no_checkout)?;
+            eprintln!(
+                "depending on the mcpgraph checkout this command was built from, {} (`--mcpgraph-path CHECKOUT` for another)",
+                built_from.display()
+            );
+            built_from
         }
     };
+    let checkout = std::fs::canonicalize(&checkout).map_err(|e| {
+        format!(
+            "cannot find the mcpgraph checkout `{}`: {e}",
+            checkout.display()
+        )
+    })?;
+    let facade = checkout.join("mcpgraph");
+    if !is_checkout(&checkout) {
+        return Err(format!(
+            "`{}` is not a checkout of the mcpgraph repository (no `mcpgraph/Cargo.toml`)",
+            checkout.display()
+        ));
+    }
+    let dependency = format!(
+        "mcpgraph = {{ path = {} }}",
+        toml_string(&facade.display().to_string())
+    );
+    // The checkout's lock file, so the new crate builds with the
+    // dependency versions the checkout was tested with (cargo drops what
+    // it does not need).
+    let lock = Some(checkout.join("Cargo.lock")).filter(|lock| lock.exists());
     // The starter comes with its test cases, run by `cargo test` too.
     let (tests, graph_tests) = match graph {
         None => (
@@ -180,7 +181,45 @@ pub(crate) fn new(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The checkout of the mcpgraph repository this command was built from,
+/// if it is still there: `cargo install --path mcpgraph-cli` and
+/// `cargo run -p mcpgraph-cli` build in one, a crates.io download does not
+/// sit in one.
+fn built_from() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    is_checkout(dir).then(|| dir.to_path_buf())
+}
+
+/// Whether `dir` is a checkout of the mcpgraph repository: it holds the
+/// facade crate `mcpgraph`.
+fn is_checkout(dir: &Path) -> bool {
+    dir.join("mcpgraph/Cargo.toml").is_file()
+}
+
+/// Why `new` writes nothing when no checkout is known.
+fn no_checkout() -> String {
+    format!(
+        "the `mcpgraph` crate is not on crates.io yet, and this command was not built from a checkout of the mcpgraph repository that still exists (built from `{}`): give `--mcpgraph-path CHECKOUT`, a clone of https://github.com/mcpgraph/mcpgraph, or install this command from one (`cargo install --path mcpgraph-cli`)",
+        Path::new(env!("CARGO_MANIFEST_DIR")).display()
+    )
+}
+
 /// A TOML basic string.
 fn toml_string(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Built in this workspace, `new` finds it; a directory without the
+    /// facade crate is no checkout.
+    #[test]
+    fn finds_the_checkout_it_was_built_from() {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        assert_eq!(built_from().as_deref(), Some(workspace));
+        assert!(!is_checkout(&workspace.join("mcpgraph-cli")));
+        assert!(no_checkout().contains("give `--mcpgraph-path CHECKOUT`"));
+    }
 }

@@ -334,6 +334,12 @@ fn new_creates_a_crate() {
         &checkout,
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // The checkout given, so nothing said about the one built from.
+    assert!(
+        !text(&out.stderr).contains("built from"),
+        "{}",
+        text(&out.stderr)
+    );
     let manifest = std::fs::read_to_string(target.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"my-server\""), "{manifest}");
     let facade = std::fs::canonicalize(workspace().join("mcpgraph")).unwrap();
@@ -378,21 +384,33 @@ fn new_creates_a_crate() {
 }
 
 /// Without `--graph`: the starter graph, with the schema line and the
-/// schema beside it, and a dependency on the published version that does
-/// not depend on where the CLI was built.
+/// schema beside it. Without `--mcpgraph-path`: a dependency on the
+/// checkout this command was built from (the crates are not on crates.io),
+/// said on stderr, with the checkout's lock file.
 #[test]
-fn new_writes_a_starter_on_the_published_version() {
+fn new_writes_a_starter_on_the_checkout_it_was_built_from() {
     let dir = scratch("starter");
     let target = dir.join("hello_server");
     let out = run(&["new", &target.display().to_string()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(target.join("Cargo.toml")).unwrap();
+    let checkout = std::fs::canonicalize(workspace()).unwrap();
+    let facade = checkout.join("mcpgraph");
     assert!(
-        manifest.contains(&format!("\nmcpgraph = \"{}\"\n", env!("CARGO_PKG_VERSION"))),
+        manifest.contains(&format!(
+            "\nmcpgraph = {{ path = \"{}\" }}\n",
+            facade.display()
+        )),
         "{manifest}"
     );
-    assert!(!manifest.contains("path ="), "{manifest}");
-    assert!(!target.join("Cargo.lock").exists());
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "depending on the mcpgraph checkout this command was built from, {} (`--mcpgraph-path CHECKOUT` for another)\n",
+            checkout.display()
+        )
+    );
+    assert!(target.join("Cargo.lock").exists());
     let graph = std::fs::read_to_string(target.join("graph.yaml")).unwrap();
     assert!(
         graph.starts_with("# yaml-language-server: $schema=mcpgraph.schema.json\n"),

@@ -132,7 +132,9 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
         Ok(engine) => engine.with_strict_lock(cli.strict_lock),
         Err(e) => return fail(e.to_string()),
     };
-    let code = match cli.command.unwrap_or(Command::Serve(Box::default())) {
+    let command = cli.command.unwrap_or(Command::Serve(Box::default()));
+    let one_shot = matches!(command, Command::Call { .. });
+    let code = match command {
         Command::Serve(args) => match serve_command(&engine, *args).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
@@ -162,7 +164,12 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
         // Answered before the engine starts (see above).
         Command::Auth { .. } => ExitCode::SUCCESS,
     };
-    engine.shutdown().await;
+    if one_shot {
+        // The result is out: the exit follows soon, children stopped.
+        engine.shutdown_soon().await;
+    } else {
+        engine.shutdown().await;
+    }
     code
 }
 

@@ -236,6 +236,17 @@ impl ClientManager {
     /// SIGTERM, and what is left of them is killed (SIGKILL to their
     /// process groups) half a second before the deadline and reaped.
     pub async fn shutdown(&self, deadline: std::time::Instant) {
+        self.shutdown_paced(deadline, None).await;
+    }
+
+    /// [`shutdown`](Self::shutdown), the children still running at
+    /// `term_at` sent SIGTERM then instead of after the grace their closed
+    /// stdin gets (`call`: the result is out, the user waits for the exit).
+    pub(crate) async fn shutdown_paced(
+        &self,
+        deadline: std::time::Instant,
+        term_at: Option<std::time::Instant>,
+    ) {
         let deadline = tokio::time::Instant::from_std(deadline);
         self.closing.cancel();
         self.parking.clear();
@@ -264,6 +275,15 @@ impl ClientManager {
             .checked_sub(KILL_MARGIN)
             .unwrap_or(deadline)
             .max(tokio::time::Instant::now());
+        if let Some(term_at) = term_at.map(tokio::time::Instant::from_std)
+            && tokio::time::timeout_at(term_at.min(kill_at), all_exited())
+                .await
+                .is_err()
+        {
+            for child in &children {
+                child.terminate();
+            }
+        }
         if tokio::time::timeout_at(kill_at, all_exited())
             .await
             .is_err()
@@ -288,6 +308,16 @@ const KILL_MARGIN: std::time::Duration = std::time::Duration::from_millis(500);
 /// How long shutdown takes at most when the caller gives no deadline
 /// (`Engine::shutdown`): children get stdin closed and SIGTERM within it.
 pub(crate) const SHUTDOWN_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// How long `call`'s shutdown takes at most: its result is out and a person
+/// waits for the prompt. Children still running [`KILL_MARGIN`] before
+/// it are killed.
+pub(crate) const CALL_SHUTDOWN_LIMIT: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// How long a child gets to exit on its closed stdin after `call`'s result
+/// before SIGTERM (a Python server takes ~0.5 s to wind down, a Node one
+/// ~10 ms; both exit at once on SIGTERM).
+pub(crate) const CALL_STDIN_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// A failed downstream call: how it failed, and a message naming the
 /// server and the tool.

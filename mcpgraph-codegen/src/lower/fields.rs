@@ -22,6 +22,12 @@ pub(super) struct Fields<'n> {
 }
 
 impl<'n> Fields<'n> {
+    /// Whether an unknown key was reported as a misspelling of `key`
+    /// (then `key` is not reported missing too).
+    pub(super) fn was_suggested(&self, key: &str) -> bool {
+        self.suggested.iter().any(|s| s == key)
+    }
+
     pub(super) fn get(&self, key: &str) -> Option<&'n yaml::Node> {
         self.map.get(key).map(|(_, v)| *v)
     }
@@ -116,10 +122,9 @@ impl Cx<'_, '_> {
     /// Reports a missing required field, unless an unknown key was already
     /// reported as a likely typo of it.
     pub(super) fn missing(&mut self, f: &Fields<'_>, key: &str, context: &str) {
-        if f.suggested.iter().any(|s| s == key) {
-            return;
+        if !f.was_suggested(key) {
+            self.err(f.pos, format!("missing required field `{key}`{context}"));
         }
-        self.err(f.pos, format!("missing required field `{key}`{context}"));
     }
 
     /// `node` as a string.

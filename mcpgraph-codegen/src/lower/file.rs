@@ -59,6 +59,9 @@ impl Cx<'_, '_> {
         }
         if let Some(n) = f.get("mcpServers") {
             (out.file.mcp_servers, out.broken_servers) = self.mcp_servers(n);
+            self.servers = (out.file.mcp_servers.iter().map(|s| s.name.value.clone()))
+                .chain(out.broken_servers.iter().cloned())
+                .collect();
         }
         if let Some(n) = f.get("executionLimits") {
             out.file.limits = self.limits(n);
@@ -276,7 +279,7 @@ mod tests {
             "missing required field `description` in a tool",
             "missing required field `id` in a node",
             "missing required field `next` in a node",
-            "missing required field `server` in a node",
+            "missing required field `server` in a node: an `mcp` node calls a tool of a downstream server",
             "missing required field `tool` in a node",
             "missing required field `type` in node `x`",
             "missing required field `rule` in a condition in node `s`",

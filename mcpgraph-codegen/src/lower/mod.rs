@@ -84,6 +84,7 @@ pub(crate) fn lower(source: &str, diags: &mut Diagnostics) -> Option<Lowered> {
     let mut cx = Cx {
         diags,
         index: LineIndex::new(source),
+        servers: Vec::new(),
     };
     Some(cx.file(&root))
 }
@@ -93,4 +94,6 @@ pub(crate) fn lower(source: &str, diags: &mut Diagnostics) -> Option<Lowered> {
 struct Cx<'d, 's> {
     diags: &'d mut Diagnostics,
     index: LineIndex<'s>,
+    /// The names under `mcpServers`, once read (for messages).
+    servers: Vec<String>,
 }

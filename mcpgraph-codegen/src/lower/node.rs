@@ -223,7 +223,13 @@ impl Cx<'_, '_> {
 
     /// The fields of an `mcp` node.
     fn mcp(&mut self, f: &Fields<'_>, context: &str, next: Option<Sp<String>>) -> Option<NodeKind> {
-        let server = self.required_string(f, "server", context);
+        let server = match f.get("server") {
+            Some(n) => self.string(n, "`server`"),
+            None => {
+                self.missing_server(f, context);
+                None
+            }
+        };
         let tool = self.required_string(f, "tool", context);
         let args = match f.get("args") {
             Some(n) => self.top_args(n),
@@ -238,6 +244,31 @@ impl Cx<'_, '_> {
             next: next?,
             resilience,
         })
+    }
+
+    /// An `mcp` node without `server`: it calls a downstream server's
+    /// tool; a tool of this graph is called from a branch or an item.
+    fn missing_server(&mut self, f: &Fields<'_>, context: &str) {
+        let servers = match self.servers.as_slice() {
+            [] => "the file declares no `mcpServers`".to_owned(),
+            names => format!(
+                "name one of the servers of `mcpServers`: {}",
+                names.join(", ")
+            ),
+        };
+        let tool = match f.get("tool").map(|t| &t.value) {
+            Some(Value::String(tool)) => tool.clone(),
+            _ => "TOOL".to_owned(),
+        };
+        if !f.was_suggested("server") {
+            self.err(
+                f.pos,
+                format!("missing required field `server`{context}: an `mcp` node calls a tool of a downstream server"),
+            )
+            .help(format!(
+                "{servers}; a tool of this graph is called without `server`, from a `parallel` branch or a `forEach` call (`branches: {{ {tool}: {{ tool: {tool} }} }}`, its output under `{tool}`)"
+            ));
+        }
     }
 
     /// The fields of a `transform` node.
@@ -355,6 +386,33 @@ mod tests {
                     Some("remove it: the call ends at the exit node")
                 ),
             ]
+        );
+    }
+
+    /// An `mcp` node without `server`: the servers it could name, and
+    /// where a tool of this graph is called from instead.
+    #[test]
+    fn mcp_node_without_server() {
+        let src = a_node("        type: mcp\n        tool: other_tool\n        next: exit\n");
+        let d = load_errors(&src);
+        assert_eq!(d.items.len(), 1, "{d}");
+        assert_eq!(
+            d.items[0].message,
+            "missing required field `server` in node `a`: an `mcp` node calls a tool of a downstream server"
+        );
+        assert_eq!(
+            d.items[0].help.as_deref(),
+            Some(
+                "name one of the servers of `mcpServers`: fs; a tool of this graph is called without `server`, from a `parallel` branch or a `forEach` call (`branches: { other_tool: { tool: other_tool } }`, its output under `other_tool`)"
+            )
+        );
+        let src = src.replace("mcpServers:\n  fs:\n    command: npx\n", "");
+        let d = load_errors(&src);
+        assert_eq!(
+            d.items[0].help.as_deref(),
+            Some(
+                "the file declares no `mcpServers`; a tool of this graph is called without `server`, from a `parallel` branch or a `forEach` call (`branches: { other_tool: { tool: other_tool } }`, its output under `other_tool`)"
+            )
         );
     }
 

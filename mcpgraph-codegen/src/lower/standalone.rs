@@ -23,6 +23,7 @@ pub fn lower_rule(source: &str) -> Result<Logic, Diagnostics> {
     let mut cx = Cx {
         diags: &mut diags,
         index: LineIndex::new(source),
+        servers: Vec::new(),
     };
     let logic = cx.logic(&root);
     if diags.error_count() == 0 {

@@ -13,17 +13,24 @@ use tokio_util::sync::CancellationToken;
 /// How long a child gets after its stdin closes, and again after SIGTERM.
 const GRACE: Duration = Duration::from_secs(2);
 
+/// How a child is stopped: `stop` closes its stdin, `term` cuts the wait
+/// for it to exit short with SIGTERM, `kill` sends SIGKILL at once.
+pub(super) struct Stopping {
+    pub stop: CancellationToken,
+    pub term: CancellationToken,
+    pub kill: CancellationToken,
+}
+
 /// Owns the child: records its exit, and stops or kills it when asked.
 pub(super) async fn monitor(
     mut child: Child,
-    stop: CancellationToken,
-    kill: CancellationToken,
+    stopping: Stopping,
     exit: watch::Sender<Option<ExitStatus>>,
 ) {
     let group = child.id();
     let status = tokio::select! {
         status = child.wait() => status,
-        () = stop.cancelled() => stop_gracefully(&mut child, group, &kill).await,
+        () = stopping.stop.cancelled() => stop_gracefully(&mut child, group, &stopping).await,
     };
     // Whatever the server left behind in its process group goes too.
     signal_group(group, Signal::Kill);
@@ -37,12 +44,12 @@ pub(super) async fn monitor(
 }
 
 /// Stdin is closed (by the transport): a well-behaved server exits; else
-/// SIGTERM after [`GRACE`], SIGKILL after another, or at once when `kill`
-/// is cancelled.
+/// SIGTERM after [`GRACE`] (or as soon as `term` is cancelled), SIGKILL
+/// after another, or at once when `kill` is cancelled.
 async fn stop_gracefully(
     child: &mut Child,
     group: Option<u32>,
-    kill: &CancellationToken,
+    stopping: &Stopping,
 ) -> std::io::Result<ExitStatus> {
     for term in [false, true] {
         if term {
@@ -54,7 +61,8 @@ async fn stop_gracefully(
                     return status;
                 }
             }
-            () = kill.cancelled() => break,
+            () = stopping.term.cancelled(), if !term => {}
+            () = stopping.kill.cancelled() => break,
         }
     }
     signal_group(group, Signal::Kill);

@@ -37,6 +37,9 @@ pub(crate) struct Process {
     stderr: Arc<super::stderr::Forwarded>,
     exit: watch::Receiver<Option<ExitStatus>>,
     stop: CancellationToken,
+    /// Cancelled to send SIGTERM to the child's process group now, not
+    /// after the grace its closed stdin gets.
+    term: CancellationToken,
     /// Cancelled to kill the child's process group now.
     kill: CancellationToken,
     /// Why the child was killed, when it was retired (see [`Process::retire`]).
@@ -79,6 +82,13 @@ impl Process {
         // Err: the monitor is gone (runtime shutting down; the child is
         // killed on drop).
         let _ = exit.wait_for(Option::is_some).await;
+    }
+
+    /// Stops the child, with SIGTERM to its process group now if its
+    /// stdin is closed already (see [`Process::stop`]).
+    pub(super) fn terminate(&self) {
+        self.stop.cancel();
+        self.term.cancel();
     }
 
     /// Kills the child's process group now (SIGKILL), without a grace.
@@ -168,19 +178,24 @@ pub(crate) fn spawn(
     };
     let forwarded = super::stderr::forward(name, stderr);
     let (exit_tx, exit) = watch::channel(None);
-    let (stop, kill) = (CancellationToken::new(), CancellationToken::new());
-    tokio::spawn(super::monitor::monitor(
-        child,
-        stop.clone(),
-        kill.clone(),
-        exit_tx,
-    ));
+    let (stop, term, kill) = (
+        CancellationToken::new(),
+        CancellationToken::new(),
+        CancellationToken::new(),
+    );
+    let stopping = super::monitor::Stopping {
+        stop: stop.clone(),
+        term: term.clone(),
+        kill: kill.clone(),
+    };
+    tokio::spawn(super::monitor::monitor(child, stopping, exit_tx));
     let process = Arc::new(Process {
         server: name.to_owned(),
         program,
         stderr: forwarded,
         exit,
         stop,
+        term,
         kill,
         retired: OnceLock::new(),
     });

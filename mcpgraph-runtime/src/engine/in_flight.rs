@@ -67,4 +67,19 @@ impl Engine {
         let deadline = std::time::Instant::now() + crate::downstream::SHUTDOWN_LIMIT;
         self.shared.clients.shutdown(deadline).await;
     }
+
+    /// [`shutdown`](Self::shutdown) once a one-shot call's result is out:
+    /// downstream children get [`CALL_STDIN_GRACE`](crate::downstream::CALL_STDIN_GRACE) after their
+    /// stdin closes, then SIGTERM, and are killed within
+    /// [`CALL_SHUTDOWN_LIMIT`](crate::downstream::CALL_SHUTDOWN_LIMIT).
+    pub(crate) async fn shutdown_soon(&self) {
+        let now = std::time::Instant::now();
+        self.shared
+            .clients
+            .shutdown_paced(
+                now + crate::downstream::CALL_SHUTDOWN_LIMIT,
+                Some(now + crate::downstream::CALL_STDIN_GRACE),
+            )
+            .await;
+    }
 }

@@ -15,7 +15,8 @@ pub struct CallOptions {
     pub cancel: CancellationToken,
     /// Receives an event as each node starts.
     pub progress: Option<mpsc::UnboundedSender<ProgressEvent>>,
-    /// Keep the execution record (one entry per node, with outputs).
+    /// Keep the execution record (one entry per node, with outputs, and
+    /// one per call of a `parallel` or `forEach` node).
     pub record: bool,
     /// The client making the call, asked what downstream servers ask
     /// (elicitation, sampling, roots). `None`: nobody can be asked, and a
@@ -28,7 +29,9 @@ pub struct CallOptions {
 pub struct CallOutcome {
     /// The result value or the error.
     pub result: Result<Value, CallError>,
-    /// One entry per node execution, when `CallOptions::record` was set.
+    /// One entry per node execution, and one per call of a `parallel` or
+    /// `forEach` node before it (see [`NodeRecord::part`]), when
+    /// `CallOptions::record` was set.
     pub records: Option<Vec<NodeRecord>>,
     /// The downstream content blocks the tool's exit returns (its
     /// `content:`), for the MCP result; `None` when it has no `content:`.

@@ -25,7 +25,7 @@ pub(crate) fn write_json(path: &Path, value: &Value) {
 }
 
 /// `--mcp` for fan_out: the pinned filesystem and everything servers.
-fn fan_out_servers(dir: &Path) -> PathBuf {
+pub(crate) fn fan_out_servers(dir: &Path) -> PathBuf {
     let node = which("node").expect("node on PATH");
     let everything = repo_root()
         .join("peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");

@@ -177,6 +177,49 @@ async fn call_trace_prints_the_execution_record() {
     assert!(lines[2].contains(r#"-> "increment_node""#));
 }
 
+/// `call --trace` of a `forEach` node: an entry per call (`each/0` ...,
+/// indented, as each ends), then the node's; the record docs/FORMAT.md
+/// shows.
+#[tokio::test]
+async fn call_trace_has_an_entry_per_call_of_a_fan_out_node() {
+    let dir = mcpgraph_tests::TempDir::new("trace-parts");
+    let mcp = crate::graph_cases::fan_out_servers(dir.path());
+    let directory = mcpgraph_tests::counting_dir().display().to_string();
+    let out = mcpgraph_tests::command_with_mcp("fan_out", &mcp)
+        .args(["call", "--trace", "read_directory"])
+        .arg(json!({ "directory": directory }).to_string())
+        .stdin(std::process::Stdio::null())
+        .output();
+    let out = mcpgraph_tests::timed("fan_out call --trace", out)
+        .await
+        .expect("fan_out ran");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with('#')).collect();
+    let nodes: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    let files = std::fs::read_dir(&directory).unwrap().count();
+    assert_eq!(lines.len(), 4 + files + 1, "{stderr}");
+    assert_eq!(&nodes[..2], ["entry", "list"], "{stderr}");
+    let mut items: Vec<&str> = nodes[2..2 + files].to_vec();
+    items.sort_unstable();
+    let mut want: Vec<String> = (0..files).map(|i| format!("each/{i}")).collect();
+    want.sort_unstable();
+    assert_eq!(items, want, "{stderr}");
+    assert_eq!(&nodes[2 + files..], ["each", "texts", "exit"], "{stderr}");
+    for line in &lines[2..2 + files] {
+        assert!(
+            line.starts_with("#2     each/")
+                && line.contains(" forEach ")
+                && line.contains("-> {\"content\":"),
+            "{line}"
+        );
+    }
+    assert!(lines[2 + files].starts_with("#2   each "), "{stderr}");
+}
+
 #[tokio::test]
 async fn progress_is_reported_per_node_when_asked() {
     let mut server = RawServer::spawn("loop_example", &[]);
