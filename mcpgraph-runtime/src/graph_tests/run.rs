@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::answers;
 use super::cases::{Case, Expect, TestFile};
 use super::cassette::{Cassette, Exchange};
 use super::coverage::Reached;
 use super::diff::{contains, diff, diff_subset, same};
 use super::tape::{Played, Tape};
-use crate::engine::{CallError, CallOptions, Engine};
+use crate::engine::{CallError, Engine};
 use crate::expressions::expr::Expr;
 
 /// How the cases' downstream calls are answered.
@@ -139,17 +140,12 @@ async fn run_case(
         Some(exchanges) => tape.replay(exchanges.unwrap_or_default()),
     }
     let started = Instant::now();
-    let options = CallOptions {
-        record: true,
-        ..CallOptions::default()
-    };
-    let outcome = engine
-        .call_with(&case.tool, Some(case.args.clone()), options)
-        .await;
+    let answered = answers::call(engine, &case.tool, &case.args, &case.answers).await;
     let time = started.elapsed();
     let played = tape.finish();
-    let records = outcome.records.unwrap_or_default();
-    run.reached.add(&case.tool, &records);
+    let records = answered.outcome.records.unwrap_or_default();
+    let elicited = answers::routes_taken(&records, &answered.given);
+    run.reached.add(&case.tool, &records, &elicited);
     let mut notes = Vec::new();
     if played.unused > 0 && !recorded {
         notes.push(format!(
@@ -157,7 +153,15 @@ async fn run_case(
             played.unused
         ));
     }
-    let failure = check(&case.expect, &outcome.result);
+    if !answered.unused.is_empty() {
+        notes.push(format!(
+            "answers no question took: {}",
+            answered.unused.join(", ")
+        ));
+    }
+    let failure = answered
+        .unanswered
+        .or_else(|| check(&case.expect, &answered.outcome.result));
     let result = CaseResult {
         name: case.name.clone(),
         tool: case.tool.clone(),
