@@ -10,6 +10,11 @@
 //! a test is running. A question the case does not answer fails the case,
 //! naming the node and its message.
 //!
+//! The harness declares form elicitation only for a graph that has an
+//! `elicit` node: a downstream server is told what the client declared (and
+//! such a client gets connections of its own), so the calls of any other
+//! graph are made exactly as by a client that declares nothing.
+//!
 //! A node reached more than once (a loop) takes the answers given for it
 //! as a list, in order; one answer may be written without the list.
 
@@ -23,6 +28,7 @@ use serde_json::{Map, Value};
 use crate::engine::{CallOptions, CallOutcome, Engine};
 use crate::error::ErrorKind;
 use crate::exec::elicit::Answer;
+use crate::graph::GraphDef;
 use crate::observe::{NodeRecord, NodeType};
 use crate::questions::{Caller, Rounds, Saved};
 
@@ -92,14 +98,42 @@ pub(crate) struct Answered {
     pub(crate) unused: Vec<String>,
 }
 
-/// Calls `tool` with `args`, recording its execution, and answers the
-/// graph's questions from `answers` until the call ends.
+/// Whether `graph` has an `elicit` node: whether the harness is a client
+/// that can be asked.
+pub(crate) fn asks_user(graph: &GraphDef) -> bool {
+    graph
+        .map
+        .and_then(|map| serde_json::from_str::<super::coverage::Map>(map).ok())
+        .is_some_and(|map| {
+            map.tools
+                .iter()
+                .flat_map(|t| &t.nodes)
+                .any(|n| n.node_type == "elicit")
+        })
+}
+
+/// Calls `tool` with `args`, recording its execution; when the graph
+/// `asks` the user, answers its questions from `answers` until the call
+/// ends.
 pub(crate) async fn call(
     engine: &Engine,
     tool: &str,
     args: &Map<String, Value>,
     answers: &Answers,
+    asks: bool,
 ) -> Answered {
+    if !asks {
+        let options = CallOptions {
+            record: true,
+            ..CallOptions::default()
+        };
+        return Answered {
+            outcome: engine.call_with(tool, Some(args.clone()), options).await,
+            given: BTreeMap::new(),
+            unanswered: None,
+            unused: answers.keys().map(|node| format!("`{node}`")).collect(),
+        };
+    }
     let mut left: BTreeMap<&str, VecDeque<&Reply>> = answers
         .iter()
         .map(|(node, given)| (node.as_str(), given.replies().iter().collect()))

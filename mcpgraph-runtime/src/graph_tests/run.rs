@@ -86,6 +86,7 @@ pub(crate) async fn run_cases(
 ) -> Run {
     let tape = Arc::new(Tape::default());
     engine.set_tape(Arc::clone(&tape));
+    let asks = answers::asks_user(engine.graph());
     let mut run = Run::default();
     for case in &file.cases {
         if !selection.takes(case) {
@@ -93,14 +94,14 @@ pub(crate) async fn run_cases(
         }
         let recording = cassette.cases.get(&case.name).cloned();
         let mut result = match mode {
-            Mode::Record => run_case(engine, &tape, case, None, &mut run).await,
+            Mode::Record => run_case(engine, &tape, case, None, asks, &mut run).await,
             Mode::Replay | Mode::Update => {
-                run_case(engine, &tape, case, Some(recording.clone()), &mut run).await
+                run_case(engine, &tape, case, Some(recording.clone()), asks, &mut run).await
             }
         };
         let stale = result.1.problems.len() + result.1.unused > 0;
         if mode == Mode::Update && (stale || recording.is_none()) {
-            result = run_case(engine, &tape, case, None, &mut run).await;
+            result = run_case(engine, &tape, case, None, asks, &mut run).await;
         }
         let (mut case_result, played) = result;
         if case_result.recorded {
@@ -126,12 +127,14 @@ pub(crate) async fn run_cases(
     run
 }
 
-/// Runs one case; `recording`: replay it (`Some(None)`: there is none).
+/// Runs one case; `recording`: replay it (`Some(None)`: there is none);
+/// `asks`: the graph may ask the user.
 async fn run_case(
     engine: &Engine,
     tape: &Tape,
     case: &Case,
     recording: Option<Option<Vec<Exchange>>>,
+    asks: bool,
     run: &mut Run,
 ) -> (CaseResult, Played) {
     let recorded = recording.is_none();
@@ -140,7 +143,7 @@ async fn run_case(
         Some(exchanges) => tape.replay(exchanges.unwrap_or_default()),
     }
     let started = Instant::now();
-    let answered = answers::call(engine, &case.tool, &case.args, &case.answers).await;
+    let answered = answers::call(engine, &case.tool, &case.args, &case.answers, asks).await;
     let time = started.elapsed();
     let played = tape.finish();
     let records = answered.outcome.records.unwrap_or_default();

@@ -8,6 +8,7 @@
 mod check_expressions;
 mod cli;
 mod graph_cases;
+mod graph_elicit;
 mod graph_failures;
 mod lock;
 mod observe;
