@@ -39,10 +39,14 @@ fn every_test_file_of_the_examples_and_the_starter_matches() {
 fn answers_of_the_wrong_shape_do_not_match() {
     let validator = validator();
     let case = |answers: &str| {
-        let text = format!("cases:\n  - {{ name: c, tool: t, answers: {answers}, expect: {{ output: 1 }} }}\n");
+        let text = format!(
+            "cases:\n  - {{ name: c, tool: t, answers: {answers}, expect: {{ output: 1 }} }}\n"
+        );
         validator.is_valid(&to_json(&text).unwrap())
     };
-    assert!(case("{ ask: { action: accept, content: { timezone: UTC } } }"));
+    assert!(case(
+        "{ ask: { action: accept, content: { timezone: UTC } } }"
+    ));
     assert!(case("{ ask: [{ action: decline }, { action: cancel }] }"));
     for wrong in [
         "{ ask: { action: acept } }",

@@ -195,3 +195,61 @@ pub(crate) fn total(tools: &[ToolCoverage]) -> f64 {
     let whole = tools.iter().map(|t| t.nodes + t.routes).sum();
     percent(part, whole)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::observe::NodeType;
+
+    fn record(index: usize, node: &str, node_type: NodeType) -> NodeRecord {
+        NodeRecord {
+            index,
+            node: node.to_owned(),
+            node_type,
+            start: Duration::ZERO,
+            duration: Duration::ZERO,
+            outcome: Ok(None),
+            part: None,
+        }
+    }
+
+    /// An `elicit` node whose decline and cancel both go to `sorry`: a
+    /// cancel takes the cancel route only.
+    #[test]
+    fn an_elicit_route_is_taken_by_its_own_answer_only() {
+        let map: Map = serde_json::from_value(serde_json::json!({
+            "file": "g.yaml",
+            "tools": [{ "name": "t", "nodes": [
+                { "id": "entry", "type": "entry", "line": 1 },
+                { "id": "ask", "type": "elicit", "line": 2, "routes": [
+                    { "to": "exit", "line": 3, "label": "accept" },
+                    { "to": "sorry", "line": 4, "label": "decline" },
+                    { "to": "sorry", "line": 5, "label": "cancel" }
+                ] },
+                { "id": "sorry", "type": "transform", "line": 6 },
+                { "id": "exit", "type": "exit", "line": 7 }
+            ] }]
+        }))
+        .unwrap();
+        let records = [
+            record(0, "entry", NodeType::Entry),
+            record(1, "ask", NodeType::Elicit),
+            record(2, "sorry", NodeType::Transform),
+            record(3, "exit", NodeType::Exit),
+        ];
+        let mut reached = Reached::default();
+        reached.add("t", &records, &[("ask".to_owned(), "cancel")]);
+        let tools = coverage(&map, &reached);
+        assert_eq!((tools[0].routes, tools[0].routes_taken), (3, 1));
+        let missed: Vec<&str> = tools[0].missed.iter().map(|m| m.what.as_str()).collect();
+        assert_eq!(
+            missed,
+            [
+                "`ask` never took its accept route to `exit`",
+                "`ask` never took its decline route to `sorry`"
+            ]
+        );
+    }
+}
