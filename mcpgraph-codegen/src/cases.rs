@@ -1,8 +1,8 @@
 //! A graph's test file (`<graph>.test.yaml`, read by `<server> test`):
 //! checked at build time like the graph (the tools exist, the arguments fit
-//! their `inputSchema`, `expect` says something, `assert` parses), each
-//! problem at its line and column, then embedded in the binary as JSON
-//! (`Graph::TESTS`).
+//! their `inputSchema`, `expect` says something, `assert` parses, `answers`
+//! fit the `elicit` nodes they answer), each problem at its line and
+//! column, then embedded in the binary as JSON (`Graph::TESTS`).
 
 use std::path::{Path, PathBuf};
 
@@ -13,8 +13,10 @@ use crate::model::{GraphFile, Pos};
 use crate::suggest::{list, suggest};
 use crate::yaml::{Node, Value};
 
+mod answers;
+
 /// The keys of a case.
-const CASE_KEYS: &[&str] = &["name", "tool", "args", "expect"];
+const CASE_KEYS: &[&str] = &["name", "tool", "args", "answers", "expect"];
 /// The keys of `expect`.
 const EXPECT_KEYS: &[&str] = &["output", "subset", "assert", "error"];
 
@@ -153,12 +155,15 @@ fn check_case(
     if let (Some(tool), Some(args), Some(node)) = (&tool, &args, get("args").or(Some(item))) {
         check_args(tool, args, node, diags);
     }
+    let answers = get("answers").map(|node| answers::check(node, tool, graph, diags));
     let expect = check_expect(get("expect"), item.pos, diags);
     let (name, tool, args, expect) = (name?, tool?, args?, expect?);
     let line = item.pos.line;
-    Some(
-        json!({ "name": name, "tool": tool.name.value, "args": args, "expect": expect, "line": line }),
-    )
+    let mut case = json!({ "name": name, "tool": tool.name.value, "args": args, "expect": expect, "line": line });
+    if let Some(answers) = answers {
+        case["answers"] = answers?;
+    }
+    Some(case)
 }
 
 fn check_tool<'g>(

@@ -2,11 +2,13 @@
 //! compiled graph with the downstream servers' replies recorded into a
 //! cassette or replayed from it, with each tool's coverage.
 //!
-//! `cases` reads the test file, `cassette` the recordings, `tape` stands
+//! `cases` reads the test file, `answers` answers the graph's questions
+//! from it, `cassette` the recordings, `tape` stands
 //! between the calls and the servers, `run` runs the cases, `diff` says
 //! how two values differ, `coverage` what the cases reached, `report`
 //! prints it all.
 
+mod answers;
 mod cases;
 mod cassette;
 mod coverage;

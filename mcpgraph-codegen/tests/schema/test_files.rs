@@ -25,10 +25,37 @@ fn every_test_file_of_the_examples_and_the_starter_matches() {
         .collect();
     assert!(files.len() >= 6, "{files:?}");
     files.push(Path::new(ROOT).join("mcpgraph-cli/templates/starter.test.yaml"));
+    files.push(Path::new(ROOT).join("tests/graphs/elicit.test.yaml"));
     for file in files {
         let instance = to_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
         let errors = schema_errors(&validator, &instance);
         assert!(errors.is_empty(), "{}:\n{errors}", file.display());
+    }
+}
+
+/// A case's `answers` of the wrong shape: an unknown action, `content`
+/// with a decline, an answer that is not a mapping, an empty list.
+#[test]
+fn answers_of_the_wrong_shape_do_not_match() {
+    let validator = validator();
+    let case = |answers: &str| {
+        let text = format!(
+            "cases:\n  - {{ name: c, tool: t, answers: {answers}, expect: {{ output: 1 }} }}\n"
+        );
+        validator.is_valid(&to_json(&text).unwrap())
+    };
+    assert!(case(
+        "{ ask: { action: accept, content: { timezone: UTC } } }"
+    ));
+    assert!(case("{ ask: [{ action: decline }, { action: cancel }] }"));
+    for wrong in [
+        "{ ask: { action: acept } }",
+        "{ ask: { action: decline, content: {} } }",
+        "{ ask: accept }",
+        "{ ask: [] }",
+        "{ ask: { content: {} } }",
+    ] {
+        assert!(!case(wrong), "{wrong}");
     }
 }
 

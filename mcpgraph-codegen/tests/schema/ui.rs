@@ -89,6 +89,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("jsonata_s0212_number.yaml", Blind::Semantic),
     ("jsonata_single_quoted.yaml", Blind::Semantic),
     // Errors of the test file beside the graph (`<graph>.test.yaml`).
+    ("test_file_bad_answers.yaml", Blind::Semantic),
     ("test_file_bad_args.yaml", Blind::Semantic),
     ("test_file_bad_expect.yaml", Blind::Semantic),
     ("test_file_unknown_tool.yaml", Blind::Semantic),

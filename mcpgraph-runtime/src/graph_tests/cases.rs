@@ -38,6 +38,9 @@ pub(crate) struct Case {
     #[serde(default)]
     pub(crate) args: Map<String, Value>,
     pub(crate) expect: Expect,
+    /// The user's answers to the graph's `elicit` nodes, by node id.
+    #[serde(default)]
+    pub(crate) answers: super::answers::Answers,
     /// Its line in the file (compiled-in files only).
     #[serde(default)]
     pub(crate) line: Option<u32>,

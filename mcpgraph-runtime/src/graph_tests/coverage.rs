@@ -2,9 +2,11 @@
 //!
 //! The generator writes each tool's map (its nodes and the routes a node
 //! may take besides its one `next`: switch conditions and defaults,
-//! `onError`), with their lines, into the binary
+//! `onError`, `elicit` answers), with their lines, into the binary
 //! ([`GraphDef::map`](crate::GraphDef::map)); a case's execution record
-//! says which nodes ran, in order, so which routes were taken.
+//! says which nodes ran, in order, so which routes were taken. An `elicit`
+//! node's routes are told apart by the answer that took them (two answers
+//! may go to the same node): the harness gave the answers, so it knows.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -57,17 +59,32 @@ pub(crate) struct Reached {
     tools: BTreeMap<String, ToolReached>,
 }
 
-/// What the cases reached in one tool: node ids, and routes as (from, to).
+/// What the cases reached in one tool: node ids, routes as (from, to),
+/// and `elicit` routes as (node, answer).
 #[derive(Debug, Default)]
 struct ToolReached {
     nodes: BTreeSet<String>,
     routes: BTreeSet<(String, String)>,
+    answers: BTreeSet<(String, String)>,
 }
 
 impl Reached {
-    /// Adds a call of `tool` whose execution record is `records`.
-    pub(crate) fn add(&mut self, tool: &str, records: &[NodeRecord]) {
-        let ToolReached { nodes, routes } = self.tools.entry(tool.to_owned()).or_default();
+    /// Adds a call of `tool` whose execution record is `records`, in which
+    /// the `elicit` nodes `elicited` went on with their answers.
+    pub(crate) fn add(
+        &mut self,
+        tool: &str,
+        records: &[NodeRecord],
+        elicited: &[(String, &'static str)],
+    ) {
+        let ToolReached {
+            nodes,
+            routes,
+            answers,
+        } = self.tools.entry(tool.to_owned()).or_default();
+        for (node, answer) in elicited {
+            answers.insert((node.clone(), (*answer).to_owned()));
+        }
         // A fan-out node's calls are covered with it.
         let records: Vec<&NodeRecord> = records.iter().filter(|r| r.part.is_none()).collect();
         for record in &records {
@@ -124,7 +141,11 @@ pub(crate) fn coverage(map: &Map, reached: &Reached) -> Vec<ToolCoverage> {
     map.tools
         .iter()
         .map(|tool| {
-            let ToolReached { nodes, routes } = reached.tools.get(&tool.name).unwrap_or(&empty);
+            let ToolReached {
+                nodes,
+                routes,
+                answers,
+            } = reached.tools.get(&tool.name).unwrap_or(&empty);
             let mut c = ToolCoverage {
                 tool: tool.name.clone(),
                 nodes: tool.nodes.len(),
@@ -144,7 +165,12 @@ pub(crate) fn coverage(map: &Map, reached: &Reached) -> Vec<ToolCoverage> {
                 }
                 for route in &node.routes {
                     c.routes += 1;
-                    if routes.contains(&(node.id.clone(), route.to.clone())) {
+                    let taken = if node.node_type == "elicit" {
+                        answers.contains(&(node.id.clone(), route.label.clone()))
+                    } else {
+                        routes.contains(&(node.id.clone(), route.to.clone()))
+                    };
+                    if taken {
                         c.routes_taken += 1;
                     } else {
                         c.missed.push(Missed {
@@ -168,4 +194,62 @@ pub(crate) fn total(tools: &[ToolCoverage]) -> f64 {
     let part = tools.iter().map(|t| t.nodes_reached + t.routes_taken).sum();
     let whole = tools.iter().map(|t| t.nodes + t.routes).sum();
     percent(part, whole)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::observe::NodeType;
+
+    fn record(index: usize, node: &str, node_type: NodeType) -> NodeRecord {
+        NodeRecord {
+            index,
+            node: node.to_owned(),
+            node_type,
+            start: Duration::ZERO,
+            duration: Duration::ZERO,
+            outcome: Ok(None),
+            part: None,
+        }
+    }
+
+    /// An `elicit` node whose decline and cancel both go to `sorry`: a
+    /// cancel takes the cancel route only.
+    #[test]
+    fn an_elicit_route_is_taken_by_its_own_answer_only() {
+        let map: Map = serde_json::from_value(serde_json::json!({
+            "file": "g.yaml",
+            "tools": [{ "name": "t", "nodes": [
+                { "id": "entry", "type": "entry", "line": 1 },
+                { "id": "ask", "type": "elicit", "line": 2, "routes": [
+                    { "to": "exit", "line": 3, "label": "accept" },
+                    { "to": "sorry", "line": 4, "label": "decline" },
+                    { "to": "sorry", "line": 5, "label": "cancel" }
+                ] },
+                { "id": "sorry", "type": "transform", "line": 6 },
+                { "id": "exit", "type": "exit", "line": 7 }
+            ] }]
+        }))
+        .unwrap();
+        let records = [
+            record(0, "entry", NodeType::Entry),
+            record(1, "ask", NodeType::Elicit),
+            record(2, "sorry", NodeType::Transform),
+            record(3, "exit", NodeType::Exit),
+        ];
+        let mut reached = Reached::default();
+        reached.add("t", &records, &[("ask".to_owned(), "cancel")]);
+        let tools = coverage(&map, &reached);
+        assert_eq!((tools[0].routes, tools[0].routes_taken), (3, 1));
+        let missed: Vec<&str> = tools[0].missed.iter().map(|m| m.what.as_str()).collect();
+        assert_eq!(
+            missed,
+            [
+                "`ask` never took its accept route to `exit`",
+                "`ask` never took its decline route to `sorry`"
+            ]
+        );
+    }
 }

@@ -45,6 +45,7 @@ pub(super) async fn replay(engine: &Engine, path: &Path, step: bool) -> Result<b
                 error: Some(wanted),
                 ..Expect::default()
             },
+            answers: Default::default(),
             line: None,
         }],
     };

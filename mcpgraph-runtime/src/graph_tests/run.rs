@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::answers;
 use super::cases::{Case, Expect, TestFile};
 use super::cassette::{Cassette, Exchange};
 use super::coverage::Reached;
 use super::diff::{contains, diff, diff_subset, same};
 use super::tape::{Played, Tape};
-use crate::engine::{CallError, CallOptions, Engine};
+use crate::engine::{CallError, Engine};
 use crate::expressions::expr::Expr;
 
 /// How the cases' downstream calls are answered.
@@ -85,6 +86,7 @@ pub(crate) async fn run_cases(
 ) -> Run {
     let tape = Arc::new(Tape::default());
     engine.set_tape(Arc::clone(&tape));
+    let asks = answers::asks_user(engine.graph());
     let mut run = Run::default();
     for case in &file.cases {
         if !selection.takes(case) {
@@ -92,14 +94,14 @@ pub(crate) async fn run_cases(
         }
         let recording = cassette.cases.get(&case.name).cloned();
         let mut result = match mode {
-            Mode::Record => run_case(engine, &tape, case, None, &mut run).await,
+            Mode::Record => run_case(engine, &tape, case, None, asks, &mut run).await,
             Mode::Replay | Mode::Update => {
-                run_case(engine, &tape, case, Some(recording.clone()), &mut run).await
+                run_case(engine, &tape, case, Some(recording.clone()), asks, &mut run).await
             }
         };
         let stale = result.1.problems.len() + result.1.unused > 0;
         if mode == Mode::Update && (stale || recording.is_none()) {
-            result = run_case(engine, &tape, case, None, &mut run).await;
+            result = run_case(engine, &tape, case, None, asks, &mut run).await;
         }
         let (mut case_result, played) = result;
         if case_result.recorded {
@@ -125,12 +127,14 @@ pub(crate) async fn run_cases(
     run
 }
 
-/// Runs one case; `recording`: replay it (`Some(None)`: there is none).
+/// Runs one case; `recording`: replay it (`Some(None)`: there is none);
+/// `asks`: the graph may ask the user.
 async fn run_case(
     engine: &Engine,
     tape: &Tape,
     case: &Case,
     recording: Option<Option<Vec<Exchange>>>,
+    asks: bool,
     run: &mut Run,
 ) -> (CaseResult, Played) {
     let recorded = recording.is_none();
@@ -139,17 +143,12 @@ async fn run_case(
         Some(exchanges) => tape.replay(exchanges.unwrap_or_default()),
     }
     let started = Instant::now();
-    let options = CallOptions {
-        record: true,
-        ..CallOptions::default()
-    };
-    let outcome = engine
-        .call_with(&case.tool, Some(case.args.clone()), options)
-        .await;
+    let answered = answers::call(engine, &case.tool, &case.args, &case.answers, asks).await;
     let time = started.elapsed();
     let played = tape.finish();
-    let records = outcome.records.unwrap_or_default();
-    run.reached.add(&case.tool, &records);
+    let records = answered.outcome.records.unwrap_or_default();
+    let elicited = answers::routes_taken(&records, &answered.given);
+    run.reached.add(&case.tool, &records, &elicited);
     let mut notes = Vec::new();
     if played.unused > 0 && !recorded {
         notes.push(format!(
@@ -157,7 +156,15 @@ async fn run_case(
             played.unused
         ));
     }
-    let failure = check(&case.expect, &outcome.result);
+    if !answered.unused.is_empty() {
+        notes.push(format!(
+            "answers no question took: {}",
+            answered.unused.join(", ")
+        ));
+    }
+    let failure = answered
+        .unanswered
+        .or_else(|| check(&case.expect, &answered.outcome.result));
     let result = CaseResult {
         name: case.name.clone(),
         tool: case.tool.clone(),

@@ -9,6 +9,7 @@ mod check_expressions;
 mod check_types;
 mod cli;
 mod graph_cases;
+mod graph_elicit;
 mod graph_failures;
 mod lock;
 mod observe;
