@@ -13,6 +13,7 @@ use super::{ROOT, schema_errors, to_json, validator, yaml_files};
 const SCHEMA_REJECTS: &[&str] = &[
     "elicit_form_not_flat.yaml",
     "empty_file.yaml",
+    "mcp_without_server.yaml",
     "expr_not_a_string.yaml",
     "expr_with_other_keys.yaml",
     "fanout_retry_bad_values.yaml",
