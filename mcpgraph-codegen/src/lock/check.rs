@@ -173,7 +173,6 @@ fn check_retry(
     lint(d, RETRY_NOT_IDEMPOTENT);
 }
 
-
 #[cfg(test)]
 #[path = "check_tests.rs"]
 mod tests;
