@@ -68,6 +68,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("fanout_on_error_unknown_node.yaml", Blind::Semantic),
     // Calls of the graph's own tools: rules between tools.
     ("graph_tool_missing_argument.yaml", Blind::Semantic),
+    ("graph_tool_unknown_argument.yaml", Blind::Semantic),
     ("recursion_without_bound.yaml", Blind::Semantic),
     ("unknown_branch_tool.yaml", Blind::Semantic),
     ("jsonata_block_scalar.yaml", Blind::Semantic),
@@ -114,7 +115,11 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("unknown_switch_target.yaml", Blind::Semantic),
     ("unreachable_node.yaml", Blind::Semantic),
     // Errors against the graph's lock file, which the schema does not see.
+    ("lock_branch_literal_type.yaml", Blind::Semantic),
+    ("lock_branch_tool_misspelled.yaml", Blind::Semantic),
     ("lock_checks.yaml", Blind::Semantic),
+    ("lock_foreach_literal_type.yaml", Blind::Semantic),
+    ("lock_foreach_tool_misspelled.yaml", Blind::Semantic),
     ("lock_required.yaml", Blind::Semantic),
     ("lock_unreadable.yaml", Blind::Semantic),
     ("regex_unsupported.yaml", Blind::Semantic),
