@@ -221,6 +221,16 @@ tools:
     );
 }
 
+/// Severity, line, column, message, lint, help.
+type Finding<'a> = (
+    Severity,
+    u32,
+    u32,
+    &'a str,
+    Option<&'a str>,
+    Option<&'a str>,
+);
+
 /// A `parallel` branch and a `forEach` call of a downstream tool are
 /// checked as an `mcp` node's call is, each message naming the node and
 /// the branch or item call; `$.item` and `$.index` in an item call are not
@@ -260,7 +270,7 @@ tools:
     let mut diags = Diagnostics::new("g.yaml", graph);
     check(&file, &lock(), "g.lock.json", &mut diags);
     diags.sort();
-    let got: Vec<(Severity, u32, u32, &str, Option<&str>, Option<&str>)> = diags
+    let got: Vec<Finding<'_>> = diags
         .items
         .iter()
         .map(|d| {
@@ -274,7 +284,7 @@ tools:
             )
         })
         .collect();
-    let want: Vec<(Severity, u32, u32, &str, Option<&str>, Option<&str>)> = vec![
+    let want: Vec<Finding<'_>> = vec![
         (
             Severity::Warning,
             0,

@@ -149,6 +149,9 @@ fn a_required_argument_with_a_default_may_be_left_out() {
     );
 }
 
+/// Line, column, message, lint, help.
+type Finding<'a> = (u32, u32, &'a str, Option<&'a str>, Option<&'a str>);
+
 /// A call of a graph tool: its literals are checked against the whole
 /// property schema (not only its `type`), an argument a closed schema does
 /// not list is an error, and one an open schema does not list a warning
@@ -188,7 +191,7 @@ tools:
       - { id: exit, type: exit }
 "#;
     let diags = crate::load_str(src, "g.yaml").unwrap_err();
-    let got: Vec<(u32, u32, &str, Option<&str>, Option<&str>)> = diags
+    let got: Vec<Finding<'_>> = diags
         .items
         .iter()
         .map(|d| {

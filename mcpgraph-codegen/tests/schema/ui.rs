@@ -117,7 +117,11 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("unknown_switch_target.yaml", Blind::Semantic),
     ("unreachable_node.yaml", Blind::Semantic),
     // Errors against the graph's lock file, which the schema does not see.
+    ("lock_branch_literal_type.yaml", Blind::Semantic),
+    ("lock_branch_tool_misspelled.yaml", Blind::Semantic),
     ("lock_checks.yaml", Blind::Semantic),
+    ("lock_foreach_literal_type.yaml", Blind::Semantic),
+    ("lock_foreach_tool_misspelled.yaml", Blind::Semantic),
     ("lock_required.yaml", Blind::Semantic),
     ("lock_unreadable.yaml", Blind::Semantic),
     ("regex_unsupported.yaml", Blind::Semantic),
