@@ -126,10 +126,6 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
     ("lock_unreadable.yaml", Blind::Semantic),
     ("regex_unsupported.yaml", Blind::Semantic),
     ("retry_not_idempotent.yaml", Blind::Semantic),
-    ("lock_branch_literal_type.yaml", Blind::Semantic),
-    ("lock_branch_tool_misspelled.yaml", Blind::Semantic),
-    ("lock_foreach_literal_type.yaml", Blind::Semantic),
-    ("lock_foreach_tool_misspelled.yaml", Blind::Semantic),
     // Types through fan-out, `elicit` and block scalars (with the lock).
     ("types_block_scalar_position.yaml", Blind::Semantic),
     ("types_branch_output_path.yaml", Blind::Semantic),
