@@ -2,9 +2,9 @@
 //!
 //! A proc macro has no stable way to emit a warning, so it emits code that
 //! draws one: a `#[deprecated(note = "...")]` constant, used at the macro's
-//! path literal. rustc then prints `warning: use of deprecated constant
-//! `...::mcpgraph::<lint>`: <the graph's message, position, notes>` at
-//! the call (the technique of the `proc-macro-warning` crate, in a few
+//! path literal. rustc then prints "warning: use of deprecated constant
+//! `...::mcpgraph::LINT`: MESSAGE" (the graph's message, position and
+//! notes) at the call (the technique of the `proc-macro-warning` crate, in a few
 //! lines of our own so that the lint level can be pinned, below).
 //!
 //! The items carry `#[warn(deprecated)]`, so a crate's

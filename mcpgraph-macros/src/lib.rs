@@ -14,7 +14,7 @@ use proc_macro::TokenStream;
 /// A warning of the graph (a lint, e.g. `unknown_input_field`) is a rustc
 /// warning at the path literal, with the graph file's position and the
 /// lint's name in its text (drawn as the use of a deprecated constant:
-/// `warning: use of deprecated constant `...::mcpgraph::<lint>`).
+/// "warning: use of deprecated constant `...::mcpgraph::LINT`").
 /// Options: `crate = ::renamed` for a renamed dependency; `allow(lint,
 /// ...)` drops a lint's warnings and `deny(lint, ...)` makes them errors
 /// (`warnings` names them all); `require_lock` fails without a schema
