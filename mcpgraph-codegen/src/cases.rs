@@ -198,6 +198,37 @@ fn check_tool<'g>(
     found
 }
 
+/// Each way `instance` misses `schema`: where (the value's place in
+/// `node` when `locate`, else `node`), " at `path`" (or nothing at the
+/// root) and what is wrong. A schema that does not compile has none.
+pub(crate) fn schema_misses(
+    schema: &Json,
+    instance: &Json,
+    node: &Node,
+    locate: bool,
+) -> Vec<(Pos, String, String)> {
+    let Ok(validator) = jsonschema::validator_for(schema) else {
+        return Vec::new();
+    };
+    validator
+        .iter_errors(instance)
+        .map(|error| {
+            let path = error.instance_path().to_string();
+            let at = if locate {
+                crate::lower::schema::locate(node, &path).pos
+            } else {
+                node.pos
+            };
+            let place = if path.is_empty() {
+                String::new()
+            } else {
+                format!(" at `{path}`")
+            };
+            (at, place, error.to_string())
+        })
+        .collect()
+}
+
 /// The arguments against the tool's `inputSchema`, each problem where the
 /// value is written.
 fn check_args(
@@ -206,18 +237,8 @@ fn check_args(
     node: &Node,
     diags: &mut Diagnostics,
 ) {
-    let Ok(validator) = jsonschema::validator_for(&tool.input_schema) else {
-        return;
-    };
     let instance = Json::Object(args.clone());
-    for error in validator.iter_errors(&instance) {
-        let path = error.instance_path().to_string();
-        let at = crate::lower::schema::locate(node, &path).pos;
-        let place = if path.is_empty() {
-            String::new()
-        } else {
-            format!(" at `{path}`")
-        };
+    for (at, place, error) in schema_misses(&tool.input_schema, &instance, node, true) {
         diags
             .error(
                 at,

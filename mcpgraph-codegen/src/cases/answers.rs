@@ -225,21 +225,7 @@ fn check_content(
         );
         return;
     }
-    let Ok(validator) = jsonschema::validator_for(schema) else {
-        return;
-    };
-    for error in validator.iter_errors(&content) {
-        let path = error.instance_path().to_string();
-        let at = if given {
-            crate::lower::schema::locate(node, &path).pos
-        } else {
-            node.pos
-        };
-        let place = if path.is_empty() {
-            String::new()
-        } else {
-            format!(" at `{path}`")
-        };
+    for (at, place, error) in super::schema_misses(schema, &content, node, given) {
         diags
             .error(
                 at,
