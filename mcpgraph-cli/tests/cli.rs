@@ -133,8 +133,8 @@ fn check_holds_branches_and_item_calls_to_the_lock() {
     assert_eq!(json[0]["help"], "did you mean `get_current_time`?");
 }
 
-/// Files mcpGraph runs that our checks warn about (the fixtures
-/// `mcpgraph/tests/compat_build.rs` compiles): `check` passes them with the
+/// Files mcpGraph runs that our checks warn about (the fixtures the UI
+/// case `mcpgraph_files_compile.rs` compiles): `check` passes them with the
 /// same warning, at the same place, as the build shows, and fails them with
 /// `--deny-warnings`.
 #[test]

@@ -37,6 +37,10 @@ fn ui() {
     link(&manifest.join("tests/ui"), &project.join("ui"));
     link(&manifest.join("../examples"), &project.join("examples"));
     link(&manifest.join("tests/compat"), &project.join("compat"));
+    link(
+        &manifest.join("../testdata/mcpgraph"),
+        &project.join("mcpgraph-examples"),
+    );
 
     // trybuild's cargo runs inherit these: its dependency build needs no
     // debug info and no incremental state (the cases are checked once).
@@ -45,6 +49,33 @@ fn ui() {
         std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "0");
         std::env::set_var("CARGO_INCREMENTAL", "0");
     }
+    every_mcpgraph_example_is_a_case(&manifest.join("../testdata/mcpgraph"));
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+}
+
+/// `ui/mcpgraph_files_compile.rs` names each of mcpGraph's examples: one
+/// added to `testdata/mcpgraph` without it fails here.
+fn every_mcpgraph_example_is_a_case(examples: &Path) {
+    let case = std::fs::read_to_string("tests/ui/mcpgraph_files_compile.rs")
+        .expect("tests/ui/mcpgraph_files_compile.rs");
+    let mut found = 0;
+    for entry in std::fs::read_dir(examples).expect("testdata/mcpgraph") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let call = format!("mcpgraph::mcpgraph!(\"mcpgraph-examples/{name}\");");
+        assert!(
+            case.contains(&call),
+            "tests/ui/mcpgraph_files_compile.rs does not compile {name}: add `{call}`"
+        );
+        found += 1;
+    }
+    assert!(
+        found >= 4,
+        "mcpGraph's examples: {found} in {}",
+        examples.display()
+    );
 }

@@ -3,8 +3,8 @@
 // declare), compiles: the warning is rustc's, at the path literal, with the
 // graph's position, message, notes and lint name. `#![deny(warnings)]`
 // makes it an error so that this case shows its text (trybuild hides the
-// warnings of a build that passes; `tests/compat_build.rs` builds it for
-// real), and `#![allow(deprecated)]` does not hide it.
+// warnings of a build that passes; `mcpgraph_files_compile.rs` shows it
+// as a warning), and `#![allow(deprecated)]` does not hide it.
 #![allow(deprecated)]
 #![deny(warnings)]
 
