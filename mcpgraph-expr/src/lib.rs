@@ -115,7 +115,7 @@ impl Helpers {
 /// ([`compat::rewrite`]). The error is the first regex literal with no
 /// JavaScript meaning in Rust's engine (the generator refuses those at
 /// build time).
-pub fn prepare(ast: &mut AstNode) -> Result<Helpers, String> {
+pub fn prepare(ast: &mut AstNode) -> Result<Helpers, regex::UntranslatableRegex> {
     regex::translate(ast)?;
     bounded::guard(ast);
     Ok(compat::rewrite(ast))

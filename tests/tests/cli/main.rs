@@ -7,6 +7,7 @@
 
 mod check_expressions;
 mod check_types;
+mod code_map;
 mod cli;
 mod graph_cases;
 mod graph_elicit;
