@@ -12,9 +12,7 @@
 pub(crate) mod handler;
 #[cfg(feature = "http-server")]
 pub(crate) mod http;
-// Without `http-server` the counters still count (an atomic add), but
-// nothing scrapes them.
-#[cfg_attr(not(feature = "http-server"), allow(dead_code))]
+pub(crate) mod identity;
 pub(crate) mod metrics;
 pub(crate) mod result;
 mod resume;
@@ -25,4 +23,4 @@ pub(crate) mod telemetry;
 pub(crate) mod tools;
 
 /// Time for responses produced during shutdown to reach their streams.
-pub(crate) const FLUSH_GRACE: std::time::Duration = std::time::Duration::from_millis(150);
+pub const FLUSH_GRACE: std::time::Duration = std::time::Duration::from_millis(150);

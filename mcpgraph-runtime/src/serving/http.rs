@@ -14,8 +14,10 @@
 
 mod connection;
 mod front_door;
+mod identity;
 mod oauth;
 mod peers;
+mod prometheus;
 mod routes;
 mod scrape;
 mod sessions;
@@ -26,7 +28,7 @@ pub(crate) use front_door::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,
     DEFAULT_SEND_TIMEOUT_SECS, DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
 };
-pub(crate) use oauth::{Claims, DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
+pub(crate) use oauth::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
 pub(crate) use peers::RateLimit;
 
 use std::convert::Infallible;
@@ -192,7 +194,10 @@ pub(crate) async fn serve_http(
     let manager = Arc::new(sessions::CappedSessions::new(manager, options.max_sessions));
     // Without sessions a client of the session era has no stream for a
     // server-to-client request: its calls cannot be asked questions.
-    let session_handler = handler.clone().with_sessions(!options.stateless);
+    let session_handler = handler
+        .clone()
+        .with_sessions(!options.stateless)
+        .with_identity(Arc::new(identity::HttpIdentity));
     let mcp = StreamableHttpService::new(
         move || Ok(session_handler.for_session()),
         Arc::clone(&manager),

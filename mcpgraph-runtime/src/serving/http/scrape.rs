@@ -18,6 +18,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use super::front_door::Refuser;
+use super::prometheus;
 use super::sessions::CappedSessions;
 use super::{Body, METRICS_PATH, plain};
 use crate::serving::handler::Handler;
@@ -45,12 +46,13 @@ impl Gauges {
 
     /// A scrape's answer.
     pub(super) async fn response(&self) -> Response<Body> {
-        let text = crate::serving::metrics::render(crate::serving::metrics::Gauges {
+        let gauges = prometheus::Gauges {
             sessions: self.sessions().await,
             in_flight: self.handler.caps().running(),
             connections: self.max_connections - self.connections.available_permits(),
             refusing: self.refuser.refusing(),
-        });
+        };
+        let text = prometheus::render(&crate::serving::metrics::counters(), gauges);
         let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
         response.headers_mut().insert(
             header::CONTENT_TYPE,
