@@ -13,6 +13,7 @@
 //! in flight finish within a bound.
 
 mod connection;
+mod error;
 mod front_door;
 mod identity;
 mod oauth;
@@ -20,9 +21,11 @@ mod peers;
 mod prometheus;
 mod routes;
 mod scrape;
+mod server;
 mod sessions;
 
 pub(crate) use connection::PeerAddress;
+pub(crate) use error::HttpError;
 pub(crate) use front_door::{
     DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTION_AGE_SECS,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,
@@ -39,23 +42,12 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioTimer;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::serving::handler::Handler;
 
 pub(crate) use super::FLUSH_GRACE;
-
-/// How long connections may take to close once the drain is over.
-const CLOSE_GRACE: Duration = Duration::from_secs(2);
-
-/// How long a completed request's events are kept for a client resuming
-/// its stream (rmcp keeps them per request, 60 s by default): a bound on
-/// what a session holds for requests that are over.
-const COMPLETED_CACHE: Duration = Duration::from_secs(10);
 
 /// The path MCP is served on.
 pub(crate) const MCP_PATH: &str = "/mcp";
@@ -139,46 +131,27 @@ pub(crate) async fn serve_http(
     shutdown: CancellationToken,
     bound: impl FnOnce(SocketAddr, Option<SocketAddr>),
 ) -> Result<(), String> {
-    let listener = TcpListener::bind(options.addr)
+    // Until the command line calls `run` itself.
+    run(handler, options, shutdown, bound)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let metrics_listener = match options.metrics_addr {
-        Some(addr) => Some(scrape::bind(addr).await?),
+        .map_err(|e| e.to_string())
+}
+
+/// [`serve_http`], with a typed error.
+async fn run(
+    handler: Handler,
+    mut options: HttpOptions,
+    shutdown: CancellationToken,
+    bound: impl FnOnce(SocketAddr, Option<SocketAddr>),
+) -> Result<(), HttpError> {
+    let (listener, local) = bind(options.addr, None).await?;
+    let metrics = match options.metrics_addr {
+        Some(addr) => Some(bind(addr, Some("--metrics-addr")).await?),
         None => None,
     };
-    let metrics_local = metrics_listener.as_ref().and_then(|l| l.local_addr().ok());
-    bound(local, metrics_local);
-
-    let mut hosts = vec![
-        "localhost".to_owned(),
-        "127.0.0.1".to_owned(),
-        "::1".to_owned(),
-    ];
-    hosts.extend(options.allowed_hosts.iter().cloned());
-    if !local.ip().is_loopback() && !local.ip().is_unspecified() {
-        hosts.push(local.ip().to_string());
-    }
-    let mut origins = vec![
-        "http://localhost:*".to_owned(),
-        "http://127.0.0.1:*".to_owned(),
-        "http://[::1]:*".to_owned(),
-    ];
-    origins.extend(options.allowed_origins.iter().cloned());
-    let sessions = CancellationToken::new();
-    let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(hosts)
-        .with_allowed_origins(origins)
-        .with_legacy_session_mode(!options.stateless)
-        .with_json_response(options.stateless)
-        // Ours is the only bound on a request body (`--max-body-bytes`,
-        // routes.rs); rmcp's own (4 MiB by default) follows it.
-        .with_max_request_body_bytes(usize::try_from(options.max_body_bytes).unwrap_or(usize::MAX))
-        .with_cancellation_token(sessions.clone());
+    bound(local, metrics.as_ref().map(|(_, addr)| *addr));
     let engine = handler.engine().clone();
-    let oauth = match options.oauth {
+    let oauth = match options.oauth.take() {
         Some(oauth) => Some(oauth::Guard::new(
             oauth,
             engine
@@ -188,123 +161,28 @@ pub(crate) async fn serve_http(
         )?),
         None => None,
     };
-    let mut manager = LocalSessionManager::default();
-    manager.session_config.keep_alive = Some(options.session_idle);
-    manager.session_config.completed_cache_ttl = COMPLETED_CACHE;
-    let manager = Arc::new(sessions::CappedSessions::new(manager, options.max_sessions));
-    // Without sessions a client of the session era has no stream for a
-    // server-to-client request: its calls cannot be asked questions.
-    let session_handler = handler
-        .clone()
-        .with_sessions(!options.stateless)
-        .with_identity(Arc::new(identity::HttpIdentity));
-    let mcp = StreamableHttpService::new(
-        move || Ok(session_handler.for_session()),
-        Arc::clone(&manager),
-        config,
-    );
-    let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections));
-    let refuser = front_door::Refuser::default();
-    let gauges = Arc::new(scrape::Gauges {
-        sessions: manager,
-        handler,
-        connections: Arc::clone(&connections),
-        max_connections: options.max_connections,
-        refuser: refuser.clone(),
-    });
-    let closing = CancellationToken::new();
-    if let Some(listener) = metrics_listener {
-        tokio::spawn(scrape::serve(
-            listener,
-            Arc::clone(&gauges),
-            closing.clone(),
-        ));
+    let drain = options.drain;
+    let server = server::Server::new(handler, options, local, oauth, shutdown.clone());
+    if let Some((listener, _)) = metrics {
+        let (gauges, closing) = (Arc::clone(&server.gauges), server.closing.clone());
+        tokio::spawn(scrape::serve(listener, gauges, closing));
     }
-    let peers = Arc::new(peers::PeerTable::new(
-        options.max_connections_per_peer,
-        options.request_rate,
-        options.max_connections,
-    ));
-    // HTTP/1.1 only: the deadlines and caps here are HTTP/1's, and MCP
-    // clients need nothing else. hyper enforces the header timeout only
-    // with a timer.
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(options.header_read_timeout);
-    let served = Arc::new(connection::Served {
-        builder,
-        routes: Arc::new(routes::Routes {
-            mcp,
-            gauges,
-            metrics_here: options.metrics_addr.is_none(),
-            auth: options.auth_token,
-            oauth,
-            stateless: options.stateless,
-            max_sessions: options.max_sessions,
-            body_timeout: options.body_timeout,
-            max_body_bytes: options.max_body_bytes,
-            stopping: shutdown.clone(),
-        }),
-        send_timeout: options.send_timeout,
-        max_age: options.max_connection_age,
-        closing: closing.clone(),
-    });
-
-    let mut backoff = front_door::AcceptBackoff::default();
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let (stream, peer) = match accepted {
-                    Ok(pair) => pair,
-                    Err(e) => {
-                        backoff.failed(&e).await;
-                        continue;
-                    }
-                };
-                backoff.succeeded();
-                let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
-                    refuser.refuse(stream, front_door::Refusal::Connections);
-                    continue;
-                };
-                let Some(place) = peers.connect(peer.ip()) else {
-                    refuser.refuse(stream, front_door::Refusal::ConnectionsPerPeer);
-                    continue;
-                };
-                // Without it, small JSON-RPC replies wait for Nagle's timer:
-                // about 25 ms per call instead of 2.
-                let _ = stream.set_nodelay(true);
-                // Served here, on the serving runtime, where no call runs
-                // (calls go to the worker threads): a long evaluation
-                // never holds a connection, a probe or a ping.
-                let served = Arc::clone(&served);
-                tokio::spawn(async move {
-                    let _permit = permit;
-                    connection::serve(stream, peer, place, served).await;
-                });
-            }
-            () = shutdown.cancelled() => break,
-        }
-    }
-    drop(listener);
-    tracing::info!("shutting down: waiting for running calls");
-    if !engine.drain(options.drain).await {
-        tracing::warn!("calls still running after {:?} were stopped", options.drain);
-    }
-    // The last responses are on their way to their streams; then the
-    // sessions' idle event streams (every client keeps one open) can go,
-    // and every connection closes after its current response.
-    tokio::time::sleep(FLUSH_GRACE).await;
-    sessions.cancel();
-    closing.cancel();
-    let all = u32::try_from(options.max_connections).unwrap_or(u32::MAX);
-    if tokio::time::timeout(CLOSE_GRACE, connections.acquire_many(all))
-        .await
-        .is_err()
-    {
-        tracing::warn!("some connections did not close in time");
-    }
+    server.accept(listener, &shutdown).await;
+    server.close(&engine, drain).await;
     Ok(())
+}
+
+/// A listener on `addr` (given by `flag`, when not `--http`), and the
+/// address it is bound to.
+async fn bind(
+    addr: SocketAddr,
+    flag: Option<&'static str>,
+) -> Result<(TcpListener, SocketAddr), HttpError> {
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| HttpError::Bind { addr, flag, source })?;
+    let local = listener.local_addr().map_err(HttpError::LocalAddr)?;
+    Ok((listener, local))
 }
 
 /// `service`'s response to `request`.

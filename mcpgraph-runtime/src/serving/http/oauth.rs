@@ -26,6 +26,7 @@ use jsonwebtoken::Algorithm;
 pub(crate) use claims::{Claims, DEFAULT_ALGORITHMS};
 
 use super::Body;
+use super::error::OAuthError;
 use challenge::Challenges;
 use claims::{Invalid, Policy};
 use jwks::KeyCache;
@@ -87,7 +88,7 @@ impl Guard {
     pub(super) fn new(
         options: OAuthOptions,
         tools: impl IntoIterator<Item = (&'static str, &'static [&'static str])>,
-    ) -> Result<Guard, String> {
+    ) -> Result<Guard, OAuthError> {
         http_url("--oauth-issuer", &options.issuer)?;
         let resource = http_url("--oauth-resource", &options.resource)?;
         if let Some(jwks) = &options.jwks_url {
@@ -258,12 +259,17 @@ impl Guard {
 }
 
 /// `text` parsed as an absolute `http(s)` URL without a fragment.
-fn http_url(flag: &str, text: &str) -> Result<url::Url, String> {
-    let url = url::Url::parse(text).map_err(|e| format!("{flag} `{text}`: {e}"))?;
+fn http_url(flag: &'static str, text: &str) -> Result<url::Url, OAuthError> {
+    let url = url::Url::parse(text).map_err(|source| OAuthError::NotAUrl {
+        flag,
+        text: text.to_owned(),
+        source,
+    })?;
     if !matches!(url.scheme(), "http" | "https") || url.fragment().is_some() {
-        return Err(format!(
-            "{flag} `{text}`: not an http:// or https:// URL without a fragment"
-        ));
+        return Err(OAuthError::NotHttp {
+            flag,
+            text: text.to_owned(),
+        });
     }
     Ok(url)
 }

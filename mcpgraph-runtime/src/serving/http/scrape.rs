@@ -4,7 +4,6 @@
 //! Prometheus server scrapes by address); its connections are few (a
 //! scraper's) and capped, and it closes with the server.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -60,13 +59,6 @@ impl Gauges {
         );
         response
     }
-}
-
-/// Binds `--metrics-addr`.
-pub(super) async fn bind(addr: SocketAddr) -> Result<TcpListener, String> {
-    TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr} (--metrics-addr): {e}"))
 }
 
 /// Serves `/metrics` on `listener` until `shutdown` is cancelled.

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk};
 use jsonwebtoken::{Algorithm, DecodingKey};
 
+use crate::serving::http::error::OAuthError;
+
 /// The shortest time between two fetches of the key set.
 pub(super) const MIN_REFETCH: Duration = Duration::from_secs(5);
 /// The age after which the key set is fetched again in the background.
@@ -119,7 +121,7 @@ struct KeySet {
 }
 
 impl KeyCache {
-    pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, String> {
+    pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, OAuthError> {
         crate::downstream::install_crypto_provider();
         // Every token is verified with a key of this cache.
         crate::jwt_crypto::install();
@@ -128,7 +130,7 @@ impl KeyCache {
             .timeout(FETCH_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|e| format!("cannot create an HTTP client: {e}"))?;
+            .map_err(OAuthError::Client)?;
         Ok(KeyCache {
             client,
             issuer: issuer.to_owned(),
