@@ -29,8 +29,10 @@ mod graph;
 pub(crate) mod graph_tests;
 #[cfg(test)]
 mod js_regex;
-#[cfg(any(feature = "http-client", feature = "http-server"))]
-mod jwt_crypto;
+// Public for `mcpgraph-http`'s inbound OAuth, which verifies tokens with it.
+#[cfg(feature = "jwt-crypto")]
+#[doc(hidden)]
+pub mod jwt_crypto;
 mod meta;
 mod observe;
 mod one_copy;
