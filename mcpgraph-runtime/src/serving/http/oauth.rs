@@ -14,6 +14,7 @@
 
 mod challenge;
 mod claims;
+mod fetch_error;
 mod jwks;
 
 use std::collections::HashMap;
