@@ -11,7 +11,7 @@
 #[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 pub(crate) mod handler;
 #[cfg(feature = "http-server")]
-pub(crate) mod http;
+pub mod http;
 pub(crate) mod identity;
 pub(crate) mod metrics;
 pub(crate) mod result;

@@ -60,9 +60,9 @@ pub struct CallCaps {
 }
 
 /// Default of `--max-in-flight`.
-pub(crate) const DEFAULT_MAX_IN_FLIGHT: usize = 256;
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 256;
 /// Default of `--max-in-flight-per-session`.
-pub(crate) const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
+pub const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
 
 impl CallCaps {
     /// Caps of `per_server` and `per_session` calls.
