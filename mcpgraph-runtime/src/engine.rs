@@ -210,7 +210,8 @@ impl Engine {
     }
 
     /// The graph this engine runs.
-    pub(crate) fn graph(&self) -> &GraphDef {
+    #[doc(hidden)]
+    pub fn graph(&self) -> &GraphDef {
         &self.shared.graph
     }
 

@@ -57,20 +57,6 @@ pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 pub use tokio_util::sync::CancellationToken;
 
-/// What the crates serving other transports build on (`mcpgraph-http`):
-/// the MCP handler with its caps, its seam for who sent a request and its
-/// sealing keys, and the counters `/metrics` shows. Not an API.
-#[doc(hidden)]
-pub mod transport {
-    pub use crate::caller_token::CallerToken;
-    pub use crate::questions::Owner;
-    pub use crate::serving::FLUSH_GRACE;
-    pub use crate::serving::handler::{CallCaps, Handler};
-    pub use crate::serving::identity::RequestIdentity;
-    pub use crate::serving::metrics::{Counters, counters, refused};
-    pub use crate::serving::state::StateKeys;
-}
-
 /// Entry points for tests, the fuzz targets, the differential runner and
 /// the benchmarks, behind the non-default `testing` feature: none of them
 /// is in a user's binary. Not an API.

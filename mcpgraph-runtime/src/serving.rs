@@ -1,8 +1,8 @@
 //! Serving MCP: the rmcp handler that turns a `tools/call` into an engine
 //! call ([`handler`]), the tools it lists ([`tools`]) and the results it
-//! answers with ([`result`]), the transports (streamable HTTP with its front
-//! door in `http`, with the `http-server` feature; the process's own stdin
-//! and stdout in [`stdio`]), the
+//! answers with ([`result`]), the process's own stdin and stdout
+//! ([`stdio`]; streamable HTTP is `mcpgraph-http`'s, told who sent a
+//! request through [`identity`]), the
 //! sealing of the state a client keeps between rounds ([`state`]), and what
 //! an operator watches: `/metrics` ([`metrics`]), logs and spans
 //! ([`telemetry`], written by [`stderr_writer`]).
@@ -10,8 +10,6 @@
 // Public for the `testing` re-exports (the fuzz target serves through it).
 #[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 pub(crate) mod handler;
-#[cfg(feature = "http-server")]
-pub mod http;
 pub(crate) mod identity;
 pub(crate) mod metrics;
 pub(crate) mod result;

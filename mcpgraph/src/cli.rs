@@ -19,6 +19,12 @@ use mcpgraph_runtime::{Graph, GraphDef};
 
 mod args;
 mod call;
+// `serve`'s HTTP flags and serving: mcpgraph-http's, or without the
+// `http-server` feature a hidden `--http` refused with that reason.
+#[cfg(feature = "http-server")]
+use mcpgraph_http as http;
+#[cfg(not(feature = "http-server"))]
+mod http;
 mod serve;
 
 use args::{AuthCommand, Cli, Command, parse_args};
@@ -105,9 +111,9 @@ pub(crate) fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
 /// calls on worker threads (a one-shot call on that thread itself, which
 /// has nothing else to do; see `engine`). HTTP, with many clients, accepts
 /// and serves connections on a multi-threaded runtime, calls on worker
-/// threads (see `http::serve_http`).
+/// threads (see `mcpgraph_http`).
 fn one_connection(cli: &Cli) -> bool {
-    !matches!(&cli.command, Some(Command::Serve(args)) if args.http.is_some())
+    !matches!(&cli.command, Some(Command::Serve(args)) if args.http.requested())
 }
 
 /// Runs the command on `graph`; `local`: on a current-thread runtime,

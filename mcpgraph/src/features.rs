@@ -11,9 +11,6 @@ pub(crate) const TLS: bool = cfg!(feature = "tls");
 /// `http-client` feature).
 pub(crate) const HTTP_CLIENT: bool = cfg!(feature = "http-client");
 
-/// Whether this build serves streamable HTTP (the `http-server` feature).
-pub(crate) const HTTP_SERVER: bool = cfg!(feature = "http-server");
-
 /// Why `what` cannot be done: this build lacks mcpgraph's `feature`.
 #[cfg_attr(feature = "http-server", allow(dead_code))]
 pub(crate) fn missing(what: &str, feature: &str) -> String {

@@ -15,8 +15,6 @@ use tokio_util::sync::CancellationToken;
 use super::args::ServeArgs;
 use mcpgraph_runtime::Engine;
 use mcpgraph_runtime::host::StateKeys;
-#[cfg(feature = "http-server")]
-use mcpgraph_runtime::host::http::{HttpOptions, MCP_PATH, RateLimit, serve_http};
 use mcpgraph_runtime::host::{CallCaps, Handler, serve};
 
 /// What the whole shutdown may take beyond `--drain-secs`: the calls
@@ -25,10 +23,6 @@ use mcpgraph_runtime::host::{CallCaps, Handler, serve};
 pub(super) const SHUTDOWN_SLACK: Duration = Duration::from_secs(5);
 
 pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
-    #[cfg(not(feature = "http-server"))]
-    if args.http.is_some() {
-        return Err(crate::features::missing("`serve --http`", "http-server"));
-    }
     let recording;
     let engine = match &args.record_failures {
         Some(dir) => {
@@ -45,15 +39,6 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
         args.state_key_file.as_deref(),
     )
     .map_err(|e| e.to_string())?;
-    #[cfg(feature = "http-server")]
-    if state_keys.is_ephemeral() && args.stateless {
-        tracing::warn!(
-            "--stateless without --state-key-file or --state-key-env: the state a waiting \
-             call hands its client is sealed with a random key of this process, so its retry \
-             resumes only on this replica, and not after a restart; give every replica the \
-             same key"
-        );
-    }
     let handler = Handler::new(engine.clone())
         .with_caps(CallCaps::new(
             args.max_in_flight,
@@ -69,97 +54,29 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             drain,
         ));
     }
-    match args.http {
-        None => {
-            // stdio: the session ends at EOF; a signal ends it early, once
-            // running calls are done.
-            let serving = serve(handler, mcpgraph_runtime::host::stdio_halves());
-            tokio::pin!(serving);
-            tokio::select! {
-                result = &mut serving => return result,
-                () = shutdown.cancelled() => {}
-            }
-            // The session stays alive (its loop runs as its own task) while
-            // running calls finish, so their responses still go out; it
-            // refuses new calls (`CallCaps::close`).
-            if !engine.drain(drain).await {
-                tracing::warn!("calls still running after {drain:?} were stopped");
-            }
-            tokio::time::sleep(mcpgraph_runtime::host::FLUSH_GRACE).await;
-            Ok(())
-        }
-        #[cfg(not(feature = "http-server"))]
-        Some(_) => Ok(()), // refused at the top
-        #[cfg(feature = "http-server")]
-        Some(addr) => {
-            let auth_token = match &args.auth_token_env {
-                None => None,
-                Some(var) => match std::env::var(var) {
-                    Ok(token) if !token.is_empty() => {
-                        mcpgraph_runtime::host::withhold_from_children(var);
-                        mcpgraph_runtime::host::remember(var, &token);
-                        Some(token)
-                    }
-                    _ => {
-                        return Err(format!(
-                            "--auth-token-env: environment variable `{var}` is not set"
-                        ));
-                    }
-                },
-            };
-            let options = HttpOptions {
-                addr,
-                allowed_hosts: args.allowed_hosts,
-                allowed_origins: args.allowed_origins,
-                auth_token,
-                oauth: args.oauth.options(),
-                stateless: args.stateless,
-                drain,
-                header_read_timeout: Duration::from_secs(args.header_timeout_secs),
-                body_timeout: Duration::from_secs(args.body_timeout_secs),
-                max_body_bytes: args.max_body_bytes,
-                max_connections: args.max_connections,
-                max_connections_per_peer: args.max_connections_per_peer.unwrap_or_else(|| {
-                    mcpgraph_runtime::host::http::default_max_connections_per_peer(
-                        args.max_connections,
-                    )
-                }),
-                request_rate: request_rate(args.max_request_rate_per_peer),
-                send_timeout: Duration::from_secs(args.send_timeout_secs),
-                max_connection_age: Duration::from_secs(args.max_connection_age_secs),
-                max_sessions: args.max_sessions,
-                session_idle: Duration::from_secs(args.session_idle_secs),
-                metrics_addr: args.metrics_addr,
-            };
-            serve_http(handler, options, shutdown, |bound, metrics| {
-                // On stderr, so scripts (and tests binding port 0) learn it.
-                if let Some(metrics) = metrics {
-                    eprintln!("mcpgraph: serving metrics on http://{metrics}/metrics");
-                }
-                eprintln!("mcpgraph: serving MCP on http://{bound}{MCP_PATH}");
-            })
+    if args.http.requested() {
+        return args
+            .http
+            .serve(handler, drain, shutdown)
             .await
-        }
+            .map_err(|e| e.to_string());
     }
-}
-
-/// `--max-request-rate-per-peer`: by default, the default rate for peers
-/// beyond loopback (a local reverse proxy, through which every client
-/// shares one address, or a benchmark is not limited); a value given
-/// limits every peer; 0, none.
-#[cfg(feature = "http-server")]
-fn request_rate(given: Option<u32>) -> Option<RateLimit> {
-    match given {
-        None => Some(RateLimit {
-            per_sec: mcpgraph_runtime::host::http::DEFAULT_MAX_REQUEST_RATE_PER_PEER,
-            loopback: false,
-        }),
-        Some(0) => None,
-        Some(per_sec) => Some(RateLimit {
-            per_sec,
-            loopback: true,
-        }),
+    // stdio: the session ends at EOF; a signal ends it early, once running
+    // calls are done.
+    let serving = serve(handler, mcpgraph_runtime::host::stdio_halves());
+    tokio::pin!(serving);
+    tokio::select! {
+        result = &mut serving => return result,
+        () = shutdown.cancelled() => {}
     }
+    // The session stays alive (its loop runs as its own task) while running
+    // calls finish, so their responses still go out; it refuses new calls
+    // (`CallCaps::close`).
+    if !engine.drain(drain).await {
+        tracing::warn!("calls still running after {drain:?} were stopped");
+    }
+    tokio::time::sleep(mcpgraph_runtime::host::FLUSH_GRACE).await;
+    Ok(())
 }
 
 /// At the first signal: refuses new calls, starts the drain (`token`) and

@@ -31,7 +31,7 @@ use super::oauth::{CalledTool, Claims, Guard};
 use super::scrape::Gauges;
 use super::sessions::{CappedSessions, Owner, Principal, watching};
 use super::{Body, HEALTH_PATH, MCP_PATH, METRICS_PATH, front_door, plain};
-use crate::serving::handler::Handler;
+use mcpgraph_runtime::host::Handler;
 
 /// The MCP service, as rmcp serves it.
 pub(super) type Mcp = StreamableHttpService<Handler, CappedSessions>;
@@ -123,11 +123,11 @@ impl Routes {
             }
         }
         if self.stopping.is_cancelled() && !(in_session && request.method() != Method::GET) {
-            crate::serving::metrics::refused("draining");
+            mcpgraph_runtime::host::refused("draining");
             return retry_later("server shutting down: retry on another instance\n");
         }
         if new_session && self.gauges.sessions().await >= self.max_sessions {
-            crate::serving::metrics::refused("sessions");
+            mcpgraph_runtime::host::refused("sessions");
             return too_many_sessions();
         }
         let declared = request
@@ -284,7 +284,7 @@ fn too_many_sessions() -> Response<Body> {
 
 /// A 429 telling when to come back (whole seconds, at least one).
 fn too_many_requests(wait: Duration) -> Response<Body> {
-    crate::serving::metrics::refused("request_rate");
+    mcpgraph_runtime::host::refused("request_rate");
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     let mut response = Response::new(
         Full::new(Bytes::from_static(

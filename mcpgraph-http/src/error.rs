@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 /// Why serving streamable HTTP could not start.
 #[derive(Debug)]
 #[non_exhaustive]
-pub(crate) enum HttpError {
+pub enum HttpError {
     /// An address could not be bound.
     Bind {
         /// The address.
@@ -30,7 +30,7 @@ pub(crate) enum HttpError {
 /// Why inbound OAuth's settings are not usable.
 #[derive(Debug)]
 #[non_exhaustive]
-pub(crate) enum OAuthError {
+pub enum OAuthError {
     /// `flag`'s value is not a URL.
     NotAUrl {
         /// The option.

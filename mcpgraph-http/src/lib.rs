@@ -1,8 +1,14 @@
-//! Serving MCP over streamable HTTP (HTTP/1.1 only: every bound below
-//! holds for it, and MCP clients need nothing else).
+//! Serving a generated server's MCP handler over streamable HTTP (HTTP/1.1
+//! only: every bound below holds for it, and MCP clients need nothing
+//! else).
+//!
+//! **No semver promise:** this crate is an implementation detail of
+//! [`mcpgraph`](https://docs.rs/mcpgraph), whose `http-server` feature
+//! brings it in; its command line flattens [`HttpArgs`] into `serve`'s
+//! flags and calls [`HttpArgs::serve`].
 //!
 //! rmcp's `StreamableHttpService` speaks the protocol (sessions, SSE,
-//! `Host`/`Origin` validation); this module owns the socket side: binding,
+//! `Host`/`Origin` validation); this crate owns the socket side: binding,
 //! `TCP_NODELAY` on every accepted connection, the front door's bounds
 //! (`front_door`: connections, header and body deadlines; `peers`: per
 //! peer; `sessions`: the session cap; `connection`: send timeout and age),
@@ -12,6 +18,7 @@
 //! and a graceful shutdown that refuses new calls at once and lets those
 //! in flight finish within a bound.
 
+mod args;
 mod connection;
 mod error;
 mod front_door;
@@ -24,15 +31,16 @@ mod scrape;
 mod server;
 mod sessions;
 
+pub use args::HttpArgs;
 pub(crate) use connection::PeerAddress;
-pub(crate) use error::HttpError;
-pub use front_door::{
+pub use error::{HttpError, OAuthError};
+pub(crate) use front_door::{
     DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTION_AGE_SECS,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,
     DEFAULT_SEND_TIMEOUT_SECS, DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
 };
-pub use oauth::{Claims, DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
-pub use peers::RateLimit;
+pub(crate) use oauth::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
+pub(crate) use peers::RateLimit;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -45,12 +53,10 @@ use hyper::{Request, Response, StatusCode};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::serving::handler::Handler;
-
-pub(crate) use super::FLUSH_GRACE;
+use mcpgraph_runtime::host::{FLUSH_GRACE, Handler};
 
 /// The path MCP is served on.
-pub const MCP_PATH: &str = "/mcp";
+pub(crate) const MCP_PATH: &str = "/mcp";
 
 /// A liveness/readiness probe for load balancers and orchestrators: `GET`
 /// answers 200 while serving. Once shutdown has begun, new connections are
@@ -66,7 +72,7 @@ pub(crate) const METRICS_PATH: &str = "/metrics";
 
 /// Settings of the HTTP server.
 #[derive(Clone, Debug)]
-pub struct HttpOptions {
+pub(crate) struct HttpOptions {
     /// Address to bind.
     pub addr: SocketAddr,
     /// `Host` values accepted besides the loopback names (DNS-rebinding
@@ -125,20 +131,7 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 /// (MCP's, and `/metrics`' own if any) through `bound` (useful with port
 /// 0). Connections are accepted and served on the runtime this runs on;
 /// the calls they make run on the engine's worker threads.
-pub async fn serve_http(
-    handler: Handler,
-    options: HttpOptions,
-    shutdown: CancellationToken,
-    bound: impl FnOnce(SocketAddr, Option<SocketAddr>),
-) -> Result<(), String> {
-    // Until the command line calls `run` itself.
-    run(handler, options, shutdown, bound)
-        .await
-        .map_err(|e| e.to_string())
-}
-
-/// [`serve_http`], with a typed error.
-async fn run(
+pub(crate) async fn serve_http(
     handler: Handler,
     mut options: HttpOptions,
     shutdown: CancellationToken,
@@ -155,9 +148,10 @@ async fn run(
         Some(oauth) => Some(oauth::Guard::new(
             oauth,
             engine
-                .tools()
+                .graph()
+                .tools
                 .iter()
-                .map(|t| (t.meta.name, t.meta.required_scopes)),
+                .map(|t| (t.name, t.required_scopes)),
         )?),
         None => None,
     };

@@ -16,7 +16,7 @@ use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk};
 use jsonwebtoken::{Algorithm, DecodingKey};
 
 use super::fetch_error::FetchError;
-use crate::serving::http::error::OAuthError;
+use crate::error::OAuthError;
 
 /// The shortest time between two fetches of the key set.
 pub(super) const MIN_REFETCH: Duration = Duration::from_secs(5);
@@ -123,9 +123,9 @@ struct KeySet {
 
 impl KeyCache {
     pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, OAuthError> {
-        crate::downstream::install_crypto_provider();
+        mcpgraph_runtime::downstream::install_crypto_provider();
         // Every token is verified with a key of this cache.
-        crate::jwt_crypto::install();
+        mcpgraph_runtime::jwt_crypto::install();
         let client = reqwest::Client::builder()
             .connect_timeout(FETCH_TIMEOUT)
             .timeout(FETCH_TIMEOUT)

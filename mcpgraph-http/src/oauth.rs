@@ -24,7 +24,7 @@ use hyper::HeaderMap;
 use hyper::header;
 use jsonwebtoken::Algorithm;
 
-pub use claims::{Claims, DEFAULT_ALGORITHMS};
+pub(crate) use claims::{Claims, DEFAULT_ALGORITHMS};
 
 use super::Body;
 use super::error::OAuthError;
@@ -33,7 +33,7 @@ use claims::{Invalid, Policy};
 use jwks::KeyCache;
 
 /// Default of `serve --oauth-leeway-secs`.
-pub const DEFAULT_LEEWAY_SECS: u64 = 60;
+pub(crate) const DEFAULT_LEEWAY_SECS: u64 = 60;
 
 /// The protocol version from which requests carry `Mcp-Method` and
 /// `Mcp-Name` (SEP-2243), which rmcp checks against the body.
@@ -41,7 +41,7 @@ const STANDARD_HEADERS_VERSION: &str = "2026-07-28";
 
 /// Settings of inbound OAuth.
 #[derive(Clone, Debug)]
-pub struct OAuthOptions {
+pub(crate) struct OAuthOptions {
     /// `--oauth-issuer`: the authorization server whose tokens are valid.
     pub issuer: String,
     /// `--oauth-resource`: this server's canonical MCP URL.
@@ -156,11 +156,11 @@ impl Guard {
         let claims = match claims::verify(token, &self.policy, &self.keys).await {
             Ok(claims) => claims,
             Err(Invalid::KeysUnavailable) => {
-                crate::serving::metrics::refused("oauth_keys_unavailable");
+                mcpgraph_runtime::host::refused("oauth_keys_unavailable");
                 return Err(challenge::keys_unavailable());
             }
             Err(why) => {
-                crate::serving::metrics::refused("oauth_invalid_token");
+                mcpgraph_runtime::host::refused("oauth_invalid_token");
                 tracing::debug!(reason = ?why, "access token refused");
                 return Err(self.challenges.unauthorized(true));
             }
@@ -254,7 +254,7 @@ impl Guard {
     }
 
     fn insufficient(&self, needed: &[&str]) -> hyper::Response<Body> {
-        crate::serving::metrics::refused("oauth_insufficient_scope");
+        mcpgraph_runtime::host::refused("oauth_insufficient_scope");
         self.challenges.insufficient_scope(needed)
     }
 }

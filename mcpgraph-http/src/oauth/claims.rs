@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::jwks::{KeyCache, KeyError};
 
 /// Default of `serve --oauth-algorithms`: the asymmetric ones.
-pub const DEFAULT_ALGORITHMS: &[Algorithm] = &[
+pub(crate) const DEFAULT_ALGORITHMS: &[Algorithm] = &[
     Algorithm::RS256,
     Algorithm::RS384,
     Algorithm::RS512,
@@ -28,7 +28,7 @@ pub const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 /// The caller a valid access token names, as the request's extensions
 /// carry it.
 #[derive(Clone, Debug)]
-pub struct Claims {
+pub(crate) struct Claims {
     /// `iss` (checked to be the server's `--oauth-issuer`).
     pub(crate) issuer: String,
     /// `sub`.
@@ -38,7 +38,7 @@ pub struct Claims {
     /// The scopes granted: `scope` (space-separated) or `scp` (a list).
     pub(crate) scopes: HashSet<String>,
     /// The token itself, for servers that pass the caller's identity on.
-    pub(crate) token: crate::caller_token::CallerToken,
+    pub(crate) token: mcpgraph_runtime::host::CallerToken,
 }
 
 #[derive(Deserialize)]
@@ -126,7 +126,7 @@ pub(super) async fn verify(
         issuer: policy.issuer.clone(),
         subject: raw.sub,
         client_id: raw.client_id,
-        token: crate::caller_token::CallerToken::new(token, scopes.iter().cloned()),
+        token: mcpgraph_runtime::host::CallerToken::new(token, scopes.iter().cloned()),
         scopes,
     })
 }

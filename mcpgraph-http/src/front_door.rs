@@ -21,28 +21,28 @@ use tokio::net::TcpStream;
 use tokio::time::Sleep;
 
 /// Default of `serve --max-connections`.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// Default of `serve --max-sessions`.
-pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+pub(crate) const DEFAULT_MAX_SESSIONS: usize = 1024;
 /// Default of `serve --session-idle-secs`.
-pub const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
+pub(crate) const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
 /// Default of `serve --body-timeout-secs`.
-pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+pub(crate) const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
 /// Default of `serve --max-body-bytes`: 4 MiB, rmcp's own default since
 /// 3.10.
-pub const DEFAULT_MAX_BODY_BYTES: u64 = 4 << 20;
+pub(crate) const DEFAULT_MAX_BODY_BYTES: u64 = 4 << 20;
 /// Default of `serve --max-request-rate-per-peer`, for peers beyond
 /// loopback.
-pub const DEFAULT_MAX_REQUEST_RATE_PER_PEER: u32 = 1000;
+pub(crate) const DEFAULT_MAX_REQUEST_RATE_PER_PEER: u32 = 1000;
 /// Default of `serve --send-timeout-secs`.
-pub const DEFAULT_SEND_TIMEOUT_SECS: u64 = 30;
+pub(crate) const DEFAULT_SEND_TIMEOUT_SECS: u64 = 30;
 /// Default of `serve --max-connection-age-secs`.
-pub const DEFAULT_MAX_CONNECTION_AGE_SECS: u64 = 600;
+pub(crate) const DEFAULT_MAX_CONNECTION_AGE_SECS: u64 = 600;
 
 /// Default of `serve --max-connections-per-peer`: three quarters of
 /// `max_connections` (rounded up), so that a quarter always stays for
 /// other peers.
-pub fn default_max_connections_per_peer(max_connections: usize) -> usize {
+pub(crate) fn default_max_connections_per_peer(max_connections: usize) -> usize {
     max_connections - max_connections / 4
 }
 
@@ -111,9 +111,9 @@ impl Refuser {
     /// within [`REFUSAL_TIME`] whatever the client does; or closes it now
     /// when [`REFUSING_MAX`] refusals are under way.
     pub(super) fn refuse(&self, mut stream: TcpStream, why: Refusal) {
-        crate::serving::metrics::refused(why.cap());
+        mcpgraph_runtime::host::refused(why.cap());
         let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
-            crate::serving::metrics::refused("connections_unanswered");
+            mcpgraph_runtime::host::refused("connections_unanswered");
             return;
         };
         tokio::spawn(async move {
@@ -229,7 +229,7 @@ pub(super) fn cut_response(
 /// The answer to a request whose declared `Content-Length` is over
 /// `max_bytes`, before any of its body is read.
 pub(super) fn too_large() -> hyper::Response<super::Body> {
-    crate::serving::metrics::refused("body_size");
+    mcpgraph_runtime::host::refused("body_size");
     let (status, text) = too_large_parts();
     closing(super::plain(status, text))
 }
@@ -261,7 +261,7 @@ impl Body for BoundedBody {
     ) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
         let this = self.get_mut();
         if this.deadline.as_mut().poll(cx).is_ready() {
-            crate::serving::metrics::refused("body_timeout");
+            mcpgraph_runtime::host::refused("body_timeout");
             this.cut.store(LATE, Ordering::SeqCst);
             return Poll::Ready(Some(Err(BodyError(format!(
                 "the request body did not arrive within {} s",
@@ -276,7 +276,7 @@ impl Body for BoundedBody {
         {
             this.received = this.received.saturating_add(data.len() as u64);
             if this.received > this.max_bytes {
-                crate::serving::metrics::refused("body_size");
+                mcpgraph_runtime::host::refused("body_size");
                 this.cut.store(TOO_LARGE, Ordering::SeqCst);
                 return Poll::Ready(Some(Err(BodyError(format!(
                     "the request body is over {} bytes",

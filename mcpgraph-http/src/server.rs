@@ -20,8 +20,8 @@ use super::routes::{Mcp, Routes};
 use super::scrape::Gauges;
 use super::sessions::CappedSessions;
 use super::{FLUSH_GRACE, HttpOptions, connection, front_door, peers};
-use crate::engine::Engine;
-use crate::serving::handler::Handler;
+use mcpgraph_runtime::Engine;
+use mcpgraph_runtime::host::Handler;
 
 /// How long connections may take to close once the drain is over.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);

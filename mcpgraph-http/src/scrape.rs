@@ -20,7 +20,7 @@ use super::front_door::Refuser;
 use super::prometheus;
 use super::sessions::CappedSessions;
 use super::{Body, METRICS_PATH, plain};
-use crate::serving::handler::Handler;
+use mcpgraph_runtime::host::Handler;
 
 /// Connections the metrics listener serves at once; one more is closed.
 const SCRAPERS: usize = 8;
@@ -51,7 +51,7 @@ impl Gauges {
             connections: self.max_connections - self.connections.available_permits(),
             refusing: self.refuser.refusing(),
         };
-        let text = prometheus::render(&crate::serving::metrics::counters(), gauges);
+        let text = prometheus::render(&mcpgraph_runtime::host::counters(), gauges);
         let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
         response.headers_mut().insert(
             header::CONTENT_TYPE,

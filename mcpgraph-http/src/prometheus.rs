@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::serving::metrics::Counters;
+use mcpgraph_runtime::host::Counters;
 
 /// The gauges, read by the caller at each scrape.
 #[derive(Clone, Copy, Debug, Default)]
@@ -113,7 +113,7 @@ fn escape(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{Downstream, ErrorKind};
+    use mcpgraph_runtime::{Downstream, ErrorKind};
 
     #[test]
     fn kinds_and_labels() {

@@ -8,9 +8,9 @@ use sha2::{Digest, Sha256};
 
 use super::PeerAddress;
 use super::oauth::Claims;
-use crate::caller_token::CallerToken;
-use crate::questions::Owner;
-use crate::serving::identity::RequestIdentity;
+use mcpgraph_runtime::host::CallerToken;
+use mcpgraph_runtime::host::Owner;
+use mcpgraph_runtime::host::RequestIdentity;
 
 /// A request's sender, as streamable HTTP knows it.
 pub(crate) struct HttpIdentity;

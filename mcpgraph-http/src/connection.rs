@@ -135,7 +135,7 @@ impl SendTimeout {
         if self.stall.as_mut().poll(cx).is_pending() {
             return Poll::Pending;
         }
-        crate::serving::metrics::refused("send_timeout");
+        mcpgraph_runtime::host::refused("send_timeout");
         tracing::debug!(limit = ?self.limit, "a client stopped reading; dropping its connection");
         Poll::Ready(Err(std::io::Error::new(
             std::io::ErrorKind::TimedOut,
