@@ -16,7 +16,7 @@
 //! presenting its id gets 404 before rmcp sees the request.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either, Empty, Full};
@@ -26,8 +26,8 @@ use hyper::{Method, Request, Response, StatusCode};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use tokio_util::sync::CancellationToken;
 
-use super::connection::Connection;
 use super::oauth::{CalledTool, Claims, Guard};
+use super::peers::PeerConnection;
 use super::scrape::Gauges;
 use super::sessions::{CappedSessions, Owner, Principal, watching};
 use super::{Body, HEALTH_PATH, MCP_PATH, METRICS_PATH, front_door, plain};
@@ -39,6 +39,21 @@ pub(super) type Mcp = StreamableHttpService<Handler, CappedSessions>;
 /// A request body as rmcp gets it: streamed within its bounds, or read
 /// already (to find the tools it calls).
 type McpBody = Either<front_door::BoundedBody, Full<Bytes>>;
+
+/// A connection as the routes see it.
+#[derive(Debug)]
+pub(super) struct Connection {
+    pub(super) peer: PeerConnection,
+    pub(super) opened: Instant,
+    pub(super) max_age: Duration,
+}
+
+impl Connection {
+    /// Whether the connection has passed `--max-connection-age-secs`.
+    pub(super) fn too_old(&self) -> bool {
+        self.opened.elapsed() >= self.max_age
+    }
+}
 
 /// Everything a request may need.
 pub(super) struct Routes {
