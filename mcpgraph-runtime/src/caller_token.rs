@@ -8,23 +8,19 @@ use std::sync::Arc;
 /// A caller's access token, and the scopes it grants (checked against
 /// the `requiredScopes` of every tool the call reaches, nested ones too).
 #[derive(Clone)]
-#[cfg_attr(
-    not(all(feature = "http-server", feature = "http-client")),
-    allow(dead_code)
-)]
-pub(crate) struct CallerToken {
+#[cfg_attr(not(feature = "http-client"), allow(dead_code))]
+#[doc(hidden)]
+pub struct CallerToken {
     token: Arc<str>,
     scopes: Arc<[String]>,
 }
 
-// Made by inbound OAuth (`http-server`), read by the token exchange
-// (`http-client`): a build with neither only passes `None` around.
-#[cfg_attr(
-    not(all(feature = "http-server", feature = "http-client")),
-    allow(dead_code)
-)]
+// Made by inbound OAuth (`mcpgraph-http`), read by the token exchange
+// (`http-client`): a build without it only passes `None` around.
+#[cfg_attr(not(feature = "http-client"), allow(dead_code))]
 impl CallerToken {
-    pub(crate) fn new(token: &str, scopes: impl IntoIterator<Item = String>) -> CallerToken {
+    /// The token `token`, granting `scopes`.
+    pub fn new(token: &str, scopes: impl IntoIterator<Item = String>) -> CallerToken {
         CallerToken {
             token: token.into(),
             scopes: scopes.into_iter().collect(),

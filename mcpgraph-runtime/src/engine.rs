@@ -108,7 +108,8 @@ impl Engine {
     }
 
     /// [`Engine::start`] for a graph given by its [`GraphDef`].
-    pub(crate) fn start_def(
+    #[doc(hidden)]
+    pub fn start_def(
         graph: GraphDef,
         overrides: Vec<ServerSpec>,
         workers: usize,
@@ -132,7 +133,8 @@ impl Engine {
     }
 
     /// [`Engine::start_local`] for a graph given by its [`GraphDef`].
-    pub(crate) fn start_local_def(
+    #[doc(hidden)]
+    pub fn start_local_def(
         graph: GraphDef,
         overrides: Vec<ServerSpec>,
         workers: Option<usize>,
@@ -183,10 +185,8 @@ impl Engine {
 
     /// Writes every failed call into `recorder`'s directory
     /// (`serve --record-failures`).
-    pub(crate) fn with_failure_recorder(
-        mut self,
-        recorder: crate::graph_tests::FailureRecorder,
-    ) -> Self {
+    #[doc(hidden)]
+    pub fn with_failure_recorder(mut self, recorder: crate::graph_tests::FailureRecorder) -> Self {
         self.failures = Some(Arc::new(recorder));
         self
     }
@@ -210,7 +210,8 @@ impl Engine {
     }
 
     /// The graph this engine runs.
-    pub(crate) fn graph(&self) -> &GraphDef {
+    #[doc(hidden)]
+    pub fn graph(&self) -> &GraphDef {
         &self.shared.graph
     }
 

@@ -44,7 +44,7 @@ static PROVIDER: CryptoProvider = CryptoProvider {
 
 /// Makes ring jsonwebtoken's provider for this process. Idempotent; a
 /// provider installed before (by whoever embeds the runtime) is kept.
-pub(crate) fn install() {
+pub fn install() {
     // `Err` only when a provider is installed already: that one is kept.
     let _ = PROVIDER.install_default();
 }

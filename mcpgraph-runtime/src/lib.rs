@@ -4,8 +4,9 @@
 //! [`mcpgraph`](https://docs.rs/mcpgraph) and changes with it; use it
 //! through `mcpgraph`, whose public API is pinned.
 //!
-//! Generated code implements [`Graph`] for a unit type and calls the
-//! command line through the hidden [`codegen`] module; everything else here
+//! Generated code implements [`Graph`] for a unit type and reaches the
+//! runtime through the hidden [`codegen`] module (the facade adds the
+//! command line, which calls the hidden `host` module); everything else here
 //! serves it, through the graph's type-erased [`GraphDef`] (so it is
 //! compiled once, here, not again in every graph's crate): [`Engine`] runs
 //! calls on single-threaded workers, [`Execution`] holds one call's context
@@ -14,7 +15,6 @@
 
 mod allocator;
 mod caller_token;
-mod cli;
 #[doc(hidden)]
 pub mod codegen;
 pub mod downstream;
@@ -22,15 +22,18 @@ mod engine;
 mod error;
 mod exec;
 mod expressions;
-mod features;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
 pub(crate) mod graph_tests;
+#[doc(hidden)]
+pub mod host;
 #[cfg(test)]
 mod js_regex;
-#[cfg(any(feature = "http-client", feature = "http-server"))]
-mod jwt_crypto;
+// Public for `mcpgraph-http`'s inbound OAuth, which verifies tokens with it.
+#[cfg(feature = "jwt-crypto")]
+#[doc(hidden)]
+pub mod jwt_crypto;
 mod meta;
 mod observe;
 mod one_copy;

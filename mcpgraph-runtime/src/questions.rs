@@ -67,11 +67,15 @@ pub struct Caller {
 /// (parked calls): its authenticated principal, else its session, else its
 /// peer address.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Owner(Arc<str>);
+#[doc(hidden)]
+pub struct Owner(Arc<str>);
 
 impl Owner {
+    /// The name of the one client of a graph served over stdio.
+    pub const STDIO: &'static str = "stdio";
+
     /// The owner named `name` (`principal:…`, `session:…`, `peer:…`).
-    pub(crate) fn new(name: &str) -> Self {
+    pub fn new(name: &str) -> Self {
         Self(Arc::from(name))
     }
 
@@ -79,7 +83,7 @@ impl Owner {
     /// `stdio` by `serving::handler`): the only caller, so its share of
     /// what is held for callers protects nobody.
     pub(crate) fn is_sole_client(&self) -> bool {
-        &*self.0 == "stdio"
+        &*self.0 == Self::STDIO
     }
 }
 

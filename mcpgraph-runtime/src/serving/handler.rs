@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
+use crate::serving::identity::{RequestIdentity, Stdio};
 use crate::serving::metrics;
 use crate::serving::state::StateKeys;
 use crate::trace_context::TraceContext;
@@ -42,6 +43,8 @@ pub struct Handler {
     pub(super) sessions: bool,
     /// The keys sealing the state a waiting call hands its client.
     state_keys: Arc<StateKeys>,
+    /// Who sent a request, as its transport tells.
+    pub(super) identity: Arc<dyn RequestIdentity>,
 }
 
 /// Caps on calls in flight: for the whole server and for one session
@@ -57,9 +60,9 @@ pub struct CallCaps {
 }
 
 /// Default of `--max-in-flight`.
-pub(crate) const DEFAULT_MAX_IN_FLIGHT: usize = 256;
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 256;
 /// Default of `--max-in-flight-per-session`.
-pub(crate) const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
+pub const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
 
 impl CallCaps {
     /// Caps of `per_server` and `per_session` calls.
@@ -79,7 +82,6 @@ impl CallCaps {
     }
 
     /// The calls running in the whole server.
-    #[cfg(feature = "http-server")]
     pub fn running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
@@ -104,6 +106,7 @@ impl Clone for Handler {
             session: Arc::clone(&self.session),
             sessions: self.sessions,
             state_keys: Arc::clone(&self.state_keys),
+            identity: Arc::clone(&self.identity),
         }
     }
 }
@@ -125,12 +128,12 @@ impl Handler {
             session: Arc::default(),
             sessions: true,
             state_keys: Arc::new(StateKeys::ephemeral()),
+            identity: Arc::new(Stdio),
         }
     }
 
     /// The same handler, serving session-era clients with (`true`, the
     /// default) or without sessions.
-    #[cfg(feature = "http-server")]
     pub fn with_sessions(mut self, sessions: bool) -> Self {
         self.sessions = sessions;
         self
@@ -144,19 +147,25 @@ impl Handler {
 
     /// The same handler sealing states with these keys (by default, a
     /// random key of its own).
-    pub(crate) fn with_state_keys(mut self, keys: Arc<StateKeys>) -> Self {
+    pub fn with_state_keys(mut self, keys: Arc<StateKeys>) -> Self {
         self.state_keys = keys;
         self
     }
 
+    /// The same handler learning who sent a request from `identity` (by
+    /// default, stdio's: one caller, no credential).
+    pub fn with_identity(mut self, identity: Arc<dyn RequestIdentity>) -> Self {
+        self.identity = identity;
+        self
+    }
+
     /// The keys sealing the state a waiting call hands its client.
-    pub(crate) fn state_keys(&self) -> &StateKeys {
+    pub fn state_keys(&self) -> &StateKeys {
         &self.state_keys
     }
 
     /// A handler for a new session: the same engine and caps, its own
     /// count of calls in flight.
-    #[cfg(feature = "http-server")]
     pub fn for_session(&self) -> Self {
         Self {
             session: Arc::default(),
@@ -297,8 +306,8 @@ impl ServerHandler for Handler {
         let (caller, round) = self.caller(&request, &context)?;
         let caller = caller
             .with_trace(TraceContext::from_meta(&context.meta))
-            .with_token(caller_token(&context))
-            .with_owner(owner(&context));
+            .with_token(self.identity.token(&context.extensions))
+            .with_owner(self.identity.owner(&context.extensions));
         let mut options = CallOptions {
             cancel: context.ct.clone(),
             caller: Some(caller),
@@ -387,52 +396,4 @@ where
         .await
         .map_err(|e| format!("MCP session ended abnormally: {e}"))?;
     Ok(())
-}
-
-/// The access token of the request, as inbound OAuth accepted it (HTTP with
-/// `--oauth-issuer` only).
-#[cfg(feature = "http-server")]
-fn caller_token(context: &RequestContext<RoleServer>) -> Option<crate::caller_token::CallerToken> {
-    let parts = context.extensions.get::<http::request::Parts>()?;
-    let claims = parts.extensions.get::<crate::serving::http::Claims>()?;
-    Some(claims.token.clone())
-}
-
-/// Who the caller is, for its share of what the server holds for callers
-/// (parked calls, connections waiting for answers): the principal inbound
-/// OAuth accepted, else its session, else its peer address.
-#[cfg(feature = "http-server")]
-fn owner(context: &RequestContext<RoleServer>) -> crate::questions::Owner {
-    use crate::questions::Owner;
-    let Some(parts) = context.extensions.get::<http::request::Parts>() else {
-        return Owner::new("stdio");
-    };
-    if let Some(claims) = parts.extensions.get::<crate::serving::http::Claims>()
-        && let Some(who) = claims.subject.as_ref().or(claims.client_id.as_ref())
-    {
-        return Owner::new(&format!("principal:{who}"));
-    }
-    if let Some(session) = parts
-        .headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-    {
-        return Owner::new(&format!("session:{session}"));
-    }
-    match parts.extensions.get::<crate::serving::http::PeerAddress>() {
-        Some(peer) => Owner::new(&format!("peer:{}", peer.0)),
-        None => Owner::new("unknown"),
-    }
-}
-
-/// Without the `http-server` feature, the one caller is on stdio.
-#[cfg(not(feature = "http-server"))]
-fn owner(_: &RequestContext<RoleServer>) -> crate::questions::Owner {
-    crate::questions::Owner::new("stdio")
-}
-
-/// Without the `http-server` feature, no request carries a token.
-#[cfg(not(feature = "http-server"))]
-fn caller_token(_: &RequestContext<RoleServer>) -> Option<crate::caller_token::CallerToken> {
-    None
 }

@@ -1,7 +1,8 @@
-//! Counters for `/metrics`, in the Prometheus text format: calls by tool
-//! and outcome, node errors by kind, downstream restarts, refusals by the
-//! front door's caps, and the gauges (sessions, calls in flight,
-//! connections) the HTTP server reads when it is scraped.
+//! Counters for `/metrics`: calls by tool and outcome, node errors by
+//! kind, downstream restarts, refusals by the front door's caps. The HTTP
+//! server reads them ([`counters`]) with its gauges (sessions, calls in
+//! flight, connections) when it is scraped, and writes them in the
+//! Prometheus text format.
 //!
 //! Process-wide: one binary serves one graph. Counting is an atomic add or
 //! a short lock on a small map, off the hot path's allocations.
@@ -11,7 +12,6 @@
 //! map has a size fixed by the graph, whatever the clients do.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -56,7 +56,8 @@ pub(crate) fn node_error(kind: ErrorKind) {
 }
 
 /// Counts one refusal by the cap `cap`.
-pub(crate) fn refused(cap: &'static str) {
+#[doc(hidden)]
+pub fn refused(cap: &'static str) {
     bump(&REFUSALS, cap);
 }
 
@@ -76,109 +77,34 @@ fn entries<K: Ord + Clone>(map: &Mutex<BTreeMap<K, u64>>) -> Vec<(K, u64)> {
     map.iter().map(|(k, n)| (k.clone(), *n)).collect()
 }
 
-/// The gauges, read by the caller at each scrape.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Gauges {
-    /// Open MCP sessions.
-    pub sessions: usize,
-    /// Tool calls running.
-    pub in_flight: usize,
-    /// Open HTTP connections.
-    pub connections: usize,
-    /// Connections over a cap being answered before they are closed.
-    pub refusing: usize,
+/// The counters' values at one moment, each map's entries in key order:
+/// what a scrape shows (`mcpgraph-http` writes them in the Prometheus text
+/// format).
+#[derive(Clone, Debug, Default)]
+#[doc(hidden)]
+pub struct Counters {
+    /// Calls by (tool, outcome).
+    pub calls: Vec<((&'static str, &'static str), u64)>,
+    /// Failed calls by their error's kind.
+    pub node_errors: Vec<(ErrorKind, u64)>,
+    /// Refusals by cap.
+    pub refusals: Vec<(&'static str, u64)>,
+    /// Circuit breakers opened, by downstream server.
+    pub circuit_open: Vec<(String, u64)>,
+    /// Downstream connections replaced.
+    pub restarts: u64,
 }
 
-/// The text of a scrape.
-pub(crate) fn render(gauges: Gauges) -> String {
-    let Gauges {
-        sessions,
-        in_flight,
-        connections,
-        refusing,
-    } = gauges;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# HELP mcpgraph_calls_total Tool calls by tool and outcome."
-    );
-    let _ = writeln!(out, "# TYPE mcpgraph_calls_total counter");
-    for ((tool, outcome), n) in entries(&CALLS) {
-        let tool = escape(tool);
-        let _ = writeln!(
-            out,
-            "mcpgraph_calls_total{{tool=\"{tool}\",outcome=\"{outcome}\"}} {n}"
-        );
+/// The counters now.
+#[doc(hidden)]
+pub fn counters() -> Counters {
+    Counters {
+        calls: entries(&CALLS),
+        node_errors: entries(&NODE_ERRORS),
+        refusals: entries(&REFUSALS),
+        circuit_open: entries(&CIRCUIT_OPEN),
+        restarts: RESTARTS.load(Ordering::Relaxed),
     }
-    let _ = writeln!(
-        out,
-        "# HELP mcpgraph_node_errors_total Failed calls by error kind."
-    );
-    let _ = writeln!(out, "# TYPE mcpgraph_node_errors_total counter");
-    for (kind, n) in entries(&NODE_ERRORS) {
-        let _ = writeln!(out, "mcpgraph_node_errors_total{{kind=\"{kind}\"}} {n}");
-    }
-    let _ = writeln!(
-        out,
-        "# HELP mcpgraph_refusals_total Requests refused by a cap."
-    );
-    let _ = writeln!(out, "# TYPE mcpgraph_refusals_total counter");
-    for (cap, n) in entries(&REFUSALS) {
-        let _ = writeln!(out, "mcpgraph_refusals_total{{cap=\"{cap}\"}} {n}");
-    }
-    let _ = writeln!(
-        out,
-        "# HELP mcpgraph_downstream_circuit_open_total Circuit breakers opened, by downstream server."
-    );
-    let _ = writeln!(out, "# TYPE mcpgraph_downstream_circuit_open_total counter");
-    for (server, n) in entries(&CIRCUIT_OPEN) {
-        let server = escape(&server);
-        let _ = writeln!(
-            out,
-            "mcpgraph_downstream_circuit_open_total{{server=\"{server}\"}} {n}"
-        );
-    }
-    for (name, help, kind, value) in [
-        (
-            "mcpgraph_downstream_restarts_total",
-            "Downstream connections replaced (crash, close, failed probe).",
-            "counter",
-            RESTARTS.load(Ordering::Relaxed) as usize,
-        ),
-        ("mcpgraph_sessions", "Open MCP sessions.", "gauge", sessions),
-        (
-            "mcpgraph_calls_in_flight",
-            "Tool calls running.",
-            "gauge",
-            in_flight,
-        ),
-        (
-            "mcpgraph_connections",
-            "Open HTTP connections.",
-            "gauge",
-            connections,
-        ),
-        (
-            "mcpgraph_connections_refusing",
-            "Connections over a cap being answered before they are closed (bounded).",
-            "gauge",
-            refusing,
-        ),
-    ] {
-        let _ = writeln!(
-            out,
-            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
-        );
-    }
-    out
-}
-
-/// A label value: backslash, quote and newline escaped.
-fn escape(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -192,32 +118,25 @@ mod tests {
         call("we\"ird", "ok");
         call(UNKNOWN_TOOL, "unknown_tool");
         circuit_open("fs");
-        let text = render(Gauges {
-            sessions: 2,
-            in_flight: 1,
-            connections: 3,
-            refusing: 0,
-        });
+        refused("test_cap");
+        let now = counters();
         assert!(
-            text.contains("mcpgraph_node_errors_total{kind=\"expression\"}"),
-            "{text}"
+            now.node_errors
+                .iter()
+                .any(|(k, _)| *k == ErrorKind::Expression),
+            "{now:?}"
         );
         assert!(
-            text.contains("mcpgraph_node_errors_total{kind=\"downstream.timeout\"} 1"),
-            "{text}"
+            now.node_errors
+                .contains(&(ErrorKind::Downstream(crate::error::Downstream::TimedOut), 1)),
+            "{now:?}"
         );
+        assert!(now.calls.contains(&(("we\"ird", "ok"), 1)), "{now:?}");
         assert!(
-            text.contains("mcpgraph_calls_total{tool=\"we\\\"ird\",outcome=\"ok\"} 1"),
-            "{text}"
+            now.calls.contains(&((UNKNOWN_TOOL, "unknown_tool"), 1)),
+            "{now:?}"
         );
-        assert!(
-            text.contains("mcpgraph_calls_total{tool=\"(unknown)\",outcome=\"unknown_tool\"} 1"),
-            "{text}"
-        );
-        assert!(text.contains("mcpgraph_sessions 2\n"), "{text}");
-        assert!(
-            text.contains("mcpgraph_downstream_circuit_open_total{server=\"fs\"} 1"),
-            "{text}"
-        );
+        assert!(now.circuit_open.contains(&("fs".to_owned(), 1)), "{now:?}");
+        assert!(now.refusals.contains(&("test_cap", 1)), "{now:?}");
     }
 }

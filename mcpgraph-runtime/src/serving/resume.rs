@@ -172,7 +172,7 @@ impl Handler {
 
 impl Handler {
     /// What a state is bound to: this graph (its server's name and
-    /// version), the caller ([`principal`]), the call (the tool, the
+    /// version), the caller (`RequestIdentity::principal`), the call (the tool, the
     /// arguments' digest, keys sorted at every depth).
     fn binding(
         &self,
@@ -187,43 +187,8 @@ impl Handler {
         let mut digest = Sha256::new();
         canonical_object(request.arguments.as_ref(), &mut digest);
         call.extend_from_slice(&digest.finalize());
-        Binding::new(&graph, &principal(context), &call)
+        Binding::new(&graph, &self.identity.principal(&context.extensions), &call)
     }
-}
-
-/// Who calls, as a state is bound to it: under inbound OAuth, the access
-/// token's issuer and subject (its `client_id` when it has no `sub`), so
-/// that the same principal's next token opens the state; else the digest
-/// of the `Authorization` header (`--auth-token-env`); else (stdio, or no
-/// credential) nothing.
-fn principal(context: &RequestContext<RoleServer>) -> Vec<u8> {
-    // Over stdio, and without the `http-server` feature, there is none.
-    #[cfg(feature = "http-server")]
-    if let Some(parts) = context.extensions.get::<http::request::Parts>() {
-        let claims = parts.extensions.get::<crate::serving::http::Claims>();
-        if let Some((claims, subject)) = claims.and_then(|c| {
-            let subject = c.subject.as_deref().map(|s| ("sub", s));
-            let client = c.client_id.as_deref().map(|s| ("client_id", s));
-            Some((c, subject.or(client)?))
-        }) {
-            let (claim, value) = subject;
-            return [
-                b"oauth\0",
-                claims.issuer.as_bytes(),
-                b"\0",
-                claim.as_bytes(),
-                b"\0",
-                value.as_bytes(),
-            ]
-            .concat();
-        }
-        if let Some(credential) = parts.headers.get(http::header::AUTHORIZATION) {
-            return [&b"credential\0"[..], &Sha256::digest(credential.as_bytes())].concat();
-        }
-    }
-    #[cfg(not(feature = "http-server"))]
-    let _ = context;
-    Vec::new()
 }
 
 /// Feeds `object` (no object: `{}`) to `digest` as JSON text with every

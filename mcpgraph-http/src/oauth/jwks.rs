@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk};
 use jsonwebtoken::{Algorithm, DecodingKey};
 
+use super::fetch_error::FetchError;
+use crate::error::OAuthError;
+
 /// The shortest time between two fetches of the key set.
 pub(super) const MIN_REFETCH: Duration = Duration::from_secs(5);
 /// The age after which the key set is fetched again in the background.
@@ -119,16 +122,16 @@ struct KeySet {
 }
 
 impl KeyCache {
-    pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, String> {
-        crate::downstream::install_crypto_provider();
+    pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, OAuthError> {
+        mcpgraph_runtime::downstream::install_crypto_provider();
         // Every token is verified with a key of this cache.
-        crate::jwt_crypto::install();
+        mcpgraph_runtime::jwt_crypto::install();
         let client = reqwest::Client::builder()
             .connect_timeout(FETCH_TIMEOUT)
             .timeout(FETCH_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|e| format!("cannot create an HTTP client: {e}"))?;
+            .map_err(OAuthError::Client)?;
         Ok(KeyCache {
             client,
             issuer: issuer.to_owned(),
@@ -211,31 +214,32 @@ impl KeyCache {
 
     /// The issuer's `jwks_uri`, from its metadata: RFC 8414 first, then
     /// OpenID Connect discovery. The metadata must name the same issuer.
-    async fn discover(&self) -> Result<String, String> {
-        let mut errors = Vec::new();
+    async fn discover(&self) -> Result<String, FetchError> {
+        let mut misses = Vec::new();
         for url in metadata_urls(&self.issuer) {
             match self.get_json(&url).await {
-                Ok(meta) if meta["issuer"] != self.issuer.as_str() => errors.push(format!(
-                    "{url}: its `issuer` is not `{}` (RFC 8414 §3.3)",
-                    self.issuer
-                )),
+                Ok(meta) if meta["issuer"] != self.issuer.as_str() => {
+                    misses.push(FetchError::OtherIssuer {
+                        url,
+                        issuer: self.issuer.clone(),
+                    });
+                }
                 Ok(meta) => match meta["jwks_uri"].as_str() {
                     Some(jwks) => return Ok(jwks.to_owned()),
-                    None => errors.push(format!("{url}: no `jwks_uri`")),
+                    None => misses.push(FetchError::NoJwksUri { url }),
                 },
-                Err(e) => errors.push(e),
+                Err(e) => misses.push(e),
             }
         }
-        Err(format!(
-            "no authorization server metadata ({})",
-            errors.join("; ")
-        ))
+        Err(FetchError::NoMetadata(misses))
     }
 
-    async fn fetch_keys(&self, url: &str) -> Result<Vec<Arc<Key>>, String> {
+    async fn fetch_keys(&self, url: &str) -> Result<Vec<Arc<Key>>, FetchError> {
         let jwks = self.get_json(url).await?;
         let Some(items) = jwks["keys"].as_array() else {
-            return Err(format!("{url}: not a JWK set (no `keys` array)"));
+            return Err(FetchError::NotAKeySet {
+                url: url.to_owned(),
+            });
         };
         Ok(items
             .iter()
@@ -246,25 +250,38 @@ impl KeyCache {
     }
 
     /// `url`'s JSON body, read up to [`MAX_BODY`] bytes.
-    async fn get_json(&self, url: &str) -> Result<serde_json::Value, String> {
+    async fn get_json(&self, url: &str) -> Result<serde_json::Value, FetchError> {
+        let failed = |source| FetchError::Request {
+            url: url.to_owned(),
+            source,
+        };
         let mut response = self
             .client
             .get(url)
             .header(reqwest::header::ACCEPT, "application/json")
             .send()
             .await
-            .map_err(|e| format!("{url}: {e}"))?;
+            .map_err(failed)?;
         if !response.status().is_success() {
-            return Err(format!("{url}: HTTP {}", response.status()));
+            return Err(FetchError::Status {
+                url: url.to_owned(),
+                status: response.status(),
+            });
         }
         let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(|e| format!("{url}: {e}"))? {
+        while let Some(chunk) = response.chunk().await.map_err(failed)? {
             if body.len() + chunk.len() > MAX_BODY {
-                return Err(format!("{url}: over {MAX_BODY} bytes"));
+                return Err(FetchError::TooLarge {
+                    url: url.to_owned(),
+                    limit: MAX_BODY,
+                });
             }
             body.extend_from_slice(&chunk);
         }
-        serde_json::from_slice(&body).map_err(|e| format!("{url}: not JSON: {e}"))
+        serde_json::from_slice(&body).map_err(|source| FetchError::NotJson {
+            url: url.to_owned(),
+            source,
+        })
     }
 }
 

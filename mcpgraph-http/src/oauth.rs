@@ -14,6 +14,7 @@
 
 mod challenge;
 mod claims;
+mod fetch_error;
 mod jwks;
 
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ use jsonwebtoken::Algorithm;
 pub(crate) use claims::{Claims, DEFAULT_ALGORITHMS};
 
 use super::Body;
+use super::error::OAuthError;
 use challenge::Challenges;
 use claims::{Invalid, Policy};
 use jwks::KeyCache;
@@ -87,7 +89,7 @@ impl Guard {
     pub(super) fn new(
         options: OAuthOptions,
         tools: impl IntoIterator<Item = (&'static str, &'static [&'static str])>,
-    ) -> Result<Guard, String> {
+    ) -> Result<Guard, OAuthError> {
         http_url("--oauth-issuer", &options.issuer)?;
         let resource = http_url("--oauth-resource", &options.resource)?;
         if let Some(jwks) = &options.jwks_url {
@@ -154,11 +156,11 @@ impl Guard {
         let claims = match claims::verify(token, &self.policy, &self.keys).await {
             Ok(claims) => claims,
             Err(Invalid::KeysUnavailable) => {
-                crate::serving::metrics::refused("oauth_keys_unavailable");
+                mcpgraph_runtime::host::refused("oauth_keys_unavailable");
                 return Err(challenge::keys_unavailable());
             }
             Err(why) => {
-                crate::serving::metrics::refused("oauth_invalid_token");
+                mcpgraph_runtime::host::refused("oauth_invalid_token");
                 tracing::debug!(reason = ?why, "access token refused");
                 return Err(self.challenges.unauthorized(true));
             }
@@ -252,18 +254,23 @@ impl Guard {
     }
 
     fn insufficient(&self, needed: &[&str]) -> hyper::Response<Body> {
-        crate::serving::metrics::refused("oauth_insufficient_scope");
+        mcpgraph_runtime::host::refused("oauth_insufficient_scope");
         self.challenges.insufficient_scope(needed)
     }
 }
 
 /// `text` parsed as an absolute `http(s)` URL without a fragment.
-fn http_url(flag: &str, text: &str) -> Result<url::Url, String> {
-    let url = url::Url::parse(text).map_err(|e| format!("{flag} `{text}`: {e}"))?;
+fn http_url(flag: &'static str, text: &str) -> Result<url::Url, OAuthError> {
+    let url = url::Url::parse(text).map_err(|source| OAuthError::NotAUrl {
+        flag,
+        text: text.to_owned(),
+        source,
+    })?;
     if !matches!(url.scheme(), "http" | "https") || url.fragment().is_some() {
-        return Err(format!(
-            "{flag} `{text}`: not an http:// or https:// URL without a fragment"
-        ));
+        return Err(OAuthError::NotHttp {
+            flag,
+            text: text.to_owned(),
+        });
     }
     Ok(url)
 }

@@ -38,7 +38,7 @@ pub(crate) struct Claims {
     /// The scopes granted: `scope` (space-separated) or `scp` (a list).
     pub(crate) scopes: HashSet<String>,
     /// The token itself, for servers that pass the caller's identity on.
-    pub(crate) token: crate::caller_token::CallerToken,
+    pub(crate) token: mcpgraph_runtime::host::CallerToken,
 }
 
 #[derive(Deserialize)]
@@ -126,7 +126,7 @@ pub(super) async fn verify(
         issuer: policy.issuer.clone(),
         subject: raw.sub,
         client_id: raw.client_id,
-        token: crate::caller_token::CallerToken::new(token, scopes.iter().cloned()),
+        token: mcpgraph_runtime::host::CallerToken::new(token, scopes.iter().cloned()),
         scopes,
     })
 }

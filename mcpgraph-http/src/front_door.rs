@@ -111,9 +111,9 @@ impl Refuser {
     /// within [`REFUSAL_TIME`] whatever the client does; or closes it now
     /// when [`REFUSING_MAX`] refusals are under way.
     pub(super) fn refuse(&self, mut stream: TcpStream, why: Refusal) {
-        crate::serving::metrics::refused(why.cap());
+        mcpgraph_runtime::host::refused(why.cap());
         let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
-            crate::serving::metrics::refused("connections_unanswered");
+            mcpgraph_runtime::host::refused("connections_unanswered");
             return;
         };
         tokio::spawn(async move {
@@ -229,7 +229,7 @@ pub(super) fn cut_response(
 /// The answer to a request whose declared `Content-Length` is over
 /// `max_bytes`, before any of its body is read.
 pub(super) fn too_large() -> hyper::Response<super::Body> {
-    crate::serving::metrics::refused("body_size");
+    mcpgraph_runtime::host::refused("body_size");
     let (status, text) = too_large_parts();
     closing(super::plain(status, text))
 }
@@ -261,7 +261,7 @@ impl Body for BoundedBody {
     ) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
         let this = self.get_mut();
         if this.deadline.as_mut().poll(cx).is_ready() {
-            crate::serving::metrics::refused("body_timeout");
+            mcpgraph_runtime::host::refused("body_timeout");
             this.cut.store(LATE, Ordering::SeqCst);
             return Poll::Ready(Some(Err(BodyError(format!(
                 "the request body did not arrive within {} s",
@@ -276,7 +276,7 @@ impl Body for BoundedBody {
         {
             this.received = this.received.saturating_add(data.len() as u64);
             if this.received > this.max_bytes {
-                crate::serving::metrics::refused("body_size");
+                mcpgraph_runtime::host::refused("body_size");
                 this.cut.store(TOO_LARGE, Ordering::SeqCst);
                 return Poll::Ready(Some(Err(BodyError(format!(
                     "the request body is over {} bytes",

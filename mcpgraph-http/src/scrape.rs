@@ -4,7 +4,6 @@
 //! Prometheus server scrapes by address); its connections are few (a
 //! scraper's) and capped, and it closes with the server.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,9 +17,10 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use super::front_door::Refuser;
+use super::prometheus;
 use super::sessions::CappedSessions;
 use super::{Body, METRICS_PATH, plain};
-use crate::serving::handler::Handler;
+use mcpgraph_runtime::host::Handler;
 
 /// Connections the metrics listener serves at once; one more is closed.
 const SCRAPERS: usize = 8;
@@ -45,12 +45,13 @@ impl Gauges {
 
     /// A scrape's answer.
     pub(super) async fn response(&self) -> Response<Body> {
-        let text = crate::serving::metrics::render(crate::serving::metrics::Gauges {
+        let gauges = prometheus::Gauges {
             sessions: self.sessions().await,
             in_flight: self.handler.caps().running(),
             connections: self.max_connections - self.connections.available_permits(),
             refusing: self.refuser.refusing(),
-        });
+        };
+        let text = prometheus::render(&mcpgraph_runtime::host::counters(), gauges);
         let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
         response.headers_mut().insert(
             header::CONTENT_TYPE,
@@ -58,13 +59,6 @@ impl Gauges {
         );
         response
     }
-}
-
-/// Binds `--metrics-addr`.
-pub(super) async fn bind(addr: SocketAddr) -> Result<TcpListener, String> {
-    TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr} (--metrics-addr): {e}"))
 }
 
 /// Serves `/metrics` on `listener` until `shutdown` is cancelled.

@@ -2,10 +2,11 @@
 
 use jsonwebtoken::Algorithm;
 
-use crate::serving::http::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
+use super::ArgError;
+use crate::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
 
 #[derive(clap::Args, Debug)]
-pub(in crate::cli) struct OAuthArgs {
+pub(crate) struct OAuthArgs {
     /// Accept OAuth access tokens (JWTs) from this authorization server
     /// (its issuer URL) instead of a static token; its keys are found
     /// through its metadata (RFC 8414, then OpenID Connect discovery).
@@ -16,27 +17,27 @@ pub(in crate::cli) struct OAuthArgs {
         requires_all = ["http", "oauth_resource"],
         conflicts_with = "auth_token_env"
     )]
-    pub(in crate::cli) oauth_issuer: Option<String>,
+    pub(crate) oauth_issuer: Option<String>,
 
     /// This server's canonical MCP URL as clients reach it (e.g.
     /// https://mcp.example.com/mcp): the protected resource metadata's
     /// `resource` and the default audience. Never taken from `Host`.
     #[arg(long, value_name = "URL", requires = "oauth_issuer")]
-    pub(in crate::cli) oauth_resource: Option<String>,
+    pub(crate) oauth_resource: Option<String>,
 
     /// An `aud` value tokens may carry (default: --oauth-resource).
     /// Repeatable.
     #[arg(long = "oauth-audience", value_name = "AUD", requires = "oauth_issuer")]
-    pub(in crate::cli) oauth_audiences: Vec<String>,
+    pub(crate) oauth_audiences: Vec<String>,
 
     /// The issuer's JWK set URL, instead of the one its metadata gives.
     #[arg(long, value_name = "URL", requires = "oauth_issuer")]
-    pub(in crate::cli) oauth_jwks_url: Option<String>,
+    pub(crate) oauth_jwks_url: Option<String>,
 
     /// Scopes every request's token needs (space-separated), advertised as
     /// `scopes_supported`.
     #[arg(long, value_name = "SCOPES", requires = "oauth_issuer")]
-    pub(in crate::cli) oauth_scopes: Option<String>,
+    pub(crate) oauth_scopes: Option<String>,
 
     /// Signature algorithms accepted (comma-separated; default: RS256,
     /// RS384, RS512, PS256, PS384, PS512, ES256, ES384, EdDSA). Shared-
@@ -48,11 +49,11 @@ pub(in crate::cli) struct OAuthArgs {
         value_parser = parse_algorithm,
         requires = "oauth_issuer"
     )]
-    pub(in crate::cli) oauth_algorithms: Vec<Algorithm>,
+    pub(crate) oauth_algorithms: Vec<Algorithm>,
 
     /// Seconds of clock skew allowed on a token's `exp` and `nbf`.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_LEEWAY_SECS)]
-    pub(in crate::cli) oauth_leeway_secs: u64,
+    pub(crate) oauth_leeway_secs: u64,
 }
 
 /// No OAuth: what clap gives without the flags.
@@ -72,7 +73,7 @@ impl Default for OAuthArgs {
 
 impl OAuthArgs {
     /// The settings, when `--oauth-issuer` is given.
-    pub(in crate::cli) fn options(&self) -> Option<OAuthOptions> {
+    pub(crate) fn options(&self) -> Option<OAuthOptions> {
         let issuer = self.oauth_issuer.clone()?;
         Some(OAuthOptions {
             issuer,
@@ -96,32 +97,21 @@ impl OAuthArgs {
 }
 
 /// One of the asymmetric JWS algorithms.
-fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
+fn parse_algorithm(text: &str) -> Result<Algorithm, ArgError> {
     let names = "RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384 or EdDSA";
     match text.trim().parse::<Algorithm>() {
         Ok(alg) if DEFAULT_ALGORITHMS.contains(&alg) => Ok(alg),
-        Ok(_) => Err(format!(
+        Ok(_) => Err(ArgError(format!(
             "`{text}` is a shared-secret algorithm, never accepted for access tokens (use {names})"
-        )),
-        Err(_) => Err(format!("`{text}` is not {names}")),
+        ))),
+        Err(_) => Err(ArgError(format!("`{text}` is not {names}"))),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
-    use super::super::{Cli, Command};
-
     fn serve(args: &[&str]) -> Result<super::OAuthArgs, String> {
-        let argv = ["bin", "serve"].iter().chain(args).copied();
-        match Cli::try_parse_from(argv)
-            .map_err(|e| e.to_string())?
-            .command
-        {
-            Some(Command::Serve(serve)) => Ok(serve.oauth),
-            other => Err(format!("{other:?}")),
-        }
+        crate::args::tests::parse(args).map(|http| http.oauth)
     }
 
     #[test]

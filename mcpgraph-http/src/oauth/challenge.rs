@@ -8,7 +8,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::header::{self, HeaderValue};
 use hyper::{Response, StatusCode};
 
-use super::super::{Body, plain};
+use crate::{Body, plain};
 
 /// The path of the metadata of a resource at the server's root.
 pub(super) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";

@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Body;
 use super::peers::PeerConnection;
-use super::routes::Routes;
+use super::routes::{Connection, Routes};
 
 /// What every connection is served with.
 pub(super) struct Served {
@@ -39,21 +39,6 @@ pub(super) struct Served {
 /// caller's identity when it has no principal and no session).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PeerAddress(pub(crate) std::net::IpAddr);
-
-/// A connection as the routes see it.
-#[derive(Debug)]
-pub(super) struct Connection {
-    pub(super) peer: PeerConnection,
-    opened: Instant,
-    max_age: Duration,
-}
-
-impl Connection {
-    /// Whether the connection has passed `--max-connection-age-secs`.
-    pub(super) fn too_old(&self) -> bool {
-        self.opened.elapsed() >= self.max_age
-    }
-}
 
 /// Serves `stream` until it closes, the send timeout drops it, it passes
 /// its age (after its current response) or the server closes.
@@ -135,7 +120,7 @@ impl SendTimeout {
         if self.stall.as_mut().poll(cx).is_pending() {
             return Poll::Pending;
         }
-        crate::serving::metrics::refused("send_timeout");
+        mcpgraph_runtime::host::refused("send_timeout");
         tracing::debug!(limit = ?self.limit, "a client stopped reading; dropping its connection");
         Poll::Ready(Err(std::io::Error::new(
             std::io::ErrorKind::TimedOut,

@@ -142,7 +142,7 @@ impl SessionManager for CappedSessions {
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         let _one_at_a_time = self.creating.lock().await;
         if self.len().await >= self.max {
-            crate::serving::metrics::refused("sessions");
+            mcpgraph_runtime::host::refused("sessions");
             let _ = REFUSED.try_with(|refused| refused.set(true));
             return Err(SessionsError::Full(self.max));
         }

@@ -16,7 +16,7 @@
 //! presenting its id gets 404 before rmcp sees the request.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either, Empty, Full};
@@ -26,12 +26,12 @@ use hyper::{Method, Request, Response, StatusCode};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use tokio_util::sync::CancellationToken;
 
-use super::connection::Connection;
 use super::oauth::{CalledTool, Claims, Guard};
+use super::peers::PeerConnection;
 use super::scrape::Gauges;
 use super::sessions::{CappedSessions, Owner, Principal, watching};
 use super::{Body, HEALTH_PATH, MCP_PATH, METRICS_PATH, front_door, plain};
-use crate::serving::handler::Handler;
+use mcpgraph_runtime::host::Handler;
 
 /// The MCP service, as rmcp serves it.
 pub(super) type Mcp = StreamableHttpService<Handler, CappedSessions>;
@@ -39,6 +39,21 @@ pub(super) type Mcp = StreamableHttpService<Handler, CappedSessions>;
 /// A request body as rmcp gets it: streamed within its bounds, or read
 /// already (to find the tools it calls).
 type McpBody = Either<front_door::BoundedBody, Full<Bytes>>;
+
+/// A connection as the routes see it.
+#[derive(Debug)]
+pub(super) struct Connection {
+    pub(super) peer: PeerConnection,
+    pub(super) opened: Instant,
+    pub(super) max_age: Duration,
+}
+
+impl Connection {
+    /// Whether the connection has passed `--max-connection-age-secs`.
+    pub(super) fn too_old(&self) -> bool {
+        self.opened.elapsed() >= self.max_age
+    }
+}
 
 /// Everything a request may need.
 pub(super) struct Routes {
@@ -123,11 +138,11 @@ impl Routes {
             }
         }
         if self.stopping.is_cancelled() && !(in_session && request.method() != Method::GET) {
-            crate::serving::metrics::refused("draining");
+            mcpgraph_runtime::host::refused("draining");
             return retry_later("server shutting down: retry on another instance\n");
         }
         if new_session && self.gauges.sessions().await >= self.max_sessions {
-            crate::serving::metrics::refused("sessions");
+            mcpgraph_runtime::host::refused("sessions");
             return too_many_sessions();
         }
         let declared = request
@@ -284,7 +299,7 @@ fn too_many_sessions() -> Response<Body> {
 
 /// A 429 telling when to come back (whole seconds, at least one).
 fn too_many_requests(wait: Duration) -> Response<Body> {
-    crate::serving::metrics::refused("request_rate");
+    mcpgraph_runtime::host::refused("request_rate");
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     let mut response = Response::new(
         Full::new(Bytes::from_static(

@@ -1,0 +1,28 @@
+//! What the facade's command line (`mcpgraph::cli`) and the crates serving
+//! other transports (`mcpgraph-http`) reach in the core: the entry points
+//! of serving (the MCP handler with its caps, its seam for who sent a
+//! request, its sealing keys, the counters `/metrics` shows), graph tests,
+//! telemetry and the process's streams. Not an API: it changes with the
+//! facade, without notice.
+
+pub use crate::caller_token::CallerToken;
+pub use crate::downstream::{
+    AuthAction, ServerSpec, allow_interactive_login, effective_specs, parse_override, reaper,
+    run_auth, stderr, withhold_from_children,
+};
+pub use crate::expressions::js_text::to_js_string;
+pub use crate::graph_tests::{FailureRecorder, TestOptions, test_command};
+pub use crate::one_copy::one_copy;
+pub use crate::questions::Owner;
+pub use crate::secrets::{redact, remember};
+pub use crate::serving::FLUSH_GRACE;
+pub use crate::serving::handler::{
+    CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION, Handler, serve,
+    success_result,
+};
+pub use crate::serving::identity::RequestIdentity;
+pub use crate::serving::metrics::{Counters, counters, refused};
+pub use crate::serving::state::StateKeys;
+pub use crate::serving::stderr_writer::flush as flush_stderr;
+pub use crate::serving::stdio::halves as stdio_halves;
+pub use crate::serving::telemetry::{Telemetry, init as init_telemetry};
