@@ -172,8 +172,6 @@ pub struct ClientManager {
     /// `--strict-lock`: calls to a tool that changed since the lock, or
     /// that could not be compared with it, fail.
     strict_lock: std::sync::atomic::AtomicBool,
-    /// `test`: records the calls, or answers them from a recording.
-    tape: std::sync::OnceLock<Arc<crate::graph_tests::Tape>>,
 }
 
 impl ClientManager {
@@ -204,13 +202,7 @@ impl ClientManager {
             lock: None,
             strict_lock: std::sync::atomic::AtomicBool::new(false),
             parking: parking::Parking::default(),
-            tape: std::sync::OnceLock::new(),
         }
-    }
-
-    /// Puts every call of this manager through `tape` (`test`).
-    pub(crate) fn set_tape(&self, tape: Arc<crate::graph_tests::Tape>) {
-        let _ = self.tape.set(tape);
     }
 
     /// Compares each server's tools with `lock` (the JSON `Graph::LOCK`

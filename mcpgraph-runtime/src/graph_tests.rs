@@ -22,8 +22,7 @@ mod tape;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub(crate) use failures::{CALL_TAPE, FailureRecorder};
-pub(crate) use tape::{Before, Tape};
+pub(crate) use failures::FailureRecorder;
 
 use crate::engine::Engine;
 use crate::graph::GraphDef;

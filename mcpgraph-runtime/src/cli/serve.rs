@@ -33,7 +33,9 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
     let engine = match &args.record_failures {
         Some(dir) => {
             let recorder = crate::graph_tests::FailureRecorder::new(dir.clone())?;
-            recording = engine.clone().with_failure_recorder(recorder);
+            recording = engine
+                .clone()
+                .with_interceptor(std::sync::Arc::new(recorder));
             &recording
         }
         None => engine,

@@ -85,7 +85,7 @@ pub(crate) async fn run_cases(
     command: &str,
 ) -> Run {
     let tape = Arc::new(Tape::default());
-    engine.set_tape(Arc::clone(&tape));
+    let engine = &engine.clone().with_interceptor(Arc::clone(&tape) as Arc<_>);
     let asks = answers::asks_user(engine.graph());
     let mut run = Run::default();
     for case in &file.cases {
