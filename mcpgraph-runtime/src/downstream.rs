@@ -315,11 +315,14 @@ pub(crate) const CALL_STDIN_GRACE: std::time::Duration = std::time::Duration::fr
 /// server and the tool.
 #[derive(Clone, Debug)]
 pub struct DownstreamError {
-    pub(crate) kind: ErrorKind,
-    pub(crate) message: String,
+    #[doc(hidden)]
+    pub kind: ErrorKind,
+    #[doc(hidden)]
+    pub message: String,
     /// How long the server asked to be left alone (`Retry-After` of an
     /// HTTP 429 or 5xx), or the rest of its circuit breaker's cool-down.
-    pub(crate) retry_after: Option<std::time::Duration>,
+    #[doc(hidden)]
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl DownstreamError {

@@ -134,7 +134,8 @@ impl Engine {
     }
 
     /// [`Engine::start_local`] for a graph given by its [`GraphDef`].
-    pub(crate) fn start_local_def(
+    #[doc(hidden)]
+    pub fn start_local_def(
         graph: GraphDef,
         overrides: Vec<ServerSpec>,
         workers: Option<usize>,
@@ -206,7 +207,8 @@ impl Engine {
     }
 
     /// The graph this engine runs.
-    pub(crate) fn graph(&self) -> &GraphDef {
+    #[doc(hidden)]
+    pub fn graph(&self) -> &GraphDef {
         &self.shared.graph
     }
 

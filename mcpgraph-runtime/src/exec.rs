@@ -40,7 +40,7 @@ pub(crate) mod retry;
 mod switch;
 mod watch;
 
-pub(crate) use evaluator::evaluate_on;
+pub use evaluator::evaluate_on;
 #[cfg(feature = "testing")]
 pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;

@@ -54,6 +54,17 @@ pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 pub use tokio_util::sync::CancellationToken;
 
+// What the crates above the core (graph tests, failure recording) use;
+// not an API.
+#[doc(hidden)]
+pub use exec::evaluate_on;
+#[doc(hidden)]
+pub use exec::intercept::{Before, CallInterceptor};
+#[doc(hidden)]
+pub use questions::{Rounds, Saved};
+#[doc(hidden)]
+pub use secrets::redact;
+
 /// Entry points for tests, the fuzz targets, the differential runner and
 /// the benchmarks, behind the non-default `testing` feature: none of them
 /// is in a user's binary. Not an API.

@@ -77,7 +77,8 @@ pub struct NodeRecord {
 impl NodeRecord {
     /// The record as one line of `--trace`: number, node, type, start,
     /// duration, then its output or error.
-    pub(crate) fn trace_line(&self) -> String {
+    #[doc(hidden)]
+    pub fn trace_line(&self) -> String {
         let detail = match &self.outcome {
             Ok(Some(output)) => format!("-> {}", crate::expressions::js_text::to_js_string(output)),
             Ok(None) => "-> (no output)".to_owned(),

@@ -417,7 +417,8 @@ fn encodings(value: &str) -> Vec<String> {
 
 /// `text` with every form of every secret replaced by `${NAME}`; borrowed
 /// when there is nothing to replace.
-pub(crate) fn redact(text: &str) -> Cow<'_, str> {
+#[doc(hidden)]
+pub fn redact(text: &str) -> Cow<'_, str> {
     REGISTRY.redact(text)
 }
 
