@@ -16,11 +16,6 @@ pub use crate::{
     StartupError, Switch, ToolMeta, TransportDef, schema_violation,
 };
 
-/// The generated binary's command line.
-pub mod cli {
-    pub use crate::cli::{main, main_from};
-}
-
 /// What `graph_tests!` generates calls.
 pub mod graph_tests {
     pub use crate::graph_tests::run_case;
@@ -251,25 +246,4 @@ pub use mcpgraph_expr::logic::SLOT_KEY;
 /// generator emits no validator for it.
 pub fn no_check(_: &serde_json::Value) -> Option<String> {
     None
-}
-
-/// Fails the build, with `message`, when an HTTP server's `url` as the
-/// graph writes it is `https://` and this build has no TLS
-/// (`const _: () = rt::require_tls(url, message);`). A `${VAR}` URL is
-/// checked when it connects.
-/// Without `http-client`, [`require_http_client`] fails the build first,
-/// and this says nothing more.
-pub const fn require_tls(url: &str, message: &str) {
-    if crate::features::HTTP_CLIENT && crate::features::is_https(url) && !crate::features::TLS {
-        panic!("{}", message);
-    }
-}
-
-/// Fails the build, with `message`, when the graph has an HTTP server and
-/// this build cannot call one: no `http-client` feature
-/// (`const _: () = rt::require_http_client(message);`).
-pub const fn require_http_client(message: &str) {
-    if !crate::features::HTTP_CLIENT {
-        panic!("{}", message);
-    }
 }

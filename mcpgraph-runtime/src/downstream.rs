@@ -59,11 +59,13 @@ mod monitor;
 pub(crate) mod oauth;
 mod parking;
 mod pool;
-pub(crate) mod reaper;
+#[doc(hidden)]
+pub mod reaper;
 mod spec;
 #[cfg(feature = "http-client")]
 pub(crate) mod sse;
-pub(crate) mod stderr;
+#[doc(hidden)]
+pub mod stderr;
 mod stdin_writer;
 mod stdio;
 #[cfg(feature = "http-client")]
@@ -75,8 +77,10 @@ mod unavailable;
 mod waiting;
 pub(crate) mod wire;
 
-pub use crate::features::{TLS, install_crypto_provider, is_https};
+#[doc(hidden)]
+pub mod features;
 pub use child_env::withhold_from_children;
+pub use features::{TLS, install_crypto_provider, is_https};
 pub use oauth::{AuthAction, ServerAuth, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 

@@ -110,7 +110,8 @@ impl Engine {
     }
 
     /// [`Engine::start`] for a graph given by its [`GraphDef`].
-    pub(crate) fn start_def(
+    #[doc(hidden)]
+    pub fn start_def(
         graph: GraphDef,
         overrides: Vec<ServerSpec>,
         workers: usize,

@@ -22,7 +22,7 @@ mod tape;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub(crate) use failures::FailureRecorder;
+pub use failures::FailureRecorder;
 
 use crate::engine::Engine;
 use crate::graph::GraphDef;
@@ -32,38 +32,34 @@ use run::{Mode, Selection};
 
 /// What `test` was asked.
 #[derive(Debug, Default)]
-pub(crate) struct TestOptions {
+pub struct TestOptions {
     /// The test file; default: the one compiled in.
-    pub(crate) file: Option<PathBuf>,
+    pub file: Option<PathBuf>,
     /// Record every case from the servers (into this cassette, if given).
-    pub(crate) record: Option<Option<PathBuf>>,
+    pub record: Option<Option<PathBuf>>,
     /// Record again only the cases whose requests changed.
-    pub(crate) update: bool,
+    pub update: bool,
     /// The cassette; default: beside the test file.
-    pub(crate) cassette: Option<PathBuf>,
+    pub cassette: Option<PathBuf>,
     /// Only the cases whose name contains this.
-    pub(crate) filter: Option<String>,
+    pub filter: Option<String>,
     /// Print the results as JSON.
-    pub(crate) json: bool,
+    pub json: bool,
     /// Also print GitHub annotations.
-    pub(crate) github: bool,
+    pub github: bool,
     /// Also write JUnit XML here.
-    pub(crate) junit: Option<PathBuf>,
+    pub junit: Option<PathBuf>,
     /// Fail below this coverage (percent).
-    pub(crate) min_coverage: Option<f64>,
+    pub min_coverage: Option<f64>,
     /// Replay this recorded failure instead.
-    pub(crate) replay: Option<PathBuf>,
+    pub replay: Option<PathBuf>,
     /// With `replay`: stop before each node.
-    pub(crate) step: bool,
+    pub step: bool,
 }
 
 /// Runs `test`; the exit status is success only when every case passed
 /// (and the coverage is at least `--min-coverage`).
-pub(crate) async fn test_command(
-    engine: &Engine,
-    graph: &GraphDef,
-    options: TestOptions,
-) -> ExitCode {
+pub async fn test_command(engine: &Engine, graph: &GraphDef, options: TestOptions) -> ExitCode {
     match run_tests(engine, graph, &options).await {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

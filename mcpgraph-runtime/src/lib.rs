@@ -4,8 +4,9 @@
 //! [`mcpgraph`](https://docs.rs/mcpgraph) and changes with it; use it
 //! through `mcpgraph`, whose public API is pinned.
 //!
-//! Generated code implements [`Graph`] for a unit type and calls the
-//! command line through the hidden [`codegen`] module; everything else here
+//! Generated code implements [`Graph`] for a unit type and reaches the
+//! runtime through the hidden [`codegen`] module (the facade adds the
+//! command line, which calls the hidden `host` module); everything else here
 //! serves it, through the graph's type-erased [`GraphDef`] (so it is
 //! compiled once, here, not again in every graph's crate): [`Engine`] runs
 //! calls on single-threaded workers, [`Execution`] holds one call's context
@@ -14,7 +15,6 @@
 
 mod allocator;
 mod caller_token;
-mod cli;
 #[doc(hidden)]
 pub mod codegen;
 pub mod downstream;
@@ -22,11 +22,12 @@ mod engine;
 mod error;
 mod exec;
 mod expressions;
-mod features;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
 pub(crate) mod graph_tests;
+#[doc(hidden)]
+pub mod host;
 #[cfg(test)]
 mod js_regex;
 #[cfg(any(feature = "http-client", feature = "http-server"))]
@@ -62,8 +63,6 @@ pub use exec::evaluate_on;
 pub use exec::intercept::{Before, CallInterceptor};
 #[doc(hidden)]
 pub use questions::{Rounds, Saved};
-#[doc(hidden)]
-pub use secrets::redact;
 
 /// Entry points for tests, the fuzz targets, the differential runner and
 /// the benchmarks, behind the non-default `testing` feature: none of them

@@ -15,6 +15,6 @@ pub(crate) type OneCopy<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Boxes `future`, so that its body is compiled into one codegen unit.
 #[inline(never)]
-pub(crate) fn one_copy<'a, T>(future: impl Future<Output = T> + Send + 'a) -> OneCopy<'a, T> {
+pub fn one_copy<'a, T>(future: impl Future<Output = T> + Send + 'a) -> OneCopy<'a, T> {
     Box::pin(future)
 }

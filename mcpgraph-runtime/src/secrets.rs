@@ -177,7 +177,7 @@ impl std::fmt::Debug for Remembered {
 
 /// Remembers `value`, known as `name`, as a configured secret, for the
 /// life of the process (values shorter than four bytes are not).
-pub(crate) fn remember(name: &str, value: &str) {
+pub fn remember(name: &str, value: &str) {
     REGISTRY.remember(name, value, Instant::now());
 }
 
@@ -417,7 +417,6 @@ fn encodings(value: &str) -> Vec<String> {
 
 /// `text` with every form of every secret replaced by `${NAME}`; borrowed
 /// when there is nothing to replace.
-#[doc(hidden)]
 pub fn redact(text: &str) -> Cow<'_, str> {
     REGISTRY.redact(text)
 }

@@ -11,7 +11,7 @@
 #[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 pub(crate) mod handler;
 #[cfg(feature = "http-server")]
-pub(crate) mod http;
+pub mod http;
 // Without `http-server` the counters still count (an atomic add), but
 // nothing scrapes them.
 #[cfg_attr(not(feature = "http-server"), allow(dead_code))]
@@ -25,4 +25,4 @@ pub(crate) mod telemetry;
 pub(crate) mod tools;
 
 /// Time for responses produced during shutdown to reach their streams.
-pub(crate) const FLUSH_GRACE: std::time::Duration = std::time::Duration::from_millis(150);
+pub const FLUSH_GRACE: std::time::Duration = std::time::Duration::from_millis(150);

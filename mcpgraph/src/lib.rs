@@ -172,7 +172,20 @@ macro_rules! allocator {
     };
 }
 
-/// What generated code uses: the runtime's contract with the generator,
-/// exactly the names it emits. Not a public API: it changes without notice.
+mod cli;
+mod features;
+
+/// What generated code uses: the runtime's contract with the generator
+/// (`mcpgraph_runtime::codegen`) and what this crate adds to it (the
+/// command line, the checks of the features this build has), exactly the
+/// names it emits. Not a public API: it changes without notice.
 #[doc(hidden)]
-pub use mcpgraph_runtime::codegen as __private;
+pub mod __private {
+    pub use crate::features::{require_http_client, require_tls};
+    pub use mcpgraph_runtime::codegen::*;
+
+    /// The generated binary's command line.
+    pub mod cli {
+        pub use crate::cli::{main, main_from};
+    }
+}

@@ -171,7 +171,7 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 fn spans_reach_an_otlp_http_receiver() {
     let (port, received) = receiver();
     let endpoint = format!("http://127.0.0.1:{port}/v1/traces");
-    let code = mcpgraph_runtime::codegen::cli::main_from::<loop_example::Server, _, _>([
+    let code = mcpgraph::__private::cli::main_from::<loop_example::Server, _, _>([
         "loop_example",
         "--otlp-endpoint",
         &endpoint,
@@ -296,7 +296,7 @@ fn export_with_a_secret() {
     let servers = serde_json::json!({"mcpServers": {"filesystem": {"type": "http", "url": url, "timeoutMs": 3000}}});
     std::fs::write(&config, servers.to_string()).unwrap();
     let endpoint = format!("http://127.0.0.1:{port}/v1/traces");
-    let code = mcpgraph_runtime::codegen::cli::main_from::<file_utils::Server, _, _>([
+    let code = mcpgraph::__private::cli::main_from::<file_utils::Server, _, _>([
         "file_utils",
         "--otlp-endpoint",
         &endpoint,
@@ -387,7 +387,7 @@ fn serve_with_otlp() {
     let http_port = std::env::var("MCPGRAPH_HTTP_PORT").expect("run by the parent test");
     let endpoint = format!("http://127.0.0.1:{port}/v1/traces");
     let listen = format!("127.0.0.1:{http_port}");
-    let code = mcpgraph_runtime::codegen::cli::main_from::<loop_example::Server, _, _>([
+    let code = mcpgraph::__private::cli::main_from::<loop_example::Server, _, _>([
         "loop_example",
         "--otlp-endpoint",
         &endpoint,

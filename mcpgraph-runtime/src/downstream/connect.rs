@@ -108,11 +108,11 @@ pub(super) async fn connect(
         }
         #[cfg(not(feature = "http-client"))]
         TransportSpec::StreamableHttp { .. } => {
-            return Err(crate::features::missing_http_client("http").into());
+            return Err(crate::downstream::features::missing_http_client("http").into());
         }
         #[cfg(not(feature = "http-client"))]
         TransportSpec::Sse { .. } => {
-            return Err(crate::features::missing_http_client("sse").into());
+            return Err(crate::downstream::features::missing_http_client("sse").into());
         }
     };
     Ok(Connection {

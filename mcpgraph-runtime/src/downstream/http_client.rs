@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use reqwest::Client;
 
-pub(crate) use crate::features::install_crypto_provider;
-use crate::features::{TLS, is_https};
+pub(crate) use crate::downstream::features::install_crypto_provider;
+use crate::downstream::features::{TLS, is_https};
 
 /// How long the TCP and TLS connect may take; the server's `timeoutMs`
 /// bounds the whole handshake on top of this.

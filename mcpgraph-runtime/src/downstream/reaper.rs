@@ -27,13 +27,13 @@ static ENABLED: AtomicBool = AtomicBool::new(false);
 static REAPER: Mutex<Option<Option<std::process::ChildStdin>>> = Mutex::new(None);
 
 /// Lets [`register`] start a reaper (the CLI does this).
-pub(crate) fn enable() {
+pub fn enable() {
     ENABLED.store(true, Ordering::Relaxed);
 }
 
 /// When this process was started as a reaper, runs it to the end and
 /// returns `true`.
-pub(crate) fn run_if_reaper() -> bool {
+pub fn run_if_reaper() -> bool {
     if std::env::var_os(REAPER_ENV).is_none() {
         return false;
     }

@@ -179,8 +179,8 @@ fn spec_from_json(name: &str, entry: &Value) -> Result<ServerSpec, String> {
         kind.as_str(),
         "streamableHttp" | "http" | "streamable-http" | "sse"
     );
-    if http && !crate::features::HTTP_CLIENT {
-        return Err(crate::features::missing_http_client(&kind));
+    if http && !crate::downstream::features::HTTP_CLIENT {
+        return Err(crate::downstream::features::missing_http_client(&kind));
     }
     let auth = match obj.get("auth") {
         None => None,
@@ -343,7 +343,7 @@ mod tests {
             let parsed = parse_override(&text);
             assert_eq!(
                 parsed.is_ok(),
-                crate::features::HTTP_CLIENT,
+                crate::downstream::features::HTTP_CLIENT,
                 "{kind}: {parsed:?}"
             );
             if let Err(e) = parsed {

@@ -21,7 +21,7 @@ static HOLDING: AtomicBool = AtomicBool::new(false);
 static HELD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 /// From now on, hold downstream stderr back instead of forwarding it.
-pub(crate) fn hold() {
+pub fn hold() {
     HOLDING.store(true, Ordering::Relaxed);
 }
 
@@ -30,7 +30,7 @@ pub(crate) fn hold() {
 /// again, as a call's error is when it is shown: a value a server printed
 /// before it became a secret (another server's `${VAR}` expanded later)
 /// does not show either.
-pub(crate) fn release() {
+pub fn release() {
     let held = {
         let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
         HOLDING.store(false, Ordering::Relaxed);

@@ -72,7 +72,8 @@ impl Engine {
     /// downstream children get [`CALL_STDIN_GRACE`](crate::downstream::CALL_STDIN_GRACE) after their
     /// stdin closes, then SIGTERM, and are killed within
     /// [`CALL_SHUTDOWN_LIMIT`](crate::downstream::CALL_SHUTDOWN_LIMIT).
-    pub(crate) async fn shutdown_soon(&self) {
+    #[doc(hidden)]
+    pub async fn shutdown_soon(&self) {
         let now = std::time::Instant::now();
         self.shared
             .clients

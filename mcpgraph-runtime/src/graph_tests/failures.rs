@@ -43,7 +43,7 @@ const SUFFIX: &str = ".failure.json";
 
 /// Writes failed calls into a directory.
 #[derive(Debug)]
-pub(crate) struct FailureRecorder {
+pub struct FailureRecorder {
     dir: PathBuf,
     /// The failure files in the directory, oldest first, counting the
     /// ones found at start.
@@ -112,7 +112,7 @@ impl CallInterceptor for CallRecord {
 impl FailureRecorder {
     /// A recorder writing into `dir`: created (0700) if missing; refused
     /// if it exists and others may read, write or enter it.
-    pub(crate) fn new(dir: PathBuf) -> Result<Self, String> {
+    pub fn new(dir: PathBuf) -> Result<Self, String> {
         private_dir(&dir)?;
         let mut files: Vec<(SystemTime, PathBuf)> = std::fs::read_dir(&dir)
             .map_err(|e| format!("--record-failures: cannot read {}: {e}", dir.display()))?

@@ -57,9 +57,9 @@ pub struct CallCaps {
 }
 
 /// Default of `--max-in-flight`.
-pub(crate) const DEFAULT_MAX_IN_FLIGHT: usize = 256;
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 256;
 /// Default of `--max-in-flight-per-session`.
-pub(crate) const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
+pub const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
 
 impl CallCaps {
     /// Caps of `per_server` and `per_session` calls.
@@ -144,7 +144,8 @@ impl Handler {
 
     /// The same handler sealing states with these keys (by default, a
     /// random key of its own).
-    pub(crate) fn with_state_keys(mut self, keys: Arc<StateKeys>) -> Self {
+    #[doc(hidden)]
+    pub fn with_state_keys(mut self, keys: Arc<StateKeys>) -> Self {
         self.state_keys = keys;
         self
     }

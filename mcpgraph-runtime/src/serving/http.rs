@@ -21,13 +21,13 @@ mod scrape;
 mod sessions;
 
 pub(crate) use connection::PeerAddress;
-pub(crate) use front_door::{
+pub use front_door::{
     DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTION_AGE_SECS,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_RATE_PER_PEER, DEFAULT_MAX_SESSIONS,
     DEFAULT_SEND_TIMEOUT_SECS, DEFAULT_SESSION_IDLE_SECS, default_max_connections_per_peer,
 };
-pub(crate) use oauth::{Claims, DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
-pub(crate) use peers::RateLimit;
+pub use oauth::{Claims, DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
+pub use peers::RateLimit;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -56,7 +56,7 @@ const CLOSE_GRACE: Duration = Duration::from_secs(2);
 const COMPLETED_CACHE: Duration = Duration::from_secs(10);
 
 /// The path MCP is served on.
-pub(crate) const MCP_PATH: &str = "/mcp";
+pub const MCP_PATH: &str = "/mcp";
 
 /// A liveness/readiness probe for load balancers and orchestrators: `GET`
 /// answers 200 while serving. Once shutdown has begun, new connections are
@@ -72,7 +72,7 @@ pub(crate) const METRICS_PATH: &str = "/metrics";
 
 /// Settings of the HTTP server.
 #[derive(Clone, Debug)]
-pub(crate) struct HttpOptions {
+pub struct HttpOptions {
     /// Address to bind.
     pub addr: SocketAddr,
     /// `Host` values accepted besides the loopback names (DNS-rebinding
@@ -131,7 +131,7 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 /// (MCP's, and `/metrics`' own if any) through `bound` (useful with port
 /// 0). Connections are accepted and served on the runtime this runs on;
 /// the calls they make run on the engine's worker threads.
-pub(crate) async fn serve_http(
+pub async fn serve_http(
     handler: Handler,
     options: HttpOptions,
     shutdown: CancellationToken,

@@ -30,7 +30,7 @@ mod keys;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use keys::StateKeys;
+pub use keys::StateKeys;
 
 /// The largest token [`StateKeys::seal`] makes and [`StateKeys::open`]
 /// reads, in bytes (1 MiB). The token goes to the client in a result and

@@ -93,7 +93,7 @@ pub(crate) fn write(chunk: Vec<u8>) {
 
 /// Waits until what was queued so far is written, for at most `limit`
 /// (before the process exits).
-pub(crate) fn flush(limit: Duration) {
+pub fn flush(limit: Duration) {
     // A process that never wrote has no queue (and starts no thread here).
     let Some(queue) = QUEUE_CELL.get() else {
         return;

@@ -20,7 +20,7 @@ pub(crate) type Halves = (
 
 /// stdin and stdout, polled by the reactor when they are pipes or sockets.
 /// Must be called inside a tokio runtime with I/O enabled.
-pub(crate) fn halves() -> Halves {
+pub fn halves() -> Halves {
     #[cfg(unix)]
     if let Some(halves) = sockets::halves() {
         return halves;

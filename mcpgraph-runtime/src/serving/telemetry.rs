@@ -12,7 +12,7 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 /// Keeps exporters alive; flushes them when dropped.
 #[must_use]
-pub(crate) struct Telemetry {
+pub struct Telemetry {
     #[cfg(feature = "otel")]
     provider: Option<opentelemetry_sdk::trace::SdkTracerProvider>,
 }
@@ -30,7 +30,7 @@ impl Drop for Telemetry {
 /// OTLP export of the runtime's spans, with events at the same level, to
 /// `otlp_endpoint` when given (feature `otel`; ignored with a warning
 /// without it).
-pub(crate) fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Telemetry {
+pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Telemetry {
     let filter = || {
         EnvFilter::try_from_default_env()
             .or_else(|_| EnvFilter::try_new(level))

@@ -21,28 +21,28 @@ use tokio::net::TcpStream;
 use tokio::time::Sleep;
 
 /// Default of `serve --max-connections`.
-pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// Default of `serve --max-sessions`.
-pub(crate) const DEFAULT_MAX_SESSIONS: usize = 1024;
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
 /// Default of `serve --session-idle-secs`.
-pub(crate) const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
+pub const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
 /// Default of `serve --body-timeout-secs`.
-pub(crate) const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
 /// Default of `serve --max-body-bytes`: 4 MiB, rmcp's own default since
 /// 3.10.
-pub(crate) const DEFAULT_MAX_BODY_BYTES: u64 = 4 << 20;
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 4 << 20;
 /// Default of `serve --max-request-rate-per-peer`, for peers beyond
 /// loopback.
-pub(crate) const DEFAULT_MAX_REQUEST_RATE_PER_PEER: u32 = 1000;
+pub const DEFAULT_MAX_REQUEST_RATE_PER_PEER: u32 = 1000;
 /// Default of `serve --send-timeout-secs`.
-pub(crate) const DEFAULT_SEND_TIMEOUT_SECS: u64 = 30;
+pub const DEFAULT_SEND_TIMEOUT_SECS: u64 = 30;
 /// Default of `serve --max-connection-age-secs`.
-pub(crate) const DEFAULT_MAX_CONNECTION_AGE_SECS: u64 = 600;
+pub const DEFAULT_MAX_CONNECTION_AGE_SECS: u64 = 600;
 
 /// Default of `serve --max-connections-per-peer`: three quarters of
 /// `max_connections` (rounded up), so that a quarter always stays for
 /// other peers.
-pub(crate) fn default_max_connections_per_peer(max_connections: usize) -> usize {
+pub fn default_max_connections_per_peer(max_connections: usize) -> usize {
     max_connections - max_connections / 4
 }
 

@@ -23,7 +23,7 @@ use hyper::HeaderMap;
 use hyper::header;
 use jsonwebtoken::Algorithm;
 
-pub(crate) use claims::{Claims, DEFAULT_ALGORITHMS};
+pub use claims::{Claims, DEFAULT_ALGORITHMS};
 
 use super::Body;
 use challenge::Challenges;
@@ -31,7 +31,7 @@ use claims::{Invalid, Policy};
 use jwks::KeyCache;
 
 /// Default of `serve --oauth-leeway-secs`.
-pub(crate) const DEFAULT_LEEWAY_SECS: u64 = 60;
+pub const DEFAULT_LEEWAY_SECS: u64 = 60;
 
 /// The protocol version from which requests carry `Mcp-Method` and
 /// `Mcp-Name` (SEP-2243), which rmcp checks against the body.
@@ -39,7 +39,7 @@ const STANDARD_HEADERS_VERSION: &str = "2026-07-28";
 
 /// Settings of inbound OAuth.
 #[derive(Clone, Debug)]
-pub(crate) struct OAuthOptions {
+pub struct OAuthOptions {
     /// `--oauth-issuer`: the authorization server whose tokens are valid.
     pub issuer: String,
     /// `--oauth-resource`: this server's canonical MCP URL.

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 /// A request-rate limit per peer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct RateLimit {
+pub struct RateLimit {
     /// Requests per second, and the most a peer may send at once.
     pub per_sec: u32,
     /// Whether loopback peers (a reverse proxy on the same host, through

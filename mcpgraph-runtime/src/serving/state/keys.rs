@@ -33,7 +33,7 @@ const KEY_LEN: usize = 32;
 const KEY_HINT: &str = "a key is 32 random bytes in base64, e.g. from `openssl rand -base64 32`";
 
 /// The keys of this process: the first seals, all open.
-pub(crate) struct StateKeys {
+pub struct StateKeys {
     /// `(key id, cipher)`, the sealing key first. The ciphers zero their
     /// key when dropped.
     keys: Vec<(String, XChaCha20Poly1305)>,
@@ -57,7 +57,7 @@ impl StateKeys {
     /// by other users, text with no key or a bad entry fail with a
     /// message naming the place (never the key). A file readable by every
     /// user is used, with a warning.
-    pub(crate) fn load(env: Option<&str>, file: Option<&Path>) -> Result<Self, StartupError> {
+    pub fn load(env: Option<&str>, file: Option<&Path>) -> Result<Self, StartupError> {
         let keys = match (env, file) {
             (Some(_), Some(_)) => {
                 return Err(StartupError(
@@ -95,7 +95,7 @@ impl StateKeys {
 
     /// Whether the key was made up at start-up (no key configured).
     #[cfg_attr(not(feature = "http-server"), allow(dead_code))]
-    pub(crate) fn is_ephemeral(&self) -> bool {
+    pub fn is_ephemeral(&self) -> bool {
         self.ephemeral
     }
 

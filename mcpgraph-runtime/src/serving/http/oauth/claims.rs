@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::jwks::{KeyCache, KeyError};
 
 /// Default of `serve --oauth-algorithms`: the asymmetric ones.
-pub(crate) const DEFAULT_ALGORITHMS: &[Algorithm] = &[
+pub const DEFAULT_ALGORITHMS: &[Algorithm] = &[
     Algorithm::RS256,
     Algorithm::RS384,
     Algorithm::RS512,
@@ -28,7 +28,7 @@ pub(crate) const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 /// The caller a valid access token names, as the request's extensions
 /// carry it.
 #[derive(Clone, Debug)]
-pub(crate) struct Claims {
+pub struct Claims {
     /// `iss` (checked to be the server's `--oauth-issuer`).
     pub(crate) issuer: String,
     /// `sub`.

@@ -11,10 +11,10 @@ use clap::{Parser, Subcommand};
 pub(super) use auth::AuthCommand;
 pub(super) use test::TestArgs;
 
-use crate::meta::ServerMeta;
-use crate::serving::handler as server;
+use mcpgraph_runtime::ServerMeta;
+use mcpgraph_runtime::host as server;
 #[cfg(feature = "http-server")]
-use crate::serving::http;
+use mcpgraph_runtime::host::http;
 
 #[derive(Parser, Debug)]
 #[command(about = "An MCP server compiled from a graph file by mcpgraph")]

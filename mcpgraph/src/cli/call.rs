@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{CallOptions, Engine};
-use crate::meta::ToolMeta;
+use mcpgraph_runtime::ToolMeta;
+use mcpgraph_runtime::{CallOptions, Engine};
 
 use super::fail;
 
@@ -35,7 +35,7 @@ pub(super) async fn call(
     let outcome = engine.call_with(tool, Some(arguments), options).await;
     for record in outcome.records.iter().flatten() {
         // A log on stderr: redacted as the held-back stderr is.
-        eprintln!("{}", crate::secrets::redact(&record.trace_line()));
+        eprintln!("{}", mcpgraph_runtime::host::redact(&record.trace_line()));
     }
     match outcome.result {
         Ok(value) => {
@@ -43,7 +43,7 @@ pub(super) async fn call(
             ExitCode::SUCCESS
         }
         Err(e) => {
-            crate::downstream::stderr::release();
+            mcpgraph_runtime::host::stderr::release();
             fail(e.to_string())
         }
     }
@@ -107,10 +107,10 @@ async fn read_arguments(arguments: Option<&str>) -> Result<Map<String, Value>, S
 
 /// What `call` prints for a result (and `--trace` for a node's output):
 /// the text of the tool result an MCP client gets
-/// ([`success_result`](crate::serving::handler::success_result)), with JavaScript's
+/// ([`success_result`](mcpgraph_runtime::host::success_result)), with JavaScript's
 /// number spelling (`0.000001`, not serde_json's `1e-6`).
 fn result_text(value: &Value) -> String {
-    crate::expressions::js_text::to_js_string(value)
+    mcpgraph_runtime::host::to_js_string(value)
 }
 
 #[cfg(test)]
@@ -127,7 +127,7 @@ mod tests {
             json!({ "small": 1e-6, "big": 1e16, "tiny": 1e-7, "huge": 1e21, "n": [0.5, -0.0] }),
         ];
         for value in values {
-            let result = crate::serving::handler::success_result(value.clone());
+            let result = mcpgraph_runtime::host::success_result(value.clone());
             let text = result.content[0].as_text().map(|t| t.text.as_str());
             assert_eq!(Some(result_text(&value).as_str()), text);
         }

@@ -11,11 +11,11 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use crate::downstream::{AuthAction, ServerSpec, parse_override};
-use crate::engine::Engine;
-use crate::graph::{Graph, GraphDef};
-use crate::meta::ToolMeta;
-use crate::one_copy::one_copy;
+use mcpgraph_runtime::Engine;
+use mcpgraph_runtime::ToolMeta;
+use mcpgraph_runtime::host::one_copy;
+use mcpgraph_runtime::host::{AuthAction, ServerSpec, parse_override};
+use mcpgraph_runtime::{Graph, GraphDef};
 
 mod args;
 mod call;
@@ -26,7 +26,7 @@ use serve::serve_command;
 
 /// Runs the CLI of graph `G` with the process's arguments. Only here (the
 /// generated binary's `main`) may downstream servers get a reaper, which
-/// runs this executable again (`crate::downstream::reaper`); [`main_from`] is for
+/// runs this executable again (`mcpgraph_runtime::host::reaper`); [`main_from`] is for
 /// embedding and tests, whose executables are something else.
 #[inline]
 pub fn main<G: Graph>() -> ExitCode {
@@ -35,10 +35,10 @@ pub fn main<G: Graph>() -> ExitCode {
 
 /// [`main`] for a graph given by its [`GraphDef`].
 pub(crate) fn main_def(graph: GraphDef) -> ExitCode {
-    if crate::downstream::reaper::run_if_reaper() {
+    if mcpgraph_runtime::host::reaper::run_if_reaper() {
         return ExitCode::SUCCESS;
     }
-    crate::downstream::reaper::enable();
+    mcpgraph_runtime::host::reaper::enable();
     main_from_def(graph, std::env::args_os().collect())
 }
 
@@ -63,7 +63,7 @@ pub(crate) fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let telemetry = crate::serving::telemetry::init(
+    let telemetry = mcpgraph_runtime::host::init_telemetry(
         &cli.log_level,
         cli.otlp_endpoint.as_deref(),
         graph.server.name,
@@ -96,7 +96,7 @@ pub(crate) fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     // Exporters flush (and may log) first; then what was logged goes out.
     drop(telemetry);
-    crate::serving::stderr_writer::flush(std::time::Duration::from_millis(500));
+    mcpgraph_runtime::host::flush_stderr(std::time::Duration::from_millis(500));
     code
 }
 
@@ -152,14 +152,14 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             // terminal: it is shown only when the call fails (see `call`),
             // unless the log level asks for it.
             if !tracing::enabled!(tracing::Level::INFO) {
-                crate::downstream::stderr::hold();
+                mcpgraph_runtime::host::stderr::hold();
             }
             // A person is at the terminal: a server that wants a login gets one.
-            crate::downstream::allow_interactive_login(true);
+            mcpgraph_runtime::host::allow_interactive_login(true);
             call::call(&engine, graph.tools, &tool, arguments.as_deref(), trace).await
         }
         Command::Test(args) => {
-            crate::graph_tests::test_command(&engine, &graph, args.options()).await
+            mcpgraph_runtime::host::test_command(&engine, &graph, args.options()).await
         }
         // Answered before the engine starts (see above).
         Command::Auth { .. } => ExitCode::SUCCESS,
@@ -180,11 +180,11 @@ async fn auth(graph: GraphDef, overrides: Vec<ServerSpec>, action: AuthCommand) 
         AuthCommand::Logout { server } => (server, AuthAction::Logout),
         AuthCommand::Status { server } => (server, AuthAction::Status),
     };
-    let specs = crate::downstream::effective_specs(graph.servers, overrides);
+    let specs = mcpgraph_runtime::host::effective_specs(graph.servers, overrides);
     let Some(spec) = specs.iter().find(|s| s.name == server) else {
         return fail(format!("no downstream server `{server}`"));
     };
-    match crate::downstream::run_auth(spec, action).await {
+    match mcpgraph_runtime::host::run_auth(spec, action).await {
         Ok(text) => {
             println!("{text}");
             ExitCode::SUCCESS

@@ -13,11 +13,11 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::args::ServeArgs;
-use crate::engine::Engine;
-use crate::serving::handler::{CallCaps, Handler, serve};
+use mcpgraph_runtime::Engine;
+use mcpgraph_runtime::host::StateKeys;
 #[cfg(feature = "http-server")]
-use crate::serving::http::{HttpOptions, MCP_PATH, RateLimit, serve_http};
-use crate::serving::state::StateKeys;
+use mcpgraph_runtime::host::http::{HttpOptions, MCP_PATH, RateLimit, serve_http};
+use mcpgraph_runtime::host::{CallCaps, Handler, serve};
 
 /// What the whole shutdown may take beyond `--drain-secs`: the calls
 /// stopped at the drain's end (1 s), the last responses and connections
@@ -32,7 +32,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
     let recording;
     let engine = match &args.record_failures {
         Some(dir) => {
-            let recorder = crate::graph_tests::FailureRecorder::new(dir.clone())?;
+            let recorder = mcpgraph_runtime::host::FailureRecorder::new(dir.clone())?;
             recording = engine
                 .clone()
                 .with_interceptor(std::sync::Arc::new(recorder));
@@ -75,7 +75,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
         None => {
             // stdio: the session ends at EOF; a signal ends it early, once
             // running calls are done.
-            let serving = serve(handler, crate::serving::stdio::halves());
+            let serving = serve(handler, mcpgraph_runtime::host::stdio_halves());
             tokio::pin!(serving);
             tokio::select! {
                 result = &mut serving => return result,
@@ -87,7 +87,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             if !engine.drain(drain).await {
                 tracing::warn!("calls still running after {drain:?} were stopped");
             }
-            tokio::time::sleep(crate::serving::FLUSH_GRACE).await;
+            tokio::time::sleep(mcpgraph_runtime::host::FLUSH_GRACE).await;
             Ok(())
         }
         #[cfg(not(feature = "http-server"))]
@@ -98,8 +98,8 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 None => None,
                 Some(var) => match std::env::var(var) {
                     Ok(token) if !token.is_empty() => {
-                        crate::downstream::withhold_from_children(var);
-                        crate::secrets::remember(var, &token);
+                        mcpgraph_runtime::host::withhold_from_children(var);
+                        mcpgraph_runtime::host::remember(var, &token);
                         Some(token)
                     }
                     _ => {
@@ -122,7 +122,9 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
                 max_body_bytes: args.max_body_bytes,
                 max_connections: args.max_connections,
                 max_connections_per_peer: args.max_connections_per_peer.unwrap_or_else(|| {
-                    crate::serving::http::default_max_connections_per_peer(args.max_connections)
+                    mcpgraph_runtime::host::http::default_max_connections_per_peer(
+                        args.max_connections,
+                    )
                 }),
                 request_rate: request_rate(args.max_request_rate_per_peer),
                 send_timeout: Duration::from_secs(args.send_timeout_secs),
@@ -151,7 +153,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
 fn request_rate(given: Option<u32>) -> Option<RateLimit> {
     match given {
         None => Some(RateLimit {
-            per_sec: crate::serving::http::DEFAULT_MAX_REQUEST_RATE_PER_PEER,
+            per_sec: mcpgraph_runtime::host::http::DEFAULT_MAX_REQUEST_RATE_PER_PEER,
             loopback: false,
         }),
         Some(0) => None,
@@ -193,7 +195,7 @@ async fn on_signals(
 fn exit_now(code: i32, why: &str) -> ! {
     tracing::warn!("{why}");
     eprintln!("mcpgraph: {why}");
-    crate::serving::stderr_writer::flush(Duration::from_millis(200));
+    mcpgraph_runtime::host::flush_stderr(Duration::from_millis(200));
     std::process::exit(code)
 }
 

@@ -1,6 +1,7 @@
-//! What this build was compiled with: the crate's cargo features that add
-//! transports (`http-server`, `http-client`, `tls`), the errors naming one
-//! that is missing, and the TLS provider that `tls` and `otel` share.
+//! What this build calls downstream servers with: the `http-client` and
+//! `tls` features, the error naming one that is missing, and the TLS
+//! provider that `tls` and `otel` share. (The facade's `features` module
+//! says what the generated binary's command line was built with.)
 
 /// Whether this build speaks HTTPS to downstream servers (the `tls`
 /// feature).
@@ -10,11 +11,9 @@ pub const TLS: bool = cfg!(feature = "tls");
 /// `http-client` feature).
 pub(crate) const HTTP_CLIENT: bool = cfg!(feature = "http-client");
 
-/// Whether this build serves streamable HTTP (the `http-server` feature).
-pub(crate) const HTTP_SERVER: bool = cfg!(feature = "http-server");
-
 /// Why `what` cannot be done: this build lacks mcpgraph's `feature`.
-pub(crate) fn missing(what: &str, feature: &str) -> String {
+#[doc(hidden)]
+pub fn missing(what: &str, feature: &str) -> String {
     format!(
         "{what} needs mcpgraph's `{feature}` feature, which this server was built without \
          (enable it in the graph crate's Cargo.toml: \
@@ -29,8 +28,8 @@ pub(crate) fn missing_http_client(transport: &str) -> String {
 }
 
 /// Whether `url` needs TLS: it starts with `https://`, in any case. A
-/// `const fn`, so that the build-time check of a graph's URLs
-/// ([`require_tls`](crate::codegen::require_tls)) is this same test.
+/// `const fn`, so that the build-time check of a graph's URLs (the
+/// facade's `require_tls`) is this same test.
 pub const fn is_https(url: &str) -> bool {
     let (url, scheme) = (url.as_bytes(), b"https://");
     if url.len() < scheme.len() {

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::graph_tests::TestOptions;
+use mcpgraph_runtime::host::TestOptions;
 
 /// `test`'s arguments.
 #[derive(clap::Args, Debug)]

@@ -1,8 +1,8 @@
 //! `serve --http`'s inbound OAuth flags (docs/OPERATING.md, "OAuth").
 
-use jsonwebtoken::Algorithm;
+use mcpgraph_runtime::host::JwtAlgorithm as Algorithm;
 
-use crate::serving::http::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
+use mcpgraph_runtime::host::http::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};
 
 #[derive(clap::Args, Debug)]
 pub(in crate::cli) struct OAuthArgs {

@@ -1,0 +1,42 @@
+//! What this build was compiled with: the facade's cargo features that add
+//! transports (`http-server`, `http-client`, `tls`), the error naming one
+//! that is missing, and the build-time checks of a graph's HTTP servers
+//! that generated code calls (`rt::require_tls`, `rt::require_http_client`).
+
+/// Whether this build speaks HTTPS to downstream servers (the `tls`
+/// feature).
+pub(crate) const TLS: bool = cfg!(feature = "tls");
+
+/// Whether this build calls downstream `http` and `sse` servers (the
+/// `http-client` feature).
+pub(crate) const HTTP_CLIENT: bool = cfg!(feature = "http-client");
+
+/// Whether this build serves streamable HTTP (the `http-server` feature).
+pub(crate) const HTTP_SERVER: bool = cfg!(feature = "http-server");
+
+/// Why `what` cannot be done: this build lacks mcpgraph's `feature`.
+#[cfg_attr(feature = "http-server", allow(dead_code))]
+pub(crate) fn missing(what: &str, feature: &str) -> String {
+    mcpgraph_runtime::downstream::features::missing(what, feature)
+}
+
+/// Fails the build, with `message`, when an HTTP server's `url` as the
+/// graph writes it is `https://` and this build has no TLS
+/// (`const _: () = rt::require_tls(url, message);`). A `${VAR}` URL is
+/// checked when it connects.
+/// Without `http-client`, [`require_http_client`] fails the build first,
+/// and this says nothing more.
+pub const fn require_tls(url: &str, message: &str) {
+    if HTTP_CLIENT && mcpgraph_runtime::downstream::is_https(url) && !TLS {
+        panic!("{}", message);
+    }
+}
+
+/// Fails the build, with `message`, when the graph has an HTTP server and
+/// this build cannot call one: no `http-client` feature
+/// (`const _: () = rt::require_http_client(message);`).
+pub const fn require_http_client(message: &str) {
+    if !HTTP_CLIENT {
+        panic!("{}", message);
+    }
+}
