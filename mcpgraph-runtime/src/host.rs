@@ -1,5 +1,5 @@
 //! What the facade's command line (`mcpgraph::cli`) reaches in the core:
-//! the entry points of serving, graph tests, telemetry and the process's
+//! the entry points of serving, telemetry and the process's
 //! streams. Not an API: it changes with the facade, without notice.
 
 pub use crate::downstream::{
@@ -7,7 +7,6 @@ pub use crate::downstream::{
     run_auth, stderr, withhold_from_children,
 };
 pub use crate::expressions::js_text::to_js_string;
-pub use crate::graph_tests::{FailureRecorder, TestOptions, test_command};
 pub use crate::one_copy::one_copy;
 pub use crate::secrets::{redact, remember};
 pub use crate::serving::FLUSH_GRACE;

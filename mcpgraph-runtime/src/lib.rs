@@ -25,7 +25,6 @@ mod expressions;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
-pub(crate) mod graph_tests;
 #[doc(hidden)]
 pub mod host;
 #[cfg(test)]

@@ -188,4 +188,10 @@ pub mod __private {
     pub mod cli {
         pub use crate::cli::{main, main_from};
     }
+
+    /// What `graph_tests!` generates calls.
+    #[cfg(feature = "graph-tests")]
+    pub mod graph_tests {
+        pub use mcpgraph_graph_tests::run_case;
+    }
 }

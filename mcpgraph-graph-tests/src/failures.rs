@@ -22,12 +22,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use super::cassette::{Cassette, Failure};
-use super::tape::Tape;
-use crate::downstream::DownstreamError;
-use crate::error::{CallError, ErrorKind, NodeError};
-use crate::exec::intercept::{Before, CallInterceptor};
-use crate::meta::Limits;
+use crate::cassette::{Cassette, Failure};
+use crate::tape::Tape;
+use mcpgraph_runtime::Limits;
+use mcpgraph_runtime::downstream::DownstreamError;
+use mcpgraph_runtime::{Before, CallInterceptor};
+use mcpgraph_runtime::{CallError, ErrorKind, NodeError};
 
 /// The most failure files a directory holds.
 pub(crate) const MAX_FILES: usize = 100;
@@ -146,7 +146,7 @@ impl FailureRecorder {
         let budget = usize::try_from(max_value_bytes)
             .unwrap_or(usize::MAX)
             .min(MAX_RECORD_BYTES);
-        let size = super::tape::json_size(arguments);
+        let size = crate::tape::json_size(arguments);
         let (arguments, used) = if size <= budget {
             (Some(arguments.clone()), size)
         } else {
@@ -200,7 +200,7 @@ impl FailureRecorder {
             arguments: record
                 .arguments
                 .as_ref()
-                .map(super::cassette::redacted)
+                .map(crate::cassette::redacted)
                 .unwrap_or_default(),
             error: serde_json::to_value(error).unwrap_or_default(),
             at_unix_ms: u64::try_from(since.as_millis()).unwrap_or(u64::MAX),
@@ -216,7 +216,7 @@ impl FailureRecorder {
         });
         cassette
             .cases
-            .insert(super::cassette::FAILURE_CASE.to_owned(), played.made);
+            .insert(crate::cassette::FAILURE_CASE.to_owned(), played.made);
         let name = format!(
             "{}-{}-{sequence}{SUFFIX}",
             since.as_millis(),

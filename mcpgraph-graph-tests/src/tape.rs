@@ -13,12 +13,12 @@ use std::sync::{Arc, Mutex};
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use super::cassette::{CANCELLED, Exchange, Reply, redacted};
-use super::diff::diff;
-use crate::downstream::DownstreamError;
-use crate::error::ErrorKind;
-use crate::exec::intercept::{Before, CallInterceptor};
-use crate::meta::Limits;
+use crate::cassette::{CANCELLED, Exchange, Reply, redacted};
+use crate::diff::diff;
+use mcpgraph_runtime::ErrorKind;
+use mcpgraph_runtime::Limits;
+use mcpgraph_runtime::downstream::DownstreamError;
+use mcpgraph_runtime::{Before, CallInterceptor};
 
 /// The tape of one test run; one case at a time.
 #[derive(Debug, Default)]
