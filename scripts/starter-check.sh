@@ -86,7 +86,7 @@ not_in_tree() {
     [[ "$tree" == *"did not match any packages"* ]] ||
         { echo "starter-check: $1 is in the tree $2: $tree" >&2; exit 1; }
 }
-for package in rustls reqwest hyper sse-stream oauth2 jsonwebtoken; do
+for package in rustls reqwest hyper sse-stream oauth2 jsonwebtoken mcpgraph-graph-tests; do
     not_in_tree "$package" "without default features"
 done
 build
@@ -98,6 +98,14 @@ if http_serve="$("$target/debug/starter_check" serve --http 127.0.0.1:0 </dev/nu
 fi
 [[ "$http_serve" == *"\`serve --http\` needs mcpgraph's \`http-server\` feature"* ]] ||
     { echo "starter-check: stdio only, serve --http gave: $http_serve" >&2; exit 1; }
+# Without `graph-tests` (no graph tests linked): `test` says which feature
+# it needs.
+if test_out="$("$target/debug/starter_check" test 2>&1)"; then
+    echo "starter-check: stdio only, test succeeded: $test_out" >&2
+    exit 1
+fi
+[[ "$test_out" == *"\`test\` needs mcpgraph's \`graph-tests\` feature"* ]] ||
+    { echo "starter-check: stdio only, test gave: $test_out" >&2; exit 1; }
 if "$target/debug/starter_check" serve --help | grep -q -- '--http'; then
     echo "starter-check: stdio only, serve --help offers --http" >&2
     exit 1
@@ -130,7 +138,7 @@ fi
 line="$(grep -n '^  remote:$' graph.yaml | cut -d: -f1)"
 [[ "$build_log" == *"graph.yaml:$line:3: server \`remote\` is a \`type: http\` server, and calling HTTP servers needs mcpgraph's \`http-client\` feature"* ]] ||
     { echo "starter-check: stdio only, the http server's build failed otherwise:" >&2; echo "$build_log" >&2; exit 1; }
-echo "starter-check: stdio only: no HTTP stack, the tool answers, serve --http, an http --mcp server and an http graph server refused naming the feature"
+echo "starter-check: stdio only: no HTTP stack and no graph tests, the tool answers, serve --http, test, an http --mcp server and an http graph server refused naming the feature"
 
 # With `http-client` alone: no TLS in the tree, an https:// URL given at
 # run time fails its call with the reason, one written in the graph fails

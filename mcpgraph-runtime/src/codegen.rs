@@ -16,10 +16,6 @@ pub use crate::{
     StartupError, Switch, ToolMeta, TransportDef, schema_violation,
 };
 
-/// What `graph_tests!` generates calls.
-pub mod graph_tests {
-    pub use crate::graph_tests::run_case;
-}
 pub use crate::GraphDef;
 pub use ::jsonschema;
 pub use ::mcpgraph_expr::Helpers;

@@ -176,8 +176,6 @@ pub struct ClientManager {
     /// `--strict-lock`: calls to a tool that changed since the lock, or
     /// that could not be compared with it, fail.
     strict_lock: std::sync::atomic::AtomicBool,
-    /// `test`: records the calls, or answers them from a recording.
-    tape: std::sync::OnceLock<Arc<crate::graph_tests::Tape>>,
 }
 
 impl ClientManager {
@@ -208,13 +206,7 @@ impl ClientManager {
             lock: None,
             strict_lock: std::sync::atomic::AtomicBool::new(false),
             parking: parking::Parking::default(),
-            tape: std::sync::OnceLock::new(),
         }
-    }
-
-    /// Puts every call of this manager through `tape` (`test`).
-    pub(crate) fn set_tape(&self, tape: Arc<crate::graph_tests::Tape>) {
-        let _ = self.tape.set(tape);
     }
 
     /// Compares each server's tools with `lock` (the JSON `Graph::LOCK`
@@ -327,11 +319,14 @@ pub(crate) const CALL_STDIN_GRACE: std::time::Duration = std::time::Duration::fr
 /// server and the tool.
 #[derive(Clone, Debug)]
 pub struct DownstreamError {
-    pub(crate) kind: ErrorKind,
-    pub(crate) message: String,
+    #[doc(hidden)]
+    pub kind: ErrorKind,
+    #[doc(hidden)]
+    pub message: String,
     /// How long the server asked to be left alone (`Retry-After` of an
     /// HTTP 429 or 5xx), or the rest of its circuit breaker's cool-down.
-    pub(crate) retry_after: Option<std::time::Duration>,
+    #[doc(hidden)]
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl DownstreamError {

@@ -24,6 +24,7 @@ use tracing::Instrument;
 use crate::downstream::{ClientManager, ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
+use crate::exec::intercept::CallInterceptor;
 use crate::exec::{Execution, GraphTools, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::Observer;
@@ -71,8 +72,9 @@ pub struct Engine {
     workers: Arc<Workers>,
     in_flight: Arc<InFlight>,
     observer: Option<Arc<dyn Observer>>,
-    /// `serve --record-failures`: where failed calls are written.
-    failures: Option<Arc<crate::graph_tests::FailureRecorder>>,
+    /// What sees each call's downstream calls (graph tests, `serve
+    /// --record-failures`); `None` in production.
+    interceptor: Option<Arc<dyn CallInterceptor>>,
     /// Cancelled when a drain runs out of time: the calls still running
     /// end with an error their callers receive.
     stop: CancellationToken,
@@ -88,7 +90,7 @@ impl Clone for Engine {
             workers: Arc::clone(&self.workers),
             in_flight: Arc::clone(&self.in_flight),
             observer: self.observer.clone(),
-            failures: self.failures.clone(),
+            interceptor: self.interceptor.clone(),
             stop: self.stop.clone(),
             here: self.here,
         }
@@ -165,7 +167,7 @@ impl Engine {
             workers: Arc::new(workers),
             in_flight: Arc::default(),
             observer: None,
-            failures: None,
+            interceptor: None,
             stop: CancellationToken::new(),
             here: true,
         })
@@ -178,16 +180,12 @@ impl Engine {
         self
     }
 
-    /// Puts every downstream call through `tape` (`test`).
-    pub(crate) fn set_tape(&self, tape: Arc<crate::graph_tests::Tape>) {
-        self.shared.clients.set_tape(tape);
-    }
-
-    /// Writes every failed call into `recorder`'s directory
-    /// (`serve --record-failures`).
+    /// The same engine with every call's downstream calls put through
+    /// `interceptor` (graph tests, `serve --record-failures`). Not an API
+    /// for users.
     #[doc(hidden)]
-    pub fn with_failure_recorder(mut self, recorder: crate::graph_tests::FailureRecorder) -> Self {
-        self.failures = Some(Arc::new(recorder));
+    pub fn with_interceptor(mut self, interceptor: Arc<dyn CallInterceptor>) -> Self {
+        self.interceptor = Some(interceptor);
         self
     }
 
@@ -278,19 +276,19 @@ impl Engine {
             }
         };
         let load = LoadGuard::new(&worker.load);
-        // `--record-failures`: the call's downstream exchanges, kept until
-        // it is known whether it failed.
-        let failure_record = self.failures.as_ref().map(|_| {
+        // What sees this call's downstream calls, told at the end how it
+        // ended.
+        let intercept = self.interceptor.clone().and_then(|interceptor| {
             let empty = Map::new();
             let arguments = match &arguments {
                 Value::Object(map) => map,
                 _ => &empty,
             };
-            let budget = self.shared.graph.limits.max_value_bytes;
-            crate::graph_tests::FailureRecorder::start(arguments, budget)
+            interceptor.begin(tool.meta.name, arguments, &self.shared.graph.limits)
         });
-        let call_tape = failure_record.as_ref().map(|record| record.tape());
-        // Whether the caller cancelled: such a call is no failure to record.
+        let exec_intercept = intercept.clone();
+        // Whether the caller cancelled (a failure recorder leaves such a
+        // call out).
         let caller_cancel = cancel.clone();
         let job: Job = Box::new(move || {
             Box::pin(async move {
@@ -307,13 +305,8 @@ impl Engine {
                     exec.with_tools(Arc::clone(&shared) as Arc<dyn GraphTools>);
                     exec.ask(caller);
                     exec.keep_content(content);
+                    exec.intercept(exec_intercept);
                     let run = shared.compiled.run(index, &mut exec);
-                    let run = async move {
-                        match call_tape {
-                            Some(tape) => crate::graph_tests::CALL_TAPE.scope(tape, run).await,
-                            None => run.await,
-                        }
-                    };
                     let outcome = tokio::select! {
                         outcome = run => outcome,
                         () = cancel.cancelled() => Err(NodeError::outside(
@@ -372,11 +365,8 @@ impl Engine {
                 None => Ok(value),
             }
         });
-        if let (Err(CallError::Failed(error)), Some(recorder), Some(record)) =
-            (&result, &self.failures, &failure_record)
-            && crate::graph_tests::FailureRecorder::records(error, caller_cancel.is_cancelled())
-        {
-            recorder.write(tool.meta.name, record, error);
+        if let Some(intercept) = &intercept {
+            intercept.end(&result, caller_cancel.is_cancelled());
         }
         CallOutcome {
             result,

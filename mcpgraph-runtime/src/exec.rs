@@ -33,13 +33,14 @@ mod failure;
 pub(crate) mod fanout;
 mod graph_call;
 mod history;
+pub(crate) mod intercept;
 mod mcp;
 pub(crate) mod native;
 pub(crate) mod retry;
 mod switch;
 mod watch;
 
-pub(crate) use evaluator::evaluate_on;
+pub use evaluator::evaluate_on;
 #[cfg(feature = "testing")]
 pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;
@@ -50,6 +51,7 @@ use content::KeptContent;
 use evaluator::CallEvaluator;
 pub(crate) use graph_call::GraphTools;
 use history::History;
+use intercept::CallInterceptor;
 use watch::Pending;
 
 /// How long a call runs nodes on its worker before it lets the worker's
@@ -86,6 +88,9 @@ pub struct Execution {
     tools: Option<Arc<dyn GraphTools>>,
     current: &'static str,
     clients: Arc<ClientManager>,
+    /// What sees this call's downstream calls (graph tests, failure
+    /// recording); `None` in production.
+    interceptor: Option<Arc<dyn CallInterceptor>>,
     result: Option<JValue>,
     started: Instant,
     pending: Option<Pending>,
@@ -118,6 +123,7 @@ impl Execution {
             tools: None,
             current: "",
             clients,
+            interceptor: None,
             result: None,
             started: Instant::now(),
             pending: None,
@@ -134,6 +140,11 @@ impl Execution {
             caller.budget().bound(&self.limits);
         }
         self.caller = caller;
+    }
+
+    /// Puts this call's downstream calls through `interceptor`.
+    pub(crate) fn intercept(&mut self, interceptor: Option<Arc<dyn CallInterceptor>>) {
+        self.interceptor = interceptor;
     }
 
     /// Keeps the content blocks the exit's `content:` (`spec`) returns.

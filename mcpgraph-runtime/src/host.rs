@@ -1,8 +1,7 @@
 //! What the facade's command line (`mcpgraph::cli`) and the crates serving
 //! other transports (`mcpgraph-http`) reach in the core: the entry points
 //! of serving (the MCP handler with its caps, its seam for who sent a
-//! request, its sealing keys, the counters `/metrics` shows), graph tests,
-//! telemetry and the process's streams. Not an API: it changes with the
+//! request, its sealing keys, the counters `/metrics` shows), telemetry and the process's streams. Not an API: it changes with the
 //! facade, without notice.
 
 pub use crate::caller_token::CallerToken;
@@ -11,7 +10,6 @@ pub use crate::downstream::{
     run_auth, stderr, withhold_from_children,
 };
 pub use crate::expressions::js_text::to_js_string;
-pub use crate::graph_tests::{FailureRecorder, TestOptions, test_command};
 pub use crate::one_copy::one_copy;
 pub use crate::questions::Owner;
 pub use crate::secrets::{redact, remember};

@@ -25,7 +25,6 @@ mod expressions;
 #[cfg(feature = "testing")]
 mod fuzzing;
 mod graph;
-pub(crate) mod graph_tests;
 #[doc(hidden)]
 pub mod host;
 #[cfg(test)]
@@ -56,6 +55,15 @@ pub use meta::{ContentMeta, Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 pub use tokio_util::sync::CancellationToken;
+
+// What the crates above the core (graph tests, failure recording) use;
+// not an API.
+#[doc(hidden)]
+pub use exec::evaluate_on;
+#[doc(hidden)]
+pub use exec::intercept::{Before, CallInterceptor};
+#[doc(hidden)]
+pub use questions::{Rounds, Saved};
 
 /// Entry points for tests, the fuzz targets, the differential runner and
 /// the benchmarks, behind the non-default `testing` feature: none of them

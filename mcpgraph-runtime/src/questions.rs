@@ -31,7 +31,8 @@ mod rounds;
 
 pub(crate) use budget::{Budget, Stop};
 pub(crate) use declared::Declared;
-pub(crate) use rounds::{Rounds, Saved, Slot};
+pub(crate) use rounds::Slot;
+pub use rounds::{Rounds, Saved};
 
 /// The client of one graph call, as far as questions go: what it declared
 /// it answers, and the channel a question takes to reach it.
@@ -165,7 +166,8 @@ impl Caller {
 
     /// A caller of MCP 2026-07-28 that declared `capabilities`, in the
     /// round `rounds`.
-    pub(crate) fn rounds(capabilities: Option<&ClientCapabilities>, rounds: Arc<Rounds>) -> Self {
+    #[doc(hidden)]
+    pub fn rounds(capabilities: Option<&ClientCapabilities>, rounds: Arc<Rounds>) -> Self {
         Self {
             declared: capabilities.map(Declared::of).unwrap_or_default(),
             channel: Channel::Rounds(rounds),

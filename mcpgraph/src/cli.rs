@@ -25,6 +25,7 @@ mod call;
 use mcpgraph_http as http;
 #[cfg(not(feature = "http-server"))]
 mod http;
+mod graph_tests;
 mod serve;
 
 use args::{AuthCommand, Cli, Command, parse_args};
@@ -164,9 +165,7 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             mcpgraph_runtime::host::allow_interactive_login(true);
             call::call(&engine, graph.tools, &tool, arguments.as_deref(), trace).await
         }
-        Command::Test(args) => {
-            mcpgraph_runtime::host::test_command(&engine, &graph, args.options()).await
-        }
+        Command::Test(args) => graph_tests::test(&engine, &graph, *args).await,
         // Answered before the engine starts (see above).
         Command::Auth { .. } => ExitCode::SUCCESS,
     };

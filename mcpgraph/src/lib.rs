@@ -146,6 +146,12 @@
 //!   given at run time fails its calls with that reason.
 //! - `otel`: export tool-call and node spans over OTLP/HTTP
 //!   (`--otlp-endpoint`, to `http://` or `https://` collectors).
+//! - `graph-tests` (default): the graph's own tests, `test` and
+//!   [`graph_tests!`], and `serve --record-failures`. Without it, `test`
+//!   and `serve --record-failures` exit with an error naming the feature;
+//!   a crate can keep it for `cargo test` alone, as a dev-dependency's
+//!   feature (`[dev-dependencies] mcpgraph = { ..., features =
+//!   ["graph-tests"] }`).
 
 pub use mcpgraph_macros::{graph_tests, mcpgraph};
 pub use mcpgraph_runtime::{
@@ -187,5 +193,11 @@ pub mod __private {
     /// The generated binary's command line.
     pub mod cli {
         pub use crate::cli::{main, main_from};
+    }
+
+    /// What `graph_tests!` generates calls.
+    #[cfg(feature = "graph-tests")]
+    pub mod graph_tests {
+        pub use mcpgraph_graph_tests::run_case;
     }
 }

@@ -22,7 +22,6 @@ use super::connection::Connection;
 use super::waiting::Sent;
 use super::{ClientManager, Downstream, DownstreamError};
 use crate::error::{Downstream as Kind, ErrorKind};
-use crate::graph_tests::Before;
 use crate::questions::{Caller, Declared};
 
 use super::answers::{answer, server_request};
@@ -53,17 +52,6 @@ impl ClientManager {
         caller: Option<&'a Caller>,
     ) -> BoxFuture<'a, Result<CallToolResult, DownstreamError>> {
         Box::pin(async move {
-            let tape = self
-                .tape
-                .get()
-                .cloned()
-                .or_else(|| crate::graph_tests::CALL_TAPE.try_with(Arc::clone).ok());
-            let recorded = match tape.as_ref().map(|t| t.before(server, tool, &arguments)) {
-                Some(Before::Replayed(result)) => return result,
-                Some(Before::Cancelled) => return futures::future::pending().await,
-                Some(Before::Record(index)) => Some(index),
-                Some(Before::Live) | None => None,
-            };
             let ticket = match self
                 .breakers
                 .get(server)
@@ -76,9 +64,6 @@ impl ClientManager {
             let result = self.call_unboxed(server, tool, arguments, caller).await;
             if let Some(ticket) = ticket {
                 ticket.finish(server, result.as_ref().err().map(|e| e.kind));
-            }
-            if let (Some(index), Some(tape)) = (recorded, &tape) {
-                tape.after(index, &result);
             }
             result
         })

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 
+use super::intercept::{CallInterceptor, through};
 use super::retry::{Failed, Resilience, arguments_for, timed_out};
 use crate::downstream::ClientManager;
 use crate::error::{Downstream, ErrorKind, NodeError};
@@ -21,6 +22,8 @@ use crate::questions::Caller;
 /// its own.
 pub(super) struct FanOutCall {
     pub(super) clients: Arc<ClientManager>,
+    /// What sees the call (see `Execution::intercept`).
+    pub(super) interceptor: Option<Arc<dyn CallInterceptor>>,
     pub(super) server: &'static str,
     pub(super) tool: &'static str,
     /// The caller, asked on behalf of this call (its part of the node:
@@ -82,7 +85,9 @@ impl FanOutCall {
         loop {
             let this = arguments_for(&mut arguments, attempt, attempts);
             let caller = self.caller.as_ref().map(|c| c.on_attempt(attempt));
-            let call = self.clients.call(server, tool, this, caller.as_ref());
+            let call = through(self.interceptor.as_deref(), server, tool, this, |this| {
+                self.clients.call(server, tool, this, caller.as_ref())
+            });
             let error = match within(call_deadline, call).await {
                 Some(Ok(result)) => return Ok(result),
                 Some(Err(error)) => error,

@@ -268,7 +268,8 @@ fn new_evaluator(
 /// Evaluates `expr` against `data` as a transform node would (an empty
 /// history, the default limits): for a test case's `assert`. Its JSON
 /// value, `None` for no value, or the error's message.
-pub(crate) fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, String> {
+#[doc(hidden)]
+pub fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, String> {
     let history = Rc::new(RefCell::new(History::default()));
     let limits = Limits::DEFAULT;
     evaluate_by_jsonata(

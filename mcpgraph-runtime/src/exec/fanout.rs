@@ -382,6 +382,7 @@ impl Execution {
             Target::Server { server, tool } => {
                 let call = FanOutCall {
                     clients: std::sync::Arc::clone(&self.clients),
+                    interceptor: self.interceptor.clone(),
                     server,
                     tool,
                     caller: self.caller.as_ref().map(|c| c.at(node, None).in_part(part)),

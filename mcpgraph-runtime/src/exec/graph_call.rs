@@ -96,6 +96,7 @@ impl Execution {
                 .with_trace(caller.trace().cloned())
                 .with_token(caller.token().cloned())
         });
+        child.interceptor = self.interceptor.clone();
         child.deadline = self.deadline;
         child.executed = Rc::clone(&self.executed);
         child.depth = self.depth + 1;

@@ -7,6 +7,7 @@ use std::time::Instant;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 
+use super::intercept::through;
 use super::retry::Resilience;
 use super::{Execution, from_json_opt, kind_of};
 use crate::downstream::DownstreamError;
@@ -136,7 +137,14 @@ impl Execution {
         caller: Option<&Caller>,
         node_deadline: &mut Option<Instant>,
     ) -> Attempt {
-        let call = self.clients.call(server, tool, arguments, caller);
+        let clients = &self.clients;
+        let call = through(
+            self.interceptor.as_deref(),
+            server,
+            tool,
+            arguments,
+            |arguments| clients.call(server, tool, arguments, caller),
+        );
         let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
         let left = limit.saturating_duration_since(Instant::now());
         let outcome = match caller {

@@ -79,7 +79,8 @@ impl std::fmt::Display for Slot {
 /// What a sealed `requestState` holds: the rounds so far.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(try_from = "SavedWire")]
-pub(crate) struct Saved {
+#[doc(hidden)]
+pub struct Saved {
     /// [`FORMAT`].
     v: u32,
     /// What each call got, in the order the graph got them (the calls of
@@ -165,7 +166,8 @@ pub(crate) struct Pending {
 /// One round of a 2026-07-28 call: what earlier rounds learned, the
 /// answers this retry carries, and what this round learns or asks.
 #[derive(Debug, Default)]
-pub(crate) struct Rounds {
+#[doc(hidden)]
+pub struct Rounds {
     responses: InputResponses,
     /// The round resumes nothing: no `requestState` came with it.
     first: bool,
@@ -211,7 +213,8 @@ impl std::fmt::Display for OffTape {
 
 impl Rounds {
     /// A round that resumes `saved` with the client's `responses`.
-    pub(crate) fn new(saved: Saved, responses: InputResponses) -> Self {
+    #[doc(hidden)]
+    pub fn new(saved: Saved, responses: InputResponses) -> Self {
         Self {
             first: saved.tape.is_empty() && saved.pending.is_empty(),
             responses,
@@ -416,7 +419,8 @@ impl Rounds {
     /// The questions this round stopped at (every call's, under the keys
     /// the client is sent), and what to seal for the retry; `None` if it
     /// did not stop.
-    pub(crate) fn asked(&self) -> Option<(InputRequests, Saved)> {
+    #[doc(hidden)]
+    pub fn asked(&self) -> Option<(InputRequests, Saved)> {
         let mut inner = self.inner();
         if inner.asked.is_empty() {
             return None;

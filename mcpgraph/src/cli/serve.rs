@@ -26,8 +26,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
     let recording;
     let engine = match &args.record_failures {
         Some(dir) => {
-            let recorder = mcpgraph_runtime::host::FailureRecorder::new(dir.clone())?;
-            recording = engine.clone().with_failure_recorder(recorder);
+            recording = super::graph_tests::recording_failures(engine, dir)?;
             &recording
         }
         None => engine,

@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
-use mcpgraph_runtime::host::TestOptions;
-
-/// `test`'s arguments.
+/// `test`'s arguments (read with the `graph-tests` feature only).
 #[derive(clap::Args, Debug)]
+#[cfg_attr(not(feature = "graph-tests"), allow(dead_code))]
 pub(in crate::cli) struct TestArgs {
     /// The test file (default: the `<graph>.test.yaml` compiled in).
     file: Option<PathBuf>,
@@ -48,9 +47,10 @@ pub(in crate::cli) struct TestArgs {
     step: bool,
 }
 
+#[cfg(feature = "graph-tests")]
 impl TestArgs {
-    pub(in crate::cli) fn options(self) -> TestOptions {
-        TestOptions {
+    pub(in crate::cli) fn options(self) -> mcpgraph_graph_tests::TestOptions {
+        mcpgraph_graph_tests::TestOptions {
             file: self.file,
             record: self.record,
             update: self.update,

@@ -19,11 +19,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use super::cassette::{Cassette, Failure};
-use super::tape::Tape;
-use crate::error::{ErrorKind, NodeError};
+use crate::cassette::{Cassette, Failure};
+use crate::tape::Tape;
+use mcpgraph_runtime::Limits;
+use mcpgraph_runtime::downstream::DownstreamError;
+use mcpgraph_runtime::{Before, CallInterceptor};
+use mcpgraph_runtime::{CallError, ErrorKind, NodeError};
 
 /// The most failure files a directory holds.
 pub(crate) const MAX_FILES: usize = 100;
@@ -36,12 +40,6 @@ const MAX_RECORD_BYTES: usize = MAX_BYTES / 2;
 
 /// The failure files' name ends so.
 const SUFFIX: &str = ".failure.json";
-
-tokio::task_local! {
-    /// The tape of the call running in this task, when failures are
-    /// recorded: `ClientManager::call` records into it.
-    pub(crate) static CALL_TAPE: Arc<Tape>;
-}
 
 /// Writes failed calls into a directory.
 #[derive(Debug)]
@@ -58,16 +56,56 @@ pub struct FailureRecorder {
 /// call failed: its arguments and a tape of its downstream exchanges, the
 /// two within one budget.
 pub(crate) struct CallRecord {
+    recorder: Arc<FailureRecorder>,
+    tool: &'static str,
     tape: Arc<Tape>,
     /// `None`: over the budget on their own, left out.
     arguments: Option<Map<String, Value>>,
     budget: usize,
 }
 
-impl CallRecord {
-    /// The tape the call's downstream exchanges go on.
-    pub(crate) fn tape(&self) -> Arc<Tape> {
-        Arc::clone(&self.tape)
+/// Each call gets a record of its own ([`CallRecord`]).
+impl CallInterceptor for FailureRecorder {
+    fn begin(
+        self: Arc<Self>,
+        tool: &'static str,
+        arguments: &Map<String, Value>,
+        limits: &Limits,
+    ) -> Option<Arc<dyn CallInterceptor>> {
+        Some(Arc::new(Self::start(
+            self,
+            tool,
+            arguments,
+            limits.max_value_bytes,
+        )))
+    }
+}
+
+/// The call's downstream exchanges go on its tape; a failure is written.
+impl CallInterceptor for CallRecord {
+    fn begin(
+        self: Arc<Self>,
+        _tool: &'static str,
+        _arguments: &Map<String, Value>,
+        _limits: &Limits,
+    ) -> Option<Arc<dyn CallInterceptor>> {
+        Some(self)
+    }
+
+    fn before(&self, server: &str, tool: &str, arguments: &Map<String, Value>) -> Before {
+        self.tape.before(server, tool, arguments)
+    }
+
+    fn after(&self, ticket: usize, outcome: &Result<CallToolResult, DownstreamError>) {
+        self.tape.after(ticket, outcome);
+    }
+
+    fn end(&self, outcome: &Result<Value, CallError>, cancelled_by_caller: bool) {
+        if let Err(CallError::Failed(error)) = outcome
+            && FailureRecorder::records(error, cancelled_by_caller)
+        {
+            self.recorder.write(self.tool, self, error);
+        }
     }
 }
 
@@ -96,13 +134,19 @@ impl FailureRecorder {
         })
     }
 
-    /// The record of one call with `arguments`, within `max_value_bytes`
-    /// (the graph's `maxValueBytes`; at most [`MAX_RECORD_BYTES`]).
-    pub(crate) fn start(arguments: &Map<String, Value>, max_value_bytes: u64) -> CallRecord {
+    /// The record of one call of `tool` with `arguments`, within
+    /// `max_value_bytes` (the graph's `maxValueBytes`; at most
+    /// [`MAX_RECORD_BYTES`]).
+    fn start(
+        recorder: Arc<Self>,
+        tool: &'static str,
+        arguments: &Map<String, Value>,
+        max_value_bytes: u64,
+    ) -> CallRecord {
         let budget = usize::try_from(max_value_bytes)
             .unwrap_or(usize::MAX)
             .min(MAX_RECORD_BYTES);
-        let size = super::tape::json_size(arguments);
+        let size = crate::tape::json_size(arguments);
         let (arguments, used) = if size <= budget {
             (Some(arguments.clone()), size)
         } else {
@@ -111,6 +155,8 @@ impl FailureRecorder {
         let tape = Arc::new(Tape::default());
         tape.record_within(budget, used);
         CallRecord {
+            recorder,
+            tool,
             tape,
             arguments,
             budget,
@@ -120,7 +166,7 @@ impl FailureRecorder {
     /// Whether a call that ended with `error` is a failure to record: not
     /// a round waiting for answers, nor a call its caller cancelled or the
     /// server's shutdown cut short.
-    pub(crate) fn records(error: &NodeError, cancelled_by_caller: bool) -> bool {
+    fn records(error: &NodeError, cancelled_by_caller: bool) -> bool {
         !cancelled_by_caller
             && !matches!(
                 error.kind(),
@@ -131,7 +177,7 @@ impl FailureRecorder {
     /// Writes the failed call of `tool`, whose arguments and downstream
     /// calls are in `record`, failed with `error`; past [`MAX_FILES`],
     /// the oldest file goes.
-    pub(crate) fn write(&self, tool: &str, record: &CallRecord, error: &NodeError) {
+    fn write(&self, tool: &str, record: &CallRecord, error: &NodeError) {
         let since = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default();
@@ -154,7 +200,7 @@ impl FailureRecorder {
             arguments: record
                 .arguments
                 .as_ref()
-                .map(super::cassette::redacted)
+                .map(crate::cassette::redacted)
                 .unwrap_or_default(),
             error: serde_json::to_value(error).unwrap_or_default(),
             at_unix_ms: u64::try_from(since.as_millis()).unwrap_or(u64::MAX),
@@ -170,7 +216,7 @@ impl FailureRecorder {
         });
         cassette
             .cases
-            .insert(super::cassette::FAILURE_CASE.to_owned(), played.made);
+            .insert(crate::cassette::FAILURE_CASE.to_owned(), played.made);
         let name = format!(
             "{}-{}-{sequence}{SUFFIX}",
             since.as_millis(),

@@ -21,7 +21,7 @@ struct Text {
     cases: Vec<Case>,
 }
 
-/// The compiled-in form ([`GraphDef::tests`](crate::GraphDef::tests)).
+/// The compiled-in form ([`GraphDef::tests`](mcpgraph_runtime::GraphDef::tests)).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Compiled {
@@ -40,7 +40,7 @@ pub(crate) struct Case {
     pub(crate) expect: Expect,
     /// The user's answers to the graph's `elicit` nodes, by node id.
     #[serde(default)]
-    pub(crate) answers: super::answers::Answers,
+    pub(crate) answers: crate::answers::Answers,
     /// Its line in the file (compiled-in files only).
     #[serde(default)]
     pub(crate) line: Option<u32>,

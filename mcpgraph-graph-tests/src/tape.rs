@@ -2,21 +2,23 @@
 //! each request and reply of a case, or answers the requests from a
 //! recording without reaching any server.
 //!
-//! `ClientManager::call` asks the tape first ([`Tape::before`]); a
-//! recording tape lets the call go on and keeps its outcome
-//! ([`Tape::after`]). Replay matches each request with the first unused
+//! The execution asks the tape before each downstream call
+//! ([`CallInterceptor::before`]); a recording tape lets the call go on
+//! and keeps its outcome ([`CallInterceptor::after`]). Replay matches each request with the first unused
 //! recorded exchange of the same server, tool and arguments, so the calls
 //! of a `parallel` or `forEach` node may come in any order.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use super::cassette::{CANCELLED, Exchange, Reply, redacted};
-use super::diff::diff;
-use crate::downstream::DownstreamError;
-use crate::error::ErrorKind;
+use crate::cassette::{CANCELLED, Exchange, Reply, redacted};
+use crate::diff::diff;
+use mcpgraph_runtime::ErrorKind;
+use mcpgraph_runtime::Limits;
+use mcpgraph_runtime::downstream::DownstreamError;
+use mcpgraph_runtime::{Before, CallInterceptor};
 
 /// The tape of one test run; one case at a time.
 #[derive(Debug, Default)]
@@ -62,19 +64,6 @@ pub(crate) struct Played {
     pub(crate) unused: usize,
     /// Record: requests and replies left out, past the budget.
     pub(crate) cut: usize,
-}
-
-/// What [`Tape::before`] decided for a call.
-pub(crate) enum Before {
-    /// Make the call.
-    Live,
-    /// Make the call and tell the tape how it ended ([`Tape::after`] with
-    /// this number); a call that never ends is kept as cancelled.
-    Record(usize),
-    /// The recorded reply (or a replay failure).
-    Replayed(Result<CallToolResult, DownstreamError>),
-    /// The recorded call was cancelled: wait to be cancelled again.
-    Cancelled,
 }
 
 impl Tape {
@@ -123,17 +112,23 @@ impl Tape {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
 
-    /// Called before a call of `tool` on `server` goes out.
-    pub(crate) fn before(
-        &self,
-        server: &str,
-        tool: &str,
-        arguments: &Map<String, Value>,
-    ) -> Before {
+/// Every call of the run goes on the tape, one case at a time.
+impl CallInterceptor for Tape {
+    fn begin(
+        self: Arc<Self>,
+        _tool: &'static str,
+        _arguments: &Map<String, Value>,
+        _limits: &Limits,
+    ) -> Option<Arc<dyn CallInterceptor>> {
+        Some(self)
+    }
+
+    fn before(&self, server: &str, tool: &str, arguments: &Map<String, Value>) -> Before {
         let mut state = self.lock();
         match state.mode {
-            Mode::Live => Before::Live,
+            Mode::Live => Before::Call,
             Mode::Record => {
                 let (arguments, reply) = if state.keeps(json_size(arguments)) {
                     (redacted(arguments), Reply::Cancelled(CANCELLED.to_owned()))
@@ -146,14 +141,14 @@ impl Tape {
                     arguments,
                     reply,
                 });
-                Before::Record(state.made.len() - 1)
+                Before::Watch(state.made.len() - 1)
             }
             Mode::Replay => state.answer(server, tool, arguments),
         }
     }
 
-    /// Called when recorded call number `index` ended.
-    pub(crate) fn after(&self, index: usize, outcome: &Result<CallToolResult, DownstreamError>) {
+    /// Recorded call number `index` ended.
+    fn after(&self, index: usize, outcome: &Result<CallToolResult, DownstreamError>) {
         let mut state = self.lock();
         // Cut at the request: its reply is left out too.
         if state
@@ -234,8 +229,8 @@ impl State {
         if let Some((exchange, used)) = found {
             *used = true;
             return match &exchange.reply {
-                Reply::Cancelled(_) => Before::Cancelled,
-                reply => Before::Replayed(replayed(reply)),
+                Reply::Cancelled(_) => Before::Hang,
+                reply => Before::Answer(replayed(reply)),
             };
         }
         let what = format!("`{server}`/`{tool}`");
@@ -262,7 +257,7 @@ impl State {
             ),
         };
         self.problems.push(problem.clone());
-        Before::Replayed(Err(DownstreamError {
+        Before::Answer(Err(DownstreamError {
             kind: ErrorKind::Internal,
             message: format!("replay: {problem}"),
             retry_after: None,

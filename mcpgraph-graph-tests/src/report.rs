@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::coverage::{ToolCoverage, total};
-use super::run::Run;
+use crate::coverage::{ToolCoverage, total};
+use crate::run::Run;
 
 /// `path` as the user gave it or relative to the current directory.
 pub(crate) fn shown(path: &Path) -> String {

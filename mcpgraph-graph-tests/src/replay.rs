@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
-use super::cases::{Case, Expect, TestFile};
-use super::cassette::{Cassette, FAILURE_CASE};
-use super::run::{Mode, Selection, run_cases};
-use crate::engine::Engine;
-use crate::observe::{NodeRecord, NodeType, Observer};
+use crate::cases::{Case, Expect, TestFile};
+use crate::cassette::{Cassette, FAILURE_CASE};
+use crate::run::{Mode, Selection, run_cases};
+use mcpgraph_runtime::Engine;
+use mcpgraph_runtime::{NodeRecord, NodeType, Observer};
 
 /// Replays the failure in `path`; whether it failed the same way again.
 pub(super) async fn replay(engine: &Engine, path: &Path, step: bool) -> Result<bool, String> {
@@ -68,7 +68,7 @@ pub(super) async fn replay(engine: &Engine, path: &Path, step: bool) -> Result<b
     };
     if !step {
         for record in &case.records {
-            eprintln!("{}", crate::secrets::redact(&record.trace_line()));
+            eprintln!("{}", mcpgraph_runtime::host::redact(&record.trace_line()));
         }
     }
     match &case.failure {
@@ -127,7 +127,7 @@ impl Observer for Stepper {
     }
 
     fn on_node_complete(&self, _tool: &str, record: &NodeRecord) {
-        eprintln!("{}", crate::secrets::redact(&record.trace_line()));
+        eprintln!("{}", mcpgraph_runtime::host::redact(&record.trace_line()));
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Ok(Some(output)) = &record.outcome {
             state.context.insert(record.node.clone(), output.clone());

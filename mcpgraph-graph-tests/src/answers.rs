@@ -25,12 +25,12 @@ use rmcp::model::{ClientCapabilities, ElicitRequestParams, InputRequest, InputRe
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::engine::{CallOptions, CallOutcome, Engine};
-use crate::error::ErrorKind;
-use crate::exec::elicit::Answer;
-use crate::graph::GraphDef;
-use crate::observe::{NodeRecord, NodeType};
-use crate::questions::{Caller, Rounds, Saved};
+use mcpgraph_runtime::Answer;
+use mcpgraph_runtime::ErrorKind;
+use mcpgraph_runtime::GraphDef;
+use mcpgraph_runtime::{CallOptions, CallOutcome, Engine};
+use mcpgraph_runtime::{Caller, Rounds, Saved};
+use mcpgraph_runtime::{NodeRecord, NodeType};
 
 /// The answers of a case, by node id.
 pub(crate) type Answers = BTreeMap<String, Given>;
@@ -103,7 +103,7 @@ pub(crate) struct Answered {
 pub(crate) fn asks_user(graph: &GraphDef) -> bool {
     graph
         .map
-        .and_then(|map| serde_json::from_str::<super::coverage::Map>(map).ok())
+        .and_then(|map| serde_json::from_str::<crate::coverage::Map>(map).ok())
         .is_some_and(|map| {
             map.tools
                 .iter()

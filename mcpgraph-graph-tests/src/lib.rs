@@ -1,6 +1,14 @@
+//! Graph tests of the servers mcpgraph generates. **No semver promise**:
+//! an internal crate of [`mcpgraph`](https://docs.rs/mcpgraph), which
+//! reaches it through its `graph-tests` feature.
+//!
 //! `test`: a graph's own test cases (`<graph>.test.yaml`), run against the
 //! compiled graph with the downstream servers' replies recorded into a
-//! cassette or replayed from it, with each tool's coverage.
+//! cassette or replayed from it, with each tool's coverage; `run_case`:
+//! one case under `cargo test` (what `graph_tests!` generates calls);
+//! [`FailureRecorder`]: `serve --record-failures`. All of it stands
+//! between the engine and the servers through the runtime's call
+//! interceptor (`Engine::with_interceptor`).
 //!
 //! `cases` reads the test file, `answers` answers the graph's questions
 //! from it, `cassette` the recordings, `tape` stands
@@ -22,14 +30,12 @@ mod tape;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub(crate) use failures::CALL_TAPE;
 pub use failures::FailureRecorder;
-pub(crate) use tape::{Before, Tape};
 
-use crate::engine::Engine;
-use crate::graph::GraphDef;
 use cases::TestFile;
 use cassette::Cassette;
+use mcpgraph_runtime::Engine;
+use mcpgraph_runtime::GraphDef;
 use run::{Mode, Selection};
 
 /// What `test` was asked.
@@ -57,6 +63,14 @@ pub struct TestOptions {
     pub replay: Option<PathBuf>,
     /// With `replay`: stop before each node.
     pub step: bool,
+}
+
+impl TestOptions {
+    /// Whether the cases reach the downstream servers (`--record`,
+    /// `--update`): their own output (stderr) would bury the results.
+    pub fn reaches_servers(&self) -> bool {
+        self.replay.is_none() && (self.record.is_some() || self.update)
+    }
 }
 
 /// Runs `test`; the exit status is success only when every case passed
@@ -106,10 +120,6 @@ async fn run_tests(
         Mode::Record => Cassette::default(),
         Mode::Replay | Mode::Update => Cassette::load(&cassette_path)?.unwrap_or_default(),
     };
-    if mode != Mode::Replay {
-        // The servers' own output would bury the results.
-        crate::downstream::stderr::hold();
-    }
     let command = command(options.file.as_deref());
     let run = run::run_cases(
         engine,

@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::answers;
-use super::cases::{Case, Expect, TestFile};
-use super::cassette::{Cassette, Exchange};
-use super::coverage::Reached;
-use super::diff::{contains, diff, diff_subset, same};
-use super::tape::{Played, Tape};
-use crate::engine::{CallError, Engine};
-use crate::expressions::expr::Expr;
+use crate::answers;
+use crate::cases::{Case, Expect, TestFile};
+use crate::cassette::{Cassette, Exchange};
+use crate::coverage::Reached;
+use crate::diff::{contains, diff, diff_subset, same};
+use crate::tape::{Played, Tape};
+use mcpgraph_runtime::Expr;
+use mcpgraph_runtime::{CallError, Engine};
 
 /// How the cases' downstream calls are answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub(crate) struct CaseResult {
     /// Whether this run recorded it.
     pub(crate) recorded: bool,
     /// Its execution record: one entry per node run.
-    pub(crate) records: Vec<crate::observe::NodeRecord>,
+    pub(crate) records: Vec<mcpgraph_runtime::NodeRecord>,
 }
 
 /// A whole run.
@@ -85,7 +85,7 @@ pub(crate) async fn run_cases(
     command: &str,
 ) -> Run {
     let tape = Arc::new(Tape::default());
-    engine.set_tape(Arc::clone(&tape));
+    let engine = &engine.clone().with_interceptor(Arc::clone(&tape) as Arc<_>);
     let asks = answers::asks_user(engine.graph());
     let mut run = Run::default();
     for case in &file.cases {
@@ -227,7 +227,7 @@ fn check(expect: &Expect, result: &Result<Value, CallError>) -> Option<String> {
 /// Whether JSONata `predicate` is `true` over `output`.
 fn holds(predicate: &str, output: &Value) -> Result<bool, String> {
     let expr = Expr::parse(predicate.to_owned()).map_err(|e| e.to_string())?;
-    match crate::exec::evaluate_on(&expr, output)? {
+    match mcpgraph_runtime::evaluate_on(&expr, output)? {
         Some(Value::Bool(b)) => Ok(b),
         None => Ok(false),
         Some(other) => Err(format!("it gave {other}, not true or false")),

@@ -133,7 +133,7 @@ impl Cassette {
         self.version = VERSION;
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| format!("cannot write the cassette: {e}"))?;
-        Ok(format!("{}\n", crate::secrets::redact(&text)))
+        Ok(format!("{}\n", mcpgraph_runtime::host::redact(&text)))
     }
 }
 
@@ -146,7 +146,7 @@ fn temporary_beside(path: &Path) -> PathBuf {
 /// `value` as a cassette holds it: every secret replaced by `${NAME}`.
 pub(crate) fn redacted(value: &Map<String, Value>) -> Map<String, Value> {
     let text = serde_json::to_string(value).unwrap_or_default();
-    match crate::secrets::redact(&text) {
+    match mcpgraph_runtime::host::redact(&text) {
         std::borrow::Cow::Borrowed(_) => value.clone(),
         std::borrow::Cow::Owned(text) => serde_json::from_str(&text).unwrap_or_default(),
     }

@@ -3,7 +3,7 @@
 //! The generator writes each tool's map (its nodes and the routes a node
 //! may take besides its one `next`: switch conditions and defaults,
 //! `onError`, `elicit` answers), with their lines, into the binary
-//! ([`GraphDef::map`](crate::GraphDef::map)); a case's execution record
+//! ([`GraphDef::map`](mcpgraph_runtime::GraphDef::map)); a case's execution record
 //! says which nodes ran, in order, so which routes were taken. An `elicit`
 //! node's routes are told apart by the answer that took them (two answers
 //! may go to the same node): the harness gave the answers, so it knows.
@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::observe::NodeRecord;
+use mcpgraph_runtime::NodeRecord;
 
 /// The graph's map, as the generator writes it.
 #[derive(Debug, Deserialize)]
@@ -201,7 +201,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::observe::NodeType;
+    use mcpgraph_runtime::NodeType;
 
     fn record(index: usize, node: &str, node_type: NodeType) -> NodeRecord {
         NodeRecord {
