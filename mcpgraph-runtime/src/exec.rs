@@ -28,28 +28,22 @@ mod content;
 #[cfg(feature = "testing")]
 pub mod differential;
 pub(crate) mod elicit;
-mod evaluator;
 mod failure;
 pub(crate) mod fanout;
 mod graph_call;
-mod history;
 mod mcp;
-pub(crate) mod native;
 pub(crate) mod retry;
 mod switch;
 mod watch;
 
-pub(crate) use evaluator::evaluate_on;
-#[cfg(feature = "testing")]
-pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;
 
 pub(crate) use content::ExitContent;
 use content::KeptContent;
 
-use evaluator::CallEvaluator;
+use crate::expressions::evaluator::CallEvaluator;
+use crate::expressions::history::History;
 pub(crate) use graph_call::GraphTools;
-use history::History;
 use watch::Pending;
 
 /// How long a call runs nodes on its worker before it lets the worker's

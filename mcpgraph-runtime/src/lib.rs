@@ -12,7 +12,6 @@
 //! and history, [`downstream`] connects to downstream servers, `serving` speaks
 //! MCP through rmcp.
 
-mod allocator;
 mod caller_token;
 mod cli;
 #[doc(hidden)]
@@ -39,7 +38,6 @@ mod secrets;
 mod serving;
 mod trace_context;
 
-pub use allocator::CountingAllocator;
 pub use downstream::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
@@ -48,6 +46,7 @@ pub use exec::elicit::{Answer, Elicit};
 pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
 pub use expressions::expr::{Args, Expr, Rule, Switch};
+pub use expressions::memory::CountingAllocator;
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use meta::{ContentMeta, Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
@@ -61,7 +60,7 @@ pub use tokio_util::sync::CancellationToken;
 #[doc(hidden)]
 pub mod testing {
     pub use crate::exec::differential;
-    pub use crate::exec::evaluate_standalone;
+    pub use crate::expressions::evaluator::evaluate_standalone;
     pub use crate::fuzzing::wire;
     pub use crate::serving::handler::{Handler, serve, success_result};
     pub use jsonata_core;

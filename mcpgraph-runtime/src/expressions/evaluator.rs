@@ -20,8 +20,8 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use super::history::{History, register_history_functions};
+use super::memory;
 use super::native::same;
-use crate::allocator;
 use crate::error::{ErrorKind, Limit};
 use crate::expressions::expr::Expr;
 use crate::expressions::value::from_json;
@@ -31,9 +31,9 @@ use mcpgraph_expr::{Helpers, bounded, compat};
 
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.
-pub(super) struct CallEvaluator {
+pub(crate) struct CallEvaluator {
     /// jsonata-core's evaluator, built the first time an expression needs
-    /// it: one the runtime evaluates itself (`exec::native`) does not, and
+    /// it: one the runtime evaluates itself (`expressions::native`) does not, and
     /// a server whose expressions all are never builds one (nor touches
     /// its code, which counts in the resident memory).
     evaluator: Option<Evaluator>,
@@ -58,7 +58,7 @@ thread_local! {
 impl CallEvaluator {
     /// An evaluator for a new call under `limits`, with an empty history:
     /// one this thread kept, if one was built for the same limits.
-    pub(super) fn take(limits: Limits) -> Self {
+    pub(crate) fn take(limits: Limits) -> Self {
         let spare = SPARE
             .try_with(|spare| spare.borrow_mut().pop())
             .ok()
@@ -72,7 +72,7 @@ impl CallEvaluator {
 
     /// Keeps this evaluator for the thread's next call, its history
     /// emptied (the outputs freed now, not when it is next used).
-    pub(super) fn give_back(self) {
+    pub(crate) fn give_back(self) {
         self.history.borrow_mut().clear();
         let _ = SPARE.try_with(|spare| {
             let mut spare = spare.borrow_mut();
@@ -83,7 +83,7 @@ impl CallEvaluator {
     }
 
     /// The history its history functions read.
-    pub(super) fn history(&self) -> &Rc<RefCell<History>> {
+    pub(crate) fn history(&self) -> &Rc<RefCell<History>> {
         &self.history
     }
 
@@ -102,7 +102,7 @@ impl CallEvaluator {
 
     /// The value of `expr` on `context`, or the error as the node reports
     /// it; its time limit counts from `started`.
-    pub(super) fn eval(
+    pub(crate) fn eval(
         &mut self,
         expr: &Expr,
         context: &JValue,
@@ -116,7 +116,7 @@ impl CallEvaluator {
         {
             // Counted, not stopped: a native evaluation is linear in its
             // data, so what it allocated is judged once it returns.
-            let metered = allocator::arm(self.limits.max_value_bytes, None);
+            let metered = memory::arm(self.limits.max_value_bytes, None);
             let value = contained(|| native.eval(context, &self.history.borrow()))
                 .map_err(|message| (ErrorKind::Internal, message));
             if metered.disarm() {
@@ -172,7 +172,7 @@ impl CallEvaluator {
         // (with the counting allocator declared); past it, the token is
         // cancelled as the watchdog would.
         let budget = self.limits.max_value_bytes;
-        let metered = allocator::arm(budget, Some(self.timer.token_ref()));
+        let metered = memory::arm(budget, Some(self.timer.token_ref()));
         let evaluated = contained(|| evaluator.evaluate(&expr.ast, context));
         let over = metered.disarm();
         let Ok(mut result) = evaluated else {
@@ -206,12 +206,12 @@ fn over_budget(budget: u64) -> EvaluatorError {
     EvaluatorError::EvaluationError(format!(
         "{}: {}",
         bounded::CODE,
-        allocator::over_budget_message(budget)
+        memory::over_budget_message(budget)
     ))
 }
 
 /// An evaluation's failure: its kind and the message the node reports.
-pub(super) type Failure = (ErrorKind, String);
+pub(crate) type Failure = (ErrorKind, String);
 
 /// JSONata errors carry their code in the message (`D1012: ...`); limits
 /// get a sentence of their own so the caller knows which one was hit.
@@ -330,7 +330,7 @@ pub fn evaluate_standalone(
 }
 
 /// `evaluate_standalone` and [`evaluate_on`] by jsonata-core.
-pub(super) fn evaluate_by_jsonata(
+pub(crate) fn evaluate_by_jsonata(
     expr: &Expr,
     data: &JValue,
     context: Context,
@@ -343,7 +343,7 @@ pub(super) fn evaluate_by_jsonata(
     let mut evaluator = new_evaluator(context, timer.token(), depth, Some(budget), history);
     compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm(Instant::now());
-    let metered = allocator::arm(budget, Some(timer.token_ref()));
+    let metered = memory::arm(budget, Some(timer.token_ref()));
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
     let over = metered.disarm();
     match (timer.disarm(), result) {
@@ -355,7 +355,7 @@ pub(super) fn evaluate_by_jsonata(
 }
 
 /// In debug builds, that jsonata-core's result (`evaluated`) is the value
-/// `exec::native` gave for `expr` (see `same`), unless jsonata-core ran out
+/// `expressions::native` gave for `expr` (see `same`), unless jsonata-core ran out
 /// of time, which says nothing of the value.
 fn check_native(expr: &Expr, value: &JValue, evaluated: Result<JValue, EvaluatorError>) {
     if !cfg!(debug_assertions) {
