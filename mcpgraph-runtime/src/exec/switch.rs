@@ -80,8 +80,10 @@ impl Execution {
                 }
                 Ok(Some(false)) => {}
                 Ok(None) | Err(_) => {
-                    let e = thrown
-                        .unwrap_or_else(|| LogicError::Thrown(decided.err().unwrap_or_default()));
+                    let e = thrown.unwrap_or_else(|| {
+                        let panic = decided.err().map(|p| p.to_string());
+                        LogicError::Thrown(panic.unwrap_or_default())
+                    });
                     chosen = Err(self.rule_error(index, e));
                     break;
                 }

@@ -118,7 +118,7 @@ impl CallEvaluator {
             // data, so what it allocated is judged once it returns.
             let metered = memory::arm(self.limits.max_value_bytes, None);
             let value = contained(|| native.eval(context, &self.history.borrow()))
-                .map_err(|message| (ErrorKind::Internal, message));
+                .map_err(|panic| (ErrorKind::Internal, panic.to_string()));
             if metered.disarm() {
                 return Err(describe_jsonata_error(&over_budget(
                     self.limits.max_value_bytes,
@@ -175,13 +175,16 @@ impl CallEvaluator {
         let metered = memory::arm(budget, Some(self.timer.token_ref()));
         let evaluated = contained(|| evaluator.evaluate(&expr.ast, context));
         let over = metered.disarm();
-        let Ok(mut result) = evaluated else {
-            // A panic inside jsonata-core (an arithmetic overflow in a
-            // debug build, say) fails this call only; the evaluator may be
-            // in any state, so it is replaced.
-            self.timer.disarm();
-            *self = Self::new(self.limits, &self.history);
-            return Err((ErrorKind::Internal, evaluated.err().unwrap_or_default()));
+        let mut result = match evaluated {
+            Ok(result) => result,
+            Err(panic) => {
+                // A panic inside jsonata-core (an arithmetic overflow in a
+                // debug build, say) fails this call only; the evaluator may
+                // be in any state, so it is replaced.
+                self.timer.disarm();
+                *self = Self::new(self.limits, &self.history);
+                return Err((ErrorKind::Internal, panic.to_string()));
+            }
         };
         let timed_out = self.timer.disarm();
         if over || timed_out.is_some() {
@@ -267,8 +270,8 @@ fn new_evaluator(
 
 /// Evaluates `expr` against `data` as a transform node would (an empty
 /// history, the default limits): for a test case's `assert`. Its JSON
-/// value, `None` for no value, or the error's message.
-pub(crate) fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, String> {
+/// value, `None` for no value, or the error.
+pub(crate) fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, EvaluatorError> {
     let history = Rc::new(RefCell::new(History::default()));
     let limits = Limits::DEFAULT;
     evaluate_by_jsonata(
@@ -280,7 +283,6 @@ pub(crate) fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, St
         &history,
     )
     .map(|value| mcpgraph_expr::json::to_json(&value))
-    .map_err(|e| e.to_string())
 }
 
 /// Evaluates `expr` against `data` in the evaluator a transform node uses
@@ -350,7 +352,7 @@ pub(crate) fn evaluate_by_jsonata(
         _ if over => Err(over_budget(budget)),
         (Some(limit), _) => Err(timeout_error(limit)),
         (None, Ok(result)) => result,
-        (None, Err(message)) => Err(EvaluatorError::EvaluationError(message)),
+        (None, Err(panic)) => Err(EvaluatorError::EvaluationError(panic.to_string())),
     }
 }
 
@@ -377,17 +379,27 @@ fn check_native(expr: &Expr, value: &JValue, evaluated: Result<JValue, Evaluator
     }
 }
 
-/// Runs `f`, turning a panic into an error message: a bug in an
-/// evaluator must cost the call it hit, never the worker or the process.
-pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+/// Runs `f`, turning a panic into an error: a bug in an evaluator must
+/// cost the call it hit, never the worker or the process.
+pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| (*s).to_owned())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "no message".to_owned());
-        format!("internal error in the expression evaluator: {what}")
+        Panicked(what)
     })
+}
+
+/// A panic in an evaluator, caught by [`contained`]: what it said.
+#[derive(Debug)]
+pub(crate) struct Panicked(String);
+
+impl std::fmt::Display for Panicked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "internal error in the expression evaluator: {}", self.0)
+    }
 }
 
 #[cfg(test)]

@@ -246,11 +246,11 @@ impl Switch {
 }
 
 impl CompiledRule {
-    /// The rule written as `json` with its compiled `logic` (or the reason
-    /// it does not compile) and its `var`s.
+    /// The rule written as `json` with its compiled `logic` (or why it
+    /// does not compile) and its `var`s.
     fn new(
         json: &str,
-        logic: Result<Logic, String>,
+        logic: Result<Logic, impl std::fmt::Display>,
         vars: Vec<Expr>,
         needs_context: bool,
     ) -> Result<Self, StartupError> {
