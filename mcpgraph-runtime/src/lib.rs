@@ -62,7 +62,7 @@ pub mod testing {
     pub use crate::exec::differential;
     pub use crate::expressions::evaluator::evaluate_standalone;
     pub use crate::fuzzing::wire;
-    pub use crate::serving::handler::{Handler, serve, success_result};
+    pub use crate::serving::handler::{Handler, SessionError, serve, success_result};
     pub use jsonata_core;
     pub use mcpgraph_expr::json::{from_json, to_json};
     pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
