@@ -227,7 +227,7 @@ fn check(expect: &Expect, result: &Result<Value, CallError>) -> Option<String> {
 /// Whether JSONata `predicate` is `true` over `output`.
 fn holds(predicate: &str, output: &Value) -> Result<bool, String> {
     let expr = Expr::parse(predicate.to_owned()).map_err(|e| e.to_string())?;
-    match mcpgraph_runtime::evaluate_on(&expr, output)? {
+    match mcpgraph_runtime::evaluate_on(&expr, output).map_err(|e| e.to_string())? {
         Some(Value::Bool(b)) => Ok(b),
         None => Ok(false),
         Some(other) => Err(format!("it gave {other}, not true or false")),

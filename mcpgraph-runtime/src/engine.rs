@@ -29,11 +29,13 @@ use crate::exec::{Execution, GraphTools, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::Observer;
 
+mod call;
 mod in_flight;
 mod options;
 mod tool;
 mod worker;
 
+use call::CallJob;
 use in_flight::{InFlight, InFlightGuard};
 pub use options::{CallOptions, CallOutcome};
 pub(crate) use tool::ToolRuntime;
@@ -237,45 +239,11 @@ impl Engine {
         options: CallOptions,
     ) -> CallOutcome {
         let _in_flight = InFlightGuard::new(&self.in_flight);
-        let Some(index) = self.shared.tools.iter().position(|t| t.meta.name == name) else {
-            return CallOutcome::failed(CallError::UnknownTool(name.to_owned()));
+        let (index, arguments) = match self.checked_arguments(name, arguments) {
+            Ok(checked) => checked,
+            Err(error) => return CallOutcome::failed(error),
         };
-        let mut arguments = Value::Object(arguments.unwrap_or_default());
         let tool = &self.shared.tools[index];
-        tool.apply_defaults(&mut arguments);
-        if let Some(message) = (tool.meta.input_check)(&arguments) {
-            return CallOutcome::failed(CallError::Failed(NodeError::outside(
-                ErrorKind::Schema(SchemaSide::Input),
-                format!("invalid arguments: {message}"),
-            )));
-        }
-        let watch = Watch {
-            tool: tool.meta.name,
-            observer: self.observer.clone(),
-            records: options.record.then(Vec::new),
-            progress: options.progress,
-        };
-        let cancel = options.cancel;
-        let caller = options.caller;
-        let content = tool.meta.content.as_ref();
-        let stop = self.stop.clone();
-        let (reply, result) = oneshot::channel();
-        let shared = Arc::clone(&self.shared);
-        let span = tracing::info_span!("tool_call", tool = tool.meta.name);
-        if let Some(trace) = caller.as_ref().and_then(|c| c.trace()) {
-            trace.adopt(&span);
-        }
-        let here = self.here && self.in_flight.count.load(Ordering::SeqCst) == 1;
-        let worker = match self.workers.pick(here) {
-            Ok(worker) => worker,
-            Err(e) => {
-                return CallOutcome::failed(CallError::Failed(NodeError::outside(
-                    ErrorKind::Internal,
-                    format!("cannot start a worker: {e}"),
-                )));
-            }
-        };
-        let load = LoadGuard::new(&worker.load);
         // What sees this call's downstream calls, told at the end how it
         // ended.
         let intercept = self.interceptor.clone().and_then(|interceptor| {
@@ -286,85 +254,36 @@ impl Engine {
             };
             interceptor.begin(tool.meta.name, arguments, &self.shared.graph.limits)
         });
-        let exec_intercept = intercept.clone();
         // Whether the caller cancelled (a failure recorder leaves such a
         // call out).
-        let caller_cancel = cancel.clone();
-        let job: Job = Box::new(move || {
-            Box::pin(async move {
-                // The `tool_call` span closes (and reaches exporters) before
-                // the caller hears the result: a CLI that exits right after
-                // the reply must not lose it.
-                let (outcome, records, content) = async move {
-                    let mut exec = Execution::new(
-                        &arguments,
-                        shared.graph.limits,
-                        Arc::clone(&shared.clients),
-                    );
-                    exec.watch(watch);
-                    exec.with_tools(Arc::clone(&shared) as Arc<dyn GraphTools>);
-                    exec.ask(caller);
-                    exec.keep_content(content);
-                    exec.intercept(exec_intercept);
-                    let run = shared.compiled.run(index, &mut exec);
-                    let outcome = tokio::select! {
-                        outcome = run => outcome,
-                        () = cancel.cancelled() => Err(NodeError::outside(
-                            ErrorKind::Cancelled,
-                            "the call was cancelled",
-                        )),
-                        () = stop.cancelled() => Err(NodeError::outside(
-                            ErrorKind::Shutdown,
-                            "the server is shutting down and the call did not finish in time",
-                        )),
-                    };
-                    let outcome = outcome.and_then(|()| {
-                        exec.finish().ok_or_else(|| {
-                            NodeError::outside(
-                                ErrorKind::Internal,
-                                "the graph ended without reaching its exit node",
-                            )
-                        })
-                    });
-                    if let Err(error) = &outcome {
-                        exec.fail(error);
-                        tracing::debug!(error = %error, "call failed");
-                    }
-                    (outcome, exec.take_records(), exec.take_content())
-                }
-                .instrument(span)
-                .await;
-                // Not counted once the caller can hear: its next call must
-                // see this worker as free again.
-                drop(load);
-                let _ = reply.send((outcome, records, content));
-            })
-        });
-        if worker.jobs.send(job).is_err() {
-            return CallOutcome::failed(CallError::Failed(NodeError::outside(
-                ErrorKind::Shutdown,
-                "the server is shutting down",
-            )));
+        let caller_cancel = options.cancel.clone();
+        let span = tracing::info_span!("tool_call", tool = tool.meta.name);
+        if let Some(trace) = options.caller.as_ref().and_then(|c| c.trace()) {
+            trace.adopt(&span);
         }
-        let Ok((outcome, records, content)) = result.await else {
-            return CallOutcome::failed(CallError::Failed(NodeError::outside(
-                ErrorKind::Internal,
-                "the worker running the call stopped",
-            )));
+        let job = CallJob {
+            tools: Arc::clone(&self.shared) as Arc<dyn GraphTools>,
+            index,
+            arguments,
+            limits: self.shared.graph.limits,
+            clients: Arc::clone(&self.shared.clients),
+            watch: Watch {
+                tool: tool.meta.name,
+                observer: self.observer.clone(),
+                records: options.record.then(Vec::new),
+                progress: options.progress,
+            },
+            caller: options.caller,
+            content: tool.meta.content.as_ref(),
+            cancel: options.cancel,
+            stop: self.stop.clone(),
+            interceptor: intercept.clone(),
         };
-        // Secrets expanded into server settings stay out of what the
-        // caller sees (a URL in a connection error, a stderr tail).
-        let outcome =
-            outcome.map_err(|error| error.map_message(|m| crate::secrets::redact(m).into_owned()));
-        let result = outcome.map_err(CallError::Failed).and_then(|value| {
-            match tool.meta.output_check.and_then(|check| check(&value)) {
-                Some(message) => Err(CallError::Failed(NodeError::outside(
-                    ErrorKind::Schema(SchemaSide::Output),
-                    format!("the result does not match the tool's outputSchema: {message}"),
-                ))),
-                None => Ok(value),
-            }
-        });
+        let (outcome, records, content) = match self.run_on_worker(job, span).await {
+            Ok(finished) => finished,
+            Err(error) => return CallOutcome::failed(error),
+        };
+        let result = checked_result(tool, outcome);
         if let Some(intercept) = &intercept {
             intercept.end(&result, caller_cancel.is_cancelled());
         }
@@ -374,4 +293,90 @@ impl Engine {
             content,
         }
     }
+
+    /// The index of tool `name` and its `arguments` with their defaults,
+    /// checked against its `inputSchema`.
+    fn checked_arguments(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> Result<(usize, Value), CallError> {
+        let Some(index) = self.shared.tools.iter().position(|t| t.meta.name == name) else {
+            return Err(CallError::UnknownTool(name.to_owned()));
+        };
+        let mut arguments = Value::Object(arguments.unwrap_or_default());
+        let tool = &self.shared.tools[index];
+        tool.apply_defaults(&mut arguments);
+        if let Some(message) = (tool.meta.input_check)(&arguments) {
+            return Err(CallError::Failed(NodeError::outside(
+                ErrorKind::Schema(SchemaSide::Input),
+                format!("invalid arguments: {message}"),
+            )));
+        }
+        Ok((index, arguments))
+    }
+
+    /// Runs `job` on a worker (this thread's when it may), in `span`, and
+    /// waits for its end.
+    async fn run_on_worker(
+        &self,
+        job: CallJob,
+        span: tracing::Span,
+    ) -> Result<call::Finished, CallError> {
+        let here = self.here && self.in_flight.count.load(Ordering::SeqCst) == 1;
+        let worker = self.workers.pick(here).map_err(|e| {
+            CallError::Failed(NodeError::outside(
+                ErrorKind::Internal,
+                format!("cannot start a worker: {e}"),
+            ))
+        })?;
+        let load = LoadGuard::new(&worker.load);
+        let (reply, result) = oneshot::channel();
+        let job: Job = Box::new(move || {
+            Box::pin(async move {
+                // The `tool_call` span closes (and reaches exporters) before
+                // the caller hears the result: a CLI that exits right after
+                // the reply must not lose it.
+                let finished = job.run().instrument(span).await;
+                // Not counted once the caller can hear: its next call must
+                // see this worker as free again.
+                drop(load);
+                let _ = reply.send(finished);
+            })
+        });
+        if worker.jobs.send(job).is_err() {
+            return Err(CallError::Failed(NodeError::outside(
+                ErrorKind::Shutdown,
+                "the server is shutting down",
+            )));
+        }
+        result.await.map_err(|_| {
+            CallError::Failed(NodeError::outside(
+                ErrorKind::Internal,
+                "the worker running the call stopped",
+            ))
+        })
+    }
+}
+
+/// The result of a call of `tool` that ended with `outcome`: its error
+/// with the secrets taken out, or its value checked against the tool's
+/// `outputSchema`.
+fn checked_result(
+    tool: &ToolRuntime,
+    outcome: Result<Value, NodeError>,
+) -> Result<Value, CallError> {
+    // Secrets expanded into server settings stay out of what the
+    // caller sees (a URL in a connection error, a stderr tail).
+    let outcome =
+        outcome.map_err(|error| error.map_message(|m| crate::secrets::redact(m).into_owned()));
+    outcome.map_err(CallError::Failed).and_then(|value| {
+        match tool.meta.output_check.and_then(|check| check(&value)) {
+            Some(message) => Err(CallError::Failed(NodeError::outside(
+                ErrorKind::Schema(SchemaSide::Output),
+                format!("the result does not match the tool's outputSchema: {message}"),
+            ))),
+            None => Ok(value),
+        }
+    })
 }

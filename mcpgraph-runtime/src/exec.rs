@@ -28,29 +28,23 @@ mod content;
 #[cfg(feature = "testing")]
 pub mod differential;
 pub(crate) mod elicit;
-mod evaluator;
 mod failure;
 pub(crate) mod fanout;
 mod graph_call;
-mod history;
 pub(crate) mod intercept;
 mod mcp;
-pub(crate) mod native;
 pub(crate) mod retry;
 mod switch;
 mod watch;
 
-pub use evaluator::evaluate_on;
-#[cfg(feature = "testing")]
-pub use evaluator::evaluate_standalone;
 pub(crate) use watch::Watch;
 
 pub(crate) use content::ExitContent;
 use content::KeptContent;
 
-use evaluator::CallEvaluator;
+use crate::expressions::evaluator::CallEvaluator;
+use crate::expressions::history::History;
 pub(crate) use graph_call::GraphTools;
-use history::History;
 use intercept::CallInterceptor;
 use watch::Pending;
 

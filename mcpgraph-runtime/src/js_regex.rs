@@ -3,7 +3,7 @@
 //! runtime's evaluator against jsonata-js's values.
 
 use crate::Expr;
-use crate::exec::evaluate_standalone;
+use crate::expressions::evaluator::evaluate_standalone;
 use jsonata_core::value::JValue;
 
 fn eval(source: &str) -> String {

@@ -13,7 +13,6 @@
 //! and history, [`downstream`] connects to downstream servers, `serving` speaks
 //! MCP through rmcp.
 
-mod allocator;
 mod caller_token;
 #[doc(hidden)]
 pub mod codegen;
@@ -41,7 +40,6 @@ mod secrets;
 mod serving;
 mod trace_context;
 
-pub use allocator::CountingAllocator;
 pub use downstream::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
@@ -50,6 +48,7 @@ pub use exec::elicit::{Answer, Elicit};
 pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
 pub use expressions::expr::{Args, Expr, Rule, Switch};
+pub use expressions::memory::CountingAllocator;
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use meta::{ContentMeta, Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
@@ -59,7 +58,7 @@ pub use tokio_util::sync::CancellationToken;
 // What the crates above the core (graph tests, failure recording) use;
 // not an API.
 #[doc(hidden)]
-pub use exec::evaluate_on;
+pub use expressions::evaluator::evaluate_on;
 #[doc(hidden)]
 pub use exec::intercept::{Before, CallInterceptor};
 #[doc(hidden)]
@@ -72,9 +71,9 @@ pub use questions::{Rounds, Saved};
 #[doc(hidden)]
 pub mod testing {
     pub use crate::exec::differential;
-    pub use crate::exec::evaluate_standalone;
+    pub use crate::expressions::evaluator::evaluate_standalone;
     pub use crate::fuzzing::wire;
-    pub use crate::serving::handler::{Handler, serve, success_result};
+    pub use crate::serving::handler::{Handler, SessionError, serve, success_result};
     pub use jsonata_core;
     pub use mcpgraph_expr::json::{from_json, to_json};
     pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};

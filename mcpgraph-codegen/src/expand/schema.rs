@@ -56,15 +56,15 @@ pub(super) struct ToolSchemas<'t> {
 /// gets no validator. Any other schema gets one (an `outputSchema` always
 /// does: it says `type: object`, and a result need not be one), emitted in
 /// the module of the first tool that uses it (`input_schema` or
-/// `output_schema`, after that first use), to which later uses of the same
-/// schema text refer.
+/// `output_schema`, after that first use), to which later uses of a schema
+/// of the same [`meaning`] refer.
 pub(super) fn plan<'t>(tools: &[&'t Tool], modules: &[Ident]) -> Vec<ToolSchemas<'t>> {
     let mut emitted: Vec<(String, Check)> = Vec::new();
     let mut plans = Vec::with_capacity(tools.len());
     for (tool, tool_module) in tools.iter().zip(modules) {
         let mut own = Vec::new();
         let mut validator = |schema: &'t Value, name: &str| {
-            let text = schema.to_string();
+            let text = meaning(schema);
             if let Some((_, check)) = emitted.iter().find(|(t, _)| *t == text) {
                 return check.clone();
             }
@@ -95,6 +95,87 @@ pub(super) fn plan<'t>(tools: &[&'t Tool], modules: &[Ident]) -> Vec<ToolSchemas
     plans
 }
 
+/// The keywords that only annotate a schema: they change no value's
+/// validity, so two schemas that differ only in them share a validator.
+const ANNOTATIONS: [&str; 8] = [
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// What `schema` accepts, as text: the schema with its [`ANNOTATIONS`]
+/// removed wherever they are keywords (not where they are data: a property
+/// named `title`, a `const` or `enum` value). A schema with a reference
+/// into one of them (`$ref: "#/properties/a/default"`) keeps them all.
+fn meaning(schema: &Value) -> String {
+    if refers_to_an_annotation(schema) {
+        return schema.to_string();
+    }
+    without_annotations(schema).to_string()
+}
+
+/// `schema` without its annotations (see [`meaning`]).
+fn without_annotations(schema: &Value) -> Value {
+    let Value::Object(keywords) = schema else {
+        return schema.clone();
+    };
+    let each = |value: &Value, f: fn(&Value) -> Value| match value {
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), f(v))).collect()),
+        other => other.clone(),
+    };
+    let items = |value: &Value| match value {
+        Value::Array(schemas) => Value::Array(schemas.iter().map(without_annotations).collect()),
+        other => without_annotations(other),
+    };
+    let kept = keywords
+        .iter()
+        .filter(|(keyword, _)| !ANNOTATIONS.contains(&keyword.as_str()))
+        .map(|(keyword, value)| {
+            let value = match keyword.as_str() {
+                "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames"
+                | "additionalProperties"
+                | "additionalItems"
+                | "unevaluatedItems"
+                | "unevaluatedProperties"
+                | "contentSchema" => without_annotations(value),
+                "items" | "allOf" | "anyOf" | "oneOf" | "prefixItems" => items(value),
+                "properties" | "patternProperties" | "definitions" | "$defs"
+                | "dependentSchemas" => each(value, without_annotations),
+                // A schema, or an array of property names.
+                "dependencies" => each(value, items),
+                _ => value.clone(),
+            };
+            (keyword.clone(), value)
+        });
+    Value::Object(kept.collect())
+}
+
+/// Whether a reference anywhere in `schema` has an annotation keyword
+/// among its pointer's segments.
+fn refers_to_an_annotation(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(keyword, value)| {
+            let pointer = matches!(keyword.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef")
+                .then(|| value.as_str())
+                .flatten();
+            pointer.is_some_and(|p| p.split('/').any(|segment| ANNOTATIONS.contains(&segment)))
+                || refers_to_an_annotation(value)
+        }),
+        Value::Array(values) => values.iter().any(refers_to_an_annotation),
+        _ => false,
+    }
+}
+
 /// Whether `schema` accepts every value that can reach it, so that no
 /// validator need run; `arguments`: the values are a tool's arguments,
 /// always a JSON object. Deliberately narrow: `true`, and objects of
@@ -109,8 +190,7 @@ fn accepts_everything(schema: &Value, arguments: bool) -> bool {
     keywords
         .iter()
         .all(|(keyword, value)| match keyword.as_str() {
-            "title" | "description" | "$comment" | "examples" | "default" | "deprecated"
-            | "readOnly" | "writeOnly" => true,
+            annotation if ANNOTATIONS.contains(&annotation) => true,
             "type" => arguments && names_object(value),
             "properties" => value
                 .as_object()
@@ -237,6 +317,77 @@ mod tests {
             let rejects = samples(arguments).iter().any(|v| !validator.is_valid(v));
             assert!(rejects, "{schema} rejects no sample");
         }
+    }
+
+    /// Schemas that differ only in annotations share a validator; the same
+    /// words as data (a property's name, a `const`, an `enum`) or as the
+    /// target of a reference still tell schemas apart.
+    #[test]
+    fn schemas_differing_only_in_annotations_share_a_validator() {
+        let same = [
+            (
+                json!({ "type": "object", "description": "one",
+                        "properties": { "a": { "type": "string", "title": "A" } } }),
+                json!({ "type": "object", "description": "two", "$comment": "c",
+                        "properties": { "a": { "type": "string", "examples": ["x"] } } }),
+            ),
+            (
+                json!({ "anyOf": [{ "type": "string", "default": "x" }],
+                        "items": { "deprecated": true }, "$defs": { "d": { "readOnly": true } } }),
+                json!({ "anyOf": [{ "type": "string" }], "items": {}, "$defs": { "d": {} } }),
+            ),
+        ];
+        let different = [
+            (
+                json!({ "properties": { "title": { "type": "string" } } }),
+                json!({ "properties": {} }),
+            ),
+            (
+                json!({ "const": { "description": "a" } }),
+                json!({ "const": { "description": "b" } }),
+            ),
+            (json!({ "enum": ["title"] }), json!({ "enum": ["default"] })),
+            (
+                json!({ "required": ["description"] }),
+                json!({ "required": [] }),
+            ),
+            (
+                json!({ "default": 1, "const": { "$ref": "#/default" } }),
+                json!({ "default": 2, "const": { "$ref": "#/default" } }),
+            ),
+        ];
+        for (a, b) in same {
+            assert_eq!(meaning(&a), meaning(&b), "{a} vs {b}");
+        }
+        for (a, b) in different {
+            assert_ne!(meaning(&a), meaning(&b), "{a} vs {b}");
+        }
+        let tool = |name: &str, input: &str| {
+            format!(
+                "  - name: {name}\n    description: d\n    inputSchema: {input}\n    nodes:\n      - {{ id: entry, type: entry, next: exit }}\n      - {{ id: exit, type: exit }}\n"
+            )
+        };
+        let file = load(&format!(
+            "version: \"1.0\"\nserver: {{ name: s, version: \"1\" }}\ntools:\n{}{}",
+            tool(
+                "a",
+                "{ type: object, required: [x], description: the first }"
+            ),
+            tool(
+                "b",
+                "{ type: object, required: [x], description: the second }"
+            ),
+        ));
+        let tools: Vec<&Tool> = file.tools.iter().collect();
+        let ident = |name: &str| Ident::new(name, Span::call_site());
+        let plans = plan(&tools, &[ident("a"), ident("b")]);
+        let shared = Check::Validator {
+            tool: ident("a"),
+            module: ident("input_schema"),
+        };
+        assert_eq!(plans[0].input, shared);
+        assert_eq!(plans[1].input, shared);
+        assert!(plans[1].modules.is_empty());
     }
 
     /// Each distinct schema that can reject a value gets one validator, in

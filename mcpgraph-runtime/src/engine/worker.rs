@@ -57,7 +57,7 @@ pub(super) struct Worker {
 /// thread. The threads start on the first call that needs them.
 pub(super) struct Workers {
     local: Option<Worker>,
-    threads: OnceLock<Result<Vec<Worker>, String>>,
+    threads: OnceLock<Result<Vec<Worker>, StartupError>>,
     /// How many threads; `None`: one per core (at least two), counted when
     /// they start (reading the cgroup limits costs start-up time).
     count: Option<usize>,
@@ -87,7 +87,7 @@ impl Workers {
     /// The worker for a new call: the local one if the caller's thread may
     /// run it (`here`: it serves nothing else) and runs no other call, else
     /// the least-loaded thread, ties broken by rotating.
-    pub(super) fn pick(&self, here: bool) -> Result<&Worker, String> {
+    pub(super) fn pick(&self, here: bool) -> Result<&Worker, StartupError> {
         if let Some(local) = &self.local
             && here
             && local.load() == 0
@@ -104,7 +104,7 @@ impl Workers {
     }
 
     /// The worker threads, started on first use.
-    fn started(&self) -> Result<&[Worker], String> {
+    fn started(&self) -> Result<&[Worker], StartupError> {
         self.threads
             .get_or_init(|| {
                 let count = self.count.unwrap_or_else(|| {
@@ -115,7 +115,6 @@ impl Workers {
                 (0..count.max(1))
                     .map(spawn_worker)
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| e.0)
             })
             .as_deref()
             .map_err(Clone::clone)

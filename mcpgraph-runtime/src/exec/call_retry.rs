@@ -13,9 +13,9 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::intercept::{CallInterceptor, through};
-use super::retry::{Failed, Resilience, arguments_for, timed_out};
+use super::retry::{Attempt, Resilience, Tries};
 use crate::downstream::ClientManager;
-use crate::error::{Downstream, ErrorKind, NodeError};
+use crate::error::{ErrorKind, NodeError};
 use crate::questions::Caller;
 
 /// One downstream call of a fan-out node, with what it needs to run on
@@ -72,7 +72,7 @@ impl FanOutCall {
     /// [`FanOutCall::run`]'s tries, from try `first`.
     async fn tries(
         &self,
-        mut arguments: serde_json::Map<String, Value>,
+        arguments: serde_json::Map<String, Value>,
         resilience: &Resilience,
         first: u32,
     ) -> Result<CallToolResult, NodeError> {
@@ -80,43 +80,27 @@ impl FanOutCall {
         let call_deadline = resilience
             .timeout_ms
             .map(|ms| Instant::now() + Duration::from_millis(ms));
-        let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
-        let mut attempt = first;
-        loop {
-            let this = arguments_for(&mut arguments, attempt, attempts);
-            let caller = self.caller.as_ref().map(|c| c.on_attempt(attempt));
-            let call = through(self.interceptor.as_deref(), server, tool, this, |this| {
-                self.clients.call(server, tool, this, caller.as_ref())
-            });
-            let error = match within(call_deadline, call).await {
-                Some(Ok(result)) => return Ok(result),
-                Some(Err(error)) => error,
-                None => {
-                    return Err(self.error(
-                        ErrorKind::Downstream(Downstream::TimedOut),
-                        timed_out(server, tool, "call", resilience, attempt),
-                    ));
+        let limit = call_deadline.map_or(self.graph_deadline, |c| c.min(self.graph_deadline));
+        let tries = Tries {
+            resilience,
+            node: self.node,
+            server,
+            tool,
+            scope: "call",
+        };
+        tries
+            .run(arguments, first, async |this, attempt| {
+                let caller = self.caller.as_ref().map(|c| c.on_attempt(attempt));
+                let call = through(self.interceptor.as_deref(), server, tool, this, |this| {
+                    self.clients.call(server, tool, this, caller.as_ref())
+                });
+                match within(call_deadline, call).await {
+                    Some(Ok(result)) => Attempt::Answered(result),
+                    Some(Err(error)) => Attempt::Failed(error, limit),
+                    None => Attempt::TimedOut,
                 }
-            };
-            let limit = call_deadline.map_or(self.graph_deadline, |c| c.min(self.graph_deadline));
-            let failed = Failed {
-                error: &error,
-                attempt,
-                node: self.node,
-                server,
-                tool,
-                scope: "call",
-            };
-            match failed.next_wait(resilience, limit) {
-                // A cancelled node drops this future, and the wait with it.
-                Ok(wait) => tokio::time::sleep(wait).await,
-                Err(why) => {
-                    let message = failed.message(resilience, &why);
-                    return Err(self.error(error.kind, message));
-                }
-            }
-            attempt += 1;
-        }
+            })
+            .await
     }
 
     fn error(&self, kind: ErrorKind, message: String) -> NodeError {

@@ -147,7 +147,8 @@ fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, String
     } else {
         &JValue::Null
     };
-    let outcome = super::evaluator::contained(|| rule.logic.outcome(&values, context))??;
+    let outcome = crate::expressions::evaluator::contained(|| rule.logic.outcome(&values, context))
+        .map_err(|panic| panic.to_string())??;
     Ok(outcome.value.unwrap_or(Value::Null))
 }
 

@@ -105,14 +105,14 @@ pub(crate) fn form_request(message: String, form: &ElicitationSchema) -> ServerR
 pub(crate) fn read_answer(
     result: ClientResult,
     check: &jsonschema::Validator,
-) -> Result<(Answer, Value), String> {
+) -> Result<(Answer, Value), BadAnswer> {
     let result: ElicitResult = match result {
         ClientResult::ElicitResult(result) => result,
         // rmcp reads an untagged union: read the other shapes again.
         other => serde_json::to_value(&other)
             .ok()
             .and_then(|v| serde_json::from_value(v).ok())
-            .ok_or("the client's reply is not an elicitation result")?,
+            .ok_or(BadAnswer::NotAnElicitation)?,
     };
     match result.action {
         ElicitationAction::Accept => {
@@ -129,15 +129,39 @@ pub(crate) fn read_answer(
                     why.truncate(cut);
                     why.push('…');
                 }
-                return Err(why);
+                return Err(BadAnswer::Mismatch(why));
             }
             Ok((Answer::Accept, content))
         }
         ElicitationAction::Decline => Ok((Answer::Decline, Value::Null)),
         ElicitationAction::Cancel => Ok((Answer::Cancel, Value::Null)),
-        other => Err(format!(
-            "the client answered with an unknown action {other:?}"
-        )),
+        other => Err(BadAnswer::UnknownAction(format!("{other:?}"))),
+    }
+}
+
+/// What is wrong with a client's answer to an elicitation.
+#[derive(Debug, PartialEq)]
+pub(crate) enum BadAnswer {
+    /// The reply is not an elicitation result.
+    NotAnElicitation,
+    /// The answer does not match the form: how (cut to
+    /// `MAX_MISMATCH_CHARS`).
+    Mismatch(String),
+    /// An action this runtime does not know (as rmcp spells it).
+    UnknownAction(String),
+}
+
+impl std::fmt::Display for BadAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadAnswer::NotAnElicitation => {
+                f.write_str("the client's reply is not an elicitation result")
+            }
+            BadAnswer::Mismatch(why) => f.write_str(why),
+            BadAnswer::UnknownAction(action) => {
+                write!(f, "the client answered with an unknown action {action}")
+            }
+        }
     }
 }
 
@@ -174,7 +198,7 @@ impl Execution {
             .ask_user(&caller, form_request(message, &node.form))
             .await?;
         let (answer, output) = read_answer(result, &node.check)
-            .map_err(|why| self.error(ErrorKind::Elicitation, why))?;
+            .map_err(|why| self.error(ErrorKind::Elicitation, why.to_string()))?;
         if !node.routed.contains(&answer) {
             let what = match answer {
                 Answer::Decline => "declined to answer",
@@ -350,20 +374,23 @@ mod tests {
             answer(json!({"action": "cancel", "content": {"x": 1}})),
             Ok((Answer::Cancel, Value::Null))
         );
-        let wrong = answer(json!({"action": "accept", "content": {"name": 5}})).unwrap_err();
+        let wrong = answer(json!({"action": "accept", "content": {"name": 5}}))
+            .unwrap_err()
+            .to_string();
         assert!(
             wrong.starts_with(
                 "the user's answer does not match the node's requestedSchema: /name: "
             ),
             "{wrong}"
         );
-        let missing = answer(json!({"action": "accept"})).unwrap_err();
+        let missing = answer(json!({"action": "accept"})).unwrap_err().to_string();
         assert!(
             missing.contains("\"name\" is a required property"),
             "{missing}"
         );
         let long = answer(json!({"action": "accept", "content": {"name": "x".repeat(10_000), "age": "y".repeat(10_000)}}))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(long.chars().count() <= MAX_MISMATCH_CHARS + 1, "{long}");
     }
 }

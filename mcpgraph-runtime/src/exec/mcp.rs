@@ -8,25 +8,12 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::intercept::through;
-use super::retry::Resilience;
+use super::retry::{Attempt, Resilience};
 use super::{Execution, from_json_opt, kind_of};
-use crate::downstream::DownstreamError;
 use crate::downstream::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::expressions::expr::Args;
 use crate::questions::Caller;
-
-/// How one downstream call attempt ended.
-pub(super) enum Attempt {
-    /// The server answered (an `isError` result included).
-    Answered(CallToolResult),
-    /// The call failed.
-    Failed(DownstreamError),
-    /// The node's own `timeoutMs` ran out first.
-    NodeTimeout,
-    /// The graph's `maxExecutionTimeMs` ran out first.
-    GraphTime,
-}
 
 impl Execution {
     /// Runs an `mcp` node: evaluates its arguments, calls `tool` on
@@ -128,7 +115,8 @@ impl Execution {
     /// Calls `tool` on `server` once for the current node, within what is
     /// left of the graph's run time and of the node's own (`node_deadline`);
     /// the time the caller takes to answer the server's questions counts
-    /// toward neither (both deadlines move by it).
+    /// toward neither (both deadlines move by it). A failed try carries the
+    /// time no other may start after (the earlier of the two).
     pub(super) async fn call_once(
         &mut self,
         server: &'static str,
@@ -162,9 +150,12 @@ impl Execution {
         };
         match outcome {
             Some(Ok(result)) => Attempt::Answered(result),
-            Some(Err(e)) => Attempt::Failed(e),
-            None if node_deadline.is_some_and(|node| node < self.deadline) => Attempt::NodeTimeout,
-            None => Attempt::GraphTime,
+            Some(Err(e)) => {
+                let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
+                Attempt::Failed(e, limit)
+            }
+            None if node_deadline.is_some_and(|node| node < self.deadline) => Attempt::TimedOut,
+            None => Attempt::Ended(self.time_limit()),
         }
     }
 }

@@ -15,7 +15,6 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::Execution;
-use super::mcp::Attempt;
 use crate::downstream::DownstreamError;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
 use crate::expressions::value::from_json;
@@ -107,11 +106,24 @@ pub(crate) fn routable(kind: ErrorKind) -> bool {
     }
 }
 
-/// A try of a downstream call that failed, and where it ran.
-pub(super) struct Failed<'a> {
-    pub(super) error: &'a DownstreamError,
-    /// Its number, from 1.
-    pub(super) attempt: u32,
+/// How one try of a downstream call ended.
+pub(super) enum Attempt {
+    /// The server answered (an `isError` result included).
+    Answered(CallToolResult),
+    /// The call failed; no other try may start at or after the instant
+    /// (the earlier of the scope's time limit and the graph's).
+    Failed(DownstreamError, Instant),
+    /// The scope's own `timeoutMs` ran out first.
+    TimedOut,
+    /// The call ends with this error (the graph's time limit ran out).
+    Ended(NodeError),
+}
+
+/// The tries of one downstream call, as its [`Resilience`] says, and where
+/// they run (for messages and logs). An `mcp` node's call and a fan-out
+/// call make their tries with [`Tries::run`].
+pub(super) struct Tries<'a> {
+    pub(super) resilience: &'a Resilience,
     pub(super) node: &'static str,
     pub(super) server: &'static str,
     pub(super) tool: &'static str,
@@ -120,9 +132,118 @@ pub(super) struct Failed<'a> {
     pub(super) scope: &'static str,
 }
 
+/// Why no try follows a failed one.
+enum Stop {
+    /// No try is left, or the failure is not [`retryable`]: the tries or
+    /// the kind of failure say it all.
+    Done,
+    /// The wait would end past the scope's or the graph's time limit.
+    NoTimeLeft,
+}
+
+impl Tries<'_> {
+    /// Makes tries from try `first` on, try n being `once(its arguments,
+    /// n)`, until one answers or ends the call, or no try may follow a
+    /// failed one (not [`retryable`], no tries left, no time left): tried
+    /// again after a backoff with jitter (`Retry-After` honoured).
+    pub(super) async fn run(
+        &self,
+        mut arguments: serde_json::Map<String, Value>,
+        first: u32,
+        mut once: impl AsyncFnMut(serde_json::Map<String, Value>, u32) -> Attempt,
+    ) -> Result<CallToolResult, NodeError> {
+        let attempts = self.resilience.retry.map_or(1, |r| r.attempts.max(1));
+        let mut attempt = first;
+        loop {
+            let this = arguments_for(&mut arguments, attempt, attempts);
+            let (error, limit) = match once(this, attempt).await {
+                Attempt::Answered(result) => return Ok(result),
+                Attempt::Failed(error, limit) => (error, limit),
+                Attempt::TimedOut => {
+                    let kind = ErrorKind::Downstream(Downstream::TimedOut);
+                    return Err(self.error(kind, self.timed_out(attempt)));
+                }
+                Attempt::Ended(error) => return Err(error),
+            };
+            match self.next_wait(&error, attempt, limit) {
+                // A cancelled call drops this future, and the wait with it.
+                Ok(wait) => tokio::time::sleep(wait).await,
+                Err(stop) => {
+                    let message = self.message(&error, attempt, stop);
+                    return Err(self.error(error.kind, message));
+                }
+            }
+            attempt += 1;
+        }
+    }
+
+    /// How long to wait after try `attempt` failed with `error` before the
+    /// next try, with `limit` the time no try may start after; or why there
+    /// is no next try.
+    fn next_wait(
+        &self,
+        error: &DownstreamError,
+        attempt: u32,
+        limit: Instant,
+    ) -> Result<Duration, Stop> {
+        let attempts = self.resilience.retry.map_or(1, |r| r.attempts.max(1));
+        let Some(retry) = self.resilience.retry.filter(|_| retryable(error.kind)) else {
+            return Err(Stop::Done);
+        };
+        if attempt >= attempts {
+            return Err(Stop::Done);
+        }
+        let wait = retry.delay(attempt, error.retry_after);
+        if Instant::now() + wait >= limit {
+            return Err(Stop::NoTimeLeft);
+        }
+        tracing::info!(
+            node = self.node,
+            server = self.server,
+            tool = self.tool,
+            attempt,
+            wait_ms = wait.as_millis() as u64,
+            kind = error.kind.as_str(),
+            "retrying a downstream call"
+        );
+        Ok(wait)
+    }
+
+    /// The message of `error`, the failure of the last try (`attempt`):
+    /// the error's, how many tries were made, and why they stopped.
+    fn message(&self, error: &DownstreamError, attempt: u32, stop: Stop) -> String {
+        let why = match stop {
+            Stop::Done => String::new(),
+            Stop::NoTimeLeft => format!(
+                "; no time left for another try within the {}'s or the graph's time limit",
+                self.scope
+            ),
+        };
+        format!("{}{}{why}", error.message, tries(attempt, self.resilience))
+    }
+
+    /// The message of the call whose scope's `timeoutMs` ran out during
+    /// try `attempt`.
+    fn timed_out(&self, attempt: u32) -> String {
+        let ms = self.resilience.timeout_ms.unwrap_or_default();
+        format!(
+            "downstream server `{}` tool `{}`: the {}'s timeoutMs ({ms} ms) ran out{}",
+            self.server,
+            self.tool,
+            self.scope,
+            tries(attempt, self.resilience)
+        )
+    }
+
+    fn error(&self, kind: ErrorKind, message: String) -> NodeError {
+        let message = crate::secrets::redact(&message).into_owned();
+        NodeError::new(kind, Some(self.node), message)
+    }
+}
+
 /// The arguments of try `attempt` of `attempts`: a copy while another
 /// try may follow, the arguments themselves for the last.
-pub(super) fn arguments_for(
+fn arguments_for(
     arguments: &mut serde_json::Map<String, Value>,
     attempt: u32,
     attempts: u32,
@@ -134,69 +255,6 @@ pub(super) fn arguments_for(
     }
 }
 
-/// The message of a call of `tool` on `server` whose `scope`'s (`node`,
-/// `call`) `timeoutMs` ran out during try `attempt`.
-pub(super) fn timed_out(
-    server: &str,
-    tool: &str,
-    scope: &str,
-    resilience: &Resilience,
-    attempt: u32,
-) -> String {
-    let ms = resilience.timeout_ms.unwrap_or_default();
-    format!(
-        "downstream server `{server}` tool `{tool}`: the {scope}'s timeoutMs ({ms} ms) ran out{}",
-        tries(attempt, resilience)
-    )
-}
-
-impl Failed<'_> {
-    /// The message of the failure, the last try: the error's, how many
-    /// tries were made, and `why_stopped`.
-    pub(super) fn message(&self, resilience: &Resilience, why_stopped: &str) -> String {
-        format!(
-            "{}{}{why_stopped}",
-            self.error.message,
-            tries(self.attempt, resilience)
-        )
-    }
-
-    /// How long to wait before the next try, as `resilience` says, with
-    /// `limit` the time no try may start after; or why there is none (the
-    /// end of the failure's message, empty when the tries or the kind of
-    /// failure say it all).
-    pub(super) fn next_wait(
-        &self,
-        resilience: &Resilience,
-        limit: Instant,
-    ) -> Result<Duration, String> {
-        let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
-        let Some(retry) = resilience.retry.filter(|_| retryable(self.error.kind)) else {
-            return Err(String::new());
-        };
-        if self.attempt >= attempts {
-            return Err(String::new());
-        }
-        let wait = retry.delay(self.attempt, self.error.retry_after);
-        if Instant::now() + wait >= limit {
-            return Err(format!(
-                "; no time left for another try within the {}'s or the graph's time limit",
-                self.scope
-            ));
-        }
-        tracing::info!(
-            node = self.node,
-            server = self.server,
-            tool = self.tool,
-            attempt = self.attempt,
-            wait_ms = wait.as_millis() as u64,
-            kind = self.error.kind.as_str(),
-            "retrying a downstream call"
-        );
-        Ok(wait)
-    }
-}
-
 impl Execution {
     /// Calls `tool` on `server` as `resilience` says: tried again after a
     /// [`retryable`] failure while tries and time are left, the whole
@@ -205,51 +263,26 @@ impl Execution {
         &mut self,
         server: &'static str,
         tool: &'static str,
-        mut arguments: serde_json::Map<String, Value>,
+        arguments: serde_json::Map<String, Value>,
         caller: Option<&Caller>,
         resilience: &Resilience,
     ) -> Result<CallToolResult, NodeError> {
-        let started = Instant::now();
         let mut node_deadline = resilience
             .timeout_ms
-            .map(|ms| started + Duration::from_millis(ms));
-        let attempts = resilience.retry.map_or(1, |r| r.attempts.max(1));
-        let mut attempt = 1;
-        loop {
-            let this = arguments_for(&mut arguments, attempt, attempts);
-            let error = match self
-                .call_once(server, tool, this, caller, &mut node_deadline)
-                .await
-            {
-                Attempt::Answered(result) => return Ok(result),
-                Attempt::GraphTime => return Err(self.time_limit()),
-                Attempt::NodeTimeout => {
-                    return Err(self.error(
-                        ErrorKind::Downstream(Downstream::TimedOut),
-                        timed_out(server, tool, "node", resilience, attempt),
-                    ));
-                }
-                Attempt::Failed(error) => error,
-            };
-            let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
-            let failed = Failed {
-                error: &error,
-                attempt,
-                node: self.current,
-                server,
-                tool,
-                scope: "node",
-            };
-            match failed.next_wait(resilience, limit) {
-                // A cancelled call drops this future, and the wait with it.
-                Ok(wait) => tokio::time::sleep(wait).await,
-                Err(why) => {
-                    let message = failed.message(resilience, &why);
-                    return Err(self.error(error.kind, message));
-                }
-            }
-            attempt += 1;
-        }
+            .map(|ms| Instant::now() + Duration::from_millis(ms));
+        let tries = Tries {
+            resilience,
+            node: self.current,
+            server,
+            tool,
+            scope: "node",
+        };
+        tries
+            .run(arguments, 1, async |this, _| {
+                self.call_once(server, tool, this, caller, &mut node_deadline)
+                    .await
+            })
+            .await
     }
 
     /// Takes the route of `onError` for `error`, a failure of the current
@@ -273,7 +306,7 @@ impl Execution {
 }
 
 /// " (after 3 tries)" after a node or call with `retry` tried more than once.
-pub(super) fn tries(attempt: u32, resilience: &Resilience) -> String {
+fn tries(attempt: u32, resilience: &Resilience) -> String {
     match resilience.retry {
         Some(_) if attempt > 1 => format!(" (after {attempt} tries)"),
         _ => String::new(),

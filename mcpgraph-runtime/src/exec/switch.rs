@@ -8,9 +8,9 @@ use jsonata_core::value::JValue;
 use mcpgraph_expr::logic::{Bounds, LogicError};
 
 use super::Execution;
-use crate::allocator;
 use crate::error::{ErrorKind, Limit, NodeError};
 use crate::expressions::expr::Switch;
+use crate::expressions::memory;
 use crate::expressions::value::measure;
 
 impl Execution {
@@ -60,9 +60,9 @@ impl Execution {
             // was copied out through memory, which stalled on every rule.
             let mut thrown = None;
             // The rule sizes what it builds itself; the allocator's count
-            // (`crate::allocator`) is the backstop for what it does not.
-            let metered = allocator::arm(self.limits.max_value_bytes, None);
-            let decided = super::evaluator::contained(|| {
+            // (`crate::expressions::memory`) is the backstop for what it does not.
+            let metered = memory::arm(self.limits.max_value_bytes, None);
+            let decided = crate::expressions::evaluator::contained(|| {
                 logic
                     .decide_within(&values, context, bounds)
                     .map_err(|e| thrown = Some(e))
@@ -80,8 +80,10 @@ impl Execution {
                 }
                 Ok(Some(false)) => {}
                 Ok(None) | Err(_) => {
-                    let e = thrown
-                        .unwrap_or_else(|| LogicError::Thrown(decided.err().unwrap_or_default()));
+                    let e = thrown.unwrap_or_else(|| {
+                        let panic = decided.err().map(|p| p.to_string());
+                        LogicError::Thrown(panic.unwrap_or_default())
+                    });
                     chosen = Err(self.rule_error(index, e));
                     break;
                 }

@@ -14,8 +14,8 @@ use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
 use mcpgraph_expr::{Helpers, is_plain_step};
 
+use super::native::Native;
 use crate::error::StartupError;
-use crate::exec::native::Native;
 use mcpgraph_expr::logic::Logic;
 
 /// A parsed JSONata expression.
@@ -27,7 +27,7 @@ pub struct Expr {
     /// names, so the common case skips the evaluator (see [`Expr::lookup`]).
     path: Option<Box<[Box<str>]>>,
     /// Any other expression in the shapes the runtime evaluates itself
-    /// (see `exec::native`), compiled from `ast` on first use: a tree walk,
+    /// (see `expressions::native`), compiled from `ast` on first use: a tree walk,
     /// no parsing, which start-up need not pay for every expression.
     native: OnceLock<Option<Native>>,
     /// The host functions the rewrite to jsonata-js's behaviour calls
@@ -86,9 +86,9 @@ impl Expr {
 
     /// The value of a plain path expression on `data` without the
     /// evaluator, when that is certain to be what the evaluator gives
-    /// (see `exec::native::lookup`); `None` to evaluate it.
+    /// (see `expressions::native::lookup`); `None` to evaluate it.
     pub(crate) fn lookup(&self, data: &JValue) -> Option<JValue> {
-        let found = crate::exec::native::lookup(data, self.path.as_deref()?)?;
+        let found = super::native::lookup(data, self.path.as_deref()?)?;
         Some(found.cloned().unwrap_or(JValue::Undefined))
     }
 
@@ -246,11 +246,11 @@ impl Switch {
 }
 
 impl CompiledRule {
-    /// The rule written as `json` with its compiled `logic` (or the reason
-    /// it does not compile) and its `var`s.
+    /// The rule written as `json` with its compiled `logic` (or why it
+    /// does not compile) and its `var`s.
     fn new(
         json: &str,
-        logic: Result<Logic, String>,
+        logic: Result<Logic, impl std::fmt::Display>,
         vars: Vec<Expr>,
         needs_context: bool,
     ) -> Result<Self, StartupError> {

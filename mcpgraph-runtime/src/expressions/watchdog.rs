@@ -73,7 +73,7 @@ impl ExpressionTimer {
     }
 
     /// The token, borrowed: what the allocation budget cancels
-    /// (`crate::allocator`).
+    /// (`crate::expressions::memory`).
     pub(crate) fn token_ref(&self) -> &CancelToken {
         self.slot.token.get_or_init(CancelToken::new)
     }

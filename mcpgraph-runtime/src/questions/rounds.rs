@@ -118,25 +118,44 @@ struct SavedWire {
     asked: u64,
 }
 
-impl TryFrom<SavedWire> for Saved {
-    type Error = String;
+/// Why a sealed state does not read as a [`Saved`].
+#[derive(Debug)]
+enum Unreadable {
+    /// It is of another state format than [`FORMAT`].
+    OtherFormat(u32),
+    /// Its part (`tape`, `questions`) does not read.
+    Part(&'static str, serde_json::Error),
+}
 
-    fn try_from(wire: SavedWire) -> Result<Self, String> {
-        if wire.v != FORMAT {
-            return Err(format!(
-                "it was sealed by another version of this server (state format {}, this one reads {FORMAT}); \
-                 call the tool again without it",
-                wire.v.max(1)
-            ));
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreadable::OtherFormat(v) => write!(
+                f,
+                "it was sealed by another version of this server (state format {v}, this one reads {FORMAT}); \
+                 call the tool again without it"
+            ),
+            Unreadable::Part(what, e) => write!(f, "its {what} does not read: {e}"),
         }
-        let read = |what: &str, e: serde_json::Error| format!("its {what} does not read: {e}");
+    }
+}
+
+impl TryFrom<SavedWire> for Saved {
+    type Error = Unreadable;
+
+    fn try_from(wire: SavedWire) -> Result<Self, Unreadable> {
+        if wire.v != FORMAT {
+            return Err(Unreadable::OtherFormat(wire.v.max(1)));
+        }
         let tape = match wire.tape {
             Value::Null => Vec::new(),
-            tape => serde_json::from_value(tape).map_err(|e| read("tape", e))?,
+            tape => serde_json::from_value(tape).map_err(|e| Unreadable::Part("tape", e))?,
         };
         let pending = match wire.pending {
             Value::Null => Vec::new(),
-            pending => serde_json::from_value(pending).map_err(|e| read("questions", e))?,
+            pending => {
+                serde_json::from_value(pending).map_err(|e| Unreadable::Part("questions", e))?
+            }
         };
         Ok(Self {
             v: FORMAT,

@@ -180,7 +180,7 @@ impl Native {
 
     /// The value of the expression on `data`, or `None` to evaluate it
     /// with jsonata-core.
-    pub(super) fn eval(&self, data: &JValue, history: &History) -> Option<JValue> {
+    pub(crate) fn eval(&self, data: &JValue, history: &History) -> Option<JValue> {
         eval::eval(&self.root, data, history)
     }
 }

@@ -7,11 +7,11 @@ use std::rc::Rc;
 use jsonata_core::evaluator::{Context, EvaluatorError};
 use jsonata_core::value::JValue;
 
-use super::super::evaluator::evaluate_by_jsonata;
-use super::super::history::History;
 use super::same;
 use crate::downstream::test_rng::TestRng;
+use crate::expressions::evaluator::evaluate_by_jsonata;
 use crate::expressions::expr::Expr;
+use crate::expressions::history::History;
 
 /// A history in which node `step` ran twice and `check` once.
 fn history() -> Rc<RefCell<History>> {

@@ -20,8 +20,8 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use super::history::{History, register_history_functions};
+use super::memory;
 use super::native::same;
-use crate::allocator;
 use crate::error::{ErrorKind, Limit};
 use crate::expressions::expr::Expr;
 use crate::expressions::value::from_json;
@@ -31,9 +31,9 @@ use mcpgraph_expr::{Helpers, bounded, compat};
 
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.
-pub(super) struct CallEvaluator {
+pub(crate) struct CallEvaluator {
     /// jsonata-core's evaluator, built the first time an expression needs
-    /// it: one the runtime evaluates itself (`exec::native`) does not, and
+    /// it: one the runtime evaluates itself (`expressions::native`) does not, and
     /// a server whose expressions all are never builds one (nor touches
     /// its code, which counts in the resident memory).
     evaluator: Option<Evaluator>,
@@ -58,7 +58,7 @@ thread_local! {
 impl CallEvaluator {
     /// An evaluator for a new call under `limits`, with an empty history:
     /// one this thread kept, if one was built for the same limits.
-    pub(super) fn take(limits: Limits) -> Self {
+    pub(crate) fn take(limits: Limits) -> Self {
         let spare = SPARE
             .try_with(|spare| spare.borrow_mut().pop())
             .ok()
@@ -72,7 +72,7 @@ impl CallEvaluator {
 
     /// Keeps this evaluator for the thread's next call, its history
     /// emptied (the outputs freed now, not when it is next used).
-    pub(super) fn give_back(self) {
+    pub(crate) fn give_back(self) {
         self.history.borrow_mut().clear();
         let _ = SPARE.try_with(|spare| {
             let mut spare = spare.borrow_mut();
@@ -83,7 +83,7 @@ impl CallEvaluator {
     }
 
     /// The history its history functions read.
-    pub(super) fn history(&self) -> &Rc<RefCell<History>> {
+    pub(crate) fn history(&self) -> &Rc<RefCell<History>> {
         &self.history
     }
 
@@ -102,7 +102,7 @@ impl CallEvaluator {
 
     /// The value of `expr` on `context`, or the error as the node reports
     /// it; its time limit counts from `started`.
-    pub(super) fn eval(
+    pub(crate) fn eval(
         &mut self,
         expr: &Expr,
         context: &JValue,
@@ -116,9 +116,9 @@ impl CallEvaluator {
         {
             // Counted, not stopped: a native evaluation is linear in its
             // data, so what it allocated is judged once it returns.
-            let metered = allocator::arm(self.limits.max_value_bytes, None);
+            let metered = memory::arm(self.limits.max_value_bytes, None);
             let value = contained(|| native.eval(context, &self.history.borrow()))
-                .map_err(|message| (ErrorKind::Internal, message));
+                .map_err(|panic| (ErrorKind::Internal, panic.to_string()));
             if metered.disarm() {
                 return Err(describe_jsonata_error(&over_budget(
                     self.limits.max_value_bytes,
@@ -172,16 +172,19 @@ impl CallEvaluator {
         // (with the counting allocator declared); past it, the token is
         // cancelled as the watchdog would.
         let budget = self.limits.max_value_bytes;
-        let metered = allocator::arm(budget, Some(self.timer.token_ref()));
+        let metered = memory::arm(budget, Some(self.timer.token_ref()));
         let evaluated = contained(|| evaluator.evaluate(&expr.ast, context));
         let over = metered.disarm();
-        let Ok(mut result) = evaluated else {
-            // A panic inside jsonata-core (an arithmetic overflow in a
-            // debug build, say) fails this call only; the evaluator may be
-            // in any state, so it is replaced.
-            self.timer.disarm();
-            *self = Self::new(self.limits, &self.history);
-            return Err((ErrorKind::Internal, evaluated.err().unwrap_or_default()));
+        let mut result = match evaluated {
+            Ok(result) => result,
+            Err(panic) => {
+                // A panic inside jsonata-core (an arithmetic overflow in a
+                // debug build, say) fails this call only; the evaluator may
+                // be in any state, so it is replaced.
+                self.timer.disarm();
+                *self = Self::new(self.limits, &self.history);
+                return Err((ErrorKind::Internal, panic.to_string()));
+            }
         };
         let timed_out = self.timer.disarm();
         if over || timed_out.is_some() {
@@ -206,12 +209,12 @@ fn over_budget(budget: u64) -> EvaluatorError {
     EvaluatorError::EvaluationError(format!(
         "{}: {}",
         bounded::CODE,
-        allocator::over_budget_message(budget)
+        memory::over_budget_message(budget)
     ))
 }
 
 /// An evaluation's failure: its kind and the message the node reports.
-pub(super) type Failure = (ErrorKind, String);
+pub(crate) type Failure = (ErrorKind, String);
 
 /// JSONata errors carry their code in the message (`D1012: ...`); limits
 /// get a sentence of their own so the caller knows which one was hit.
@@ -267,9 +270,9 @@ fn new_evaluator(
 
 /// Evaluates `expr` against `data` as a transform node would (an empty
 /// history, the default limits): for a test case's `assert`. Its JSON
-/// value, `None` for no value, or the error's message.
+/// value, `None` for no value, or the error.
 #[doc(hidden)]
-pub fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, String> {
+pub fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, EvaluatorError> {
     let history = Rc::new(RefCell::new(History::default()));
     let limits = Limits::DEFAULT;
     evaluate_by_jsonata(
@@ -281,7 +284,6 @@ pub fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, String> {
         &history,
     )
     .map(|value| mcpgraph_expr::json::to_json(&value))
-    .map_err(|e| e.to_string())
 }
 
 /// Evaluates `expr` against `data` in the evaluator a transform node uses
@@ -331,7 +333,7 @@ pub fn evaluate_standalone(
 }
 
 /// `evaluate_standalone` and [`evaluate_on`] by jsonata-core.
-pub(super) fn evaluate_by_jsonata(
+pub(crate) fn evaluate_by_jsonata(
     expr: &Expr,
     data: &JValue,
     context: Context,
@@ -344,19 +346,19 @@ pub(super) fn evaluate_by_jsonata(
     let mut evaluator = new_evaluator(context, timer.token(), depth, Some(budget), history);
     compat::register(&mut evaluator, Helpers::default(), expr.helpers);
     timer.arm(Instant::now());
-    let metered = allocator::arm(budget, Some(timer.token_ref()));
+    let metered = memory::arm(budget, Some(timer.token_ref()));
     let result = contained(|| evaluator.evaluate(&expr.ast, data));
     let over = metered.disarm();
     match (timer.disarm(), result) {
         _ if over => Err(over_budget(budget)),
         (Some(limit), _) => Err(timeout_error(limit)),
         (None, Ok(result)) => result,
-        (None, Err(message)) => Err(EvaluatorError::EvaluationError(message)),
+        (None, Err(panic)) => Err(EvaluatorError::EvaluationError(panic.to_string())),
     }
 }
 
 /// In debug builds, that jsonata-core's result (`evaluated`) is the value
-/// `exec::native` gave for `expr` (see `same`), unless jsonata-core ran out
+/// `expressions::native` gave for `expr` (see `same`), unless jsonata-core ran out
 /// of time, which says nothing of the value.
 fn check_native(expr: &Expr, value: &JValue, evaluated: Result<JValue, EvaluatorError>) {
     if !cfg!(debug_assertions) {
@@ -378,17 +380,27 @@ fn check_native(expr: &Expr, value: &JValue, evaluated: Result<JValue, Evaluator
     }
 }
 
-/// Runs `f`, turning a panic into an error message: a bug in an
-/// evaluator must cost the call it hit, never the worker or the process.
-pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+/// Runs `f`, turning a panic into an error: a bug in an evaluator must
+/// cost the call it hit, never the worker or the process.
+pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| (*s).to_owned())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "no message".to_owned());
-        format!("internal error in the expression evaluator: {what}")
+        Panicked(what)
     })
+}
+
+/// A panic in an evaluator, caught by [`contained`]: what it said.
+#[derive(Debug)]
+pub(crate) struct Panicked(String);
+
+impl std::fmt::Display for Panicked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "internal error in the expression evaluator: {}", self.0)
+    }
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use jsonata_core::value::JValue;
 
 /// Every node output of one call, in execution order.
 #[derive(Default)]
-pub(super) struct History {
-    pub(super) outputs: Vec<JValue>,
+pub(crate) struct History {
+    pub(crate) outputs: Vec<JValue>,
     /// Keyed by the graph's own node ids, so a fast unkeyed hash is safe
     /// (no caller chooses what is stored); SipHash was a few percent of a
     /// loop node's cost.
@@ -20,7 +20,7 @@ pub(super) struct History {
 }
 
 impl History {
-    pub(super) fn push(&mut self, node: &'static str, output: JValue) {
+    pub(crate) fn push(&mut self, node: &'static str, output: JValue) {
         self.by_node
             .entry(node)
             .or_default()
@@ -30,7 +30,7 @@ impl History {
 
     /// Forgets every output, keeping the allocations for the next call
     /// (within reason: a long call's index is not kept).
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.outputs.clear();
         if self.outputs.capacity() > 4096 {
             self.outputs = Vec::new();
@@ -39,7 +39,7 @@ impl History {
     }
 
     /// How many times `node` has run (`$executionCount`).
-    pub(super) fn count(&self, node: &str) -> usize {
+    pub(crate) fn count(&self, node: &str) -> usize {
         self.runs(node).len()
     }
 
@@ -57,7 +57,7 @@ impl History {
     }
 }
 
-pub(super) fn register_history_functions(
+pub(crate) fn register_history_functions(
     evaluator: &mut Evaluator,
     history: &Rc<RefCell<History>>,
 ) {

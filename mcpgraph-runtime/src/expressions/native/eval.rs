@@ -5,8 +5,8 @@ use indexmap::IndexMap;
 use jsonata_core::functions;
 use jsonata_core::value::{JArray, JValue, flattens_in_step};
 
-use super::super::history::History;
 use super::{Arithmetic, Builtin, Literal, Node, Order};
+use crate::expressions::history::History;
 
 /// The value at `names` from `data` (`Some(None)`: nothing), when that is
 /// certain to be what jsonata-core gives: fields looked up through
