@@ -19,3 +19,9 @@ pub fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect()
 }
+
+/// A vector of `items` (`vec!`, whose arguments a pretty-printer leaves
+/// as they are).
+pub fn vec<T, const N: usize>(items: [T; N]) -> Vec<T> {
+    Vec::from(items)
+}

@@ -105,3 +105,18 @@ pub fn is_env_name(name: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_names() {
+        for good in ["HOME", "_X", "a1", "AWS_SECRET_ACCESS_KEY"] {
+            assert!(is_env_name(good), "{good}");
+        }
+        for bad in ["", "9X", "A=B", "A B", "É", "A-B", "${X}"] {
+            assert!(!is_env_name(bad), "{bad}");
+        }
+    }
+}

@@ -49,7 +49,7 @@ pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
 pub use expressions::expr::{Args, Expr, Rule, Switch};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
-pub use meta::{ContentMeta, Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
+pub use meta::{ContentMeta, Limits, SchemaCheck, ServerMeta, ToolMeta};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 pub use tokio_util::sync::CancellationToken;
