@@ -85,12 +85,16 @@ pub enum Grant {
 
 /// The algorithm of a private-key JWT client assertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[allow(missing_docs)]
 pub enum Algorithm {
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
     RS256,
+    /// RSASSA-PKCS1-v1_5 with SHA-384.
     RS384,
+    /// RSASSA-PKCS1-v1_5 with SHA-512.
     RS512,
+    /// ECDSA on P-256 with SHA-256.
     ES256,
+    /// ECDSA on P-384 with SHA-384.
     ES384,
 }
 

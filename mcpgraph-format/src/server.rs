@@ -79,20 +79,14 @@ impl Server {
 
 impl Transport {
     /// The `type` names a server entry may give, `stdio` first.
+    #[doc(hidden)]
     pub const TYPES: &'static [&'static str] =
         &["stdio", "sse", "streamableHttp", "http", "streamable-http"];
 
     /// Whether `kind` (a `type`) names an HTTP transport (`sse` included).
+    #[doc(hidden)]
     pub fn is_http(kind: &str) -> bool {
         matches!(kind, "sse" | "streamableHttp" | "http" | "streamable-http")
-    }
-
-    /// The URL of an `http` or `sse` server.
-    pub fn url(&self) -> Option<&str> {
-        match self {
-            Transport::StreamableHttp { url, .. } | Transport::Sse { url, .. } => Some(url),
-            Transport::Stdio { .. } => None,
-        }
     }
 }
 

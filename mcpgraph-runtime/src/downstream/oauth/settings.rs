@@ -1,5 +1,5 @@
-//! A server's `auth` as the client manager reads it (the JSON the generator
-//! writes, or an `auth` object of a `--mcp` file), and its secrets resolved:
+//! A server's `auth` as the client manager reads it (`mcpgraph-format`'s
+//! value, compiled in or from a `--mcp` file), and its secrets resolved:
 //! `${VAR}` expanded and files read when the server is first called, each
 //! value remembered as a secret so that no error or log line shows it.
 
