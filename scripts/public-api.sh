@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The public API of the `mcpgraph` facade, pinned in mcpgraph/public-api.txt:
-# rustdoc's JSON output of the facade and of the runtime it re-exports from
+# rustdoc's JSON output of the facade and of the crates it re-exports from
 # (scripts/public_api.py lists every item a user can name, with its
 # signature), compared with the file. A change to the API is then a visible
 # diff in review. `--bless` writes the file instead of comparing.
@@ -20,11 +20,11 @@ cat > "$wrapper/rustdoc" <<'WRAP'
 RUSTC_BOOTSTRAP=1 exec rustdoc "$@"
 WRAP
 chmod +x "$wrapper/rustdoc"
-for crate in mcpgraph mcpgraph-runtime; do
+for crate in mcpgraph mcpgraph-runtime mcpgraph-format; do
     RUSTDOC="$wrapper/rustdoc" cargo rustdoc -q -p "$crate" --lib -- \
         -Zunstable-options --output-format json
 done
-actual="$(python3 scripts/public_api.py "$target/doc/mcpgraph.json" "$target/doc/mcpgraph_runtime.json")"
+actual="$(python3 scripts/public_api.py "$target/doc/mcpgraph.json" "$target/doc/mcpgraph_runtime.json" "$target/doc/mcpgraph_format.json")"
 pinned=mcpgraph/public-api.txt
 if [[ "${1:-}" == "--bless" ]]; then
     printf '%s\n' "$actual" > "$pinned"

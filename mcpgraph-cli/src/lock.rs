@@ -12,10 +12,8 @@ use std::time::SystemTime;
 
 use mcpgraph_codegen::lock::drift::{self, Change};
 use mcpgraph_codegen::lock::{Lock, ServerLock, ToolLock, lock_path};
-use mcpgraph_codegen::model::{GraphFile, McpServer, Transport};
-use mcpgraph_runtime::downstream::{
-    ClientManager, ServerAuth, ServerSpec, TransportSpec, parse_override,
-};
+use mcpgraph_codegen::model::GraphFile;
+use mcpgraph_runtime::downstream::{ClientManager, ServerSpec, parse_override};
 
 /// What `mcpgraph lock` was asked to do.
 pub(crate) struct LockArgs {
@@ -91,7 +89,7 @@ pub(crate) fn specs(
     mcp: &[PathBuf],
     only: Option<&str>,
 ) -> Result<Vec<ServerSpec>, String> {
-    let mut specs: Vec<ServerSpec> = file.mcp_servers.iter().map(spec_of).collect();
+    let mut specs: Vec<ServerSpec> = file.mcp_servers.iter().map(|s| s.spec.clone()).collect();
     for path in mcp {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
@@ -105,11 +103,7 @@ pub(crate) fn specs(
     if let Some(name) = only {
         specs.retain(|s| s.name == name);
         if specs.is_empty() {
-            let known: Vec<&str> = file
-                .mcp_servers
-                .iter()
-                .map(|s| s.name.value.as_str())
-                .collect();
+            let known: Vec<&str> = file.mcp_servers.iter().map(|s| s.name()).collect();
             return Err(format!(
                 "the graph has no server `{name}` (it has: {})",
                 known.join(", ")
@@ -117,42 +111,6 @@ pub(crate) fn specs(
         }
     }
     Ok(specs)
-}
-
-fn spec_of(server: &McpServer) -> ServerSpec {
-    ServerSpec {
-        name: server.name.value.clone(),
-        transport: match &server.transport {
-            Transport::Stdio {
-                command,
-                args,
-                cwd,
-                env,
-                inherit_env,
-            } => TransportSpec::Stdio {
-                command: command.clone(),
-                args: args.clone(),
-                cwd: cwd.clone(),
-                env: env.clone(),
-                inherit_env: inherit_env.clone(),
-            },
-            Transport::StreamableHttp { url, headers } => TransportSpec::StreamableHttp {
-                url: url.clone(),
-                headers: headers.clone(),
-            },
-            Transport::Sse { url, headers } => TransportSpec::Sse {
-                url: url.clone(),
-                headers: headers.clone(),
-            },
-        },
-        timeout_ms: server.timeout_ms,
-        ping_timeout_ms: server.ping_timeout_ms,
-        auth: server.auth.as_deref().and_then(|json| {
-            // The generator wrote it; it parses.
-            let json = serde_json::from_str(json).ok()?;
-            ServerAuth::from_json(json).ok()
-        }),
-    }
 }
 
 /// Lists every server of `specs`, one after the other. The first that cannot be

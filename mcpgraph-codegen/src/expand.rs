@@ -21,7 +21,7 @@ mod schema;
 mod skeleton;
 mod tool;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
@@ -185,7 +185,7 @@ fn graph_impl(
         .iter()
         .zip(schemas)
         .map(|(t, s)| tool_meta(t, s, options.lock.as_ref()));
-    let server_defs = graph.mcp_servers.iter().map(server_def);
+    let servers = graph.mcp_servers.iter().map(|s| &s.spec);
     let file = options.display_path.as_deref();
     let transport_checks = graph
         .mcp_servers
@@ -202,23 +202,7 @@ fn graph_impl(
     let version = lit::string(&meta.version.value);
     let title = lit::string(meta.title.as_ref().map_or(&meta.name.value, |t| &t.value));
     let instructions = lit::option(meta.instructions.as_ref().map(|t| lit::string(&t.value)));
-    let l = &graph.limits;
-    let limits = [
-        ("max_node_executions", l.max_node_executions),
-        ("max_execution_time_ms", l.max_execution_time_ms),
-        ("max_expression_depth", l.max_expression_depth),
-        ("max_expression_time_ms", l.max_expression_time_ms),
-        ("max_value_bytes", l.max_value_bytes),
-        ("max_history_bytes", l.max_history_bytes),
-        ("max_value_depth", l.max_value_depth),
-        ("max_call_depth", l.max_call_depth),
-        ("max_questions", l.max_questions),
-        ("max_answer_wait_ms", l.max_answer_wait_ms),
-    ]
-    .map(|(field, value)| {
-        let (field, value) = (Ident::new(field, Span::call_site()), lit::int(value));
-        quote!(#field: #value)
-    });
+    let limits = &graph.limits;
 
     quote! {
         #(#transport_checks)*
@@ -233,10 +217,10 @@ fn graph_impl(
                 instructions: #instructions,
             };
             const TOOLS: &'static [rt::ToolMeta] = &[#(#tool_metas),*];
-            const SERVERS: &'static [rt::ServerDef] = &[#(#server_defs),*];
-            const LIMITS: rt::Limits = rt::Limits {
-                #(#limits,)*
-            };
+            fn servers() -> rt::Vec<rt::ServerSpec> {
+                rt::owned::vec([#(#servers),*])
+            }
+            const LIMITS: rt::Limits = #limits;
             #lock
             #tests
             const MAP: rt::Option<&'static str> = rt::Some(#map);
@@ -303,27 +287,18 @@ fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>, lock: Option<&Lock>
     }
 }
 
-/// `&[("key", "value"), ...]`.
-fn pairs(items: &[(String, String)]) -> TokenStream {
-    let items = items.iter().map(|(k, v)| {
-        let (k, v) = (lit::string(k), lit::string(v));
-        quote!((#k, #v))
-    });
-    quote!(&[#(#items),*])
-}
-
 /// For an HTTP server: items that fail the build when the runtime was
 /// built without its `http-client` feature, or when the URL is `https://`
 /// and it was built without `tls` (the runtime decides, and names only
 /// the first that is missing), naming the server and where it is declared
 /// (in `file`, when the front end knows it).
 fn transport_checks(server: &McpServer, file: Option<&str>) -> Option<TokenStream> {
-    let (kind, url) = match &server.transport {
+    let (kind, url) = match &server.spec.transport {
         Transport::StreamableHttp { url, .. } => ("http", url),
         Transport::Sse { url, .. } => ("sse", url),
         Transport::Stdio { .. } => return None,
     };
-    let pos = server.name.pos;
+    let pos = server.pos;
     let at = match file {
         Some(file) => format!("{file}:{}:{}", pos.line, pos.column),
         None => format!("line {}, column {} of the graph file", pos.line, pos.column),
@@ -331,67 +306,19 @@ fn transport_checks(server: &McpServer, file: Option<&str>) -> Option<TokenStrea
     let message = lit::string(&format!(
         "{at}: server `{}` calls {url}, and https:// needs mcpgraph's `tls` feature, which \
          this build turned off (default-features = false)",
-        server.name.value
+        server.name()
     ));
     let client_message = lit::string(&format!(
         "{at}: server `{}` is a `type: {kind}` server, and calling HTTP servers needs \
          mcpgraph's `http-client` feature, which this build turned off \
          (default-features = false; add features = [\"http-client\"])",
-        server.name.value
+        server.name()
     ));
     let url = lit::string(url);
     Some(quote! {
         const _: () = rt::require_http_client(#client_message);
         const _: () = rt::require_tls(#url, #message);
     })
-}
-
-fn server_def(server: &McpServer) -> TokenStream {
-    let name = lit::string(&server.name.value);
-    let transport = match &server.transport {
-        Transport::Stdio {
-            command,
-            args,
-            cwd,
-            env,
-            inherit_env,
-        } => {
-            let command = lit::string(command);
-            let args = args.iter().map(|a| lit::string(a));
-            let cwd = lit::option(cwd.as_deref().map(lit::string));
-            let env = pairs(env);
-            let inherit_env = inherit_env.iter().map(|n| lit::string(n));
-            quote! {
-                rt::TransportDef::Stdio {
-                    command: #command,
-                    args: &[#(#args),*],
-                    cwd: #cwd,
-                    env: #env,
-                    inherit_env: &[#(#inherit_env),*],
-                }
-            }
-        }
-        Transport::StreamableHttp { url, headers } => {
-            let (url, headers) = (lit::string(url), pairs(headers));
-            quote!(rt::TransportDef::StreamableHttp { url: #url, headers: #headers })
-        }
-        Transport::Sse { url, headers } => {
-            let (url, headers) = (lit::string(url), pairs(headers));
-            quote!(rt::TransportDef::Sse { url: #url, headers: #headers })
-        }
-    };
-    let millis = |ms: Option<u64>| lit::option(ms.map(lit::int));
-    let (timeout, ping_timeout) = (millis(server.timeout_ms), millis(server.ping_timeout_ms));
-    let auth = lit::option(server.auth.as_deref().map(lit::string));
-    quote! {
-        rt::ServerDef {
-            name: #name,
-            transport: #transport,
-            timeout_ms: #timeout,
-            ping_timeout_ms: #ping_timeout,
-            auth: #auth,
-        }
-    }
 }
 
 #[cfg(test)]

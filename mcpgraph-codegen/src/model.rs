@@ -17,8 +17,9 @@ mod servers;
 mod targets;
 
 pub use calls::{Call, NodeCall, Place};
+pub use mcpgraph_format::Limits;
 pub use resilience::{Resilience, Retry};
-pub use servers::{McpServer, Transport};
+pub use servers::{Auth, McpServer, Server, Transport};
 
 /// A position in the graph file: 1-based line and column (in characters),
 /// plus the 0-based byte offset.
@@ -74,51 +75,6 @@ pub struct ServerMeta {
     pub title: Option<Sp<String>>,
     /// `server.instructions`, if given.
     pub instructions: Option<Sp<String>>,
-}
-
-/// `executionLimits:` with defaults applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Default 1000.
-    pub max_node_executions: u64,
-    /// Default 300000.
-    pub max_execution_time_ms: u64,
-    /// Default 500.
-    pub max_expression_depth: u64,
-    /// Default 1000.
-    pub max_expression_time_ms: u64,
-    /// `maxValueBytes` (an extension key): default 64 MiB.
-    pub max_value_bytes: u64,
-    /// `maxHistoryBytes` (an extension key): default 256 MiB.
-    pub max_history_bytes: u64,
-    /// `maxValueDepth` (an extension key): default 128.
-    pub max_value_depth: u64,
-    /// `maxCallDepth` (an extension key): how deep calls of the graph's
-    /// own tools (from `parallel` and `forEach` nodes) may nest; default 8.
-    pub max_call_depth: u64,
-    /// `maxQuestions` (an extension key): how many questions the
-    /// downstream servers of one call may ask its client; default 16.
-    pub max_questions: u64,
-    /// `maxAnswerWaitMs` (an extension key): how long one question may
-    /// wait for the client's answer; default 600000 (10 minutes).
-    pub max_answer_wait_ms: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            max_node_executions: 1000,
-            max_execution_time_ms: 300_000,
-            max_expression_depth: 500,
-            max_expression_time_ms: 1000,
-            max_value_bytes: 64 << 20,
-            max_history_bytes: 256 << 20,
-            max_value_depth: 128,
-            max_call_depth: 8,
-            max_questions: 16,
-            max_answer_wait_ms: 600_000,
-        }
-    }
 }
 
 /// One tool.

@@ -12,9 +12,15 @@
 pub use crate::expressions::expr::Condition;
 pub use crate::{
     Answer, Args, CallSpec, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
-    NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerDef, ServerMeta,
-    StartupError, Switch, ToolMeta, TransportDef, schema_violation,
+    NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerAuth, ServerMeta,
+    ServerSpec, StartupError, Switch, ToolMeta, TransportSpec, schema_violation,
 };
+/// What a server's `auth` names.
+pub mod auth {
+    pub use ::mcpgraph_format::{Algorithm, Enterprise, Grant, TokenStore};
+}
+/// What the compiled-in servers' strings are built with.
+pub use ::mcpgraph_format::owned;
 
 pub use crate::GraphDef;
 pub use ::jsonschema;

@@ -81,7 +81,8 @@ pub(crate) mod wire;
 pub mod features;
 pub use child_env::withhold_from_children;
 pub use features::{TLS, install_crypto_provider, is_https};
-pub use oauth::{AuthAction, ServerAuth, allow_interactive_login, run_auth};
+pub use mcpgraph_format::Auth as ServerAuth;
+pub use oauth::{AuthAction, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
 use connection::Connection;
@@ -91,6 +92,9 @@ use connection::Connection;
 /// (see `asking`).
 struct Downstream {
     spec: ServerSpec,
+    /// The OAuth tokens of its `auth`, shared by every `Downstream` of
+    /// the server.
+    auth: oauth::SharedAuthorizer,
     declared: Declared,
     /// For a connection that declares capabilities over stdio or SSE,
     /// where nothing ties a question to the call it belongs to: one call
@@ -117,11 +121,12 @@ struct Downstream {
 }
 
 impl Downstream {
-    fn new(spec: ServerSpec, declared: Declared) -> Self {
+    fn new(spec: ServerSpec, auth: oauth::SharedAuthorizer, declared: Declared) -> Self {
         let one_at_a_time =
             !declared.is_empty() && !matches!(spec.transport, TransportSpec::StreamableHttp { .. });
         Self {
             spec,
+            auth,
             declared,
             turns: one_at_a_time.then(|| Arc::new(tokio::sync::Semaphore::new(1))),
             slot: Arc::default(),
@@ -190,7 +195,11 @@ impl ClientManager {
             .map(|spec| {
                 (
                     spec.name.clone(),
-                    Arc::new(Downstream::new(spec, Declared::default())),
+                    Arc::new(Downstream::new(
+                        spec,
+                        Default::default(),
+                        Declared::default(),
+                    )),
                 )
             })
             .collect();

@@ -153,7 +153,7 @@ impl Engine {
     ) -> Result<Self, StartupError> {
         let compiled = (graph.compile)()?;
         let tools = compile_tools(graph.tools)?;
-        let specs = effective_specs(graph.servers, overrides);
+        let specs = effective_specs((graph.servers)(), overrides);
         let mut clients = ClientManager::new(specs, tokio::runtime::Handle::current());
         if let Some(lock) = graph.lock {
             clients = clients.with_lock(lock)?;

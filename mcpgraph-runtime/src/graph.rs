@@ -12,7 +12,9 @@ use std::pin::Pin;
 
 use crate::error::{NodeError, StartupError};
 use crate::exec::Execution;
-use crate::meta::{Limits, ServerDef, ServerMeta, ToolMeta};
+use mcpgraph_format::Server;
+
+use crate::meta::{Limits, ServerMeta, ToolMeta};
 
 /// The future a tool's state machine returns. It is not `Send`: it holds
 /// JSONata values, which use `Rc`, and runs on a single-threaded worker.
@@ -34,9 +36,9 @@ pub trait Graph: Send + Sync + Sized + 'static {
     /// Tools, in file order; `run`'s `tool` indexes this.
     #[doc(hidden)]
     const TOOLS: &'static [ToolMeta];
-    /// Downstream servers.
+    /// Downstream servers, as the graph file declares them.
     #[doc(hidden)]
-    const SERVERS: &'static [ServerDef];
+    fn servers() -> Vec<Server>;
     /// Execution limits.
     #[doc(hidden)]
     const LIMITS: Limits;
@@ -81,8 +83,8 @@ pub struct GraphDef {
     pub server: ServerMeta,
     /// Tools, in file order ([`Graph::TOOLS`]).
     pub tools: &'static [ToolMeta],
-    /// Downstream servers ([`Graph::SERVERS`]).
-    pub servers: &'static [ServerDef],
+    /// Downstream servers ([`Graph::servers`]).
+    pub servers: fn() -> Vec<Server>,
     /// Execution limits ([`Graph::LIMITS`]).
     pub limits: Limits,
     /// The schema lock ([`Graph::LOCK`]).
@@ -103,7 +105,7 @@ impl GraphDef {
         Self {
             server: G::SERVER,
             tools: G::TOOLS,
-            servers: G::SERVERS,
+            servers: G::servers,
             limits: G::LIMITS,
             lock: G::LOCK,
             tests: G::TESTS,

@@ -50,7 +50,7 @@ pub use exec::retry::{Resilience, Retry};
 pub use expressions::expr::{Args, Expr, Rule, Switch};
 pub use expressions::memory::CountingAllocator;
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
-pub use meta::{ContentMeta, Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
+pub use meta::{ContentMeta, Limits, SchemaCheck, ServerMeta, ToolMeta};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 pub use tokio_util::sync::CancellationToken;

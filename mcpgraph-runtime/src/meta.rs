@@ -1,5 +1,6 @@
 //! What a graph file declares, as generated code compiles it in: the
-//! server's metadata, its tools, its limits and its downstream servers.
+//! server's metadata, its tools and its limits (the downstream servers and
+//! the limits are `mcpgraph-format`'s types).
 //!
 //! Plain data with `'static` strings, and a leaf: this module imports
 //! nothing of the runtime's, so every other module may use it. Running a
@@ -69,102 +70,9 @@ pub struct ContentMeta {
 /// breaks the schema (`/path: message`), or `None` when it conforms.
 pub type SchemaCheck = fn(&serde_json::Value) -> Option<String>;
 
-/// `executionLimits:` of a graph file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Nodes one call may execute.
-    pub max_node_executions: u64,
-    /// Wall-clock budget of one call.
-    pub max_execution_time_ms: u64,
-    /// JSONata evaluation depth.
-    pub max_expression_depth: u64,
-    /// Wall-clock budget of one JSONata evaluation.
-    pub max_expression_time_ms: u64,
-    /// Size of one node's output, as JSON text.
-    pub max_value_bytes: u64,
-    /// Size of all the outputs one call keeps (its history), as JSON text.
-    pub max_history_bytes: u64,
-    /// Nesting of arrays and objects in one node's output.
-    pub max_value_depth: u64,
-    /// Nesting of calls of the graph's own tools.
-    pub max_call_depth: u64,
-    /// Questions the downstream servers of one call may ask its client
-    /// (all nodes, branches, items and rounds).
-    pub max_questions: u64,
-    /// How long one question waits for the client's answer.
-    pub max_answer_wait_ms: u64,
-}
+/// `executionLimits:` of a graph file, with [`Limits::DEFAULT`]: the
+/// format's type (`mcpgraph-format`).
+pub use mcpgraph_format::Limits;
 
-impl Limits {
-    /// The format's defaults (FORMAT.md, `executionLimits`): what a graph
-    /// file that sets no limit gets.
-    pub const DEFAULT: Self = Self {
-        max_node_executions: 1000,
-        max_execution_time_ms: 300_000,
-        max_expression_depth: 500,
-        max_expression_time_ms: 1000,
-        max_value_bytes: 64 << 20,
-        max_history_bytes: 256 << 20,
-        max_value_depth: mcpgraph_expr::DEFAULT_MAX_VALUE_DEPTH,
-        max_call_depth: 8,
-        max_questions: 16,
-        max_answer_wait_ms: 600_000,
-    };
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-
-/// A downstream server as compiled in. Strings are verbatim: `${VAR}` is
-/// expanded when the server is first started.
-#[derive(Clone, Copy, Debug)]
-pub struct ServerDef {
-    /// Key under `mcpServers`.
-    pub name: &'static str,
-    /// How to reach it.
-    pub transport: TransportDef,
-    /// Per-call timeout in milliseconds.
-    pub timeout_ms: Option<u64>,
-    /// `pingTimeoutMs`: deadline of the ping that probes a connection
-    /// after a call on it was abandoned.
-    pub ping_timeout_ms: Option<u64>,
-    /// `auth`, as JSON (FORMAT.md, "OAuth"): how the client manager gets
-    /// OAuth tokens for an `http` or `sse` server.
-    pub auth: Option<&'static str>,
-}
-
-/// Transport of a compiled-in downstream server.
-#[derive(Clone, Copy, Debug)]
-pub enum TransportDef {
-    /// A child process speaking MCP over stdio.
-    Stdio {
-        /// Program.
-        command: &'static str,
-        /// Arguments.
-        args: &'static [&'static str],
-        /// Working directory.
-        cwd: Option<&'static str>,
-        /// Added environment variables.
-        env: &'static [(&'static str, &'static str)],
-        /// `inheritEnv`: our variables passed through beside the default
-        /// allow-list.
-        inherit_env: &'static [&'static str],
-    },
-    /// Streamable HTTP.
-    StreamableHttp {
-        /// Endpoint URL.
-        url: &'static str,
-        /// Extra request headers.
-        headers: &'static [(&'static str, &'static str)],
-    },
-    /// Legacy HTTP+SSE.
-    Sse {
-        /// Endpoint URL.
-        url: &'static str,
-        /// Extra request headers.
-        headers: &'static [(&'static str, &'static str)],
-    },
-}
+// The format's default nesting is the expression engine's.
+const _: () = assert!(Limits::DEFAULT.max_value_depth == mcpgraph_expr::DEFAULT_MAX_VALUE_DEPTH);

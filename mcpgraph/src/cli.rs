@@ -185,7 +185,7 @@ async fn auth(graph: GraphDef, overrides: Vec<ServerSpec>, action: AuthCommand) 
         AuthCommand::Logout { server } => (server, AuthAction::Logout),
         AuthCommand::Status { server } => (server, AuthAction::Status),
     };
-    let specs = mcpgraph_runtime::host::effective_specs(graph.servers, overrides);
+    let specs = mcpgraph_runtime::host::effective_specs((graph.servers)(), overrides);
     let Some(spec) = specs.iter().find(|s| s.name == server) else {
         return fail(format!("no downstream server `{server}`"));
     };

@@ -9,26 +9,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
-use super::lit;
 use crate::model::Resilience;
 
 /// `&rt::Resilience { .. }` for a node with `retry` or `timeoutMs`
 /// (a constant: promoted to a `'static`), `None` without either.
 pub(super) fn constant(resilience: &Resilience) -> Option<TokenStream> {
-    if resilience.retry.is_none() && resilience.timeout_ms.is_none() {
-        return None;
-    }
-    let retry = lit::option(resilience.retry.as_ref().map(|r| {
-        let r = r.value;
-        let (attempts, backoff, max) = (
-            lit::int(r.attempts),
-            lit::int(r.backoff_ms),
-            lit::int(r.max_backoff_ms),
-        );
-        quote!(rt::Retry { attempts: #attempts, backoff_ms: #backoff, max_backoff_ms: #max })
-    }));
-    let timeout = lit::option(resilience.timeout_ms.as_ref().map(|t| lit::int(t.value)));
-    Some(quote!(&rt::Resilience { retry: #retry, timeout_ms: #timeout }))
+    let runtime = resilience.runtime();
+    (!runtime.is_empty()).then(|| quote!(&#runtime))
 }
 
 /// The body of a node's arm: `run` (a future of `Result<(), NodeError>`)

@@ -58,7 +58,9 @@ pub(crate) fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStre
                     instructions: rt::None,
                 };
                 const TOOLS: &'static [rt::ToolMeta] = &[];
-                const SERVERS: &'static [rt::ServerDef] = &[];
+                fn servers() -> rt::Vec<rt::ServerSpec> {
+                    rt::Vec::new()
+                }
                 const LIMITS: rt::Limits = rt::Limits {
                     max_node_executions: 1,
                     max_execution_time_ms: 1,

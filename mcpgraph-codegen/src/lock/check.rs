@@ -40,12 +40,12 @@ pub const LINTS: [&str; 5] = [
 /// Checks `file` against `lock` (read from the file shown as `lock_name`).
 pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnostics) {
     for server in &file.mcp_servers {
-        if !lock.servers.contains_key(&server.name.value) {
+        if !lock.servers.contains_key(server.name()) {
             let d = diags.warning(
-                server.name.pos,
+                server.pos,
                 format!(
                     "server `{}` is not in the lock `{lock_name}`",
-                    server.name.value
+                    server.name()
                 ),
             );
             d.help("run `mcpgraph lock` to record its tools; until then its calls are not checked");
@@ -66,7 +66,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
     }
     // A declared server that no node calls has its own warning already.
     for server in lock.servers.keys() {
-        if !file.mcp_servers.iter().any(|s| s.name.value == *server) {
+        if !file.mcp_servers.iter().any(|s| s.name() == server) {
             let d = diags.warning(
                 Pos::default(),
                 format!(

@@ -1,37 +1,21 @@
 //! Lowers a server's `auth` (an extension key of `http` and `sse`
 //! servers): how the client manager gets OAuth tokens for it. Each key is
-//! checked where it is; what passes is written as canonical JSON, the shape
-//! the runtime reads (and `--mcp` files give).
+//! checked where it is; what passes is the format's [`Auth`], the value the
+//! runtime gets (and `--mcp` files give).
 //!
 //! Secrets never reach the binary: a client secret, a private key, an IdP
 //! client secret, an ID token and a workload's identity token are `${VAR}` references (expanded when the
 //! server is first called) or file paths (`...File`, read then).
 
+use mcpgraph_format::{Algorithm, Auth, Grant, TokenStore};
 use serde_json::{Map, Value as Json};
 
 use super::Cx;
 use super::fields::Fields;
 use crate::yaml::{self, Value};
 
-/// The grants a server's `auth` may name (`grant`).
-const GRANTS: &[&str] = &[
-    "authorization_code",
-    "client_credentials",
-    "enterprise",
-    "jwt_bearer",
-    "token_exchange",
-];
-/// The algorithms of a private-key JWT client assertion (`signingAlgorithm`).
-const ALGORITHMS: &[&str] = &["RS256", "RS384", "RS512", "ES256", "ES384"];
-/// Where tokens are kept (`tokenStore`).
-const STORES: &[&str] = &["file", "memory"];
-
 /// The keys of `auth` whose value is a plain string (not a secret).
 const PLAIN: &[&str] = &["clientId", "clientMetadataUrl", "clientName", "issuer"];
-/// The grants that find their authorization server with no person at
-/// hand: the graph names it (`issuer`), so that no server chooses where
-/// the graph's credentials or a caller's token go.
-const NEEDS_ISSUER: &[&str] = &["client_credentials", "jwt_bearer", "token_exchange"];
 /// The keys of `auth` holding a secret, each with its file form.
 const SECRETS: &[(&str, &str)] = &[
     ("clientSecret", "clientSecretFile"),
@@ -46,9 +30,9 @@ const IDP_SECRETS: &[(&str, &str)] = &[
 ];
 
 impl Cx<'_, '_> {
-    /// `auth` of server `server` (of transport `kind`), as canonical JSON;
-    /// `None` (with the problems reported) when it does not check.
-    pub(super) fn auth(&mut self, node: &yaml::Node, server: &str, kind: &str) -> Option<String> {
+    /// `auth` of server `server` (of transport `kind`); `None` (with the
+    /// problems reported) when it does not check.
+    pub(super) fn auth(&mut self, node: &yaml::Node, server: &str, kind: &str) -> Option<Auth> {
         let context = format!(" in `auth` of server `{server}`");
         let mut allowed = vec!["grant", "scopes", "signingAlgorithm", "tokenStore"];
         allowed.extend(PLAIN);
@@ -59,7 +43,7 @@ impl Cx<'_, '_> {
         let mut out = Map::new();
         let grant = match f.get("grant") {
             None => "authorization_code".to_owned(),
-            Some(n) => self.one_of(n, "`grant`", GRANTS)?,
+            Some(n) => self.one_of(n, "`grant`", &Grant::ALL.map(Grant::name))?,
         };
         let grant_pos = f.get("grant").map_or(f.pos, |n| n.pos);
         if grant == "token_exchange" && kind == "sse" {
@@ -89,12 +73,17 @@ impl Cx<'_, '_> {
             );
         }
         if let Some(n) = f.get("signingAlgorithm")
-            && let Some(alg) = self.one_of(n, "`signingAlgorithm`", ALGORITHMS)
+            && let Some(alg) = self.one_of(
+                n,
+                "`signingAlgorithm`",
+                &Algorithm::ALL.map(Algorithm::name),
+            )
         {
             out.insert("signingAlgorithm".into(), Json::String(alg));
         }
         if let Some(n) = f.get("tokenStore")
-            && let Some(store) = self.one_of(n, "`tokenStore`", STORES)
+            && let Some(store) =
+                self.one_of(n, "`tokenStore`", &TokenStore::ALL.map(TokenStore::name))
         {
             out.insert("tokenStore".into(), Json::String(store));
         }
@@ -103,7 +92,10 @@ impl Cx<'_, '_> {
         {
             out.insert("enterprise".into(), Json::Object(idp));
         }
-        if NEEDS_ISSUER.contains(&grant.as_str()) && !out.contains_key("issuer") {
+        let needs_issuer = Grant::ALL
+            .into_iter()
+            .any(|g| g.name() == grant && g.needs_issuer());
+        if needs_issuer && !out.contains_key("issuer") {
             self.err(
                 grant_pos,
                 format!(
@@ -127,7 +119,14 @@ impl Cx<'_, '_> {
         if self.diags.error_count() > before {
             return None;
         }
-        Some(Json::Object(out).to_string())
+        // Every key was checked above: the format reads what passed.
+        match serde_json::from_value(Json::Object(out)) {
+            Ok(auth) => Some(auth),
+            Err(e) => {
+                self.err(f.pos, format!("`auth`{context}: {e}"));
+                None
+            }
+        }
     }
 
     /// `auth.enterprise`: the identity provider an ID token is exchanged at.
@@ -312,12 +311,11 @@ mod tests {
         let f = load(&graph(
             "      grant: client_credentials\n      issuer: https://login.example\n      clientId: svc\n      clientSecret: \"${CRM_SECRET}\"\n      scopes: [crm.read]\n",
         ));
-        let auth = f.mcp_servers[1].auth.as_deref().unwrap();
-        let json: serde_json::Value = serde_json::from_str(auth).unwrap();
-        assert_eq!(json["grant"], "client_credentials");
-        assert_eq!(json["clientSecret"], "${CRM_SECRET}");
-        assert_eq!(json["scopes"][0], "crm.read");
-        assert_eq!(json["issuer"], "https://login.example");
+        let auth = f.mcp_servers[1].spec.auth.as_ref().unwrap();
+        assert_eq!(auth.grant, mcpgraph_format::Grant::ClientCredentials);
+        assert_eq!(auth.client_secret.as_deref(), Some("${CRM_SECRET}"));
+        assert_eq!(auth.scopes, ["crm.read"]);
+        assert_eq!(auth.issuer.as_deref(), Some("https://login.example"));
     }
 
     #[test]
@@ -325,10 +323,12 @@ mod tests {
         let f = load(&graph(
             "      grant: jwt_bearer\n      issuer: \"${WL_ISSUER}\"\n      clientId: wl\n      assertionFile: /var/run/secrets/token\n",
         ));
-        let auth = f.mcp_servers[1].auth.as_deref().unwrap();
-        let json: serde_json::Value = serde_json::from_str(auth).unwrap();
-        assert_eq!(json["grant"], "jwt_bearer");
-        assert_eq!(json["assertionFile"], "/var/run/secrets/token");
+        let auth = f.mcp_servers[1].spec.auth.as_ref().unwrap();
+        assert_eq!(auth.grant, mcpgraph_format::Grant::JwtBearer);
+        assert_eq!(
+            auth.assertion_file.as_deref(),
+            Some("/var/run/secrets/token")
+        );
         let m = messages(&graph(
             "      grant: jwt_bearer\n      assertion: eyJhbGciOi\n",
         ));

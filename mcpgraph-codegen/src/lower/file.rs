@@ -59,7 +59,7 @@ impl Cx<'_, '_> {
         }
         if let Some(n) = f.get("mcpServers") {
             (out.file.mcp_servers, out.broken_servers) = self.mcp_servers(n);
-            self.servers = (out.file.mcp_servers.iter().map(|s| s.name.value.clone()))
+            self.servers = (out.file.mcp_servers.iter().map(|s| s.spec.name.clone()))
                 .chain(out.broken_servers.iter().cloned())
                 .collect();
         }

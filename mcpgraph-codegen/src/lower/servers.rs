@@ -2,7 +2,7 @@
 //! SSE), with the fields each transport allows, and its timeouts.
 
 use super::Cx;
-use crate::model::{McpServer, Sp, Transport};
+use crate::model::{McpServer, Server, Sp, Transport};
 use crate::suggest::suggest;
 use crate::yaml::{self, Value};
 
@@ -42,11 +42,10 @@ impl Cx<'_, '_> {
                 .map(|(_, v)| v),
             _ => None,
         };
-        const TYPES: &[&str] = &["stdio", "sse", "streamableHttp", "http", "streamable-http"];
         let kind = match kind {
             None => "stdio",
             Some(v) => match &v.value {
-                Value::String(s) if TYPES.contains(&s.as_str()) => s.as_str(),
+                Value::String(s) if Transport::TYPES.contains(&s.as_str()) => s.as_str(),
                 Value::String(s) => {
                     let d = self.err(
                         v.pos,
@@ -54,7 +53,7 @@ impl Cx<'_, '_> {
                             "unknown server type `{s}` (expected one of stdio, sse, streamableHttp, http, streamable-http)"
                         ),
                     );
-                    if let Some(sug) = suggest(s, TYPES) {
+                    if let Some(sug) = suggest(s, Transport::TYPES) {
                         d.help(format!("did you mean `{sug}`?"));
                     }
                     ""
@@ -161,11 +160,14 @@ impl Cx<'_, '_> {
             }
         };
         Some(McpServer {
-            name,
-            transport,
-            timeout_ms,
-            ping_timeout_ms,
-            auth,
+            pos: name.pos,
+            spec: Server {
+                name: name.value,
+                transport,
+                timeout_ms,
+                ping_timeout_ms,
+                auth,
+            },
         })
     }
 
@@ -183,7 +185,7 @@ impl Cx<'_, '_> {
             let Some(name) = self.string(item, what) else {
                 continue;
             };
-            if is_env_name(&name.value) {
+            if mcpgraph_format::is_env_name(&name.value) {
                 names.push(name.value);
             } else {
                 self.err(
@@ -198,17 +200,6 @@ impl Cx<'_, '_> {
         }
         names
     }
-}
-
-/// Whether `name` is a portable environment variable name: ASCII letters,
-/// digits and `_`, not starting with a digit (the `--mcp` parser of the
-/// runtime applies the same rule).
-fn is_env_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]
@@ -230,7 +221,7 @@ mod tests {
         let f = load(&src);
         assert_eq!(f.mcp_servers.len(), 5);
         assert_eq!(
-            f.mcp_servers[0].transport,
+            f.mcp_servers[0].spec.transport,
             Transport::Stdio {
                 command: "npx".into(),
                 args: vec!["-y".into(), "pkg".into()],
@@ -239,11 +230,14 @@ mod tests {
                 inherit_env: vec!["AWS_PROFILE".into(), "_X1".into()],
             }
         );
-        assert_eq!(f.mcp_servers[0].timeout_ms, Some(5));
-        assert_eq!(f.mcp_servers[0].ping_timeout_ms, Some(6));
-        assert!(matches!(f.mcp_servers[1].transport, Transport::Sse { .. }));
+        assert_eq!(f.mcp_servers[0].spec.timeout_ms, Some(5));
+        assert_eq!(f.mcp_servers[0].spec.ping_timeout_ms, Some(6));
+        assert!(matches!(
+            f.mcp_servers[1].spec.transport,
+            Transport::Sse { .. }
+        ));
         for s in &f.mcp_servers[2..] {
-            assert!(matches!(s.transport, Transport::StreamableHttp { .. }));
+            assert!(matches!(s.spec.transport, Transport::StreamableHttp { .. }));
         }
 
         let bad = with_nodes(&format!("{ENTRY}{EXIT}"))

@@ -3,6 +3,8 @@
 //! type for every node (and branch) that calls a tool, so that lowering,
 //! validation and expansion treat them alike.
 
+pub use mcpgraph_format::Retry;
+
 use super::Sp;
 
 /// A node's `retry`, `timeoutMs` and `onError`, each where it is written.
@@ -16,27 +18,18 @@ pub struct Resilience {
     pub on_error: Option<Sp<String>>,
 }
 
-/// `retry: { attempts, backoffMs, maxBackoffMs }`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Retry {
-    /// Tries in all (at least 1).
-    pub attempts: u32,
-    /// The first retry's wait (default 100).
-    pub backoff_ms: u64,
-    /// The longest wait (default 2000, at least `backoff_ms`).
-    pub max_backoff_ms: u64,
-}
-
-impl Retry {
-    /// `backoffMs`'s default.
-    pub const DEFAULT_BACKOFF_MS: u64 = 100;
-    /// `maxBackoffMs`'s default.
-    pub const DEFAULT_MAX_BACKOFF_MS: u64 = 2000;
-}
-
 impl Resilience {
     /// Whether nothing is set (the node fails as before).
     pub fn is_empty(&self) -> bool {
         self.retry.is_none() && self.timeout_ms.is_none() && self.on_error.is_none()
+    }
+
+    /// What the runtime gets: `retry` and `timeoutMs` without their
+    /// positions (`onError` is a route of the state machine).
+    pub fn runtime(&self) -> mcpgraph_format::Resilience {
+        mcpgraph_format::Resilience {
+            retry: self.retry.as_ref().map(|r| r.value),
+            timeout_ms: self.timeout_ms.as_ref().map(|t| t.value),
+        }
     }
 }

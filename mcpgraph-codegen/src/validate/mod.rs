@@ -52,7 +52,7 @@ pub(crate) fn validate(lowered: &Lowered, diags: &mut Diagnostics) {
     let servers: Vec<&str> = file
         .mcp_servers
         .iter()
-        .map(|s| s.name.value.as_str())
+        .map(|s| s.name())
         .chain(lowered.broken_servers.iter().map(String::as_str))
         .collect();
     for (tool, unfinished) in file.tools.iter().zip(&lowered.tools) {
@@ -101,13 +101,13 @@ fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
         })
         .collect();
     for server in &lowered.file.mcp_servers {
-        if !used.contains(server.name.value.as_str()) {
+        if !used.contains(server.name()) {
             diags
                 .warning(
-                    server.name.pos,
+                    server.pos,
                     format!(
                         "server `{}` is declared but no node calls it",
-                        server.name.value
+                        server.name()
                     ),
                 )
                 .help("remove it, or call it from an `mcp` node")

@@ -51,17 +51,6 @@ pub fn withhold_from_children(var: &str) {
     }
 }
 
-/// Whether `name` is a portable environment variable name: ASCII letters,
-/// digits and `_`, not starting with a digit (the codegen applies the same
-/// rule to `inheritEnv`).
-pub(crate) fn is_env_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 /// The variables of ours the server `server` inherits: the allow-list and
 /// what `inherit_env` names, each when set, minus the withheld ones.
 pub(super) fn inherited(server: &str, inherit_env: &[String]) -> Vec<(String, OsString)> {
@@ -93,19 +82,4 @@ pub(super) fn inherited(server: &str, inherit_env: &[String]) -> Vec<(String, Os
         out.push((name.to_owned(), value));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names() {
-        for good in ["HOME", "_X", "a1", "AWS_SECRET_ACCESS_KEY"] {
-            assert!(is_env_name(good), "{good}");
-        }
-        for bad in ["", "9X", "A=B", "A B", "É", "A-B", "${X}"] {
-            assert!(!is_env_name(bad), "{bad}");
-        }
-    }
 }

@@ -42,11 +42,14 @@ impl From<String> for ConnectError {
 /// (shutdown), returning the child it started for the caller to stop.
 pub(super) async fn connect(
     spec: &ServerSpec,
+    auth: &super::oauth::SharedAuthorizer,
     declared: Declared,
     closing: &CancellationToken,
     children: &stdio::Children,
 ) -> Result<Connection, ConnectError> {
     let timeout = spec.timeout();
+    // Without `http-client` no server has tokens to share.
+    let _ = auth;
     let calls = Arc::new(Calls::default());
     let handler = || Questions::new(declared, Arc::clone(&calls));
     let (service, process) = match &spec.transport {
@@ -103,7 +106,7 @@ pub(super) async fn connect(
         #[cfg(feature = "http-client")]
         TransportSpec::StreamableHttp { url, headers } | TransportSpec::Sse { url, headers } => {
             let sse = matches!(spec.transport, TransportSpec::Sse { .. });
-            let dial = http::Dial::new(spec, url, headers, timeout, closing).await?;
+            let dial = http::Dial::new(spec, auth, url, headers, timeout, closing).await?;
             (dial.connect(sse, handler).await?, None)
         }
         #[cfg(not(feature = "http-client"))]

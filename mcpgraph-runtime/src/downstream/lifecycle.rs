@@ -75,6 +75,7 @@ impl ClientManager {
             ));
         }
         let spec = downstream.spec.clone();
+        let auth = downstream.auth.clone();
         let declared = downstream.declared;
         let attempts = Arc::clone(&downstream.attempts);
         let (closing, children) = (self.closing.clone(), Arc::clone(&self.children));
@@ -85,7 +86,7 @@ impl ClientManager {
             // return the child it started, stopped below), so the slot is
             // free for shutdown to empty.
             let (connected, failed_process) =
-                match connect(&spec, declared, &closing, &children).await {
+                match connect(&spec, &auth, declared, &closing, &children).await {
                     Ok(connection) => (Ok(Arc::new(connection)), None),
                     Err(ConnectError { message, process }) => (
                         Err(format!(

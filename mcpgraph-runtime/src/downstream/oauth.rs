@@ -26,7 +26,7 @@ mod grants;
 mod issuer;
 #[cfg(feature = "http-client")]
 mod login;
-// Without `http-client`, only its parsing (`ServerAuth::from_json`) is used.
+// Without `http-client`, only its checks (`check_issuer`) are used.
 #[cfg_attr(not(feature = "http-client"), allow(dead_code))]
 mod settings;
 #[cfg(feature = "http-client")]
@@ -38,6 +38,7 @@ mod tokens;
 
 #[cfg(feature = "http-client")]
 use std::future::Future;
+#[cfg(feature = "http-client")]
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -49,7 +50,9 @@ use rmcp::transport::streamable_http_client::StreamableHttpError;
 #[cfg(feature = "http-client")]
 use crate::caller_token::CallerToken;
 
+#[cfg(feature = "http-client")]
 pub(crate) use settings::AuthSettings;
+pub(crate) use settings::check_issuer;
 #[cfg(feature = "http-client")]
 pub(crate) use tokens::{Authorizer, Refusal};
 
@@ -68,13 +71,12 @@ pub(crate) fn interactive() -> bool {
     INTERACTIVE.load(Ordering::SeqCst)
 }
 
-/// A server's `auth` (JSON, as compiled in or read from `--mcp`), and the
-/// one authorizer all its connections share, made on first use.
-#[derive(Clone)]
-pub struct ServerAuth {
-    json: Arc<serde_json::Value>,
+/// The one authorizer all the connections of a server with `auth` share,
+/// made on first use (every `Downstream` of the server holds a clone).
+#[derive(Clone, Default)]
+pub(crate) struct SharedAuthorizer {
     #[cfg(feature = "http-client")]
-    authorizer: Arc<tokio::sync::OnceCell<Arc<Authorizer>>>,
+    cell: Arc<tokio::sync::OnceCell<Arc<Authorizer>>>,
 }
 
 /// On whose behalf a request goes to a server.
@@ -88,74 +90,25 @@ pub(crate) enum Behalf<'a> {
     Graph,
 }
 
-impl ServerAuth {
-    /// `auth` as JSON; checked now (a `--mcp` file's mistakes are start-up
-    /// errors), its secrets read at first use.
-    pub fn from_json(json: serde_json::Value) -> Result<ServerAuth, String> {
-        AuthSettings::parse(&json)?;
-        Ok(ServerAuth {
-            json: Arc::new(json),
-            #[cfg(feature = "http-client")]
-            authorizer: Arc::default(),
-        })
-    }
-
-    /// Refuses `token_exchange` on an `sse` server (`sse`): every message
-    /// of that transport goes with one token, which cannot carry each
-    /// caller's identity.
-    pub(crate) fn check_transport(&self, sse: bool) -> Result<(), String> {
-        let settings = AuthSettings::parse(&self.json)?;
-        if sse && settings.grant == settings::Grant::TokenExchange {
-            return Err(SSE_EXCHANGE.to_owned());
-        }
-        Ok(())
-    }
-
-    /// `auth` as the generator wrote it (checked there: were it ever not
-    /// to parse, the server's connections fail with the reason).
-    pub(crate) fn compiled(text: &str) -> ServerAuth {
-        let json = serde_json::from_str(text).unwrap_or(serde_json::Value::String(text.into()));
-        ServerAuth {
-            json: Arc::new(json),
-            #[cfg(feature = "http-client")]
-            authorizer: Arc::default(),
-        }
-    }
-
-    /// The authorizer of server `server` at `url` (expanded).
-    #[cfg(feature = "http-client")]
-    pub(crate) async fn authorizer(
+#[cfg(feature = "http-client")]
+impl SharedAuthorizer {
+    /// The authorizer of server `server` at `url` (expanded), whose `auth`
+    /// is `auth`.
+    pub(crate) async fn get(
         &self,
+        auth: &mcpgraph_format::Auth,
         server: &str,
         url: &str,
     ) -> Result<Arc<Authorizer>, String> {
-        self.authorizer
+        self.cell
             .get_or_try_init(|| async {
                 // rmcp's OAuth client is reqwest's, with our TLS provider.
                 super::http_client::install_crypto_provider();
-                let settings = AuthSettings::parse(&self.json)?;
+                let settings = AuthSettings::new(auth)?;
                 Authorizer::new(server, url, settings).map(Arc::new)
             })
             .await
             .cloned()
-    }
-}
-
-/// Why `token_exchange` is refused for an `sse` server.
-const SSE_EXCHANGE: &str = "`grant: token_exchange` is not for `sse` servers (the legacy \
-     transport sends every message with one token, which cannot carry each caller's identity): \
-     use `http`";
-
-impl std::fmt::Debug for ServerAuth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Secrets in it are `${VAR}` references or paths, never values.
-        write!(f, "ServerAuth({})", self.json)
-    }
-}
-
-impl PartialEq for ServerAuth {
-    fn eq(&self, other: &Self) -> bool {
-        self.json == other.json
     }
 }
 
@@ -252,11 +205,10 @@ pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<St
         .auth
         .as_ref()
         .ok_or_else(|| format!("`{name}` has no `auth`: it takes no OAuth login"))?;
-    let authorizer = auth.authorizer(name, &url).await?;
+    let authorizer = SharedAuthorizer::default().get(auth, name, &url).await?;
     match action {
         AuthAction::Login => {
-            let settings = AuthSettings::parse(&auth.json)?;
-            if settings.grant == settings::Grant::AuthorizationCode {
+            if auth.grant == mcpgraph_format::Grant::AuthorizationCode {
                 authorizer.log_in(None).await?;
                 Ok(format!(
                     "logged in to `{name}`; {}",

@@ -169,7 +169,11 @@ impl ClientManager {
                 replaced = Some(self.runtime.spawn(close(idle)));
             }
         }
-        let downstream = Arc::new(Downstream::new(base.spec.clone(), declared));
+        let downstream = Arc::new(Downstream::new(
+            base.spec.clone(),
+            base.auth.clone(),
+            declared,
+        ));
         downstream.hold(owner);
         let turn = downstream
             .turns

@@ -20,43 +20,19 @@ use crate::error::{Downstream, ErrorKind, Limit, NodeError};
 use crate::expressions::value::from_json;
 use crate::questions::Caller;
 
-/// A node's `retry:`: `attempts` tries in all, the n-th retry waiting
-/// about `backoff_ms × 2ⁿ⁻¹`, at most `max_backoff_ms`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Retry {
-    /// Tries in all, the first included (at least 1).
-    pub attempts: u32,
-    /// The wait before the first retry, in milliseconds.
-    pub backoff_ms: u64,
-    /// The longest wait between two tries, in milliseconds (a
-    /// `Retry-After` longer than this is cut to it).
-    pub max_backoff_ms: u64,
-}
+/// A node's `retry` and `timeoutMs`: the format's types (`mcpgraph-format`).
+pub use mcpgraph_format::{Resilience, Retry};
 
-/// What a node's `retry` and `timeoutMs` say (`onError` is in the
-/// generated code).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Resilience {
-    /// `retry:`, if given.
-    pub retry: Option<Retry>,
-    /// `timeoutMs:`: the node's own time limit, retries and their waits
-    /// included.
-    pub timeout_ms: Option<u64>,
-}
-
-impl Resilience {
-    /// A node without `retry` or `timeoutMs`.
-    pub const NONE: Resilience = Resilience {
-        retry: None,
-        timeout_ms: None,
-    };
-}
-
-impl Retry {
+/// The waits between a node's tries.
+pub(crate) trait Backoff {
     /// The wait before try `attempt + 1`: the backoff of that retry with
     /// jitter (between half of it and all of it), or the server's
     /// `retry_after` when longer; at most `max_backoff_ms` either way.
-    pub(crate) fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+    fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration;
+}
+
+impl Backoff for Retry {
+    fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
         let shift = attempt.saturating_sub(1).min(32);
         let full = self
             .backoff_ms

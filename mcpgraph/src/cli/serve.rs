@@ -65,7 +65,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
     let serving = serve(handler, mcpgraph_runtime::host::stdio_halves());
     tokio::pin!(serving);
     tokio::select! {
-        result = &mut serving => return result,
+        result = &mut serving => return result.map_err(|e| e.to_string()),
         () = shutdown.cancelled() => {}
     }
     // The session stays alive (its loop runs as its own task) while running

@@ -63,25 +63,29 @@ const _: () = {
                 required_scopes: &[],
             },
         ];
-        const SERVERS: &'static [rt::ServerDef] = &[
-            rt::ServerDef {
-                name: "filesystem",
-                transport: rt::TransportDef::Stdio {
-                    command: "npx",
-                    args: &[
-                        "-y",
-                        "@modelcontextprotocol/server-filesystem",
-                        "../mcpGraph/tests/counting",
-                    ],
-                    cwd: rt::None,
-                    env: &[],
-                    inherit_env: &[],
+        fn servers() -> rt::Vec<rt::ServerSpec> {
+            rt::owned::vec([
+                rt::ServerSpec {
+                    name: rt::owned::s("filesystem"),
+                    transport: rt::TransportSpec::Stdio {
+                        command: rt::owned::s("npx"),
+                        args: rt::owned::strings(
+                            &[
+                                "-y",
+                                "@modelcontextprotocol/server-filesystem",
+                                "../mcpGraph/tests/counting",
+                            ],
+                        ),
+                        cwd: rt::None,
+                        env: rt::owned::pairs(&[]),
+                        inherit_env: rt::owned::strings(&[]),
+                    },
+                    timeout_ms: rt::None,
+                    ping_timeout_ms: rt::None,
+                    auth: rt::None,
                 },
-                timeout_ms: rt::None,
-                ping_timeout_ms: rt::None,
-                auth: rt::None,
-            },
-        ];
+            ])
+        }
         const LIMITS: rt::Limits = rt::Limits {
             max_node_executions: 1000,
             max_execution_time_ms: 300000,

@@ -48,7 +48,9 @@ const _: () = {
                 required_scopes: &[],
             },
         ];
-        const SERVERS: &'static [rt::ServerDef] = &[];
+        fn servers() -> rt::Vec<rt::ServerSpec> {
+            rt::owned::vec([])
+        }
         const LIMITS: rt::Limits = rt::Limits {
             max_node_executions: 1000,
             max_execution_time_ms: 300000,

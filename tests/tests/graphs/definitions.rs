@@ -1,13 +1,12 @@
-//! What the generator and the runtime must agree on without importing each
-//! other: the default execution limits, and the three descriptions of a
-//! downstream server (the codegen's model, the runtime's compiled-in
-//! `ServerDef`, the client manager's `ServerSpec` that a `--mcp` file
-//! gives). Each conversion below destructures every field, so a key added
-//! to one description and not the others stops this file compiling.
+//! What the generator and the runtime must agree on: the default execution
+//! limits, and a downstream server read from a graph file (the codegen's
+//! model, which the generator compiles in) or from a `--mcp` file (the
+//! client manager's `ServerSpec`). Both are `mcpgraph-format`'s types; the
+//! readers are two (the YAML with positions, the JSON of other clients).
 
 use mcpgraph_codegen::model;
+use mcpgraph_runtime::Limits;
 use mcpgraph_runtime::downstream::{ServerSpec, TransportSpec, effective_specs, parse_override};
-use mcpgraph_runtime::{Limits, ServerDef, TransportDef};
 
 /// The codegen's defaults, which it fills in for a file without
 /// `executionLimits`, are the runtime's `Limits::default()`. Both types
@@ -40,53 +39,6 @@ fn load(servers: &str) -> Result<model::GraphFile, String> {
 /// The `--mcp` file whose `mcpServers` is `servers`.
 fn read_override(servers: &str) -> Result<Vec<ServerSpec>, String> {
     parse_override(&format!(r#"{{"mcpServers": {servers}}}"#)).map_err(|e| e.to_string())
-}
-
-/// The `ServerDef` the generator compiles `server` into.
-fn def_of(server: &model::McpServer) -> ServerDef {
-    fn leak(s: &str) -> &'static str {
-        Box::leak(s.to_owned().into_boxed_str())
-    }
-    fn pairs(items: &[(String, String)]) -> &'static [(&'static str, &'static str)] {
-        Box::leak(items.iter().map(|(k, v)| (leak(k), leak(v))).collect())
-    }
-    let model::McpServer {
-        name,
-        transport,
-        timeout_ms,
-        ping_timeout_ms,
-        auth,
-    } = server;
-    let transport = match transport {
-        model::Transport::Stdio {
-            command,
-            args,
-            cwd,
-            env,
-            inherit_env,
-        } => TransportDef::Stdio {
-            command: leak(command),
-            args: Box::leak(args.iter().map(|a| leak(a)).collect()),
-            cwd: cwd.as_deref().map(leak),
-            env: pairs(env),
-            inherit_env: Box::leak(inherit_env.iter().map(|n| leak(n)).collect()),
-        },
-        model::Transport::StreamableHttp { url, headers } => TransportDef::StreamableHttp {
-            url: leak(url),
-            headers: pairs(headers),
-        },
-        model::Transport::Sse { url, headers } => TransportDef::Sse {
-            url: leak(url),
-            headers: pairs(headers),
-        },
-    };
-    ServerDef {
-        name: leak(&name.value),
-        transport,
-        timeout_ms: *timeout_ms,
-        ping_timeout_ms: *ping_timeout_ms,
-        auth: auth.as_deref().map(leak),
-    }
 }
 
 /// Which transport a spec is, naming every field so a new one must be
@@ -156,13 +108,13 @@ const ACCEPTED: &[(&str, &str)] = &[
 ];
 
 /// A graph file and a `--mcp` file with the same entry give the same
-/// server, whether compiled in (model → `ServerDef` → spec) or read from
-/// the override.
+/// server, whether compiled in (the model's spec) or read from the
+/// override.
 #[test]
 fn every_server_type_and_key_reads_the_same_both_ways() {
     for (want, entry) in ACCEPTED {
         let file = load(&format!(r#"{{"x": {entry}}}"#)).unwrap_or_else(|e| panic!("{entry}: {e}"));
-        let compiled = effective_specs(&[def_of(&file.mcp_servers[0])], Vec::new());
+        let compiled = effective_specs(vec![file.mcp_servers[0].spec.clone()], Vec::new());
         let overridden = read_override(&format!(r#"{{"x": {entry}}}"#))
             .unwrap_or_else(|e| panic!("{entry}: {e}"));
         assert_eq!(compiled, overridden, "{entry}");

@@ -41,6 +41,7 @@ impl<'a> Dial<'a> {
     /// server's OAuth tokens, if it has any.
     pub(super) async fn new(
         spec: &'a ServerSpec,
+        auth: &super::super::oauth::SharedAuthorizer,
         url: &str,
         headers: &[(String, String)],
         timeout: std::time::Duration,
@@ -49,7 +50,10 @@ impl<'a> Dial<'a> {
         let url = expand(url)?;
         http_client::check_scheme(&url)?;
         let headers = header_map(headers)?;
-        let auth = authorizer(spec, &url).await?;
+        let auth = match &spec.auth {
+            None => None,
+            Some(settings) => Some(auth.get(settings, &spec.name, &url).await?),
+        };
         Ok(Dial {
             spec,
             url,
@@ -135,17 +139,6 @@ async fn sse(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service,
         Ok(Ok(service)) => Ok(service),
         Ok(Err(e)) => Err(e.into()),
         Err(why) => Err(format!("{url} {why}").into()),
-    }
-}
-
-/// The OAuth tokens of `spec`'s server at `url`, if it has `auth`.
-async fn authorizer(
-    spec: &ServerSpec,
-    url: &str,
-) -> Result<Option<Arc<super::super::oauth::Authorizer>>, String> {
-    match &spec.auth {
-        None => Ok(None),
-        Some(auth) => auth.authorizer(&spec.name, url).await.map(Some),
     }
 }
 

@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use mcpgraph_format::{Algorithm, Grant};
 use oauth2::TokenResponse as _;
 use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
@@ -18,7 +19,7 @@ use rmcp::transport::auth::{
 };
 
 use super::issuer::Pin;
-use super::settings::{Algorithm, AuthSettings, Grant, Secrets};
+use super::settings::{AuthSettings, Secrets};
 use super::token_endpoint::token_request;
 
 /// An access token and when it stops being worth sending.

@@ -1,104 +1,40 @@
-//! A server's `auth` as the client manager reads it (the JSON the generator
-//! writes, or an `auth` object of a `--mcp` file), and its secrets resolved:
+//! A server's `auth` as the client manager reads it (`mcpgraph-format`'s
+//! value, compiled in or from a `--mcp` file), and its secrets resolved:
 //! `${VAR}` expanded and files read when the server is first called, each
 //! value remembered as a secret so that no error or log line shows it.
 
-use serde::Deserialize;
+use std::ops::Deref;
+
+use mcpgraph_format::Auth;
 
 use crate::downstream::env_expand::expand;
 
-/// `auth` of a server (FORMAT.md, "OAuth").
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct AuthSettings {
-    #[serde(default)]
-    pub(crate) grant: Grant,
-    pub(crate) client_id: Option<String>,
-    client_secret: Option<String>,
-    client_secret_file: Option<String>,
-    private_key: Option<String>,
-    private_key_file: Option<String>,
-    assertion: Option<String>,
-    assertion_file: Option<String>,
-    pub(crate) signing_algorithm: Option<Algorithm>,
-    pub(crate) client_metadata_url: Option<String>,
-    pub(crate) client_name: Option<String>,
-    /// `issuer`: the authorization server the server's tokens come from,
-    /// pinned by the graph (else learned at the first discovery).
-    issuer: Option<String>,
-    #[serde(default)]
-    pub(crate) scopes: Vec<String>,
-    token_store: Option<TokenStore>,
-    enterprise: Option<EnterpriseSettings>,
-}
+/// `auth` of a server (FORMAT.md, "OAuth"; `mcpgraph-format`'s [`Auth`]),
+/// checked as the client manager needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AuthSettings(Auth);
 
-/// How tokens are got (`grant`).
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Grant {
-    /// A person logs in (`auth login SERVER`), PKCE, refresh tokens.
-    #[default]
-    AuthorizationCode,
-    /// The graph's own credentials, for unattended servers.
-    ClientCredentials,
-    /// An ID token from the enterprise's identity provider, exchanged for
-    /// an ID-JAG and then for an access token (enterprise-managed
-    /// authorization).
-    Enterprise,
-    /// A workload's identity token (`assertion`), from the platform it
-    /// runs on, presented as an RFC 7523 JWT bearer grant.
-    JwtBearer,
-    /// The caller's own access token (inbound OAuth) exchanged for one for
-    /// the server (RFC 8693); the graph's client credentials for what no
-    /// caller asked (the handshake, listing tools).
-    TokenExchange,
-}
+impl Deref for AuthSettings {
+    type Target = Auth;
 
-impl Grant {
-    /// The grant's name as the graph writes it, when it finds its
-    /// authorization server with no person at hand (and so must be told
-    /// which it is).
-    pub(crate) fn needs_issuer(self) -> Option<&'static str> {
-        match self {
-            Grant::ClientCredentials => Some("client_credentials"),
-            Grant::JwtBearer => Some("jwt_bearer"),
-            Grant::TokenExchange => Some("token_exchange"),
-            Grant::AuthorizationCode | Grant::Enterprise => None,
-        }
+    fn deref(&self) -> &Auth {
+        &self.0
     }
 }
 
-/// The algorithm of a private-key JWT client assertion.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-pub(crate) enum Algorithm {
-    RS256,
-    RS384,
-    RS512,
-    ES256,
-    ES384,
-}
-
-/// Where tokens are kept (`tokenStore`).
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum TokenStore {
-    /// A file only the user can read, in the XDG data directory.
-    File,
-    /// This process's memory only.
-    Memory,
-}
-
-/// `auth.enterprise`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct EnterpriseSettings {
-    idp_issuer: String,
-    idp_token_endpoint: String,
-    idp_client_id: String,
-    idp_client_secret: Option<String>,
-    idp_client_secret_file: Option<String>,
-    id_token: Option<String>,
-    id_token_file: Option<String>,
+/// Checks what the format leaves to the runtime: an `issuer` without
+/// `${VAR}` parses as a URL.
+pub(crate) fn check_issuer(auth: &Auth) -> Result<(), String> {
+    if let Some(issuer) = &auth.issuer
+        && !issuer.contains("${")
+    {
+        let parsed = url::Url::parse(issuer)
+            .map_err(|e| format!("`auth.issuer` `{issuer}` is not a URL: {e}"))?;
+        if !matches!(parsed.scheme(), "https" | "http") {
+            return Err(format!("`auth.issuer` `{issuer}` is not an http(s) URL"));
+        }
+    }
+    Ok(())
 }
 
 /// The secrets of one server's `auth`, resolved.
@@ -141,47 +77,18 @@ pub(crate) struct Enterprise {
 }
 
 impl AuthSettings {
-    /// Parses `auth` (JSON) and checks what the generator checks: the
-    /// grants that discover an authorization server without a person at
-    /// hand name it (`issuer`).
-    pub(crate) fn parse(json: &serde_json::Value) -> Result<AuthSettings, String> {
-        let settings = AuthSettings::deserialize(json).map_err(|e| format!("`auth`: {e}"))?;
-        if settings.issuer.is_none()
-            && let Some(grant) = settings.grant.needs_issuer()
-        {
-            return Err(format!(
-                "`auth`: the `{grant}` grant needs `issuer`, the authorization server its \
-                 tokens come from (a server never chooses where the graph's credentials or a \
-                 caller's token go)"
-            ));
-        }
-        if let Some(issuer) = &settings.issuer
-            && !issuer.contains("${")
-        {
-            let parsed = url::Url::parse(issuer)
-                .map_err(|e| format!("`auth.issuer` `{issuer}` is not a URL: {e}"))?;
-            if !matches!(parsed.scheme(), "https" | "http") {
-                return Err(format!("`auth.issuer` `{issuer}` is not an http(s) URL"));
-            }
-        }
-        Ok(settings)
+    /// `auth` checked now: the checks of the format (the grants that
+    /// discover an authorization server without a person at hand name it)
+    /// and `issuer` a URL.
+    pub(crate) fn new(auth: &Auth) -> Result<AuthSettings, String> {
+        auth.check(false).map_err(|e| e.to_string())?;
+        check_issuer(auth)?;
+        Ok(AuthSettings(auth.clone()))
     }
 
     /// `issuer`, `${VAR}` expanded.
     pub(crate) fn issuer(&self) -> Result<Option<String>, String> {
-        self.issuer.as_deref().map(expand).transpose()
-    }
-
-    /// Where this server's tokens are kept: a file for a person's login
-    /// unless told otherwise, memory for the graph's own credentials.
-    pub(crate) fn token_store(&self) -> TokenStore {
-        self.token_store.unwrap_or(match self.grant {
-            Grant::AuthorizationCode => TokenStore::File,
-            Grant::ClientCredentials
-            | Grant::Enterprise
-            | Grant::JwtBearer
-            | Grant::TokenExchange => TokenStore::Memory,
-        })
+        self.0.issuer.as_deref().map(expand).transpose()
     }
 
     /// Reads this server's secrets now (`${VAR}` and files).
@@ -232,7 +139,7 @@ impl AuthSettings {
 
     /// `clientId`, `${VAR}` expanded.
     pub(crate) fn client_id(&self) -> Result<Option<String>, String> {
-        self.client_id.as_deref().map(expand).transpose()
+        self.0.client_id.as_deref().map(expand).transpose()
     }
 }
 

@@ -6,6 +6,7 @@
 //! run. Concurrent refusals are recovered from once: a request whose
 //! token was already replaced gets the new one.
 
+use mcpgraph_format::{Grant, TokenStore};
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, CredentialRefreshGuard, CredentialStore,
     InMemoryCredentialStore, StoredCredentials, WWWAuthenticateParams,
@@ -16,7 +17,8 @@ use super::Behalf;
 use super::exchange::Exchanges;
 use super::grants::{self, Token, describe};
 use super::issuer::Pin;
-use super::settings::{AuthSettings, Grant, Secrets, TokenStore};
+
+use super::settings::{AuthSettings, Secrets};
 use super::store::FileStore;
 use crate::caller_token::CallerToken;
 use crate::one_copy::{OneCopy, one_copy};
