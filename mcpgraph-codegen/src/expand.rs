@@ -234,6 +234,7 @@ fn graph_impl(
             };
             const TOOLS: &'static [rt::ToolMeta] = &[#(#tool_metas),*];
             const SERVERS: &'static [rt::ServerDef] = &[#(#server_defs),*];
+            const CONNECT: rt::Connect = rt::connect_servers;
             const LIMITS: rt::Limits = rt::Limits {
                 #(#limits,)*
             };

@@ -13,6 +13,7 @@ use std::pin::Pin;
 use crate::error::{NodeError, StartupError};
 use crate::exec::Execution;
 use crate::meta::{Limits, ServerDef, ServerMeta, ToolMeta};
+use crate::servers::Connect;
 
 /// The future a tool's state machine returns. It is not `Send`: it holds
 /// JSONata values, which use `Rc`, and runs on a single-threaded worker.
@@ -40,6 +41,10 @@ pub trait Graph: Send + Sync + Sized + 'static {
     /// Execution limits.
     #[doc(hidden)]
     const LIMITS: Limits;
+    /// Builds the downstream servers from their settings and the lock:
+    /// the facade's constructor, so that the core links no transport.
+    #[doc(hidden)]
+    const CONNECT: Connect;
     /// The graph's schema lock (`<graph>.lock.json`), reduced to the tools
     /// it calls, when it was built with one: each server's tools are
     /// compared with it at run time.
@@ -87,6 +92,8 @@ pub struct GraphDef {
     pub limits: Limits,
     /// The schema lock ([`Graph::LOCK`]).
     pub lock: Option<&'static str>,
+    /// Builds the downstream servers ([`Graph::CONNECT`]).
+    pub connect: Connect,
     /// The test file ([`Graph::TESTS`]).
     pub tests: Option<&'static str>,
     /// The nodes and routes of each tool ([`Graph::MAP`]).
@@ -106,6 +113,7 @@ impl GraphDef {
             servers: G::SERVERS,
             limits: G::LIMITS,
             lock: G::LOCK,
+            connect: G::CONNECT,
             tests: G::TESTS,
             map: G::MAP,
             compile: compile_erased::<G>,

@@ -24,7 +24,8 @@ use std::process::ExitCode;
 
 pub(crate) use failures::CALL_TAPE;
 pub use failures::FailureRecorder;
-pub(crate) use tape::{Before, Tape};
+pub(crate) use tape::Before;
+pub use tape::Tape;
 
 use crate::engine::Engine;
 use crate::graph::GraphDef;

@@ -7,7 +7,7 @@ pub use crate::downstream::{
     run_auth, stderr, withhold_from_children,
 };
 pub use crate::expressions::js_text::to_js_string;
-pub use crate::graph_tests::{FailureRecorder, TestOptions, test_command};
+pub use crate::graph_tests::{FailureRecorder, Tape, TestOptions, test_command};
 pub use crate::one_copy::one_copy;
 pub use crate::secrets::{redact, remember};
 pub use crate::serving::FLUSH_GRACE;

@@ -37,6 +37,7 @@ mod observe;
 mod one_copy;
 mod questions;
 mod secrets;
+mod servers;
 mod serving;
 mod trace_context;
 
@@ -53,6 +54,8 @@ pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use meta::{ContentMeta, Limits, SchemaCheck, ServerDef, ServerMeta, ToolMeta, TransportDef};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
+#[doc(hidden)]
+pub use servers::{Connect, NoServers, Servers};
 pub use tokio_util::sync::CancellationToken;
 
 /// Entry points for tests, the fuzz targets, the differential runner and

@@ -59,6 +59,7 @@ pub(crate) fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStre
                 };
                 const TOOLS: &'static [rt::ToolMeta] = &[];
                 const SERVERS: &'static [rt::ServerDef] = &[];
+                const CONNECT: rt::Connect = rt::connect_servers;
                 const LIMITS: rt::Limits = rt::Limits {
                     max_node_executions: 1,
                     max_execution_time_ms: 1,

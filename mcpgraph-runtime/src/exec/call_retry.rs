@@ -13,14 +13,14 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::retry::{Failed, Resilience, arguments_for, timed_out};
-use crate::downstream::ClientManager;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::questions::Caller;
+use crate::servers::Servers;
 
 /// One downstream call of a fan-out node, with what it needs to run on
 /// its own.
 pub(super) struct FanOutCall {
-    pub(super) clients: Arc<ClientManager>,
+    pub(super) clients: Arc<dyn Servers>,
     pub(super) server: &'static str,
     pub(super) tool: &'static str,
     /// The caller, asked on behalf of this call (its part of the node:

@@ -20,7 +20,7 @@ use crate::error::ErrorKind;
 
 /// The tape of one test run; one case at a time.
 #[derive(Debug, Default)]
-pub(crate) struct Tape {
+pub struct Tape {
     state: Mutex<State>,
 }
 

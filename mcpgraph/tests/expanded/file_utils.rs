@@ -82,6 +82,7 @@ const _: () = {
                 auth: rt::None,
             },
         ];
+        const CONNECT: rt::Connect = rt::connect_servers;
         const LIMITS: rt::Limits = rt::Limits {
             max_node_executions: 1000,
             max_execution_time_ms: 300000,
