@@ -220,6 +220,7 @@ fn graph_impl(
             fn servers() -> rt::Vec<rt::ServerSpec> {
                 rt::owned::vec([#(#servers),*])
             }
+            const CONNECT: rt::Connect = rt::connect_servers;
             const LIMITS: rt::Limits = #limits;
             #lock
             #tests

@@ -11,7 +11,7 @@
 
 pub use crate::expressions::expr::Condition;
 pub use crate::{
-    Answer, Args, CallSpec, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
+    Answer, Args, CallSpec, Connect, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
     NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerAuth, ServerMeta,
     ServerSpec, StartupError, Switch, ToolMeta, TransportSpec, schema_violation,
 };

@@ -354,6 +354,16 @@ impl DownstreamError {
     }
 }
 
+impl DownstreamError {
+    /// A call to a server the graph does not have.
+    pub(crate) fn unconfigured(server: &str) -> Self {
+        Self::new(
+            crate::error::Downstream::Refused,
+            format!("no downstream server `{server}` is configured"),
+        )
+    }
+}
+
 impl std::fmt::Display for DownstreamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
@@ -367,5 +377,48 @@ impl std::fmt::Debug for ClientManager {
         f.debug_struct("ClientManager")
             .field("servers", &self.servers.keys().collect::<Vec<_>>())
             .finish()
+    }
+}
+
+/// The [`Servers`](crate::servers::Servers) of a graph: a [`ClientManager`]
+/// for `specs`, comparing each server's tools with `lock` (the JSON
+/// `Graph::LOCK` holds) when given. Must be called inside a tokio runtime,
+/// which then drives the connections.
+pub fn connect(
+    specs: Vec<ServerSpec>,
+    lock: Option<&'static str>,
+) -> Result<Arc<dyn crate::servers::Servers>, crate::StartupError> {
+    let mut clients = ClientManager::new(specs, tokio::runtime::Handle::current());
+    if let Some(lock) = lock {
+        clients = clients.with_lock(lock)?;
+    }
+    Ok(Arc::new(clients))
+}
+
+impl crate::servers::Servers for ClientManager {
+    fn call<'a>(
+        &'a self,
+        server: &'a str,
+        tool: &'a str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        caller: Option<&'a crate::questions::Caller>,
+    ) -> futures::future::BoxFuture<'a, Result<rmcp::model::CallToolResult, DownstreamError>> {
+        ClientManager::call(self, server, tool, arguments, caller)
+    }
+
+    fn forget_parked(&self, states: &[Option<String>]) {
+        ClientManager::forget_parked(self, states);
+    }
+
+    fn shutdown(
+        &self,
+        deadline: std::time::Instant,
+        term_at: Option<std::time::Instant>,
+    ) -> futures::future::BoxFuture<'_, ()> {
+        Box::pin(self.shutdown_paced(deadline, term_at))
+    }
+
+    fn set_strict_lock(&self, strict: bool) {
+        ClientManager::set_strict_lock(self, strict);
     }
 }

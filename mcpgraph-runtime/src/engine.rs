@@ -21,13 +21,14 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::downstream::{ClientManager, ServerSpec, effective_specs};
+use crate::downstream::{ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
 use crate::exec::intercept::CallInterceptor;
 use crate::exec::{Execution, GraphTools, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::Observer;
+use crate::servers::Servers;
 
 mod call;
 mod in_flight;
@@ -46,7 +47,7 @@ use worker::{Job, LoadGuard, Workers};
 struct Shared {
     graph: GraphDef,
     compiled: Box<dyn CompiledGraph>,
-    clients: Arc<ClientManager>,
+    clients: Arc<dyn Servers>,
     tools: Vec<ToolRuntime>,
 }
 
@@ -154,11 +155,7 @@ impl Engine {
         let compiled = (graph.compile)()?;
         let tools = compile_tools(graph.tools)?;
         let specs = effective_specs((graph.servers)(), overrides);
-        let mut clients = ClientManager::new(specs, tokio::runtime::Handle::current());
-        if let Some(lock) = graph.lock {
-            clients = clients.with_lock(lock)?;
-        }
-        let clients = Arc::new(clients);
+        let clients = (graph.connect)(specs, graph.lock)?;
         Ok(Self {
             shared: Arc::new(Shared {
                 graph,

@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 use jsonata_core::value::JValue;
 use serde_json::Value;
 
-use crate::downstream::ClientManager;
 use crate::error::{ErrorKind, Limit, NodeError};
 use crate::expressions::expr::{Args, Expr};
 use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
+use crate::servers::Servers;
 
 mod call_retry;
 mod content;
@@ -81,7 +81,7 @@ pub struct Execution {
     /// nodes make (`None` outside an engine).
     tools: Option<Arc<dyn GraphTools>>,
     current: &'static str,
-    clients: Arc<ClientManager>,
+    clients: Arc<dyn Servers>,
     /// What sees this call's downstream calls (graph tests, failure
     /// recording); `None` in production.
     interceptor: Option<Arc<dyn CallInterceptor>>,
@@ -100,7 +100,7 @@ pub struct Execution {
 
 impl Execution {
     /// Starts a call with the given (already validated) arguments.
-    pub fn new(arguments: &Value, limits: Limits, clients: Arc<ClientManager>) -> Self {
+    pub fn new(arguments: &Value, limits: Limits, clients: Arc<dyn Servers>) -> Self {
         let jsonata = CallEvaluator::take(limits);
         Self {
             context: JValue::object(Default::default()),

@@ -15,6 +15,7 @@ use crate::exec::Execution;
 use mcpgraph_format::Server;
 
 use crate::meta::{Limits, ServerMeta, ToolMeta};
+use crate::servers::Connect;
 
 /// The future a tool's state machine returns. It is not `Send`: it holds
 /// JSONata values, which use `Rc`, and runs on a single-threaded worker.
@@ -42,6 +43,10 @@ pub trait Graph: Send + Sync + Sized + 'static {
     /// Execution limits.
     #[doc(hidden)]
     const LIMITS: Limits;
+    /// Builds the downstream servers from their settings and the lock:
+    /// the facade's constructor, so that the core links no transport.
+    #[doc(hidden)]
+    const CONNECT: Connect;
     /// The graph's schema lock (`<graph>.lock.json`), reduced to the tools
     /// it calls, when it was built with one: each server's tools are
     /// compared with it at run time.
@@ -89,6 +94,8 @@ pub struct GraphDef {
     pub limits: Limits,
     /// The schema lock ([`Graph::LOCK`]).
     pub lock: Option<&'static str>,
+    /// Builds the downstream servers ([`Graph::CONNECT`]).
+    pub connect: Connect,
     /// The test file ([`Graph::TESTS`]).
     pub tests: Option<&'static str>,
     /// The nodes and routes of each tool ([`Graph::MAP`]).
@@ -108,6 +115,7 @@ impl GraphDef {
             servers: G::servers,
             limits: G::LIMITS,
             lock: G::LOCK,
+            connect: G::CONNECT,
             tests: G::TESTS,
             map: G::MAP,
             compile: compile_erased::<G>,

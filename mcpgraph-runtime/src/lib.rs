@@ -37,6 +37,7 @@ mod observe;
 mod one_copy;
 mod questions;
 mod secrets;
+mod servers;
 mod serving;
 mod trace_context;
 
@@ -53,14 +54,16 @@ pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use meta::{ContentMeta, Limits, SchemaCheck, ServerMeta, ToolMeta};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
+#[doc(hidden)]
+pub use servers::{Connect, NoServers, Servers};
 pub use tokio_util::sync::CancellationToken;
 
 // What the crates above the core (graph tests, failure recording) use;
 // not an API.
 #[doc(hidden)]
-pub use expressions::evaluator::evaluate_on;
-#[doc(hidden)]
 pub use exec::intercept::{Before, CallInterceptor};
+#[doc(hidden)]
+pub use expressions::evaluator::evaluate_on;
 #[doc(hidden)]
 pub use questions::{Rounds, Saved};
 

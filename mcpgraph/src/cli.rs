@@ -23,9 +23,9 @@ mod call;
 // `http-server` feature a hidden `--http` refused with that reason.
 #[cfg(feature = "http-server")]
 use mcpgraph_http as http;
+mod graph_tests;
 #[cfg(not(feature = "http-server"))]
 mod http;
-mod graph_tests;
 mod serve;
 
 use args::{AuthCommand, Cli, Command, parse_args};

@@ -61,6 +61,7 @@ pub(crate) fn skeleton_of(tools: &[&Tool], options: &ExpandOptions) -> TokenStre
                 fn servers() -> rt::Vec<rt::ServerSpec> {
                     rt::Vec::new()
                 }
+                const CONNECT: rt::Connect = rt::connect_servers;
                 const LIMITS: rt::Limits = rt::Limits {
                     max_node_executions: 1,
                     max_execution_time_ms: 1,

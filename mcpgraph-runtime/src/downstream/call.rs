@@ -78,10 +78,7 @@ impl ClientManager {
         caller: Option<&Caller>,
     ) -> Result<CallToolResult, DownstreamError> {
         let Some(base) = self.servers.get(server) else {
-            return Err(DownstreamError::new(
-                Kind::Refused,
-                format!("no downstream server `{server}` is configured"),
-            ));
+            return Err(DownstreamError::unconfigured(server));
         };
         let what = format!("downstream server `{server}` tool `{tool}`");
         // The retry of a 2026-07-28 client: the answers to what this

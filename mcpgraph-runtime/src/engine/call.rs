@@ -7,13 +7,13 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::downstream::ClientManager;
 use crate::error::{ErrorKind, NodeError};
 use crate::exec::intercept::CallInterceptor;
 use crate::exec::{Execution, ExitContent, GraphTools, Watch};
 use crate::meta::{ContentMeta, Limits};
 use crate::observe::NodeRecord;
 use crate::questions::Caller;
+use crate::servers::Servers;
 
 /// How a call ended on its worker: its value or error, its execution
 /// record and the exit's content.
@@ -30,7 +30,7 @@ pub(super) struct CallJob {
     /// The call's arguments, checked against the tool's `inputSchema`.
     pub(super) arguments: Value,
     pub(super) limits: Limits,
-    pub(super) clients: Arc<ClientManager>,
+    pub(super) clients: Arc<dyn Servers>,
     pub(super) watch: Watch,
     pub(super) caller: Option<Caller>,
     pub(super) content: Option<&'static ContentMeta>,

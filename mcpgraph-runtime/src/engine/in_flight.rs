@@ -65,7 +65,7 @@ impl Engine {
     /// few seconds (`downstream::SHUTDOWN_LIMIT`) whatever they do.
     pub async fn shutdown(&self) {
         let deadline = std::time::Instant::now() + crate::downstream::SHUTDOWN_LIMIT;
-        self.shared.clients.shutdown(deadline).await;
+        self.shared.clients.shutdown(deadline, None).await;
     }
 
     /// [`shutdown`](Self::shutdown) once a one-shot call's result is out:
@@ -77,7 +77,7 @@ impl Engine {
         let now = std::time::Instant::now();
         self.shared
             .clients
-            .shutdown_paced(
+            .shutdown(
                 now + crate::downstream::CALL_SHUTDOWN_LIMIT,
                 Some(now + crate::downstream::CALL_STDIN_GRACE),
             )

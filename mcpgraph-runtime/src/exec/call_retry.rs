@@ -14,14 +14,14 @@ use serde_json::Value;
 
 use super::intercept::{CallInterceptor, through};
 use super::retry::{Attempt, Resilience, Tries};
-use crate::downstream::ClientManager;
 use crate::error::{ErrorKind, NodeError};
 use crate::questions::Caller;
+use crate::servers::Servers;
 
 /// One downstream call of a fan-out node, with what it needs to run on
 /// its own.
 pub(super) struct FanOutCall {
-    pub(super) clients: Arc<ClientManager>,
+    pub(super) clients: Arc<dyn Servers>,
     /// What sees the call (see `Execution::intercept`).
     pub(super) interceptor: Option<Arc<dyn CallInterceptor>>,
     pub(super) server: &'static str,

@@ -9,10 +9,10 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use super::Execution;
-use crate::downstream::ClientManager;
 use crate::expressions::expr::{CompiledRule, Expr, Rule, Switch};
 use crate::expressions::value::{from_json, measure, to_json};
 use crate::meta::Limits;
+use crate::servers::Servers;
 
 /// What a transform node made of an expression.
 #[derive(Debug)]
@@ -38,7 +38,7 @@ pub struct SwitchOutcome {
 /// Holds what an [`Execution`] needs besides its context (a client manager
 /// with no servers, on a runtime of its own).
 pub struct Harness {
-    clients: Arc<ClientManager>,
+    clients: Arc<dyn Servers>,
     _runtime: tokio::runtime::Runtime,
 }
 
@@ -47,7 +47,7 @@ impl Default for Harness {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .expect("a current-thread runtime");
-        let clients = Arc::new(ClientManager::new(Vec::new(), runtime.handle().clone()));
+        let clients: Arc<dyn Servers> = Arc::new(crate::servers::NoServers);
         Self {
             clients,
             _runtime: runtime,

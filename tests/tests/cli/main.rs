@@ -7,8 +7,8 @@
 
 mod check_expressions;
 mod check_types;
-mod code_map;
 mod cli;
+mod code_map;
 mod graph_cases;
 mod graph_elicit;
 mod graph_failures;
