@@ -51,7 +51,7 @@ pub struct HttpArgs {
     pub(crate) allowed_hosts: Vec<String>,
 
     /// An `Origin` to accept besides loopback origins, e.g.
-    /// https://app.example.com:443. Repeatable.
+    /// `https://app.example.com:443`. Repeatable.
     #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
     pub(crate) allowed_origins: Vec<String>,
 

@@ -12,7 +12,7 @@
 //! key is not supported (an error, never a panic).
 //!
 //! [`install`] makes it the provider before the first signature or
-//! verification: [`signing_key`] and the issuer's key cache call it.
+//! verification: `signing_key` and the issuer's key cache call it.
 
 #[cfg(feature = "http-client")]
 mod pem;

@@ -5,12 +5,12 @@
 //! it also stops what it started (`npx` -> `sh` -> `node`). A parent-death
 //! signal would not do: on Linux it fires when the spawning *thread* exits
 //! and reaches only the direct child. Instead the generated binary starts
-//! a small reaper: itself again, with [`REAPER_ENV`] set, in a process group
+//! a small reaper: itself again, with `REAPER_ENV` set, in a process group
 //! of its own, reading the ids of the live groups on a pipe from us. When
 //! that pipe closes (we exited, however), the reaper kills every group it
 //! still knows with SIGKILL, then exits.
 //!
-//! Only binaries whose `main` runs [`crate::cli`] (which calls `run_if_reaper`
+//! Only binaries whose `main` runs the facade's `cli` (which calls `run_if_reaper`
 //! first) start a reaper; a program embedding the [`crate::Engine`] does not
 //! get one, since running its own executable again would not mean the same.
 
@@ -26,7 +26,7 @@ static ENABLED: AtomicBool = AtomicBool::new(false);
 /// The pipe to the reaper, once started (`None` inside: it could not be).
 static REAPER: Mutex<Option<Option<std::process::ChildStdin>>> = Mutex::new(None);
 
-/// Lets [`register`] start a reaper (the CLI does this).
+/// Lets `register` start a reaper (the CLI does this).
 pub fn enable() {
     ENABLED.store(true, Ordering::Relaxed);
 }

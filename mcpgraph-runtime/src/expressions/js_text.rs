@@ -42,7 +42,7 @@ fn reorder_keys(value: &mut Value) {
 
 /// `value` as `JSON.stringify(value)` writes it: compact, numbers spelt
 /// as JavaScript spells them. Keys are written in the value's order (see
-/// [`reorder_keys`]).
+/// `reorder_keys`).
 pub fn to_js_string(value: &Value) -> String {
     let mut out = Vec::with_capacity(128);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, JsFormatter);

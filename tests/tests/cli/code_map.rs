@@ -41,7 +41,9 @@ fn modules(krate: &Path) -> BTreeSet<String> {
     let text = std::fs::read_to_string(&root).expect("the crate root");
     let mut found = BTreeSet::new();
     let mut after_cfg_test = false;
-    for line in text.lines().map(str::trim) {
+    // Top-level declarations only: an inline module's own modules are
+    // indented.
+    for line in text.lines().filter(|l| !l.starts_with(char::is_whitespace)) {
         if line.starts_with("#[cfg(test)]") {
             after_cfg_test = true;
             continue;
