@@ -37,7 +37,6 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex as StdMutex};
 
-use crate::error::ErrorKind;
 use crate::questions::Declared;
 use tokio::sync::Mutex;
 
@@ -48,7 +47,6 @@ mod call;
 mod child_env;
 mod connect;
 mod connection;
-pub(crate) mod convert;
 mod drift;
 pub(crate) mod env_expand;
 #[cfg(feature = "http-client")]
@@ -86,6 +84,7 @@ pub use oauth::{AuthAction, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
 use connection::Connection;
+pub use crate::servers::DownstreamError;
 
 /// One downstream server and its connection, if one is open: the one for
 /// callers that declared nothing, or for callers that declared `declared`
@@ -309,68 +308,6 @@ impl ClientManager {
 /// How long before shutdown's deadline the children still running are
 /// killed, so that they are reaped by the deadline.
 const KILL_MARGIN: std::time::Duration = std::time::Duration::from_millis(500);
-
-/// How long shutdown takes at most when the caller gives no deadline
-/// (`Engine::shutdown`): children get stdin closed and SIGTERM within it.
-pub(crate) const SHUTDOWN_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// How long `call`'s shutdown takes at most: its result is out and a person
-/// waits for the prompt. Children still running [`KILL_MARGIN`] before
-/// it are killed.
-pub(crate) const CALL_SHUTDOWN_LIMIT: std::time::Duration = std::time::Duration::from_millis(1000);
-
-/// How long a child gets to exit on its closed stdin after `call`'s result
-/// before SIGTERM (a Python server takes ~0.5 s to wind down, a Node one
-/// ~10 ms; both exit at once on SIGTERM).
-pub(crate) const CALL_STDIN_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
-
-/// A failed downstream call: how it failed, and a message naming the
-/// server and the tool.
-#[derive(Clone, Debug)]
-pub struct DownstreamError {
-    #[doc(hidden)]
-    pub kind: ErrorKind,
-    #[doc(hidden)]
-    pub message: String,
-    /// How long the server asked to be left alone (`Retry-After` of an
-    /// HTTP 429 or 5xx), or the rest of its circuit breaker's cool-down.
-    #[doc(hidden)]
-    pub retry_after: Option<std::time::Duration>,
-}
-
-impl DownstreamError {
-    fn new(kind: crate::error::Downstream, message: String) -> Self {
-        Self::of(ErrorKind::Downstream(kind), message)
-    }
-
-    /// A message quoting the server (its JSON-RPC error, its crash) is
-    /// cut to `convert::MAX_ERROR_BYTES`.
-    fn of(kind: ErrorKind, message: String) -> Self {
-        Self {
-            kind,
-            message: convert::cut(message),
-            retry_after: None,
-        }
-    }
-}
-
-impl DownstreamError {
-    /// A call to a server the graph does not have.
-    pub(crate) fn unconfigured(server: &str) -> Self {
-        Self::new(
-            crate::error::Downstream::Refused,
-            format!("no downstream server `{server}` is configured"),
-        )
-    }
-}
-
-impl std::fmt::Display for DownstreamError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for DownstreamError {}
 
 impl std::fmt::Debug for ClientManager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

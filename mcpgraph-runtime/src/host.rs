@@ -13,6 +13,8 @@ pub use crate::expressions::js_text::to_js_string;
 pub use crate::one_copy::one_copy;
 pub use crate::questions::Owner;
 pub use crate::secrets::{redact, remember};
+pub use crate::servers::convert;
+pub use crate::servers::{CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT};
 pub use crate::serving::FLUSH_GRACE;
 pub use crate::serving::handler::{
     CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION, Handler, serve,

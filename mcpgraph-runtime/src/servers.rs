@@ -4,6 +4,12 @@
 //! so that the core links no transport). [`NoServers`] is the set of a
 //! graph that calls nothing (the differential runner's).
 
+#[doc(hidden)]
+pub mod convert;
+mod error;
+
+pub use error::{CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT};
+
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -11,7 +17,7 @@ use futures::future::BoxFuture;
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use crate::downstream::{DownstreamError, ServerSpec};
+use crate::downstream::ServerSpec;
 use crate::error::StartupError;
 use crate::questions::Caller;
 

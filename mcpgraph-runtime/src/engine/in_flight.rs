@@ -64,22 +64,22 @@ impl Engine {
     /// Closes downstream connections and stops their processes, within a
     /// few seconds (`downstream::SHUTDOWN_LIMIT`) whatever they do.
     pub async fn shutdown(&self) {
-        let deadline = std::time::Instant::now() + crate::downstream::SHUTDOWN_LIMIT;
+        let deadline = std::time::Instant::now() + crate::servers::SHUTDOWN_LIMIT;
         self.shared.clients.shutdown(deadline, None).await;
     }
 
     /// [`shutdown`](Self::shutdown) once a one-shot call's result is out:
-    /// downstream children get [`CALL_STDIN_GRACE`](crate::downstream::CALL_STDIN_GRACE) after their
+    /// downstream children get [`CALL_STDIN_GRACE`](crate::servers::CALL_STDIN_GRACE) after their
     /// stdin closes, then SIGTERM, and are killed within
-    /// [`CALL_SHUTDOWN_LIMIT`](crate::downstream::CALL_SHUTDOWN_LIMIT).
+    /// [`CALL_SHUTDOWN_LIMIT`](crate::servers::CALL_SHUTDOWN_LIMIT).
     #[doc(hidden)]
     pub async fn shutdown_soon(&self) {
         let now = std::time::Instant::now();
         self.shared
             .clients
             .shutdown(
-                now + crate::downstream::CALL_SHUTDOWN_LIMIT,
-                Some(now + crate::downstream::CALL_STDIN_GRACE),
+                now + crate::servers::CALL_SHUTDOWN_LIMIT,
+                Some(now + crate::servers::CALL_STDIN_GRACE),
             )
             .await;
     }

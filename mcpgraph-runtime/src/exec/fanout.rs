@@ -25,7 +25,7 @@ use super::retry::Resilience;
 use super::{Execution, from_json_opt, kind_of};
 
 mod parts;
-use crate::downstream::convert::output_of_result;
+use crate::servers::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::expressions::expr::{Args, Expr};
 

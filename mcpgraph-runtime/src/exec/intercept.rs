@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use crate::downstream::DownstreamError;
+use crate::servers::DownstreamError;
 use crate::error::CallError;
 use crate::meta::Limits;
 

@@ -15,7 +15,7 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::Execution;
-use crate::downstream::DownstreamError;
+use crate::servers::DownstreamError;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
 use crate::expressions::value::from_json;
 use crate::questions::Caller;

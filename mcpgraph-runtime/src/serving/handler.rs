@@ -370,9 +370,9 @@ impl ServerHandler for Handler {
                 // A downstream server's text in it is cut to 8 KiB already;
                 // the whole (with what the graph says around it) is bounded
                 // too.
-                let text = crate::downstream::convert::cut_to(
+                let text = crate::servers::convert::cut_to(
                     e.to_string(),
-                    2 * crate::downstream::convert::MAX_ERROR_BYTES,
+                    2 * crate::servers::convert::MAX_ERROR_BYTES,
                 );
                 tracing::warn!(tool = %request.name, error = %text, "tool call failed");
                 Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())

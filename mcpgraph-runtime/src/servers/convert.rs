@@ -12,7 +12,8 @@ use serde_json::Value;
 
 /// The node output for `result`: `Ok(None)` is "no output", `Err` carries
 /// the text of an `isError` result.
-pub(crate) fn output_of_result(result: CallToolResult) -> Result<Option<Value>, String> {
+#[doc(hidden)]
+pub fn output_of_result(result: CallToolResult) -> Result<Option<Value>, String> {
     if result.is_error == Some(true) {
         let text: Vec<&str> = result
             .content
@@ -41,16 +42,19 @@ pub(crate) fn output_of_result(result: CallToolResult) -> Result<Option<Value>, 
 
 /// The most bytes of a downstream server's error message that reach the
 /// caller, the log or a span.
-pub(crate) const MAX_ERROR_BYTES: usize = 8 << 10;
+#[doc(hidden)]
+pub const MAX_ERROR_BYTES: usize = 8 << 10;
 
 /// `message`, cut to [`MAX_ERROR_BYTES`] on a char boundary, with the
 /// number of bytes left out: `… [N bytes left out]`.
-pub(crate) fn cut(message: String) -> String {
+#[doc(hidden)]
+pub fn cut(message: String) -> String {
     cut_to(message, MAX_ERROR_BYTES)
 }
 
 /// `message`, cut to `max` bytes as [`cut`] cuts.
-pub(crate) fn cut_to(mut message: String, max: usize) -> String {
+#[doc(hidden)]
+pub fn cut_to(mut message: String, max: usize) -> String {
     if message.len() <= max {
         return message;
     }
