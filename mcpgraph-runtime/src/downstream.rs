@@ -68,8 +68,6 @@ mod stdin_writer;
 mod stdio;
 #[cfg(feature = "http-client")]
 mod streamable;
-#[cfg(test)]
-pub(crate) mod test_rng;
 #[cfg(feature = "http-client")]
 mod unavailable;
 mod waiting;
@@ -77,9 +75,9 @@ pub(crate) mod wire;
 
 #[doc(hidden)]
 pub mod features;
-pub use child_env::withhold_from_children;
+pub use crate::secrets::withhold_from_children;
 pub use features::{TLS, install_crypto_provider, is_https};
-pub use mcpgraph_format::Auth as ServerAuth;
+pub use crate::servers::ServerAuth;
 pub use oauth::{AuthAction, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 

@@ -21,7 +21,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::downstream::{ServerSpec, effective_specs};
+use crate::servers::{ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
 use crate::exec::intercept::CallInterceptor;

@@ -7,12 +7,12 @@
 pub use crate::caller_token::CallerToken;
 pub use crate::downstream::{
     AuthAction, ServerSpec, allow_interactive_login, effective_specs, parse_override, reaper,
-    run_auth, stderr, withhold_from_children,
+    run_auth, stderr,
 };
 pub use crate::expressions::js_text::to_js_string;
 pub use crate::one_copy::one_copy;
 pub use crate::questions::Owner;
-pub use crate::secrets::{redact, remember};
+pub use crate::secrets::{redact, remember, withhold_from_children, withheld_from_children};
 pub use crate::servers::convert;
 pub use crate::servers::{CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT};
 pub use crate::serving::FLUSH_GRACE;

@@ -39,9 +39,11 @@ mod questions;
 mod secrets;
 mod servers;
 mod serving;
+#[cfg(test)]
+mod test_rng;
 mod trace_context;
 
-pub use downstream::{ServerAuth, ServerSpec, TransportSpec};
+pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;

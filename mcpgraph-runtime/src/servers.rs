@@ -2,13 +2,19 @@
 //! [`Servers`], what a call needs of them, and [`Connect`], how the engine
 //! gets them for a graph (generated code names the facade's constructor,
 //! so that the core links no transport). [`NoServers`] is the set of a
-//! graph that calls nothing (the differential runner's).
+//! graph that calls nothing (the differential runner's). Here too what
+//! the engine and execution share with the downstream client manager:
+//! the servers' settings (`spec`), a failed call ([`DownstreamError`]),
+//! how a result becomes a node's output (`convert`) and the time limits
+//! of shutting the servers down.
 
 #[doc(hidden)]
 pub mod convert;
 mod error;
+mod spec;
 
 pub use error::{CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT};
+pub use spec::{ServerAuth, ServerSpec, TransportSpec, effective_specs};
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,7 +23,6 @@ use futures::future::BoxFuture;
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use crate::downstream::ServerSpec;
 use crate::error::StartupError;
 use crate::questions::Caller;
 

@@ -9,12 +9,11 @@
 //! - the variables its `inheritEnv` names that are set;
 //! - its `env` entries, `${VAR}` expanded.
 //!
-//! A variable withheld with [`withhold_from_children`] (the bearer token
+//! A variable withheld with [`withhold_from_children`](crate::secrets::withhold_from_children) (the bearer token
 //! `--auth-token-env` names) is never inherited, even when `inheritEnv`
 //! names it; an explicit `env` entry still sets it.
 
 use std::ffi::OsString;
-use std::sync::Mutex;
 
 /// The SDKs' allow-list (the TypeScript SDK adds `PROGRAMFILES` on Windows).
 #[cfg(not(windows))]
@@ -37,24 +36,10 @@ pub(crate) const DEFAULT_INHERITED: &[&str] = &[
     "USERPROFILE",
 ];
 
-/// Variables of ours that downstream servers never inherit: secrets of the
-/// graph server itself, such as the bearer token `--auth-token-env` names.
-static WITHHELD: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Keeps the environment variable `var` from the downstream servers
-/// started from now on, even those whose `inheritEnv` names it (an
-/// explicit `env` entry still sets it).
-pub fn withhold_from_children(var: &str) {
-    let mut withheld = WITHHELD.lock().unwrap_or_else(|e| e.into_inner());
-    if !withheld.iter().any(|v| v == var) {
-        withheld.push(var.to_owned());
-    }
-}
-
 /// The variables of ours the server `server` inherits: the allow-list and
 /// what `inherit_env` names, each when set, minus the withheld ones.
 pub(super) fn inherited(server: &str, inherit_env: &[String]) -> Vec<(String, OsString)> {
-    let withheld = WITHHELD.lock().unwrap_or_else(|e| e.into_inner());
+    let withheld = crate::secrets::withheld_from_children();
     let names = (DEFAULT_INHERITED.iter().map(|n| (*n, false)))
         .chain(inherit_env.iter().map(|n| (n.as_str(), true)));
     let mut out: Vec<(String, OsString)> = Vec::new();

@@ -7,10 +7,7 @@ use serde_json::Value;
 
 use crate::error::StartupError;
 
-/// A downstream server's settings, as compiled in or overridden.
-pub use mcpgraph_format::Server as ServerSpec;
-/// How to reach a downstream server.
-pub use mcpgraph_format::Transport as TransportSpec;
+pub use crate::servers::{ServerSpec, TransportSpec, effective_specs};
 
 /// Reads a `--mcp` file: `{"mcpServers": {name: {...}}}` in the usual
 /// shape of MCP client configurations. Without the `http-client` feature,
@@ -38,20 +35,6 @@ pub fn parse_override(text: &str) -> Result<Vec<ServerSpec>, StartupError> {
         }
     }
     Ok(specs)
-}
-
-/// Builds the server list from the compiled-in servers and an optional
-/// override: each override entry replaces the server of the same name or
-/// adds one.
-pub fn effective_specs(compiled: Vec<ServerSpec>, overrides: Vec<ServerSpec>) -> Vec<ServerSpec> {
-    let mut specs = compiled;
-    for spec in overrides {
-        match specs.iter_mut().find(|s| s.name == spec.name) {
-            Some(existing) => *existing = spec,
-            None => specs.push(spec),
-        }
-    }
-    specs
 }
 
 #[cfg(test)]

@@ -103,7 +103,7 @@ pub(crate) fn preview(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::downstream::test_rng::TestRng;
+    use crate::test_rng::TestRng;
     use rmcp::model::NumberOrString;
 
     #[test]

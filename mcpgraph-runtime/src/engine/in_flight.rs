@@ -62,7 +62,7 @@ impl Engine {
     }
 
     /// Closes downstream connections and stops their processes, within a
-    /// few seconds (`downstream::SHUTDOWN_LIMIT`) whatever they do.
+    /// few seconds (`servers::SHUTDOWN_LIMIT`) whatever they do.
     pub async fn shutdown(&self) {
         let deadline = std::time::Instant::now() + crate::servers::SHUTDOWN_LIMIT;
         self.shared.clients.shutdown(deadline, None).await;

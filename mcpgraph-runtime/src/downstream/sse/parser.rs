@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn random_streams_in_random_pieces_give_their_events() {
-        use crate::downstream::test_rng::TestRng;
+        use crate::test_rng::TestRng;
         const WORDS: &[&str] = &["", "x", "{\"a\": 1}", "a:b", " lead", "é", "data: inner"];
         let mut rng = TestRng::new(7);
         for round in 0..3000 {
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn random_bytes_never_panic() {
-        use crate::downstream::test_rng::TestRng;
+        use crate::test_rng::TestRng;
         const ALPHABET: &[u8] = b"data:event \r\n{}\"id:\xff";
         let mut rng = TestRng::new(99);
         for _ in 0..20_000 {

@@ -122,7 +122,7 @@ impl IdScanner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::downstream::test_rng::TestRng;
+    use crate::test_rng::TestRng;
     use rmcp::model::NumberOrString;
     use serde_json::{Map, Value, json};
 

@@ -8,7 +8,7 @@ use jsonata_core::evaluator::{Context, EvaluatorError};
 use jsonata_core::value::JValue;
 
 use super::same;
-use crate::downstream::test_rng::TestRng;
+use crate::test_rng::TestRng;
 use crate::expressions::evaluator::evaluate_by_jsonata;
 use crate::expressions::expr::Expr;
 use crate::expressions::history::History;

@@ -204,7 +204,7 @@ fn from_env(var: &str) -> Result<StateKeys, StartupError> {
             )));
         }
     };
-    crate::downstream::withhold_from_children(var);
+    crate::secrets::withhold_from_children(var);
     crate::secrets::remember(var, text.trim());
     StateKeys::parse(&text, &place, Some(var))
 }

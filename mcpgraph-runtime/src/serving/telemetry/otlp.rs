@@ -17,8 +17,12 @@ use tracing_subscriber::registry::LookupSpan;
 /// A tracer provider exporting to `endpoint`, or `None` (with a warning)
 /// when the exporter cannot be built.
 pub(super) fn provider(endpoint: &str, service_name: &str) -> Option<SdkTracerProvider> {
-    // An https endpoint needs the TLS provider the HTTP client expects.
-    crate::downstream::install_crypto_provider();
+    // An https endpoint needs the TLS provider the HTTP client expects
+    // (reqwest is built without one): ring, unless something else installed
+    // one first. Losing a race with another installer is fine.
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_endpoint(endpoint)

@@ -1,5 +1,6 @@
 //! A small deterministic random source for the property tests of the
-//! wire-level parsers (`wire`, its id scanner, `sse`'s event parser).
+//! wire-level parsers (`downstream`'s `wire`, its id scanner, `sse`'s event
+//! parser) and of the native expression functions.
 
 /// A seeded random source: the same seed gives the same sequence.
 pub(crate) struct TestRng(u64);
