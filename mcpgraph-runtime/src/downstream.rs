@@ -37,8 +37,22 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex as StdMutex};
 
-use crate::questions::Declared;
+use crate::host::Declared;
 use tokio::sync::Mutex;
+
+/// `tracing::warn!` about the downstream server `$server`, its message
+/// redacted ([`redact`](crate::host::redact)): text a server sent and settings expanded from `${VAR}`
+/// reach the log as `${VAR}`, as the server's forwarded stderr does.
+macro_rules! warn_redacted {
+    ($server:expr, $($message:tt)+) => {
+        ::tracing::warn!(
+            server = $server,
+            "{}",
+            $crate::host::redact(&format!($($message)+))
+        )
+    };
+}
+pub(crate) use warn_redacted;
 
 mod answers;
 mod asking;
@@ -75,7 +89,7 @@ pub(crate) mod wire;
 
 #[doc(hidden)]
 pub mod features;
-pub use crate::secrets::withhold_from_children;
+pub use crate::host::withhold_from_children;
 pub use features::{TLS, install_crypto_provider, is_https};
 pub use crate::servers::ServerAuth;
 pub use oauth::{AuthAction, allow_interactive_login, run_auth};
@@ -114,7 +128,7 @@ struct Downstream {
     last_used: StdMutex<std::time::Instant>,
     /// Who took its turn last (the holder while the turn is taken), for
     /// each caller's share of a set's connections (see `pool`).
-    holder: StdMutex<Option<crate::questions::Owner>>,
+    holder: StdMutex<Option<crate::host::Owner>>,
 }
 
 impl Downstream {
@@ -315,14 +329,14 @@ impl std::fmt::Debug for ClientManager {
     }
 }
 
-/// The [`Servers`](crate::servers::Servers) of a graph: a [`ClientManager`]
+/// The [`Servers`](crate::Servers) of a graph: a [`ClientManager`]
 /// for `specs`, comparing each server's tools with `lock` (the JSON
 /// `Graph::LOCK` holds) when given. Must be called inside a tokio runtime,
 /// which then drives the connections.
 pub fn connect(
     specs: Vec<ServerSpec>,
     lock: Option<&'static str>,
-) -> Result<Arc<dyn crate::servers::Servers>, crate::StartupError> {
+) -> Result<Arc<dyn crate::Servers>, crate::StartupError> {
     let mut clients = ClientManager::new(specs, tokio::runtime::Handle::current());
     if let Some(lock) = lock {
         clients = clients.with_lock(lock)?;
@@ -330,13 +344,13 @@ pub fn connect(
     Ok(Arc::new(clients))
 }
 
-impl crate::servers::Servers for ClientManager {
+impl crate::Servers for ClientManager {
     fn call<'a>(
         &'a self,
         server: &'a str,
         tool: &'a str,
         arguments: serde_json::Map<String, serde_json::Value>,
-        caller: Option<&'a crate::questions::Caller>,
+        caller: Option<&'a crate::Caller>,
     ) -> futures::future::BoxFuture<'a, Result<rmcp::model::CallToolResult, DownstreamError>> {
         ClientManager::call(self, server, tool, arguments, caller)
     }

@@ -10,9 +10,12 @@ pub use crate::downstream::{
     run_auth, stderr,
 };
 pub use crate::expressions::js_text::to_js_string;
-pub use crate::one_copy::one_copy;
-pub use crate::questions::Owner;
-pub use crate::secrets::{redact, remember, withhold_from_children, withheld_from_children};
+pub use crate::one_copy::{OneCopy, one_copy};
+pub use crate::questions::{Declared, Owner, Stop, Unanswered};
+pub use crate::secrets::{
+    Remembered, redact, redact_bytes, remember, remember_token, withhold_from_children,
+    withheld_from_children,
+};
 pub use crate::servers::convert;
 pub use crate::servers::{CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT};
 pub use crate::serving::FLUSH_GRACE;
@@ -21,8 +24,9 @@ pub use crate::serving::handler::{
     success_result,
 };
 pub use crate::serving::identity::RequestIdentity;
-pub use crate::serving::metrics::{Counters, counters, refused};
+pub use crate::serving::metrics::{Counters, circuit_open, counters, refused, restart};
 pub use crate::serving::state::StateKeys;
-pub use crate::serving::stderr_writer::flush as flush_stderr;
+pub use crate::serving::stderr_writer::{flush as flush_stderr, write as write_stderr};
 pub use crate::serving::stdio::halves as stdio_halves;
 pub use crate::serving::telemetry::{Telemetry, init as init_telemetry};
+pub use crate::trace_context::TraceContext;

@@ -11,7 +11,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 /// A boxed future made by [`one_copy`].
-pub(crate) type OneCopy<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+#[doc(hidden)]
+pub type OneCopy<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Boxes `future`, so that its body is compiled into one codegen unit.
 #[inline(never)]

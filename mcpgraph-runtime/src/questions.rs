@@ -29,8 +29,9 @@ mod budget;
 mod declared;
 mod rounds;
 
-pub(crate) use budget::{Budget, Stop};
-pub(crate) use declared::Declared;
+pub(crate) use budget::Budget;
+pub use budget::Stop;
+pub use declared::Declared;
 pub(crate) use rounds::Slot;
 pub use rounds::{Rounds, Saved};
 
@@ -116,7 +117,8 @@ impl std::fmt::Debug for Channel {
 
 /// Why a question got no answer.
 #[derive(Clone, Debug)]
-pub(crate) enum Unanswered {
+#[doc(hidden)]
+pub enum Unanswered {
     /// The caller did not declare the capability, or cannot be asked.
     NotDeclared {
         capability: &'static str,

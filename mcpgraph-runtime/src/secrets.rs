@@ -143,7 +143,8 @@ struct Form {
 /// Keeps a token in the registry: when the last clone is dropped, the
 /// token leaves ([`GRACE`] later, at the registry's next change).
 #[derive(Clone)]
-pub(crate) struct Remembered(Option<Arc<Guard>>);
+#[doc(hidden)]
+pub struct Remembered(Option<Arc<Guard>>);
 
 struct Guard {
     registry: &'static Registry,
@@ -185,7 +186,8 @@ pub fn remember(name: &str, value: &str) {
 /// (and all its clones) is dropped or `life` has passed, each [`GRACE`]
 /// later; at most [`MAX_TOKENS`] tokens are held, the oldest leaving
 /// first.
-pub(crate) fn remember_token(name: &str, value: &str, life: Option<Duration>) -> Remembered {
+#[doc(hidden)]
+pub fn remember_token(name: &str, value: &str, life: Option<Duration>) -> Remembered {
     REGISTRY.remember_token(name, value, life, Instant::now())
 }
 
@@ -423,7 +425,8 @@ pub fn redact(text: &str) -> Cow<'_, str> {
 
 /// [`redact`] for bytes (a log event, a line of a child's stderr), read as
 /// UTF-8 with invalid sequences replaced.
-pub(crate) fn redact_bytes(bytes: Vec<u8>) -> Vec<u8> {
+#[doc(hidden)]
+pub fn redact_bytes(bytes: Vec<u8>) -> Vec<u8> {
     if !REGISTRY.any.load(Ordering::Acquire) {
         return bytes;
     }
@@ -432,20 +435,6 @@ pub(crate) fn redact_bytes(bytes: Vec<u8>) -> Vec<u8> {
         Cow::Owned(text) => text.into_bytes(),
     }
 }
-
-/// `tracing::warn!` about the downstream server `$server`, its message
-/// [`redact`]ed: text a server sent and settings expanded from `${VAR}`
-/// reach the log as `${VAR}`, as the server's forwarded stderr does.
-macro_rules! warn_redacted {
-    ($server:expr, $($message:tt)+) => {
-        ::tracing::warn!(
-            server = $server,
-            "{}",
-            $crate::secrets::redact(&format!($($message)+))
-        )
-    };
-}
-pub(crate) use warn_redacted;
 
 /// Variables of ours that downstream servers never inherit: secrets of the
 /// graph server itself, such as the bearer token `--auth-token-env` names.

@@ -9,7 +9,8 @@ use rmcp::model::{MetaObject, RequestMetaObject};
 
 /// A caller's trace context.
 #[derive(Clone, Debug)]
-pub(crate) struct TraceContext {
+#[doc(hidden)]
+pub struct TraceContext {
     traceparent: String,
     tracestate: Option<String>,
 }

@@ -5,8 +5,8 @@
 use rmcp::model::{InputRequest, InputRequiredResult, InputResponses, ServerRequest};
 
 use super::DownstreamError;
-use crate::error::Downstream as Kind;
-use crate::questions::{Caller, Declared};
+use crate::Downstream as Kind;
+use crate::{Caller, host::Declared};
 
 /// The server-to-client request an input request is.
 pub(super) fn server_request(request: InputRequest) -> Option<ServerRequest> {
@@ -41,13 +41,13 @@ pub(super) async fn answer(
         };
         let asked = match caller {
             Some(caller) => caller.ask(request).await,
-            None => Err(crate::questions::Unanswered::NotDeclared {
+            None => Err(crate::host::Unanswered::NotDeclared {
                 capability: Declared::needed_by(&request),
                 why: "a call made outside an MCP session cannot declare".to_owned(),
             }),
         };
         let answer = asked.map_err(|why| match why {
-            crate::questions::Unanswered::Stopped(stop) => super::waiting::stopped(what, stop),
+            crate::host::Unanswered::Stopped(stop) => super::waiting::stopped(what, stop),
             why => DownstreamError::new(
                 Kind::Protocol,
                 format!("{what} asked the calling client a question, and {why}"),

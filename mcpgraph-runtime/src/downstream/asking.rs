@@ -29,7 +29,7 @@ use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, Ro
 use rmcp::{ClientHandler, ErrorData as McpError};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::questions::{Caller, Declared};
+use crate::{Caller, host::Declared};
 
 /// The handler of one downstream connection.
 pub(super) struct Questions {
@@ -164,7 +164,7 @@ impl Questions {
         // Every question counts against the call's maxQuestions, answered
         // or not; past it the call is stopped and the server refused.
         if let Err(stop) = route.caller.count_questions(1) {
-            return Err(self.refuse(&route, crate::questions::Unanswered::Stopped(stop)));
+            return Err(self.refuse(&route, crate::host::Unanswered::Stopped(stop)));
         }
         if let Some(park) = &route.park {
             route
@@ -197,7 +197,7 @@ impl Questions {
 
     /// Notes why a question got no answer (for the call's error) and
     /// refuses it to the server.
-    fn refuse(&self, route: &Route, why: crate::questions::Unanswered) -> McpError {
+    fn refuse(&self, route: &Route, why: crate::host::Unanswered) -> McpError {
         let note = format!("it asked the calling client a question, and {why}");
         if let Ok(mut problem) = route.problem.lock() {
             problem.get_or_insert(note);

@@ -15,7 +15,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::error::{Downstream, ErrorKind};
+use crate::{Downstream, ErrorKind};
 
 /// Consecutive (non-overlapping) availability failures that open the
 /// breaker.
@@ -127,7 +127,7 @@ impl Ticket<'_> {
                         state.failures,
                         COOL_DOWN.as_secs()
                     );
-                    crate::serving::metrics::circuit_open(server);
+                    crate::host::circuit_open(server);
                 }
                 trip
             }
@@ -148,7 +148,7 @@ impl Drop for Ticket<'_> {
 /// (for `left` more).
 pub(super) fn open(server: &str, tool: &str, left: std::time::Duration) -> super::DownstreamError {
     let mut error = super::DownstreamError::new(
-        crate::error::Downstream::Refused,
+        crate::Downstream::Refused,
         format!(
             "downstream server `{server}` tool `{tool}` not called: the server failed {} times in a row, \
              and its circuit breaker fails its calls at once for {} s more (then one call probes it)",

@@ -21,8 +21,8 @@ use serde_json::Value;
 use super::connection::Connection;
 use super::waiting::Sent;
 use super::{ClientManager, Downstream, DownstreamError};
-use crate::error::{Downstream as Kind, ErrorKind};
-use crate::questions::{Caller, Declared};
+use crate::{Downstream as Kind, ErrorKind};
+use crate::{Caller, host::Declared};
 
 use super::answers::{answer, server_request};
 
@@ -351,7 +351,7 @@ pub(super) fn parking_full(what: &str, full: &dyn std::fmt::Display) -> Downstre
 fn pass_on(
     input: InputRequiredResult,
     caller: &Caller,
-    round: &crate::questions::Rounds,
+    round: &crate::Rounds,
     what: &str,
 ) -> DownstreamError {
     let requests = input.input_requests.unwrap_or_default();

@@ -9,7 +9,7 @@
 //! - the variables its `inheritEnv` names that are set;
 //! - its `env` entries, `${VAR}` expanded.
 //!
-//! A variable withheld with [`withhold_from_children`](crate::secrets::withhold_from_children) (the bearer token
+//! A variable withheld with [`withhold_from_children`](crate::host::withhold_from_children) (the bearer token
 //! `--auth-token-env` names) is never inherited, even when `inheritEnv`
 //! names it; an explicit `env` entry still sets it.
 
@@ -39,7 +39,7 @@ pub(crate) const DEFAULT_INHERITED: &[&str] = &[
 /// The variables of ours the server `server` inherits: the allow-list and
 /// what `inherit_env` names, each when set, minus the withheld ones.
 pub(super) fn inherited(server: &str, inherit_env: &[String]) -> Vec<(String, OsString)> {
-    let withheld = crate::secrets::withheld_from_children();
+    let withheld = crate::host::withheld_from_children();
     let names = (DEFAULT_INHERITED.iter().map(|n| (*n, false)))
         .chain(inherit_env.iter().map(|n| (n.as_str(), true)));
     let mut out: Vec<(String, OsString)> = Vec::new();

@@ -18,7 +18,7 @@ use super::connection::{Connection, HEALTHY, crash_report, process_gone};
 use super::spec::{ServerSpec, TransportSpec};
 use super::stdio;
 use crate::downstream::env_expand::expand;
-use crate::questions::Declared;
+use crate::host::Declared;
 
 /// Why a connection attempt failed, with the child process it started (if
 /// any) still to be stopped: the caller stops it in the background, so the

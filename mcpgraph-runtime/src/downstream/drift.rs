@@ -16,7 +16,6 @@ use serde_json::Value;
 
 use super::connection::Connection;
 use super::listing::{ListingError, all_tools};
-use crate::secrets::warn_redacted;
 
 /// Per server, per tool: the locked `inputSchema` and `outputSchema`.
 #[derive(Debug, Default)]

@@ -5,7 +5,7 @@
 //! or arguments), and they can come back in text a client sees: a
 //! connection error quoting a URL, a crashed server's stderr, a downstream
 //! error message: [`expand`] remembers them as secrets, which
-//! `crate::secrets::redact` puts the `${VAR}` back for.
+//! `crate::host::redact` puts the `${VAR}` back for.
 
 /// Expands `${VAR}` / `${VAR:-default}` in `input` using `lookup`. An unset
 /// variable without a default is an error naming it. A `$` not followed by
@@ -47,7 +47,7 @@ pub(crate) fn expand(input: &str) -> Result<String, String> {
     expand_with(input, |name| {
         let value = std::env::var(name).ok();
         if let Some(value) = &value {
-            crate::secrets::remember(name, value);
+            crate::host::remember(name, value);
         }
         value
     })

@@ -10,7 +10,6 @@ use std::time::Duration;
 use super::connect::{ConnectError, connect};
 use super::connection::{Connection, FAILED, HEALTHY, crash_report, ping};
 use super::{ClientManager, Downstream};
-use crate::secrets::warn_redacted;
 
 impl ClientManager {
     /// The open connection to `downstream`, after replacing one that
@@ -119,7 +118,7 @@ impl ClientManager {
         let Some(connection) = connection else {
             return;
         };
-        crate::serving::metrics::restart();
+        crate::host::restart();
         let closing = self.closing.clone();
         let task = self.runtime.spawn(async move {
             // Each running call holds a clone; this task holds the last.

@@ -48,7 +48,7 @@ use rmcp::transport::auth::AuthError;
 use rmcp::transport::streamable_http_client::StreamableHttpError;
 
 #[cfg(feature = "http-client")]
-use crate::caller_token::CallerToken;
+use crate::host::CallerToken;
 
 #[cfg(feature = "http-client")]
 pub(crate) use settings::AuthSettings;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use super::asking::Parked;
 use super::waiting::Waiting;
-use crate::questions::Owner;
+use crate::host::Owner;
 
 /// A parked call: the call in flight, and the question it waits to answer.
 type ParkedCall = (Box<Waiting>, Parked);

@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::{ClientManager, Declaring, Downstream, DownstreamError, TransportSpec};
-use crate::error::{Downstream as Kind, ErrorKind};
-use crate::questions::{Declared, Owner};
+use crate::{Downstream as Kind, ErrorKind};
+use crate::host::{Declared, Owner};
 
 /// The most one-call-at-a-time connections (child processes, SSE
 /// sessions) kept per server and set of capabilities; a call that finds

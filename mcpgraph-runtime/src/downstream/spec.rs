@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::error::StartupError;
+use crate::StartupError;
 
 pub use crate::servers::{ServerSpec, TransportSpec, effective_specs};
 

@@ -20,7 +20,7 @@ use tokio::sync::mpsc;
 use super::http_client::{error_chain, http_client};
 use super::oauth::{Authorizer, Behalf, Refusal};
 use super::wire::{decode, oversized};
-use crate::secrets::{redact, warn_redacted};
+use crate::host::redact;
 
 pub(crate) mod parser;
 

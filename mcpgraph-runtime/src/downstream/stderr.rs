@@ -37,7 +37,7 @@ pub fn release() {
         std::mem::take(&mut *held)
     };
     if !held.is_empty() {
-        let held = crate::secrets::redact_bytes(held);
+        let held = crate::host::redact_bytes(held);
         let _ = std::io::stderr().lock().write_all(&held);
     }
 }
@@ -60,7 +60,7 @@ fn emit(lines: &[u8]) {
         }
     } else {
         drop(held);
-        crate::serving::stderr_writer::write(lines.to_vec());
+        crate::host::write_stderr(lines.to_vec());
     }
 }
 
@@ -104,7 +104,7 @@ async fn pump(prefix: String, mut pipe: ChildStderr, forwarded: Arc<Forwarded>) 
     let mut line: Vec<u8> = Vec::new();
     let forward = |line: &[u8]| {
         let line = String::from_utf8_lossy(line);
-        let text = crate::secrets::redact(&line);
+        let text = crate::host::redact(&line);
         let mut out = Vec::with_capacity(prefix.len() + text.len() + 1);
         out.extend_from_slice(prefix.as_bytes());
         out.extend_from_slice(text.as_bytes());

@@ -110,7 +110,7 @@ impl Process {
             && let Some(why) = self.retired.get()
         {
             let program = &self.program;
-            crate::secrets::warn_redacted!(
+            crate::downstream::warn_redacted!(
                 self.server.as_str(),
                 "downstream server `{}`: `{program}` {why}",
                 self.server

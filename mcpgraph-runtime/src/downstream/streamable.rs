@@ -20,7 +20,7 @@ use sse_stream::Sse;
 
 use super::oauth::{Authorizer, Behalf, authorized};
 use super::wire::{self, MAX_REPLY_BYTES};
-use crate::caller_token::CallerToken;
+use crate::host::CallerToken;
 use rmcp::model::GetExtensions as _;
 
 /// reqwest's client for one downstream server, named for log lines, with

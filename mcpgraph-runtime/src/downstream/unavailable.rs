@@ -1,6 +1,6 @@
 //! An HTTP 429 or 5xx answer to a request, carried to the call it fails as
 //! a JSON-RPC error reply that says so, with the server's `Retry-After`:
-//! the call fails as [`Downstream::Refused`](crate::error::Downstream),
+//! the call fails as [`Downstream::Refused`](crate::Downstream),
 //! which a node's `retry` retries, waiting at least as long as the server
 //! asked (capped by the node's `maxBackoffMs`).
 //!

@@ -22,9 +22,9 @@ use tokio::sync::mpsc;
 use super::asking::{Parked, Registered};
 use super::connection::{Connection, InFlight, crash_report, process_gone};
 use super::{ClientManager, Downstream, DownstreamError};
-use crate::error::Downstream as Kind;
-use crate::questions::{Caller, Stop};
-use crate::trace_context::TraceContext;
+use crate::Downstream as Kind;
+use crate::{Caller, host::Stop};
+use crate::host::TraceContext;
 
 /// What one `tools/call` request came back with.
 pub(super) enum Sent {

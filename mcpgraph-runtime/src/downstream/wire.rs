@@ -5,7 +5,7 @@
 use rmcp::model::{ErrorData, RequestId, ServerJsonRpcMessage};
 use serde_json::Value;
 
-use crate::secrets::{redact, warn_redacted};
+use crate::host::redact;
 
 mod id_scanner;
 

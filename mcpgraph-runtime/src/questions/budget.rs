@@ -29,7 +29,8 @@ pub(crate) struct Budget {
 /// Why a call's questions stopped it: the limit's kind and what happened
 /// (the downstream call it stops names its server and tool before it).
 #[derive(Clone, Debug)]
-pub(crate) struct Stop {
+#[doc(hidden)]
+pub struct Stop {
     pub(crate) kind: ErrorKind,
     pub(crate) why: String,
 }

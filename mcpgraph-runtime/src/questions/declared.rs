@@ -13,7 +13,8 @@ use rmcp::model::{
 
 /// Elicitation, sampling and roots as the caller declared them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) struct Declared(u8);
+#[doc(hidden)]
+pub struct Declared(u8);
 
 const ELICIT_FORM: u8 = 1;
 const ELICIT_URL: u8 = 1 << 1;

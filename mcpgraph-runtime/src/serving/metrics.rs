@@ -62,12 +62,14 @@ pub fn refused(cap: &'static str) {
 }
 
 /// Counts one downstream reconnection.
-pub(crate) fn restart() {
+#[doc(hidden)]
+pub fn restart() {
     RESTARTS.fetch_add(1, Ordering::Relaxed);
 }
 
 /// Counts one opening of `server`'s circuit breaker.
-pub(crate) fn circuit_open(server: &str) {
+#[doc(hidden)]
+pub fn circuit_open(server: &str) {
     bump(&CIRCUIT_OPEN, server.to_owned());
 }
 

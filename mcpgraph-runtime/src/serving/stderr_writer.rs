@@ -70,7 +70,8 @@ fn write_loop(receiver: &Receiver<Vec<u8>>) {
 }
 
 /// Queues `chunk` (whole lines) for our stderr, or drops and counts it.
-pub(crate) fn write(chunk: Vec<u8>) {
+#[doc(hidden)]
+pub fn write(chunk: Vec<u8>) {
     if chunk.is_empty() {
         return;
     }

@@ -160,7 +160,7 @@ async fn learn_header_params(
         return;
     }
     if let Err(e) = super::super::listing::all_tools(service.peer(), limit).await {
-        crate::secrets::warn_redacted!(
+        crate::downstream::warn_redacted!(
             server,
             "could not list the tools of `{server}` ({e}); calls to it go without Mcp-Param-* headers"
         );

@@ -16,7 +16,7 @@ use super::grants::Token;
 use super::issuer::Pin;
 use super::settings::{AuthSettings, Secrets};
 use super::token_endpoint::token_request;
-use crate::caller_token::CallerToken;
+use crate::host::CallerToken;
 
 /// Tokens kept at most (one per caller token).
 const MAX_KEPT: usize = 1024;

@@ -31,12 +31,12 @@ pub(crate) struct Token {
     pub(crate) renew_at: Option<Instant>,
     /// Keeps the token (and its refresh token) among the secrets to
     /// redact until it is dropped or expires.
-    remembered: Vec<crate::secrets::Remembered>,
+    remembered: Vec<crate::host::Remembered>,
 }
 
 impl Token {
     fn new(access: String, expires_in: Option<Duration>) -> Token {
-        let remembered = vec![crate::secrets::remember_token(
+        let remembered = vec![crate::host::remember_token(
             "oauth access token",
             &access,
             expires_in,
@@ -127,7 +127,7 @@ pub(super) fn from_response(response: &OAuthTokenResponse) -> Token {
     );
     if let Some(refresh) = response.refresh_token() {
         let remembered =
-            crate::secrets::remember_token("oauth refresh token", refresh.secret(), None);
+            crate::host::remember_token("oauth refresh token", refresh.secret(), None);
         token.remembered.push(remembered);
     }
     token

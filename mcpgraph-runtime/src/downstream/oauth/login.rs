@@ -118,7 +118,7 @@ pub(crate) async fn log_in(
     let query = callback.split_once('?').map_or("", |(_, q)| q);
     for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
         if key == "code" {
-            crate::secrets::remember("oauth authorization code", &value);
+            crate::host::remember("oauth authorization code", &value);
         }
     }
     session

@@ -167,6 +167,6 @@ fn read_secret(name: &str, key: &str, path: &str) -> Result<String, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("`auth.{key}File` `{path}`: {e}"))?;
     let text = text.trim().to_owned();
-    crate::secrets::remember(name, &text);
+    crate::host::remember(name, &text);
     Ok(text)
 }

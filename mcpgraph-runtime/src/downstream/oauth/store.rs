@@ -239,7 +239,7 @@ impl CredentialStore for FileStore {
 /// The access and refresh tokens of `response`, remembered as secrets
 /// until they expire (rmcp holds them, not us: no guard to drop).
 pub(crate) fn remember_tokens(response: &rmcp::transport::auth::OAuthTokenResponse) {
-    use crate::secrets::remember_token;
+    use crate::host::remember_token;
     use oauth2::TokenResponse as _;
     let access = response.access_token().secret();
     remember_token("oauth access token", access, response.expires_in()).until_expiry();

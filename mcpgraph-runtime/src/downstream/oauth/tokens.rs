@@ -20,8 +20,8 @@ use super::issuer::Pin;
 
 use super::settings::{AuthSettings, Secrets};
 use super::store::FileStore;
-use crate::caller_token::CallerToken;
-use crate::one_copy::{OneCopy, one_copy};
+use crate::host::CallerToken;
+use crate::host::{OneCopy, one_copy};
 
 /// Logins (the first and step-ups) one run makes at most for a server.
 const MAX_LOGINS: u32 = 3;
