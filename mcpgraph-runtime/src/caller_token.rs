@@ -28,7 +28,8 @@ impl CallerToken {
     }
 
     /// The token itself, to send where it belongs.
-    pub(crate) fn secret(&self) -> &str {
+    #[doc(hidden)]
+    pub fn secret(&self) -> &str {
         &self.token
     }
 

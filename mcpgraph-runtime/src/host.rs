@@ -6,18 +6,20 @@
 
 pub use crate::caller_token::CallerToken;
 pub use crate::downstream::{
-    AuthAction, ServerSpec, allow_interactive_login, effective_specs, parse_override, reaper,
+    AuthAction, ServerSpec, allow_interactive_login, parse_override, reaper,
     run_auth, stderr,
 };
 pub use crate::expressions::js_text::to_js_string;
 pub use crate::one_copy::{OneCopy, one_copy};
-pub use crate::questions::{Declared, Owner, Stop, Unanswered};
+pub use crate::questions::{Budget, Declared, Owner, Slot, Stop, Unanswered, WaitClock};
 pub use crate::secrets::{
     Remembered, redact, redact_bytes, remember, remember_token, withhold_from_children,
     withheld_from_children,
 };
 pub use crate::servers::convert;
-pub use crate::servers::{CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT};
+pub use crate::servers::{
+    CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT, effective_specs,
+};
 pub use crate::serving::FLUSH_GRACE;
 pub use crate::serving::handler::{
     CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION, Handler, serve,

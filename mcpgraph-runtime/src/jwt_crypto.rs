@@ -14,7 +14,6 @@
 //! [`install`] makes it the provider before the first signature or
 //! verification: `signing_key` and the issuer's key cache call it.
 
-#[cfg(feature = "http-client")]
 mod pem;
 mod sign;
 #[cfg(all(test, feature = "http-client"))]
@@ -26,8 +25,8 @@ use jsonwebtoken::crypto::{CryptoProvider, KeyUtils};
 use jsonwebtoken::errors::{Error, ErrorKind, Result};
 use jsonwebtoken::jwk::{EllipticCurve, ThumbprintHash};
 
-#[cfg(feature = "http-client")]
-pub(crate) use pem::signing_key;
+#[doc(hidden)]
+pub use pem::signing_key;
 
 /// The provider: ring's primitives behind jsonwebtoken's traits.
 static PROVIDER: CryptoProvider = CryptoProvider {

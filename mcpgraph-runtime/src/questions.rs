@@ -29,10 +29,10 @@ mod budget;
 mod declared;
 mod rounds;
 
-pub(crate) use budget::Budget;
+pub use budget::Budget;
 pub use budget::Stop;
 pub use declared::Declared;
-pub(crate) use rounds::Slot;
+pub use rounds::Slot;
 pub use rounds::{Rounds, Saved};
 
 /// The client of one graph call, as far as questions go: what it declared
@@ -84,7 +84,8 @@ impl Owner {
     /// Whether this is the client of a graph served over stdio (named
     /// `stdio` by `serving::handler`): the only caller, so its share of
     /// what is held for callers protects nobody.
-    pub(crate) fn is_sole_client(&self) -> bool {
+    #[doc(hidden)]
+    pub fn is_sole_client(&self) -> bool {
         &*self.0 == Self::STDIO
     }
 }
@@ -204,18 +205,21 @@ impl Caller {
     }
 
     /// Who the caller is (`None`: a call made outside the server).
-    pub(crate) fn owner(&self) -> Option<&Owner> {
+    #[doc(hidden)]
+    pub fn owner(&self) -> Option<&Owner> {
         self.owner.as_ref()
     }
 
     /// The access token the caller's request carried, if inbound OAuth
     /// accepted one.
-    pub(crate) fn token(&self) -> Option<&crate::caller_token::CallerToken> {
+    #[doc(hidden)]
+    pub fn token(&self) -> Option<&crate::caller_token::CallerToken> {
         self.token.as_ref()
     }
 
     /// The trace context of the caller's request.
-    pub(crate) fn trace(&self) -> Option<&crate::trace_context::TraceContext> {
+    #[doc(hidden)]
+    pub fn trace(&self) -> Option<&crate::trace_context::TraceContext> {
         self.trace.as_deref()
     }
 
@@ -250,7 +254,8 @@ impl Caller {
     }
 
     /// The call asking, as a round keys it.
-    pub(crate) fn slot(&self) -> Slot {
+    #[doc(hidden)]
+    pub fn slot(&self) -> Slot {
         Slot {
             node: self.node.to_owned(),
             part: self.part.as_deref().map(str::to_owned),
@@ -258,14 +263,16 @@ impl Caller {
     }
 
     /// The try of the call asking (from 1).
-    pub(crate) fn attempt(&self) -> u32 {
+    #[doc(hidden)]
+    pub fn attempt(&self) -> u32 {
         self.attempt
     }
 
     /// Reports a downstream server's progress within the asking node:
     /// mapped between the node's number and the next (`progress / total`
     /// of the way; without a total, ever closer to the next).
-    pub(crate) fn report(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+    #[doc(hidden)]
+    pub fn report(&self, progress: f64, total: Option<f64>, message: Option<String>) {
         let Some((sink, number)) = &self.progress else {
             return;
         };
@@ -284,7 +291,8 @@ impl Caller {
     }
 
     /// The round, for a caller of MCP 2026-07-28.
-    pub(crate) fn round(&self) -> Option<&Rounds> {
+    #[doc(hidden)]
+    pub fn round(&self) -> Option<&Rounds> {
         match &self.channel {
             Channel::Rounds(rounds) => Some(rounds),
             _ => None,
@@ -310,7 +318,8 @@ impl Caller {
 
     /// What the caller can be asked: the capabilities a downstream server
     /// is told of on this call's behalf.
-    pub(crate) fn declared(&self) -> Declared {
+    #[doc(hidden)]
+    pub fn declared(&self) -> Declared {
         match self.channel {
             Channel::Live { .. } | Channel::Rounds(_) => self.declared,
             Channel::Closed { .. } => Declared::default(),
@@ -318,12 +327,14 @@ impl Caller {
     }
 
     /// The clock of time spent waiting for this caller's answers.
-    pub(crate) fn clock(&self) -> &Arc<WaitClock> {
+    #[doc(hidden)]
+    pub fn clock(&self) -> &Arc<WaitClock> {
         &self.clock
     }
 
     /// What the call may spend on questions.
-    pub(crate) fn budget(&self) -> &Budget {
+    #[doc(hidden)]
+    pub fn budget(&self) -> &Budget {
         &self.budget
     }
 
@@ -331,7 +342,8 @@ impl Caller {
     /// question, answered or not); past `maxQuestions` the call is
     /// stopped, and this says why. A 2026-07-28 caller's count lives in
     /// its rounds, so that it carries over from one round to the next.
-    pub(crate) fn count_questions(&self, n: usize) -> Result<(), Stop> {
+    #[doc(hidden)]
+    pub fn count_questions(&self, n: usize) -> Result<(), Stop> {
         let n = u64::try_from(n).unwrap_or(u64::MAX);
         let total = match &self.channel {
             Channel::Rounds(rounds) => rounds.count_questions(n),
@@ -341,7 +353,8 @@ impl Caller {
     }
 
     /// Whether the caller may be asked `request`; why not, otherwise.
-    pub(crate) fn may_ask(&self, request: &ServerRequest) -> Result<(), Unanswered> {
+    #[doc(hidden)]
+    pub fn may_ask(&self, request: &ServerRequest) -> Result<(), Unanswered> {
         let capability = Declared::needed_by(request);
         if let Channel::Closed { why } = &self.channel {
             return Err(Unanswered::NotDeclared {
@@ -365,7 +378,8 @@ impl Caller {
     /// `maxAnswerWaitMs`, past which the call is stopped; the call's
     /// cancellation ends the wait sooner). The time waited is counted on
     /// [`Caller::clock`].
-    pub(crate) async fn ask(&self, mut request: ServerRequest) -> Result<ClientResult, Unanswered> {
+    #[doc(hidden)]
+    pub async fn ask(&self, mut request: ServerRequest) -> Result<ClientResult, Unanswered> {
         self.may_ask(&request)?;
         let (peer, origin) = match &self.channel {
             Channel::Live { peer, origin } => (peer, origin),
@@ -412,7 +426,8 @@ impl Caller {
 /// Time a call spent waiting for its caller's answers, which its time
 /// limits do not count.
 #[derive(Debug, Default)]
-pub(crate) struct WaitClock {
+#[doc(hidden)]
+pub struct WaitClock {
     /// Questions out now.
     outstanding: AtomicUsize,
     /// Microseconds waited by questions that were answered.
@@ -442,7 +457,8 @@ impl WaitClock {
     /// Runs `work` until `limit` of time not spent waiting for answers has
     /// passed (the wait of a question still out does not count); `None`
     /// when the limit came first.
-    pub(crate) async fn timeout<T>(
+    #[doc(hidden)]
+    pub async fn timeout<T>(
         &self,
         limit: Duration,
         work: impl Future<Output = T>,

@@ -161,7 +161,8 @@ impl Remembered {
     /// Lets the guard go without the token leaving: it stays until it
     /// expires or is the oldest past [`MAX_TOKENS`] (for a token whose
     /// holder is not ours, as rmcp's credential store is).
-    pub(crate) fn until_expiry(self) {
+    #[doc(hidden)]
+    pub fn until_expiry(self) {
         if let Some(guard) = self.0
             && let Ok(guard) = Arc::try_unwrap(guard)
         {

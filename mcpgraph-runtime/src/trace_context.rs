@@ -51,7 +51,8 @@ impl TraceContext {
     /// The `_meta` for a downstream request made on behalf of a caller with
     /// trace context `caller`: our current span's context when it is
     /// exported, else the caller's.
-    pub(crate) fn outgoing(caller: Option<&Self>) -> Option<RequestMetaObject> {
+    #[doc(hidden)]
+    pub fn outgoing(caller: Option<&Self>) -> Option<RequestMetaObject> {
         #[cfg(feature = "otel")]
         {
             use opentelemetry::propagation::TextMapPropagator;

@@ -14,7 +14,8 @@ use rustls_pki_types::pem::PemObject;
 
 /// Why a private key is refused. The message never holds the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum KeyError {
+#[doc(hidden)]
+pub enum KeyError {
     /// No private key section in PEM.
     NotPem,
     /// A SEC1 `EC PRIVATE KEY` (ring reads EC keys in PKCS#8 only).
@@ -52,7 +53,7 @@ impl std::error::Error for KeyError {}
 
 /// The signing key of PEM text `pem` and its default algorithm: ES256 for
 /// an EC key, RS256 for an RSA key. Makes ring jsonwebtoken's provider.
-pub(crate) fn signing_key(pem: &str) -> Result<(EncodingKey, Algorithm), KeyError> {
+pub fn signing_key(pem: &str) -> Result<(EncodingKey, Algorithm), KeyError> {
     super::install();
     let der = PrivateKeyDer::from_pem_slice(pem.as_bytes()).map_err(|_| KeyError::NotPem)?;
     match der {

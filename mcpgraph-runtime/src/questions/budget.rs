@@ -15,7 +15,8 @@ use crate::meta::Limits;
 /// The question budget of one tool call, shared by every clone of its
 /// [`super::Caller`].
 #[derive(Debug, Default)]
-pub(crate) struct Budget {
+#[doc(hidden)]
+pub struct Budget {
     /// `(maxQuestions, maxAnswerWaitMs)`, set when the call starts (the
     /// format's defaults until then).
     bounds: OnceLock<(u64, Duration)>,
@@ -31,8 +32,8 @@ pub(crate) struct Budget {
 #[derive(Clone, Debug)]
 #[doc(hidden)]
 pub struct Stop {
-    pub(crate) kind: ErrorKind,
-    pub(crate) why: String,
+    pub kind: ErrorKind,
+    pub why: String,
 }
 
 impl Budget {
@@ -53,7 +54,7 @@ impl Budget {
     }
 
     /// How long one question may wait for its answer.
-    pub(crate) fn answer_wait(&self) -> Duration {
+    pub fn answer_wait(&self) -> Duration {
         self.bounds().1
     }
 
@@ -99,7 +100,7 @@ impl Budget {
     }
 
     /// Waits until the call is stopped; why.
-    pub(crate) async fn stopped(&self) -> Stop {
+    pub async fn stopped(&self) -> Stop {
         loop {
             let notified = self.stopped.notified();
             let mut notified = std::pin::pin!(notified);

@@ -52,12 +52,14 @@ impl Declared {
     }
 
     /// Nothing declared.
-    pub(crate) fn is_empty(self) -> bool {
+    #[doc(hidden)]
+    pub fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// The capabilities to declare to a downstream server.
-    pub(crate) fn capabilities(self) -> ClientCapabilities {
+    #[doc(hidden)]
+    pub fn capabilities(self) -> ClientCapabilities {
         let has = |bit| self.0 & bit != 0;
         let mut capabilities = ClientCapabilities::default();
         if has(ELICIT_FORM) || has(ELICIT_URL) {
@@ -106,7 +108,8 @@ impl Declared {
     }
 
     /// The capability `request` needs, as the spec spells it.
-    pub(crate) fn needed_by(request: &ServerRequest) -> &'static str {
+    #[doc(hidden)]
+    pub fn needed_by(request: &ServerRequest) -> &'static str {
         match request {
             ServerRequest::ElicitRequest(r) => match r.params {
                 ElicitRequestParams::UrlElicitationParams { .. } => "elicitation.url",

@@ -37,7 +37,8 @@ const FORMAT: u32 = 2;
 /// item index (the calls of one such node run at once, each with its own
 /// server, state and answers).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Slot {
+#[doc(hidden)]
+pub struct Slot {
     pub(crate) node: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) part: Option<String>,
@@ -320,7 +321,8 @@ impl Rounds {
     /// its question: the client's answers to that question, under the
     /// keys its server asked with, and the server's `requestState`. Once;
     /// nobody else's.
-    pub(crate) fn resume_call(
+    #[doc(hidden)]
+    pub fn resume_call(
         &self,
         slot: &Slot,
         attempt: u32,
@@ -374,7 +376,8 @@ impl Rounds {
     /// Ends this round with the questions `requests` of try `attempt` of
     /// the call `slot` (and its server's `state`, to send back with the
     /// answers), beside those other calls of the same node ask.
-    pub(crate) fn ask_call(
+    #[doc(hidden)]
+    pub fn ask_call(
         &self,
         slot: Slot,
         attempt: u32,
@@ -401,7 +404,8 @@ impl Rounds {
     }
 
     /// Waits until a call of this round asks (the round stops then).
-    pub(crate) async fn stopping(&self) {
+    #[doc(hidden)]
+    pub async fn stopping(&self) {
         let mut stopping = self.stopping.subscribe();
         let _ = stopping.wait_for(|stopping| *stopping).await;
     }
