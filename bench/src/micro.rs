@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcpgraph_codegen::model::NodeKind;
-use mcpgraph_runtime::downstream::ClientManager;
+use mcpgraph_downstream::ClientManager;
 use mcpgraph_runtime::testing::evaluate_standalone;
 use mcpgraph_runtime::testing::from_json;
 use mcpgraph_runtime::{Execution, Expr, Limits, NodeType, Rule, Switch};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use mcpgraph_runtime::downstream::{AuthAction, run_auth};
+use mcpgraph_downstream::{AuthAction, run_auth};
 
 /// `auth` sub-commands.
 #[derive(Subcommand)]

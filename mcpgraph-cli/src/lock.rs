@@ -13,7 +13,7 @@ use std::time::SystemTime;
 use mcpgraph_codegen::lock::drift::{self, Change};
 use mcpgraph_codegen::lock::{Lock, ServerLock, ToolLock, lock_path};
 use mcpgraph_codegen::model::GraphFile;
-use mcpgraph_runtime::downstream::{ClientManager, ServerSpec, parse_override};
+use mcpgraph_downstream::{ClientManager, ServerSpec, parse_override};
 
 /// What `mcpgraph lock` was asked to do.
 pub(crate) struct LockArgs {
@@ -32,7 +32,7 @@ pub(crate) struct LockArgs {
 /// Runs `mcpgraph lock`.
 pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, String> {
     // A person runs `lock`: a server that wants a login gets one.
-    mcpgraph_runtime::downstream::allow_interactive_login(true);
+    mcpgraph_downstream::allow_interactive_login(true);
     let (file, _) = mcpgraph_codegen::load_file(&args.graph).map_err(|d| {
         for item in &d.items {
             eprintln!("{}", d.render(item));

@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 use crate::cassette::{Cassette, Failure};
 use crate::tape::Tape;
 use mcpgraph_runtime::Limits;
-use mcpgraph_runtime::downstream::DownstreamError;
+use mcpgraph_runtime::host::DownstreamError;
 use mcpgraph_runtime::{Before, CallInterceptor};
 use mcpgraph_runtime::{CallError, ErrorKind, NodeError};
 

@@ -17,7 +17,7 @@ use crate::cassette::{CANCELLED, Exchange, Reply, redacted};
 use crate::diff::diff;
 use mcpgraph_runtime::ErrorKind;
 use mcpgraph_runtime::Limits;
-use mcpgraph_runtime::downstream::DownstreamError;
+use mcpgraph_runtime::host::DownstreamError;
 use mcpgraph_runtime::{Before, CallInterceptor};
 
 /// The tape of one test run; one case at a time.

@@ -225,7 +225,7 @@ impl HttpArgs {
 fn bearer_token(var: &str) -> Result<String, HttpError> {
     match std::env::var(var) {
         Ok(token) if !token.is_empty() => {
-            mcpgraph_runtime::downstream::withhold_from_children(var);
+            mcpgraph_runtime::host::withhold_from_children(var);
             mcpgraph_runtime::host::remember(var, &token);
             Ok(token)
         }

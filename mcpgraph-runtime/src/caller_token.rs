@@ -8,7 +8,6 @@ use std::sync::Arc;
 /// A caller's access token, and the scopes it grants (checked against
 /// the `requiredScopes` of every tool the call reaches, nested ones too).
 #[derive(Clone)]
-#[cfg_attr(not(feature = "http-client"), allow(dead_code))]
 #[doc(hidden)]
 pub struct CallerToken {
     token: Arc<str>,
@@ -16,8 +15,7 @@ pub struct CallerToken {
 }
 
 // Made by inbound OAuth (`mcpgraph-http`), read by the token exchange
-// (`http-client`): a build without it only passes `None` around.
-#[cfg_attr(not(feature = "http-client"), allow(dead_code))]
+// (`mcpgraph-downstream`'s `http-client`).
 impl CallerToken {
     /// The token `token`, granting `scopes`.
     pub fn new(token: &str, scopes: impl IntoIterator<Item = String>) -> CallerToken {

@@ -5,10 +5,6 @@
 //! facade, without notice.
 
 pub use crate::caller_token::CallerToken;
-pub use crate::downstream::{
-    AuthAction, ServerSpec, allow_interactive_login, parse_override, reaper,
-    run_auth, stderr,
-};
 pub use crate::expressions::js_text::to_js_string;
 pub use crate::one_copy::{OneCopy, one_copy};
 pub use crate::questions::{Budget, Declared, Owner, Slot, Stop, Unanswered, WaitClock};

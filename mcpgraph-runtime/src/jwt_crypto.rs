@@ -16,7 +16,7 @@
 
 mod pem;
 mod sign;
-#[cfg(all(test, feature = "http-client"))]
+#[cfg(test)]
 mod tests;
 mod verify;
 

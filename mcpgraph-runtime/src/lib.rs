@@ -10,19 +10,17 @@
 //! serves it, through the graph's type-erased [`GraphDef`] (so it is
 //! compiled once, here, not again in every graph's crate): [`Engine`] runs
 //! calls on single-threaded workers, [`Execution`] holds one call's context
-//! and history, [`downstream`] connects to downstream servers, `serving` speaks
+//! and history, [`Servers`] is what it needs of the downstream servers
+//! (`mcpgraph-downstream` connects them), `serving` speaks
 //! MCP through rmcp.
 
 mod caller_token;
 #[doc(hidden)]
 pub mod codegen;
-pub mod downstream;
 mod engine;
 mod error;
 mod exec;
 mod expressions;
-#[cfg(feature = "testing")]
-mod fuzzing;
 mod graph;
 #[doc(hidden)]
 pub mod host;
@@ -77,7 +75,6 @@ pub use questions::{Rounds, Saved};
 pub mod testing {
     pub use crate::exec::differential;
     pub use crate::expressions::evaluator::evaluate_standalone;
-    pub use crate::fuzzing::wire;
     pub use crate::serving::handler::{Handler, SessionError, serve, success_result};
     pub use jsonata_core;
     pub use mcpgraph_expr::json::{from_json, to_json};

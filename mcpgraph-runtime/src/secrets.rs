@@ -32,10 +32,6 @@
 //! and never wait on a rebuild; keyed by 32 bytes a form, it is small
 //! enough that the rebuild is no stall for the call that got a token.
 
-// Tokens come from OAuth, which is behind `http-client`: without it only
-// configured secrets are remembered.
-#![cfg_attr(not(feature = "http-client"), allow(dead_code))]
-
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

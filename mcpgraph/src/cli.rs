@@ -14,7 +14,8 @@ use serde_json::Value;
 use mcpgraph_runtime::Engine;
 use mcpgraph_runtime::ToolMeta;
 use mcpgraph_runtime::host::one_copy;
-use mcpgraph_runtime::host::{AuthAction, ServerSpec, parse_override};
+use mcpgraph_downstream::{AuthAction, parse_override};
+use mcpgraph_runtime::ServerSpec;
 use mcpgraph_runtime::{Graph, GraphDef};
 
 mod args;
@@ -33,7 +34,7 @@ use serve::serve_command;
 
 /// Runs the CLI of graph `G` with the process's arguments. Only here (the
 /// generated binary's `main`) may downstream servers get a reaper, which
-/// runs this executable again (`mcpgraph_runtime::host::reaper`); [`main_from`] is for
+/// runs this executable again (`mcpgraph_downstream::reaper`); [`main_from`] is for
 /// embedding and tests, whose executables are something else.
 #[inline]
 pub fn main<G: Graph>() -> ExitCode {
@@ -42,10 +43,10 @@ pub fn main<G: Graph>() -> ExitCode {
 
 /// [`main`] for a graph given by its [`GraphDef`].
 pub(crate) fn main_def(graph: GraphDef) -> ExitCode {
-    if mcpgraph_runtime::host::reaper::run_if_reaper() {
+    if mcpgraph_downstream::reaper::run_if_reaper() {
         return ExitCode::SUCCESS;
     }
-    mcpgraph_runtime::host::reaper::enable();
+    mcpgraph_downstream::reaper::enable();
     main_from_def(graph, std::env::args_os().collect())
 }
 
@@ -159,10 +160,10 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             // terminal: it is shown only when the call fails (see `call`),
             // unless the log level asks for it.
             if !tracing::enabled!(tracing::Level::INFO) {
-                mcpgraph_runtime::host::stderr::hold();
+                mcpgraph_downstream::stderr::hold();
             }
             // A person is at the terminal: a server that wants a login gets one.
-            mcpgraph_runtime::host::allow_interactive_login(true);
+            mcpgraph_downstream::allow_interactive_login(true);
             call::call(&engine, graph.tools, &tool, arguments.as_deref(), trace).await
         }
         Command::Test(args) => graph_tests::test(&engine, &graph, *args).await,
@@ -189,7 +190,7 @@ async fn auth(graph: GraphDef, overrides: Vec<ServerSpec>, action: AuthCommand) 
     let Some(spec) = specs.iter().find(|s| s.name == server) else {
         return fail(format!("no downstream server `{server}`"));
     };
-    match mcpgraph_runtime::host::run_auth(spec, action).await {
+    match mcpgraph_downstream::run_auth(spec, action).await {
         Ok(text) => {
             println!("{text}");
             ExitCode::SUCCESS

@@ -14,7 +14,7 @@ pub(crate) const HTTP_CLIENT: bool = cfg!(feature = "http-client");
 /// Why `what` cannot be done: this build lacks mcpgraph's `feature`.
 #[cfg_attr(feature = "http-server", allow(dead_code))]
 pub(crate) fn missing(what: &str, feature: &str) -> String {
-    mcpgraph_runtime::downstream::features::missing(what, feature)
+    mcpgraph_downstream::features::missing(what, feature)
 }
 
 /// Fails the build, with `message`, when an HTTP server's `url` as the
@@ -24,7 +24,7 @@ pub(crate) fn missing(what: &str, feature: &str) -> String {
 /// Without `http-client`, [`require_http_client`] fails the build first,
 /// and this says nothing more.
 pub const fn require_tls(url: &str, message: &str) {
-    if HTTP_CLIENT && mcpgraph_runtime::downstream::is_https(url) && !TLS {
+    if HTTP_CLIENT && mcpgraph_downstream::is_https(url) && !TLS {
         panic!("{}", message);
     }
 }

@@ -158,7 +158,7 @@ impl HttpServer {
             .max_concurrent_requests(max_concurrent);
         // reqwest has no default TLS provider in this build: rmcp's default
         // client would panic without one.
-        mcpgraph_runtime::downstream::install_crypto_provider();
+        mcpgraph_downstream::install_crypto_provider();
         let transport = StreamableHttpClientTransport::from_config(config);
         timed(
             &format!("{}: rmcp initialize over HTTP", self.name),

@@ -123,7 +123,7 @@ struct KeySet {
 
 impl KeyCache {
     pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, OAuthError> {
-        mcpgraph_runtime::downstream::install_crypto_provider();
+        mcpgraph_downstream::install_crypto_provider();
         // Every token is verified with a key of this cache.
         mcpgraph_runtime::jwt_crypto::install();
         let client = reqwest::Client::builder()

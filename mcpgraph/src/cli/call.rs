@@ -43,7 +43,7 @@ pub(super) async fn call(
             ExitCode::SUCCESS
         }
         Err(e) => {
-            mcpgraph_runtime::host::stderr::release();
+            mcpgraph_downstream::stderr::release();
             fail(e.to_string())
         }
     }

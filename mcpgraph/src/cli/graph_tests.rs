@@ -16,7 +16,7 @@ pub(super) async fn test(engine: &Engine, graph: &GraphDef, args: TestArgs) -> E
         let options = args.options();
         if options.reaches_servers() {
             // The servers' own output would bury the results.
-            mcpgraph_runtime::host::stderr::hold();
+            mcpgraph_downstream::stderr::hold();
         }
         mcpgraph_graph_tests::test_command(engine, graph, options).await
     }

@@ -6,7 +6,8 @@
 
 use mcpgraph_codegen::model;
 use mcpgraph_runtime::Limits;
-use mcpgraph_runtime::downstream::{ServerSpec, TransportSpec, effective_specs, parse_override};
+use mcpgraph_runtime::{ServerSpec, TransportSpec, host::effective_specs};
+use mcpgraph_downstream::parse_override;
 
 /// The codegen's defaults, which it fills in for a file without
 /// `executionLimits`, are the runtime's `Limits::default()`. Both types

@@ -1,0 +1,194 @@
+//! Connecting to a downstream `http` (streamable HTTP) or `sse` server:
+//! its URL and headers `${VAR}` expanded, its OAuth tokens, the handshake
+//! within its `timeoutMs` (the `http-client` feature).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use rmcp::ServiceExt;
+use rmcp::model::ProtocolVersion;
+use rmcp::service::{
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService,
+};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use tokio_util::sync::CancellationToken;
+
+use super::super::asking::Questions;
+use super::super::spec::ServerSpec;
+use super::super::{http_client, sse, streamable, wire};
+use super::{ConnectError, era, within};
+use crate::env_expand::expand;
+
+/// A connection's rmcp service.
+type Service = RunningService<RoleClient, Questions>;
+
+/// A connection being made to an HTTP or SSE server: the server, its URL
+/// (`${VAR}` expanded), its headers, its OAuth tokens, its handshake's time
+/// limit and the token that ends the wait.
+pub(super) struct Dial<'a> {
+    spec: &'a ServerSpec,
+    url: String,
+    headers: HeaderMap,
+    auth: Option<Arc<super::super::oauth::Authorizer>>,
+    timeout: std::time::Duration,
+    closing: &'a CancellationToken,
+}
+
+impl<'a> Dial<'a> {
+    /// Expands `url` and checks its scheme, reads `headers` and gets the
+    /// server's OAuth tokens, if it has any.
+    pub(super) async fn new(
+        spec: &'a ServerSpec,
+        auth: &super::super::oauth::SharedAuthorizer,
+        url: &str,
+        headers: &[(String, String)],
+        timeout: std::time::Duration,
+        closing: &'a CancellationToken,
+    ) -> Result<Self, ConnectError> {
+        let url = expand(url)?;
+        http_client::check_scheme(&url)?;
+        let headers = header_map(headers)?;
+        let auth = match &spec.auth {
+            None => None,
+            Some(settings) => Some(auth.get(settings, &spec.name, &url).await?),
+        };
+        Ok(Dial {
+            spec,
+            url,
+            headers,
+            auth,
+            timeout,
+            closing,
+        })
+    }
+
+    /// Opens the session: legacy SSE when `sse`, streamable HTTP otherwise.
+    pub(super) async fn connect(
+        self,
+        sse: bool,
+        handler: impl Fn() -> Questions,
+    ) -> Result<Service, ConnectError> {
+        if sse {
+            self::sse(self, handler).await
+        } else {
+            streamable(self, handler).await
+        }
+    }
+}
+
+/// The session with a streamable HTTP server.
+async fn streamable(
+    dial: Dial<'_>,
+    handler: impl Fn() -> Questions,
+) -> Result<Service, ConnectError> {
+    let (spec, url) = (dial.spec, &dial.url);
+    let custom: HashMap<_, _> = dial
+        .headers
+        .into_iter()
+        .filter_map(|(name, value)| Some((name?, value)))
+        .collect();
+    let open = |lifecycle| {
+        let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+            .custom_headers(custom.clone())
+            .max_sse_event_size(wire::MAX_REPLY_BYTES)
+            .max_json_response_size(wire::MAX_REPLY_BYTES)
+            .reinit_on_expired_session(true);
+        let client = http_client::http_client()?;
+        let transport = StreamableHttpClientTransport::with_client(
+            streamable::GuardedClient::new(client, &spec.name, dial.auth.clone()),
+            config,
+        );
+        Ok::<_, String>(handler().serve_with_lifecycle(transport, lifecycle))
+    };
+    let handshake = async {
+        match open(era())?.await {
+            // A server that answers `server/discover` with something
+            // else than a discovery result (an empty one, say) is
+            // not of 2026-07-28: it gets `initialize`.
+            Err(ClientInitializeError::ExpectedInitResult(_)) => {
+                Ok::<_, String>(open(ClientLifecycleMode::Initialize)?.await)
+            }
+            other => Ok(other),
+        }
+    };
+    match within(dial.timeout, dial.closing, handshake).await {
+        Ok(Ok(Ok(service))) => {
+            learn_header_params(&service, &spec.name, dial.timeout).await;
+            Ok(service)
+        }
+        Ok(Ok(Err(e))) => Err(format!("{url}: {}", initialize_error(&e)).into()),
+        Ok(Err(e)) => Err(e.into()),
+        Err(why) => Err(format!("{url} {why}").into()),
+    }
+}
+
+/// The session with a legacy SSE server.
+async fn sse(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service, ConnectError> {
+    let url = &dial.url;
+    let connected = within(dial.timeout, dial.closing, async {
+        let transport = sse::connect(&dial.spec.name, url, dial.headers, dial.auth).await?;
+        handler()
+            .serve(transport)
+            .await
+            .map_err(|e| format!("{url}: {e}"))
+    })
+    .await;
+    match connected {
+        Ok(Ok(service)) => Ok(service),
+        Ok(Err(e)) => Err(e.into()),
+        Err(why) => Err(format!("{url} {why}").into()),
+    }
+}
+
+/// A streamable HTTP server of MCP 2026-07-28 wants the arguments its tools
+/// mark `x-mcp-header` repeated as `Mcp-Param-*` headers; rmcp's client
+/// adds them for the tools it has seen listed on the connection, so the
+/// tools are listed once now (within `limit`; a failure is logged, and the
+/// calls go without those headers).
+async fn learn_header_params(
+    service: &rmcp::service::RunningService<rmcp::service::RoleClient, Questions>,
+    server: &str,
+    limit: std::time::Duration,
+) {
+    let modern = service
+        .peer()
+        .peer_info()
+        .is_some_and(|info| info.protocol_version >= ProtocolVersion::STANDARD_HEADERS);
+    if !modern {
+        return;
+    }
+    if let Err(e) = super::super::listing::all_tools(service.peer(), limit).await {
+        crate::warn_redacted!(
+            server,
+            "could not list the tools of `{server}` ({e}); calls to it go without Mcp-Param-* headers"
+        );
+    }
+}
+
+/// Why the handshake with an HTTP server failed, down to the root cause
+/// ("invalid peer certificate: UnknownIssuer", "Connection refused"),
+/// without rmcp's internal type names.
+fn initialize_error(error: &rmcp::service::ClientInitializeError) -> String {
+    match error {
+        rmcp::service::ClientInitializeError::TransportError { error, context } => {
+            format!("{} ({context})", http_client::error_chain(&*error.error))
+        }
+        other => http_client::error_chain(other),
+    }
+}
+
+/// The `headers` of an HTTP server, `${VAR}` expanded.
+fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, String> {
+    let mut map = HeaderMap::new();
+    for (name, value) in headers {
+        let value = expand(value)?;
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|e| format!("invalid header name `{name}`: {e}"))?;
+        let value = HeaderValue::from_str(&value)
+            .map_err(|e| format!("invalid value for header `{name}`: {e}"))?;
+        map.append(name, value);
+    }
+    Ok(map)
+}

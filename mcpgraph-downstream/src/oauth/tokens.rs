@@ -1,0 +1,423 @@
+//! One server's tokens: the [`Authorizer`] every connection to the server
+//! shares gives the token each request carries, and when the server
+//! refuses one (401, or 403 `insufficient_scope`), gets a better one once:
+//! a refresh, the unattended grant again, or (where a person is at hand) a
+//! login asking for the scopes the server named, at most three logins a
+//! run. Concurrent refusals are recovered from once: a request whose
+//! token was already replaced gets the new one.
+
+use mcpgraph_format::{Grant, TokenStore};
+use rmcp::transport::auth::{
+    AuthError, AuthorizationManager, CredentialRefreshGuard, CredentialStore,
+    InMemoryCredentialStore, StoredCredentials, WWWAuthenticateParams,
+};
+use tokio::sync::Mutex;
+
+use super::Behalf;
+use super::exchange::Exchanges;
+use super::grants::{self, Token, describe};
+use super::issuer::Pin;
+
+use super::settings::{AuthSettings, Secrets};
+use super::store::FileStore;
+use mcpgraph_runtime::host::CallerToken;
+use mcpgraph_runtime::host::{OneCopy, one_copy};
+
+/// Logins (the first and step-ups) one run makes at most for a server.
+const MAX_LOGINS: u32 = 3;
+
+/// What the server said of a request's token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// 401: no token, or one it does not take.
+    Unauthorized,
+    /// 403 `insufficient_scope`.
+    InsufficientScope,
+}
+
+/// Where a server's tokens are kept.
+#[derive(Clone)]
+pub(crate) enum Store {
+    File(FileStore),
+    Memory(InMemoryCredentialStore),
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for Store {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        match self {
+            Store::File(s) => s.load().await,
+            Store::Memory(s) => s.load().await,
+        }
+    }
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        if let Some(response) = &credentials.token_response {
+            super::store::remember_tokens(response);
+        }
+        match self {
+            Store::File(s) => s.save(credentials).await,
+            Store::Memory(s) => s.save(credentials).await,
+        }
+    }
+    async fn clear(&self) -> Result<(), AuthError> {
+        match self {
+            Store::File(s) => s.clear().await,
+            Store::Memory(s) => s.clear().await,
+        }
+    }
+    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
+        match self {
+            Store::File(s) => s.acquire_refresh_guard().await,
+            Store::Memory(s) => s.acquire_refresh_guard().await,
+        }
+    }
+}
+
+/// The tokens of one server, shared by its connections.
+pub(crate) struct Authorizer {
+    server: String,
+    url: String,
+    settings: AuthSettings,
+    secrets: Secrets,
+    store: Store,
+    state: Mutex<State>,
+    /// Tokens got on behalf of callers (`token_exchange`).
+    exchanges: Exchanges,
+    /// The authorization server the tokens come from.
+    pin: Pin,
+}
+
+#[derive(Default)]
+struct State {
+    /// The unattended grants' token.
+    token: Option<Token>,
+    /// A person's login, with its tokens (authorization code).
+    manager: Option<AuthorizationManager>,
+    /// Logins made this run.
+    logins: u32,
+}
+
+impl Authorizer {
+    /// The authorizer of server `server` at `url` (its `${VAR}` expanded);
+    /// reads the secrets now.
+    pub(crate) fn new(
+        server: &str,
+        url: &str,
+        settings: AuthSettings,
+    ) -> Result<Authorizer, String> {
+        let secrets = settings.secrets(server)?;
+        let pin = Pin::new(server, settings.issuer()?);
+        let store = match settings.token_store() {
+            TokenStore::File => Store::File(FileStore::for_server(
+                url,
+                settings
+                    .client_id()?
+                    .or(settings.client_metadata_url.clone())
+                    .as_deref(),
+            )?),
+            TokenStore::Memory => Store::Memory(InMemoryCredentialStore::new()),
+        };
+        Ok(Authorizer {
+            server: server.to_owned(),
+            url: url.to_owned(),
+            settings,
+            secrets,
+            store,
+            state: Mutex::default(),
+            exchanges: Exchanges::default(),
+            pin,
+        })
+    }
+
+    /// The token the next request carries; `None` when there is none yet
+    /// (the request goes without, and the server's 401 says where to get
+    /// one).
+    pub(crate) fn token<'a>(
+        &'a self,
+        behalf: Behalf<'a>,
+    ) -> OneCopy<'a, Result<Option<String>, String>> {
+        one_copy(self.token_now(behalf))
+    }
+
+    /// A token exchanged for `caller`'s at the pinned issuer (a new one
+    /// when the server `refused` the last).
+    async fn exchanged(
+        &self,
+        caller: &CallerToken,
+        refused: Option<&str>,
+    ) -> Result<String, String> {
+        self.exchanges
+            .token(
+                &self.url,
+                &self.settings,
+                &self.secrets,
+                &self.pin,
+                caller,
+                refused,
+            )
+            .await
+    }
+
+    async fn token_now(&self, behalf: Behalf<'_>) -> Result<Option<String>, String> {
+        if self.settings.grant == Grant::TokenExchange {
+            match behalf {
+                Behalf::Call(Some(caller)) => {
+                    return self.exchanged(caller, None).await.map(Some);
+                }
+                Behalf::Call(None) => return Err(self.no_caller()),
+                // What no caller asked (the handshake, listings) goes as
+                // the graph.
+                Behalf::Graph => {}
+            }
+        }
+        let mut state = self.state.lock().await;
+        if self.settings.grant != Grant::AuthorizationCode {
+            if let Some(token) = state.token.as_ref().filter(|t| t.is_fresh()) {
+                return Ok(Some(token.access.clone()));
+            }
+            let token =
+                grants::unattended(&self.url, &self.settings, &self.secrets, &self.pin, None)
+                    .await?;
+            state.token = Some(token.clone());
+            return Ok(Some(token.access));
+        }
+        // A login kept by an earlier run, or by `auth login` while this
+        // one runs.
+        if state.manager.is_none() {
+            state.manager = self.stored_login().await?;
+        }
+        match &state.manager {
+            None => Ok(None),
+            Some(manager) => match manager.get_access_token().await {
+                Ok(token) => Ok(Some(token)),
+                Err(
+                    AuthError::AuthorizationRequired
+                    | AuthError::TokenRefreshRejected(_)
+                    | AuthError::TokenExpired,
+                ) => Ok(None),
+                Err(e) => Err(describe(e)),
+            },
+        }
+    }
+
+    /// A login kept by an earlier run (or `auth login`), if any.
+    async fn stored_login(&self) -> Result<Option<AuthorizationManager>, String> {
+        let Some(stored) = self.store.load().await.map_err(describe)? else {
+            return Ok(None);
+        };
+        // The kept tokens came from this issuer: they are never refreshed
+        // at, nor replaced by, another.
+        if let Some(issuer) = &stored.issuer {
+            self.pin.stored(issuer)?;
+        }
+        let (mut manager, resolution) = self.pin.discover(&self.url, None).await?;
+        manager.set_metadata(resolution.metadata);
+        manager.set_credential_store(self.store.clone());
+        match manager.initialize_from_store().await.map_err(describe)? {
+            true => Ok(Some(manager)),
+            false => Ok(None),
+        }
+    }
+
+    /// A better token than `sent`, which the server refused with
+    /// `challenge` (its `WWW-Authenticate`).
+    pub(crate) fn recover<'a>(
+        &'a self,
+        behalf: Behalf<'a>,
+        sent: Option<&'a str>,
+        challenge: &'a str,
+        refusal: Refusal,
+    ) -> OneCopy<'a, Result<String, String>> {
+        one_copy(self.recover_now(behalf, sent, challenge, refusal))
+    }
+
+    async fn recover_now(
+        &self,
+        behalf: Behalf<'_>,
+        sent: Option<&str>,
+        challenge: &str,
+        refusal: Refusal,
+    ) -> Result<String, String> {
+        if self.settings.grant == Grant::TokenExchange {
+            match behalf {
+                Behalf::Call(Some(caller)) => {
+                    if refusal == Refusal::InsufficientScope {
+                        return Err(self.scope_refusal(challenge));
+                    }
+                    return self.exchanged(caller, sent).await;
+                }
+                Behalf::Call(None) => return Err(self.no_caller()),
+                Behalf::Graph => {}
+            }
+        }
+        let mut state = self.state.lock().await;
+        if self.settings.grant != Grant::AuthorizationCode {
+            if refusal == Refusal::InsufficientScope {
+                return Err(self.scope_refusal(challenge));
+            }
+            if let Some(token) = &state.token
+                && Some(token.access.as_str()) != sent
+                && token.is_fresh()
+            {
+                return Ok(token.access.clone());
+            }
+            let token = grants::unattended(
+                &self.url,
+                &self.settings,
+                &self.secrets,
+                &self.pin,
+                Some(challenge),
+            )
+            .await?;
+            state.token = Some(token.clone());
+            return Ok(token.access);
+        }
+        if let Some(manager) = &state.manager {
+            // Another request's refusal may have been recovered from already.
+            if let Ok(token) = manager.get_access_token().await
+                && Some(token.as_str()) != sent
+            {
+                return Ok(token);
+            }
+            if refusal == Refusal::Unauthorized
+                && sent.is_some()
+                && let Ok(response) = manager.refresh_token().await
+            {
+                use oauth2::TokenResponse as _;
+                let token = response.access_token().secret().clone();
+                if Some(token.as_str()) != sent {
+                    return Ok(token);
+                }
+            }
+        }
+        if !super::interactive() {
+            return Err(match refusal {
+                Refusal::Unauthorized => format!(
+                    "`{}` needs a login: run `{} auth login {}`",
+                    self.server,
+                    program(),
+                    self.server
+                ),
+                Refusal::InsufficientScope => format!(
+                    "{}: run `{} auth login {}` to grant them",
+                    self.scope_refusal(challenge),
+                    program(),
+                    self.server
+                ),
+            });
+        }
+        if state.logins >= MAX_LOGINS {
+            return Err(format!(
+                "`{}` refused the token after {MAX_LOGINS} logins this run: {}",
+                self.server,
+                match refusal {
+                    Refusal::Unauthorized => "401 Unauthorized".to_owned(),
+                    Refusal::InsufficientScope => self.scope_refusal(challenge),
+                }
+            ));
+        }
+        state.logins += 1;
+        let manager = self.log_in(Some(challenge)).await?;
+        let token = manager.get_access_token().await.map_err(describe)?;
+        state.manager = Some(manager);
+        Ok(token)
+    }
+
+    /// A person's login now (`auth login`, or a refused request where a
+    /// person is at hand), kept in the server's store.
+    pub(crate) fn log_in<'a>(
+        &'a self,
+        challenge: Option<&'a str>,
+    ) -> OneCopy<'a, Result<AuthorizationManager, String>> {
+        one_copy(super::login::log_in(
+            &self.server,
+            &self.url,
+            &self.settings,
+            &self.secrets,
+            &self.pin,
+            self.store.clone(),
+            challenge,
+        ))
+    }
+
+    /// Forgets the server's tokens (`auth logout`).
+    pub(crate) async fn forget(&self) -> Result<(), String> {
+        self.store.clear().await.map_err(describe)
+    }
+
+    /// Where the tokens are kept and what was granted (`auth status`).
+    pub(crate) async fn status(&self) -> Result<String, String> {
+        let place = match &self.store {
+            Store::File(f) => f.path().display().to_string(),
+            Store::Memory(_) => "memory (this process only)".to_owned(),
+        };
+        let issuer = match self.pin.issuer() {
+            Some(issuer) => format!(", issuer `{issuer}`"),
+            None => String::new(),
+        };
+        Ok(match self.store.load().await.map_err(describe)? {
+            Some(stored) if stored.token_response.is_some() => format!(
+                "`{}`: logged in (client `{}`, scopes: {}{}); tokens in {place}",
+                self.server,
+                stored.client_id,
+                if stored.granted_scopes.is_empty() {
+                    "none named".to_owned()
+                } else {
+                    stored.granted_scopes.join(" ")
+                },
+                stored
+                    .issuer
+                    .map(|i| format!(", issuer `{i}`"))
+                    .unwrap_or(issuer),
+            ),
+            _ => format!(
+                "`{}`: not logged in; tokens would be kept in {place}",
+                self.server
+            ),
+        })
+    }
+
+    /// Whether the server gets each caller's own identity
+    /// (`token_exchange`), which a transport sharing one token between
+    /// callers cannot carry.
+    pub(crate) fn passes_caller_on(&self) -> bool {
+        self.settings.grant == Grant::TokenExchange
+    }
+
+    /// The refusal of a call with no caller's token to a server that gets
+    /// the caller's identity: the graph's own is never used in its place.
+    pub(crate) fn no_caller(&self) -> String {
+        format!(
+            "`{}` gets the caller's own identity (`grant: token_exchange`), and this call has no \
+             caller's access token (the graph is not served with inbound OAuth, or the call came \
+             another way): the graph's own identity is never used in its place",
+            self.server
+        )
+    }
+
+    fn scope_refusal(&self, challenge: &str) -> String {
+        let scope = url::Url::parse(&self.url)
+            .ok()
+            .map(|base| WWWAuthenticateParams::parse(challenge, &base))
+            .and_then(|p| p.scope);
+        match scope {
+            Some(scope) => format!(
+                "`{}` needs scope `{scope}`, which the token does not have (insufficient_scope)",
+                self.server
+            ),
+            None => format!(
+                "`{}` refused the token for too few scopes (insufficient_scope)",
+                self.server
+            ),
+        }
+    }
+}
+
+/// This program's name, for the commands errors suggest.
+fn program() -> String {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "mcpgraph".to_owned())
+}
