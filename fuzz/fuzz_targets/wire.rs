@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    mcpgraph_runtime::testing::wire(data);
+    mcpgraph_downstream::fuzzing::wire(data);
 });
