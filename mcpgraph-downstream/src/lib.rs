@@ -1,5 +1,12 @@
 //! Connections to the downstream MCP servers a graph calls.
 //!
+//! **No semver promise:** this crate is an implementation detail of
+//! [`mcpgraph`](https://docs.rs/mcpgraph) and changes with it; use it
+//! through `mcpgraph`, whose `http-client` and `tls` features reach it.
+//! The core (`mcpgraph-runtime`) calls it through its `Servers` seam:
+//! generated code names [`connect`] (through the facade) as the graph's
+//! `GraphDef::connect`.
+//!
 //! Each server is connected lazily, on the first call that needs it, and
 //! that one connection is shared by every concurrent call. Settings are the
 //! compiled-in ones unless `--mcp FILE` replaced them; `${VAR}` references
