@@ -15,6 +15,7 @@ mod fanout;
 mod jsonata;
 mod lit;
 mod map;
+mod node;
 mod resilience;
 mod rule;
 mod schema;

@@ -201,7 +201,7 @@ mod tests {
         let breaker = Breaker::default();
         // The parking of this server is full: a cap of ours, not a failure
         // of the downstream server.
-        let full = super::super::call::parking_full(
+        let full = crate::call::parking_full(
             "downstream server `s` tool `t`",
             &"its parking is full",
         );

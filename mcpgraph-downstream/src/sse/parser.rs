@@ -2,7 +2,7 @@
 //! events are dispatched as their blank line arrives, and one larger than
 //! [`MAX_REPLY_BYTES`] is discarded as it streams, keeping only its id.
 
-use super::super::wire::{IdScanner, MAX_REPLY_BYTES};
+use crate::wire::{IdScanner, MAX_REPLY_BYTES};
 
 /// One dispatched server-sent event.
 pub(crate) enum Event {

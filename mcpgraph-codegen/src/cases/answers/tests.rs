@@ -19,7 +19,7 @@ fn check(answers: &str) -> Result<serde_json::Value, Vec<(u32, u32, String)>> {
         "cases:\n  - name: c\n    tool: t\n    answers:\n{answers}    expect: {{ output: 1 }}\n"
     );
     let mut diags = Diagnostics::new("g.test.yaml", &text);
-    let checked = super::super::check(&text, "g.test.yaml", &graph(), &mut diags);
+    let checked = crate::cases::check(&text, "g.test.yaml", &graph(), &mut diags);
     diags.sort();
     match checked {
         Some(json) => {

@@ -1,8 +1,8 @@
 //! The values inside a form field: the choices of an enum, a string's
 //! `format`, a pair of bounds, and a `default` of the field's type.
 
-use super::super::Cx;
-use super::super::fields::{Fields, describe};
+use crate::lower::Cx;
+use crate::lower::fields::{Fields, describe};
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
 
