@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use clap::Subcommand;
 use mcpgraph_downstream::{AuthAction, run_auth};
 
+use crate::error::{CliError, graph_errors};
+
 /// `auth` sub-commands.
 #[derive(Subcommand)]
 pub(crate) enum AuthCommand {
@@ -34,27 +36,22 @@ pub(crate) struct Target {
 }
 
 /// Runs `mcpgraph auth ...`.
-pub(crate) fn run(command: AuthCommand) -> Result<ExitCode, String> {
+pub(crate) fn run(command: AuthCommand) -> Result<ExitCode, CliError> {
     let (target, action) = match command {
         AuthCommand::Login(t) => (t, AuthAction::Login),
         AuthCommand::Logout(t) => (t, AuthAction::Logout),
         AuthCommand::Status(t) => (t, AuthAction::Status),
     };
-    let (file, _) = mcpgraph_codegen::load_file(&target.graph).map_err(|d| {
-        for item in &d.items {
-            eprintln!("{}", d.render(item));
-        }
-        format!("`{}` has errors", d.path)
-    })?;
+    let (file, _) = mcpgraph_codegen::load_file(&target.graph).map_err(|d| graph_errors(&d, ""))?;
     let specs = crate::lock::specs(&file, &target.mcp, Some(&target.server))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(CliError::run("the async runtime"))?;
     let text = runtime
         .block_on(run_auth(&specs[0], action))
-        .map_err(|e| format!("`{}`: {e}", target.server))?;
+        .map_err(CliError::server(&target.server))?;
     println!("{text}");
     Ok(ExitCode::SUCCESS)
 }

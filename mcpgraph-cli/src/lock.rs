@@ -15,6 +15,8 @@ use mcpgraph_codegen::lock::{Lock, ServerLock, ToolLock, lock_path};
 use mcpgraph_codegen::model::GraphFile;
 use mcpgraph_downstream::{ClientManager, ServerSpec, parse_override};
 
+use crate::error::{CliError, graph_errors};
+
 /// What `mcpgraph lock` was asked to do.
 pub(crate) struct LockArgs {
     /// The graph file.
@@ -30,15 +32,11 @@ pub(crate) struct LockArgs {
 }
 
 /// Runs `mcpgraph lock`.
-pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, CliError> {
     // A person runs `lock`: a server that wants a login gets one.
     mcpgraph_downstream::allow_interactive_login(true);
-    let (file, _) = mcpgraph_codegen::load_file(&args.graph).map_err(|d| {
-        for item in &d.items {
-            eprintln!("{}", d.render(item));
-        }
-        format!("`{}` has errors; fix them before locking", d.path)
-    })?;
+    let (file, _) = mcpgraph_codegen::load_file(&args.graph)
+        .map_err(|d| graph_errors(&d, "; fix them before locking"))?;
     let specs = specs(&file, &args.mcp, args.server.as_deref())?;
     let listed = list_all(specs)?;
     let path = lock_path(&args.graph);
@@ -47,9 +45,7 @@ pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, String> {
     }
     let mut lock = match (&args.server, std::fs::read_to_string(&path)) {
         // Locking one server keeps the others' entries.
-        (Some(_), Ok(text)) => {
-            Lock::from_json(&text).map_err(|e| format!("`{}`: {e}", path.display()))?
-        }
+        (Some(_), Ok(text)) => Lock::from_json(&text).map_err(CliError::malformed(&path))?,
         _ => Lock::default(),
     };
     let tools: usize = listed.iter().map(|(_, s)| s.tools.len()).sum();
@@ -63,7 +59,7 @@ pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, String> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    std::fs::write(&path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    std::fs::write(&path, text).map_err(CliError::file("write", &path))?;
     touch(&args.graph)?;
     eprintln!(
         "wrote {} ({servers} servers, {tools} tools)",
@@ -74,12 +70,12 @@ pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, String> {
 
 /// Makes cargo rebuild what includes the graph: the macro tracks the graph
 /// file, and a lock that did not exist when it last ran cannot be tracked.
-fn touch(graph: &Path) -> Result<(), String> {
+fn touch(graph: &Path) -> Result<(), CliError> {
     std::fs::File::options()
         .append(true)
         .open(graph)
         .and_then(|f| f.set_modified(SystemTime::now()))
-        .map_err(|e| format!("cannot touch `{}`: {e}", graph.display()))
+        .map_err(CliError::file("touch", graph))
 }
 
 /// The graph's servers as the runtime reaches them, with the `--mcp`
@@ -88,12 +84,11 @@ pub(crate) fn specs(
     file: &GraphFile,
     mcp: &[PathBuf],
     only: Option<&str>,
-) -> Result<Vec<ServerSpec>, String> {
+) -> Result<Vec<ServerSpec>, CliError> {
     let mut specs: Vec<ServerSpec> = file.mcp_servers.iter().map(|s| s.spec.clone()).collect();
     for path in mcp {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        for spec in parse_override(&text).map_err(|e| e.to_string())? {
+        let text = std::fs::read_to_string(path).map_err(CliError::file("read", path))?;
+        for spec in parse_override(&text).map_err(CliError::malformed(path))? {
             match specs.iter_mut().find(|s| s.name == spec.name) {
                 Some(slot) => *slot = spec,
                 None => specs.push(spec),
@@ -104,10 +99,10 @@ pub(crate) fn specs(
         specs.retain(|s| s.name == name);
         if specs.is_empty() {
             let known: Vec<&str> = file.mcp_servers.iter().map(|s| s.name()).collect();
-            return Err(format!(
+            return Err(CliError::Usage(format!(
                 "the graph has no server `{name}` (it has: {})",
                 known.join(", ")
-            ));
+            )));
         }
     }
     Ok(specs)
@@ -115,12 +110,12 @@ pub(crate) fn specs(
 
 /// Lists every server of `specs`, one after the other. The first that cannot be
 /// listed fails the whole (so no lock is half written), naming the server.
-fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, String> {
+fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(CliError::run("the async runtime"))?;
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let manager = ClientManager::new(specs, runtime.handle().clone());
     let results = runtime.block_on(async {
@@ -137,7 +132,7 @@ fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, String>
         .into_iter()
         .zip(results)
         .map(|(name, result)| {
-            let listing = result.map_err(|e| format!("server `{name}`: {e}"))?;
+            let listing = result.map_err(CliError::server(&name))?;
             let tools = listing
                 .tools
                 .iter()
@@ -162,14 +157,14 @@ fn check(
     file: &GraphFile,
     path: &Path,
     listed: &[(String, ServerLock)],
-) -> Result<ExitCode, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "cannot read `{}`: {e} (run `mcpgraph lock` first)",
-            path.display()
-        )
+) -> Result<ExitCode, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
+        action: "read",
+        path: path.to_owned(),
+        source,
+        hint: "(run `mcpgraph lock` first)",
     })?;
-    let lock = Lock::from_json(&text).map_err(|e| format!("`{}`: {e}", path.display()))?;
+    let lock = Lock::from_json(&text).map_err(CliError::malformed(path))?;
     let uses = drift::uses(file);
     let (mut matters, mut cosmetic) = (0, 0);
     for (name, new) in listed {

@@ -9,6 +9,7 @@
 
 mod auth;
 mod ci;
+mod error;
 mod lock;
 mod new;
 mod test;
@@ -20,6 +21,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mcpgraph_codegen::diag::Diagnostics;
 use mcpgraph_codegen::lints::{Level, LintLevels};
 use mcpgraph_codegen::{ExpandOptions, generate_file, pretty};
+
+use error::{CliError, graph_errors};
 
 /// Check, lock, expand and draw mcpgraph graph files, log in to their
 /// servers, or start a crate for one.
@@ -208,14 +211,16 @@ fn options() -> ExpandOptions {
 }
 
 /// `--allow` and `--deny`, as the macro's `allow(...)` and `deny(...)`.
-fn lint_levels(allow: &[String], deny: &[String]) -> Result<LintLevels, String> {
+fn lint_levels(allow: &[String], deny: &[String]) -> Result<LintLevels, CliError> {
     let mut levels = LintLevels::default();
     let settings = allow
         .iter()
         .map(|name| (name, Level::Allow))
         .chain(deny.iter().map(|name| (name, Level::Deny)));
     for (name, level) in settings {
-        levels.set(name, level).map_err(|e| e.to_string())?;
+        levels
+            .set(name, level)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
     }
     Ok(levels)
 }
@@ -285,43 +290,30 @@ fn summary(files: usize, errors: usize, warnings: usize, failed: bool) -> String
     }
 }
 
-/// Prints `d` and turns it into the command's failure.
-fn fail_with(d: &Diagnostics) -> Result<ExitCode, String> {
-    for item in &d.items {
-        eprintln!("{}", d.render(item));
-    }
-    Err(format!(
-        "`{}` has {} error{}",
-        d.path,
-        d.error_count(),
-        if d.error_count() == 1 { "" } else { "s" }
-    ))
-}
-
-fn expand(file: &Path, krate: &str) -> Result<ExitCode, String> {
-    let krate: syn::Path =
-        syn::parse_str(krate).map_err(|e| format!("`--crate {krate}` is not a Rust path: {e}"))?;
+fn expand(file: &Path, krate: &str) -> Result<ExitCode, CliError> {
+    let krate: syn::Path = syn::parse_str(krate)
+        .map_err(|e| CliError::Usage(format!("`--crate {krate}` is not a Rust path: {e}")))?;
     let output = generate_file(
         file,
         &file.display().to_string(),
         &ExpandOptions { krate, ..options() },
     );
     if !output.is_ok() {
-        return fail_with(&output.diagnostics);
+        return Err(graph_errors(&output.diagnostics, ""));
     }
-    let code = pretty(&output.tokens).map_err(|e| format!("internal error: {e}"))?;
+    let code = pretty(&output.tokens).map_err(|e| CliError::Internal(e.into()))?;
     emit(&code);
     Ok(ExitCode::SUCCESS)
 }
 
-fn graph(file: &Path, tool: Option<&str>) -> Result<ExitCode, String> {
+fn graph(file: &Path, tool: Option<&str>) -> Result<ExitCode, CliError> {
     let output = diagnose(file);
     if !output.is_ok() {
-        return fail_with(&output.diagnostics);
+        return Err(graph_errors(&output.diagnostics, ""));
     }
-    let source = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let source = std::fs::read_to_string(file).map_err(CliError::file("read", file))?;
     let model = mcpgraph_codegen::load_str(&source, &file.display().to_string())
-        .map_err(|d| d.to_string())?;
+        .map_err(|d| graph_errors(&d, ""))?;
     match mcpgraph_codegen::mermaid::flowchart(&model, tool) {
         Some(chart) => {
             emit(&chart);
@@ -329,12 +321,12 @@ fn graph(file: &Path, tool: Option<&str>) -> Result<ExitCode, String> {
         }
         None => {
             let names: Vec<&str> = model.tools.iter().map(|t| t.name.value.as_str()).collect();
-            Err(format!(
+            Err(CliError::Usage(format!(
                 "`{}` has no tool `{}`; its tools: {}",
                 file.display(),
                 tool.unwrap_or_default(),
                 names.join(", ")
-            ))
+            )))
         }
     }
 }

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use mcpgraph_codegen::ExpandOptions;
 
-use crate::{emit, fail_with};
+use crate::emit;
+use crate::error::{CliError, graph_errors};
 
 /// The graph `new` writes when no `--graph` is given.
 const STARTER: &str = include_str!("../templates/starter.yaml");
@@ -40,7 +41,7 @@ pub(crate) fn new(
     graph: Option<&Path>,
     checkout: Option<&Path>,
     own_target: bool,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, CliError> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -53,20 +54,22 @@ pub(crate) fn new(
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if !valid {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "`{name}` is not a valid package name (letters, digits, `_` and `-`, not starting with a digit)"
-        ));
+        )));
     }
     if dir.exists() && dir.read_dir().map_or(true, |mut d| d.next().is_some()) {
-        return Err(format!("`{}` exists and is not empty", dir.display()));
+        return Err(CliError::Usage(format!(
+            "`{}` exists and is not empty",
+            dir.display()
+        )));
     }
     let (graph_name, graph_text) = match graph {
         Some(graph) => (
             graph
                 .file_name()
                 .map_or("graph.yaml".into(), |n| n.to_string_lossy().into_owned()),
-            std::fs::read_to_string(graph)
-                .map_err(|e| format!("cannot read `{}`: {e}", graph.display()))?,
+            std::fs::read_to_string(graph).map_err(CliError::file("read", graph))?,
         ),
         None => ("graph.yaml".to_owned(), STARTER.replace("{{name}}", &name)),
     };
@@ -76,12 +79,12 @@ pub(crate) fn new(
         &ExpandOptions::default(),
     );
     if !output.is_ok() {
-        return fail_with(&output.diagnostics);
+        return Err(graph_errors(&output.diagnostics, ""));
     }
     let checkout = match checkout {
         Some(checkout) => checkout.to_path_buf(),
         None => {
-            let built_from = built_from().ok_or_else(no_checkout)?;
+            let built_from = built_from().ok_or_else(|| CliError::Usage(no_checkout()))?;
             eprintln!(
                 "depending on the mcpgraph checkout this command was built from, {} (`--mcpgraph-path CHECKOUT` for another)",
                 built_from.display()
@@ -89,18 +92,14 @@ pub(crate) fn new(
             built_from
         }
     };
-    let checkout = std::fs::canonicalize(&checkout).map_err(|e| {
-        format!(
-            "cannot find the mcpgraph checkout `{}`: {e}",
-            checkout.display()
-        )
-    })?;
+    let checkout = std::fs::canonicalize(&checkout)
+        .map_err(CliError::file("find the mcpgraph checkout", &checkout))?;
     let facade = checkout.join("mcpgraph");
     if !is_checkout(&checkout) {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "`{}` is not a checkout of the mcpgraph repository (no `mcpgraph/Cargo.toml`)",
             checkout.display()
-        ));
+        )));
     }
     let dependency = format!(
         "mcpgraph = {{ path = {} }}",
@@ -154,15 +153,15 @@ pub(crate) fn new(
     });
     let files = files.chain(cargo_config);
     for sub in ["src", ".cargo"] {
-        std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let sub = dir.join(sub);
+        std::fs::create_dir_all(&sub).map_err(CliError::file("create", &sub))?;
     }
     for (path, text) in files {
         let path = dir.join(path);
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, text).map_err(CliError::file("write", &path))?;
     }
     if let Some(lock) = lock {
-        std::fs::copy(&lock, dir.join("Cargo.lock"))
-            .map_err(|e| format!("cannot copy `{}`: {e}", lock.display()))?;
+        std::fs::copy(&lock, dir.join("Cargo.lock")).map_err(CliError::file("copy", &lock))?;
     }
     for item in &output.diagnostics.items {
         eprintln!("{}", output.diagnostics.render(item));

@@ -6,6 +6,8 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 
+use crate::error::CliError;
+
 /// `mcpgraph test`'s arguments.
 #[derive(clap::Args)]
 pub(crate) struct TestArgs {
@@ -26,13 +28,13 @@ pub(crate) struct TestArgs {
 }
 
 /// Builds the crate, then runs `<binary> test ARGS`; its exit status.
-pub(crate) fn run(args: TestArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: TestArgs) -> Result<ExitCode, CliError> {
     let binary = build(&args)?;
     let status = Command::new(&binary)
         .arg("test")
         .args(&args.args)
         .status()
-        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+        .map_err(CliError::run(binary.display().to_string()))?;
     Ok(match status.code() {
         Some(0) => ExitCode::SUCCESS,
         Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
@@ -41,7 +43,7 @@ pub(crate) fn run(args: TestArgs) -> Result<ExitCode, String> {
 }
 
 /// `cargo build`s the crate and returns its binary's path.
-fn build(args: &TestArgs) -> Result<PathBuf, String> {
+fn build(args: &TestArgs) -> Result<PathBuf, CliError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(["build", "--message-format=json-render-diagnostics"]);
@@ -60,7 +62,7 @@ fn build(args: &TestArgs) -> Result<PathBuf, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(CliError::run("cargo"))?;
     let mut binaries = Vec::new();
     if let Some(stdout) = child.stdout.take() {
         for line in std::io::BufReader::new(stdout)
@@ -81,14 +83,16 @@ fn build(args: &TestArgs) -> Result<PathBuf, String> {
             }
         }
     }
-    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
+    let status = child.wait().map_err(CliError::run("cargo"))?;
     if !status.success() {
-        return Err("the graph crate does not build (cargo's messages are above)".to_owned());
+        return Err(CliError::Usage(
+            "the graph crate does not build (cargo's messages are above)".to_owned(),
+        ));
     }
     match binaries.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err("the crate has no binary: `mcpgraph test` runs a graph crate's binary (`mcpgraph new` makes one)".to_owned()),
-        several => Err(format!(
+        [] => Err(CliError::Usage("the crate has no binary: `mcpgraph test` runs a graph crate's binary (`mcpgraph new` makes one)".to_owned())),
+        several => Err(CliError::Usage(format!(
             "the build made {} binaries; choose one with `--bin NAME`: {}",
             several.len(),
             several
@@ -96,6 +100,6 @@ fn build(args: &TestArgs) -> Result<PathBuf, String> {
                 .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .collect::<Vec<_>>()
                 .join(", ")
-        )),
+        ))),
     }
 }
