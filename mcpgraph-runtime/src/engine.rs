@@ -21,7 +21,6 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::servers::{ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
 use crate::exec::intercept::CallInterceptor;
@@ -29,6 +28,7 @@ use crate::exec::{Execution, GraphTools, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::Observer;
 use crate::servers::Servers;
+use crate::servers::{ServerSpec, effective_specs};
 
 mod call;
 mod in_flight;
@@ -366,7 +366,7 @@ fn checked_result(
     // Secrets expanded into server settings stay out of what the
     // caller sees (a URL in a connection error, a stderr tail).
     let outcome =
-        outcome.map_err(|error| error.map_message(|m| crate::secrets::redact(m).into_owned()));
+        outcome.map_err(|error| error.map_message(|m| mcpgraph_secrets::redact(m).into_owned()));
     outcome.map_err(CallError::Failed).and_then(|value| {
         match tool.meta.output_check.and_then(|check| check(&value)) {
             Some(message) => Err(CallError::Failed(NodeError::outside(

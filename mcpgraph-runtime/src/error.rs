@@ -336,6 +336,13 @@ impl fmt::Display for StartupError {
 
 impl std::error::Error for StartupError {}
 
+/// State keys that cannot be read stop start-up.
+impl From<mcpgraph_secrets::KeysError> for StartupError {
+    fn from(error: mcpgraph_secrets::KeysError) -> Self {
+        StartupError(error.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

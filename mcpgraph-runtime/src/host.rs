@@ -8,10 +8,6 @@ pub use crate::caller_token::CallerToken;
 pub use crate::expressions::js_text::to_js_string;
 pub use crate::one_copy::{OneCopy, one_copy};
 pub use crate::questions::{Budget, Declared, Owner, Slot, Stop, Unanswered, WaitClock};
-pub use crate::secrets::{
-    Remembered, redact, redact_bytes, remember, remember_token, withhold_from_children,
-    withheld_from_children,
-};
 pub use crate::servers::convert;
 pub use crate::servers::{
     CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT, effective_specs,
@@ -23,8 +19,12 @@ pub use crate::serving::handler::{
 };
 pub use crate::serving::identity::RequestIdentity;
 pub use crate::serving::metrics::{Counters, circuit_open, counters, refused, restart};
-pub use crate::serving::state::StateKeys;
 pub use crate::serving::stderr_writer::{flush as flush_stderr, write as write_stderr};
 pub use crate::serving::stdio::halves as stdio_halves;
 pub use crate::serving::telemetry::{Telemetry, init as init_telemetry};
 pub use crate::trace_context::TraceContext;
+pub use mcpgraph_secrets::StateKeys;
+pub use mcpgraph_secrets::{
+    Remembered, redact, redact_bytes, remember, remember_token, withheld_from_children,
+    withhold_from_children,
+};

@@ -34,14 +34,12 @@ mod meta;
 mod observe;
 mod one_copy;
 mod questions;
-mod secrets;
 mod servers;
 mod serving;
 #[cfg(test)]
 mod test_rng;
 mod trace_context;
 
-pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
@@ -56,6 +54,7 @@ pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 #[doc(hidden)]
 pub use servers::{Connect, NoServers, Servers};
+pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use tokio_util::sync::CancellationToken;
 
 // What the crates above the core (graph tests, failure recording) use;

@@ -2,9 +2,9 @@
 //! call ([`handler`]), the tools it lists ([`tools`]) and the results it
 //! answers with ([`result`]), the process's own stdin and stdout
 //! ([`stdio`]; streamable HTTP is `mcpgraph-http`'s, told who sent a
-//! request through [`identity`]), the
-//! sealing of the state a client keeps between rounds ([`state`]), and what
-//! an operator watches: `/metrics` ([`metrics`]), logs and spans
+//! request through [`identity`]), the rounds a client resumes with the
+//! state it keeps, sealed by `mcpgraph-secrets` (`resume`), and what an
+//! operator watches: `/metrics` ([`metrics`]), logs and spans
 //! ([`telemetry`], written by [`stderr_writer`]).
 
 // Public for the `testing` re-exports (the fuzz target serves through it).
@@ -14,7 +14,6 @@ pub(crate) mod identity;
 pub(crate) mod metrics;
 pub(crate) mod result;
 mod resume;
-pub(crate) mod state;
 pub(crate) mod stderr_writer;
 pub(crate) mod stdio;
 pub(crate) mod telemetry;

@@ -104,7 +104,7 @@ impl FanOutCall {
     }
 
     fn error(&self, kind: ErrorKind, message: String) -> NodeError {
-        let message = crate::secrets::redact(&message).into_owned();
+        let message = mcpgraph_secrets::redact(&message).into_owned();
         NodeError::new(kind, Some(self.node), message)
     }
 }

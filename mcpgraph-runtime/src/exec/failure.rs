@@ -30,7 +30,7 @@ impl Execution {
         NodeError::new(
             kind,
             Some(self.current),
-            crate::secrets::redact(&message.into()).into_owned(),
+            mcpgraph_secrets::redact(&message.into()).into_owned(),
         )
     }
 

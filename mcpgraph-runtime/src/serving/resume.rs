@@ -2,8 +2,8 @@
 //! the session era is asked live; for one of MCP 2026-07-28, the round a
 //! retry resumes, opened from its sealed `requestState`, and the
 //! `input_required` result a round ends with, its state sealed (see
-//! `questions::rounds` for what the state holds, `serving::state` for the
-//! sealing).
+//! `questions::rounds` for what the state holds, `mcpgraph_secrets`'
+//! `StateKeys` for the sealing).
 //!
 //! A state is bound to the graph (its server's name and version), the
 //! caller and the call (the tool and a digest of its arguments): it opens
@@ -27,7 +27,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::state::Binding;
+use mcpgraph_secrets::Binding;
 
 use super::handler::Handler;
 use crate::error::{ErrorKind, NodeError};

@@ -116,7 +116,7 @@ pub fn flush(limit: Duration) {
 }
 
 /// A writer for `tracing_subscriber`: one event per writer, queued whole
-/// when the writer is dropped, with secrets redacted (`crate::secrets`).
+/// when the writer is dropped, with secrets redacted (`mcpgraph_secrets`).
 #[derive(Default)]
 pub(crate) struct EventWriter(Vec<u8>);
 
@@ -133,6 +133,6 @@ impl Write for EventWriter {
 
 impl Drop for EventWriter {
     fn drop(&mut self) {
-        write(crate::secrets::redact_bytes(std::mem::take(&mut self.0)));
+        write(mcpgraph_secrets::redact_bytes(std::mem::take(&mut self.0)));
     }
 }

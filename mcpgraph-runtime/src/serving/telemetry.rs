@@ -1,7 +1,7 @@
 //! Where logs and spans go: stderr always (stdout belongs to the stdio
 //! transport), and, with the `otel` cargo feature and `--otlp-endpoint`,
 //! an OTLP/HTTP exporter too (`otlp`). Both redact secrets
-//! (`crate::secrets`): stderr in its writer, OTLP in its exporter.
+//! (`mcpgraph_secrets`): stderr in its writer, OTLP in its exporter.
 
 #[cfg(feature = "otel")]
 mod otlp;

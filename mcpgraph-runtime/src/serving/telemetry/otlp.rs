@@ -1,5 +1,5 @@
 //! OTLP/HTTP export of spans (feature `otel`): the exporter, which redacts
-//! every exported text (`crate::secrets`), and which spans and events go.
+//! every exported text (`mcpgraph_secrets`), and which spans and events go.
 
 use std::borrow::Cow;
 use std::time::Duration;
@@ -119,7 +119,7 @@ fn redact_string(text: &mut StringValue) {
 
 /// `text` redacted, or `None` when there was nothing to redact.
 fn redacted(text: &str) -> Option<String> {
-    match crate::secrets::redact(text) {
+    match mcpgraph_secrets::redact(text) {
         Cow::Borrowed(_) => None,
         Cow::Owned(text) => Some(text),
     }

@@ -30,7 +30,7 @@ mod keys;
 #[cfg(test)]
 mod tests;
 
-pub use keys::StateKeys;
+pub use keys::{KeysError, StateKeys};
 
 /// The largest token [`StateKeys::seal`] makes and [`StateKeys::open`]
 /// reads, in bytes (1 MiB). The token goes to the client in a result and
@@ -39,7 +39,7 @@ pub use keys::StateKeys;
 /// limit follows it) bounds that body: a quarter of it leaves the rest
 /// room. It also bounds what one waiting call can make a client carry
 /// and a replica decrypt.
-pub(crate) const MAX_TOKEN_BYTES: usize = 1 << 20;
+pub const MAX_TOKEN_BYTES: usize = 1 << 20;
 
 /// The token format's version, first in every token and in its
 /// associated data (`mgs1` had the binding in the associated data).
@@ -53,7 +53,7 @@ const HEADER_LEN: usize = EXPIRY_LEN + 3 * DIGEST_LEN;
 
 /// What a state is bound to, each part a SHA-256 digest.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Binding {
+pub struct Binding {
     /// The graph: its server's name and version.
     graph: [u8; DIGEST_LEN],
     /// Who calls: the principal of an OAuth access token (issuer and
@@ -66,7 +66,7 @@ pub(crate) struct Binding {
 impl Binding {
     /// The binding of `graph`, `principal` and `call`'s bytes (each
     /// hashed on its own).
-    pub(crate) fn new(graph: &[u8], principal: &[u8], call: &[u8]) -> Self {
+    pub fn new(graph: &[u8], principal: &[u8], call: &[u8]) -> Self {
         use sha2::Digest as _;
         let digest = |bytes: &[u8]| -> [u8; DIGEST_LEN] { sha2::Sha256::digest(bytes).into() };
         Self {
@@ -80,7 +80,7 @@ impl Binding {
 /// Why a token does not open, or a state cannot be sealed. The messages
 /// are written for the client that sent the token.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum StateError {
+pub enum StateError {
     /// Not a token of this format (`reason` says which part is wrong).
     Malformed {
         /// What is wrong, e.g. "it does not start with `mgs1.`".

@@ -26,7 +26,7 @@ fn keys(text: &str) -> StateKeys {
 fn parse_err(text: &str) -> String {
     StateKeys::parse(text, "--state-key-file k.txt", None)
         .expect_err("refused")
-        .0
+        .to_string()
 }
 
 /// The token with its sealed bytes changed by `change`, re-encoded.
@@ -346,9 +346,9 @@ fn keys_never_show_in_debug_and_are_redacted() {
     let debug = format!("{keys:?}");
     assert!(debug.contains("dbg") && !debug.contains(&key), "{debug}");
     assert_eq!(
-        crate::secrets::redact(&format!("leaked {key}")),
+        crate::redact(&format!("leaked {key}")),
         "leaked ${state-key:dbg}"
     );
     let url_form = URL_SAFE_NO_PAD.encode([0x5a; 32]);
-    assert!(!crate::secrets::redact(&url_form).contains(&url_form));
+    assert!(!crate::redact(&url_form).contains(&url_form));
 }

@@ -5,7 +5,7 @@
 //! Both hold the same text: entries `kid=<base64 of 32 random bytes>`,
 //! one a line (or several on a line, separated by commas); `#` starts a
 //! comment, blank lines are skipped. The first entry seals, every entry
-//! opens. Keys read so go to [`crate::secrets`], so that they are
+//! opens. Keys read so go to [`crate::remember`], so that they are
 //! redacted wherever they could show up; no key goes into an error, a log
 //! line or `Debug` output: errors name the line and the key id, never the
 //! key.
@@ -24,7 +24,34 @@ use chacha20poly1305::{Key, XChaCha20Poly1305};
 use zeroize::Zeroizing;
 
 use super::{Binding, StateError, is_kid, open_with, parse, seal_with};
-use crate::error::StartupError;
+
+/// Why the state keys cannot be read: the place they were to come from
+/// (a flag and its file or variable) and what is wrong there, naming a
+/// line and a key id, never a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeysError {
+    /// `--state-key-file PATH` or `--state-key-env VAR`.
+    place: String,
+    /// What is wrong there.
+    problem: String,
+}
+
+impl KeysError {
+    fn new(place: &str, problem: String) -> Self {
+        Self {
+            place: place.to_owned(),
+            problem,
+        }
+    }
+}
+
+impl fmt::Display for KeysError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.problem)
+    }
+}
+
+impl std::error::Error for KeysError {}
 
 /// A key's length: XChaCha20-Poly1305 takes 32 bytes.
 const KEY_LEN: usize = 32;
@@ -58,11 +85,12 @@ impl StateKeys {
     /// by other users, text with no key or a bad entry fail with a
     /// message naming the place (never the key). A file readable by every
     /// user is used, with a warning.
-    pub fn load(env: Option<&str>, file: Option<&Path>) -> Result<Self, StartupError> {
+    pub fn load(env: Option<&str>, file: Option<&Path>) -> Result<Self, KeysError> {
         let keys = match (env, file) {
             (Some(_), Some(_)) => {
-                return Err(StartupError(
-                    "--state-key-env and --state-key-file: give one of them".to_owned(),
+                return Err(KeysError::new(
+                    "--state-key-env and --state-key-file",
+                    "give one of them".to_owned(),
                 ));
             }
             (Some(var), None) => from_env(var)?,
@@ -83,10 +111,10 @@ impl StateKeys {
     ///
     /// Panics only if the operating system has no random source (where
     /// std's `HashMap` panics as well).
-    pub(crate) fn ephemeral() -> Self {
+    pub fn ephemeral() -> Self {
         let key = Zeroizing::new(<[u8; KEY_LEN]>::generate());
         let kid = format!("proc-{}", URL_SAFE_NO_PAD.encode(<[u8; 6]>::generate()));
-        // Not told to `secrets`: no text from outside can hold a key that
+        // Not told to redaction: no text from outside can hold a key that
         // never left this process, and redaction stays free without secrets.
         Self {
             keys: vec![(kid, cipher(&key))],
@@ -100,19 +128,19 @@ impl StateKeys {
     }
 
     /// The id of the key that seals.
-    pub(crate) fn sealing_kid(&self) -> &str {
+    pub fn sealing_kid(&self) -> &str {
         &self.keys[0].0
     }
 
     /// Every key id, the sealing one first.
-    pub(crate) fn kids(&self) -> impl Iterator<Item = &str> {
+    pub fn kids(&self) -> impl Iterator<Item = &str> {
         self.keys.iter().map(|(kid, _)| kid.as_str())
     }
 
     /// Seals `plaintext` with the first key, bound to `binding` (the
     /// graph, who calls, the call), valid for `ttl`. Fails if the token
     /// would be over [`MAX_TOKEN_BYTES`](super::MAX_TOKEN_BYTES).
-    pub(crate) fn seal(
+    pub fn seal(
         &self,
         plaintext: &[u8],
         binding: &Binding,
@@ -124,7 +152,7 @@ impl StateKeys {
 
     /// Opens a token sealed with any of these keys for `binding`, if it
     /// has not expired.
-    pub(crate) fn open(&self, token: &str, binding: &Binding) -> Result<Vec<u8>, StateError> {
+    pub fn open(&self, token: &str, binding: &Binding) -> Result<Vec<u8>, StateError> {
         let (kid, sealed) = parse(token)?;
         let (kid, cipher) =
             self.keys
@@ -139,8 +167,8 @@ impl StateKeys {
     /// The keys in `text` (the format in the module comment); `place`
     /// names where it came from in errors, `name` what secrets' redaction
     /// puts in their place (`None`: `state-key:<kid>`).
-    pub(super) fn parse(text: &str, place: &str, name: Option<&str>) -> Result<Self, StartupError> {
-        let fail = |message: String| Err(StartupError(format!("{place}: {message}")));
+    pub(super) fn parse(text: &str, place: &str, name: Option<&str>) -> Result<Self, KeysError> {
+        let fail = |problem: String| Err(KeysError::new(place, problem));
         let mut keys: Vec<(String, XChaCha20Poly1305)> = Vec::new();
         for (index, line) in text.lines().enumerate() {
             let line_no = index + 1;
@@ -161,9 +189,10 @@ impl StateKeys {
                     return fail(format!("line {line_no}: key id `{kid}` is given twice"));
                 }
                 let key = decode(encoded).ok_or_else(|| {
-                    StartupError(format!(
-                        "{place}: line {line_no}: key `{kid}` is not base64 ({KEY_HINT})"
-                    ))
+                    KeysError::new(
+                        place,
+                        format!("line {line_no}: key `{kid}` is not base64 ({KEY_HINT})"),
+                    )
                 })?;
                 let Ok(key) = <&[u8; KEY_LEN]>::try_from(key.as_slice()) else {
                     return fail(format!(
@@ -189,45 +218,50 @@ impl StateKeys {
 }
 
 /// `--state-key-env VAR`: the variable is kept from downstream servers.
-fn from_env(var: &str) -> Result<StateKeys, StartupError> {
+fn from_env(var: &str) -> Result<StateKeys, KeysError> {
     let place = format!("--state-key-env {var}");
     let text = match std::env::var(var) {
         Ok(text) => Zeroizing::new(text),
         Err(std::env::VarError::NotPresent) => {
-            return Err(StartupError(format!(
-                "{place}: environment variable `{var}` is not set"
-            )));
+            return Err(KeysError::new(
+                &place,
+                format!("environment variable `{var}` is not set"),
+            ));
         }
         Err(std::env::VarError::NotUnicode(_)) => {
-            return Err(StartupError(format!(
-                "{place}: environment variable `{var}` is not UTF-8 text"
-            )));
+            return Err(KeysError::new(
+                &place,
+                format!("environment variable `{var}` is not UTF-8 text"),
+            ));
         }
     };
-    crate::secrets::withhold_from_children(var);
-    crate::secrets::remember(var, text.trim());
+    crate::withhold_from_children(var);
+    crate::remember(var, text.trim());
     StateKeys::parse(&text, &place, Some(var))
 }
 
 /// `--state-key-file PATH`: refused when other users can write it (they
 /// could add a key and forge states), used with a warning when every user
 /// can read it.
-fn from_file(path: &Path) -> Result<StateKeys, StartupError> {
+fn from_file(path: &Path) -> Result<StateKeys, KeysError> {
     let place = format!("--state-key-file {}", path.display());
-    let cannot_read = |e: std::io::Error| StartupError(format!("{place}: cannot read it: {e}"));
+    let cannot_read = |e: std::io::Error| KeysError::new(&place, format!("cannot read it: {e}"));
     let metadata = std::fs::metadata(path).map_err(cannot_read)?;
     if !metadata.is_file() {
-        return Err(StartupError(format!("{place}: not a file")));
+        return Err(KeysError::new(&place, "not a file".to_owned()));
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = metadata.permissions().mode() & 0o777;
         if mode & 0o022 != 0 {
-            return Err(StartupError(format!(
-                "{place}: other users than its owner can write it (mode {mode:03o}), \
-                 and so add a key and forge states; `chmod 600` it"
-            )));
+            return Err(KeysError::new(
+                &place,
+                format!(
+                    "other users than its owner can write it (mode {mode:03o}), \
+                     and so add a key and forge states; `chmod 600` it"
+                ),
+            ));
         }
         if mode & 0o004 != 0 {
             tracing::warn!(
@@ -254,11 +288,11 @@ fn decode(encoded: &str) -> Option<Zeroizing<Vec<u8>>> {
         .map(Zeroizing::new)
 }
 
-/// Tells [`crate::secrets`] about `key`, known as `name`: the text it was
+/// Tells [`crate::remember`] about `key`, known as `name`: the text it was
 /// `written` as, and each base64 form it could be written in.
 fn remember(name: &str, written: &str, key: &[u8]) {
-    crate::secrets::remember(name, written);
+    crate::remember(name, written);
     for engine in [STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD] {
-        crate::secrets::remember(name, &Zeroizing::new(engine.encode(key)));
+        crate::remember(name, &Zeroizing::new(engine.encode(key)));
     }
 }
