@@ -9,7 +9,7 @@
 //! `#[derive(rt::Clone)]`), so generated code never spells
 //! `::core::result::Result::Ok`.
 
-pub use crate::expressions::expr::Condition;
+pub use ::mcpgraph_expr::parsed::Condition;
 pub use crate::{
     Answer, Args, CallSpec, Connect, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
     NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerAuth, ServerMeta,

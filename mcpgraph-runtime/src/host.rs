@@ -5,7 +5,7 @@
 //! facade, without notice.
 
 pub use crate::caller_token::CallerToken;
-pub use crate::expressions::js_text::to_js_string;
+pub use mcpgraph_expr::js_text::to_js_string;
 pub use crate::one_copy::{OneCopy, one_copy};
 pub use crate::questions::{Budget, Declared, Owner, Slot, Stop, Unanswered, WaitClock};
 pub use crate::secrets::{

@@ -12,7 +12,7 @@ use super::retry::{Attempt, Resilience};
 use super::{Execution, from_json_opt, kind_of};
 use crate::servers::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, NodeError};
-use crate::expressions::expr::Args;
+use mcpgraph_expr::parsed::Args;
 use crate::questions::Caller;
 
 impl Execution {

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::Execution;
 use crate::servers::DownstreamError;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
-use crate::expressions::value::from_json;
+use mcpgraph_expr::json::from_json;
 use crate::questions::Caller;
 
 /// A node's `retry` and `timeoutMs`: the format's types (`mcpgraph-format`).

@@ -9,7 +9,7 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use crate::error::NodeError;
-use crate::expressions::value::to_json;
+use mcpgraph_expr::json::to_json;
 use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 
 /// The node that is running, until it completes or fails.

@@ -8,7 +8,7 @@ use jsonata_core::value::JValue;
 
 use crate::error::{ErrorKind, Limit, NodeError};
 use crate::exec::Execution;
-use crate::expressions::value::measure;
+use mcpgraph_expr::value::measure;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
 
 impl Execution {
@@ -51,7 +51,7 @@ impl Execution {
         measure(value, depth, max.saturating_sub(before)).map_err(|over| {
             let what = format!("the output of call {i} and those before it");
             match over {
-                crate::expressions::value::Oversize::Bytes(_) => self.error(
+                mcpgraph_expr::value::Oversize::Bytes(_) => self.error(
                     ErrorKind::Limit(Limit::ValueBytes),
                     format!(
                         "Value limit exceeded: {what} are larger than maxValueBytes ({max} bytes)"
