@@ -20,11 +20,11 @@ cat > "$wrapper/rustdoc" <<'WRAP'
 RUSTC_BOOTSTRAP=1 exec rustdoc "$@"
 WRAP
 chmod +x "$wrapper/rustdoc"
-for crate in mcpgraph mcpgraph-runtime mcpgraph-format; do
+for crate in mcpgraph mcpgraph-runtime mcpgraph-format mcpgraph-expr; do
     RUSTDOC="$wrapper/rustdoc" cargo rustdoc -q -p "$crate" --lib -- \
         -Zunstable-options --output-format json
 done
-actual="$(python3 scripts/public_api.py "$target/doc/mcpgraph.json" "$target/doc/mcpgraph_runtime.json" "$target/doc/mcpgraph_format.json")"
+actual="$(python3 scripts/public_api.py "$target/doc/mcpgraph.json" "$target/doc/mcpgraph_runtime.json" "$target/doc/mcpgraph_format.json" "$target/doc/mcpgraph_expr.json")"
 pinned=mcpgraph/public-api.txt
 if [[ "${1:-}" == "--bless" ]]; then
     printf '%s\n' "$actual" > "$pinned"

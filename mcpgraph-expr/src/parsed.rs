@@ -10,12 +10,12 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use jsonata_core::ast::AstNode;
-use jsonata_core::value::JValue;
 use crate::error::BuildError;
 use crate::logic::Logic;
 use crate::native::Native;
 use crate::{Helpers, is_plain_step};
+use jsonata_core::ast::AstNode;
+use jsonata_core::value::JValue;
 
 /// A parsed JSONata expression.
 #[derive(Debug)]
@@ -41,11 +41,10 @@ impl Expr {
     /// after the expression.
     pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, BuildError> {
         let source = source.into();
-        let mut ast =
-            jsonata_core::parser::parse(&source).map_err(|e| BuildError::Syntax {
-                source: source.to_string(),
-                message: crate::syntax_error::message(&e),
-            })?;
+        let mut ast = jsonata_core::parser::parse(&source).map_err(|e| BuildError::Syntax {
+            source: source.to_string(),
+            message: crate::syntax_error::message(&e),
+        })?;
         let helpers = crate::prepare(&mut ast).map_err(|regex| BuildError::Regex {
             source: source.to_string(),
             regex,

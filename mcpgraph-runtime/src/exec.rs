@@ -16,12 +16,12 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use crate::error::{ErrorKind, Limit, NodeError};
-use mcpgraph_expr::json::{from_json, to_json};
-use mcpgraph_expr::parsed::{Args, Expr};
-use mcpgraph_expr::value::{Oversize, measure};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
 use crate::servers::Servers;
+use mcpgraph_expr::json::{from_json, to_json};
+use mcpgraph_expr::parsed::{Args, Expr};
+use mcpgraph_expr::value::{Oversize, measure};
 
 mod call_retry;
 mod content;
@@ -43,10 +43,10 @@ pub(crate) use watch::Watch;
 pub(crate) use content::ExitContent;
 use content::KeptContent;
 
-use mcpgraph_expr::evaluator::CallEvaluator;
-use mcpgraph_expr::history::History;
 pub(crate) use graph_call::GraphTools;
 use intercept::CallInterceptor;
+use mcpgraph_expr::evaluator::CallEvaluator;
+use mcpgraph_expr::history::History;
 use watch::Pending;
 
 /// How long a call runs nodes on its worker before it lets the worker's

@@ -36,21 +36,21 @@ mod servers;
 mod serving;
 mod trace_context;
 
-pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
 pub use exec::elicit::{Answer, Elicit};
 pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
+pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use mcpgraph_expr::memory::CountingAllocator;
 pub use mcpgraph_expr::parsed::{Args, Expr, Rule, Switch};
-pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use meta::{ContentMeta, Limits, SchemaCheck, ServerMeta, ToolMeta};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 #[doc(hidden)]
 pub use servers::{Connect, NoServers, Servers};
+pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use tokio_util::sync::CancellationToken;
 
 // What the crates above the core (graph tests, failure recording) use;
@@ -69,9 +69,9 @@ pub use questions::{Rounds, Saved};
 #[doc(hidden)]
 pub mod testing {
     pub use crate::exec::differential;
-    pub use mcpgraph_expr::evaluator::evaluate_standalone;
     pub use crate::serving::handler::{Handler, SessionError, serve, success_result};
     pub use jsonata_core;
+    pub use mcpgraph_expr::evaluator::evaluate_standalone;
     pub use mcpgraph_expr::json::{from_json, to_json};
     pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
 }

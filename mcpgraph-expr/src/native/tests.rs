@@ -8,7 +8,7 @@ use jsonata_core::evaluator::{Context, EvaluatorError};
 use jsonata_core::value::JValue;
 
 use super::same;
-use crate::evaluator::evaluate_by_jsonata;
+use crate::evaluator::standalone::evaluate_by_jsonata;
 use crate::history::History;
 use crate::parsed::Expr;
 use crate::test_rng::TestRng;

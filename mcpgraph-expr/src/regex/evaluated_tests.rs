@@ -1,6 +1,6 @@
 //! Regex literals with JavaScript's meaning, evaluated: the rewrite is
-//! `crate::regex`'s, these tests run its results through the
-//! runtime's evaluator against jsonata-js's values.
+//! [`crate::regex`]'s, these tests run its results through the
+//! evaluator against jsonata-js's values.
 
 use crate::evaluator::evaluate_standalone;
 use crate::parsed::Expr;

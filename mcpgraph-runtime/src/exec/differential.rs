@@ -9,11 +9,11 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use super::Execution;
+use crate::meta::Limits;
+use crate::servers::Servers;
 use mcpgraph_expr::json::{from_json, to_json};
 use mcpgraph_expr::parsed::{CompiledRule, Expr, Rule, Switch};
 use mcpgraph_expr::value::measure;
-use crate::meta::Limits;
-use crate::servers::Servers;
 
 /// What a transform node made of an expression.
 #[derive(Debug)]

@@ -8,8 +8,8 @@ use jsonata_core::value::JValue;
 
 use crate::error::{ErrorKind, Limit, NodeError};
 use crate::exec::Execution;
-use mcpgraph_expr::value::measure;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
+use mcpgraph_expr::value::measure;
 
 impl Execution {
     /// The execution record's entry for one call of the running node,
