@@ -240,7 +240,9 @@ pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<St
             "`{}` is a stdio server: OAuth is for `http` and `sse` servers",
             spec.name
         ),
-        super::TransportSpec::StreamableHttp { .. } => crate::features::missing_http_client("http"),
+        super::TransportSpec::StreamableHttp { .. } => {
+            crate::features::missing_http_client("http")
+        }
         super::TransportSpec::Sse { .. } => crate::features::missing_http_client("sse"),
     })
 }

@@ -145,8 +145,7 @@ async fn key_assertion(
     metadata: &AuthorizationMetadata,
 ) -> Result<Token, String> {
     use jsonwebtoken::Header;
-    let (key, default) =
-        mcpgraph_runtime::jwt_crypto::signing_key(pem).map_err(|e| e.to_string())?;
+    let (key, default) = mcpgraph_runtime::jwt_crypto::signing_key(pem).map_err(|e| e.to_string())?;
     let algorithm = match algorithm {
         None => default,
         Some(Algorithm::RS256) => jsonwebtoken::Algorithm::RS256,
