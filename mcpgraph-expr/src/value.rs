@@ -13,7 +13,8 @@ use jsonata_core::value::JValue;
 /// which is quicker than hashing the name with the map's SipHash.
 const SCAN_UP_TO: usize = 8;
 
-/// The position of field `name` in `map` (see [`SCAN_UP_TO`]).
+/// The position of field `name` in `map`: up to a few keys by comparing
+/// names in order, past them by the map's hash.
 pub fn field_index(map: &IndexMap<String, JValue>, name: &str) -> Option<usize> {
     if map.len() <= SCAN_UP_TO {
         map.keys().position(|key| key == name)

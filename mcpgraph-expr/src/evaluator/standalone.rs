@@ -11,7 +11,7 @@ use jsonata_core::value::JValue;
 use mcpgraph_format::Limits;
 use serde_json::Value;
 
-use super::{check_native, contained, new_evaluator, over_budget};
+use super::{contained, new_evaluator, over_budget};
 use crate::history::History;
 use crate::json::from_json;
 use crate::memory;
@@ -75,7 +75,7 @@ pub fn evaluate_standalone(
                 let depth = Some(native.depth_needed());
                 let evaluated =
                     evaluate_by_jsonata(expr, data, context, timeout_ms, depth, &history);
-                check_native(expr, &value, evaluated);
+                super::check_native(expr, &value, evaluated);
             }
             Ok(value)
         }
