@@ -20,11 +20,14 @@ cat > "$wrapper/rustdoc" <<'WRAP'
 RUSTC_BOOTSTRAP=1 exec rustdoc "$@"
 WRAP
 chmod +x "$wrapper/rustdoc"
-for crate in mcpgraph mcpgraph-runtime mcpgraph-format; do
-    RUSTDOC="$wrapper/rustdoc" cargo rustdoc -q -p "$crate" --lib -- \
+# mcpgraph-expr with `eval`, as the runtime builds it (the counting
+# allocator is there).
+for crate in mcpgraph mcpgraph-runtime mcpgraph-format "mcpgraph-expr --features eval"; do
+    # shellcheck disable=SC2086 # the crate's name and its features
+    RUSTDOC="$wrapper/rustdoc" cargo rustdoc -q -p $crate --lib -- \
         -Zunstable-options --output-format json
 done
-actual="$(python3 scripts/public_api.py "$target/doc/mcpgraph.json" "$target/doc/mcpgraph_runtime.json" "$target/doc/mcpgraph_format.json")"
+actual="$(python3 scripts/public_api.py "$target/doc/mcpgraph.json" "$target/doc/mcpgraph_runtime.json" "$target/doc/mcpgraph_format.json" "$target/doc/mcpgraph_expr.json")"
 pinned=mcpgraph/public-api.txt
 if [[ "${1:-}" == "--bless" ]]; then
     printf '%s\n' "$actual" > "$pinned"

@@ -32,8 +32,17 @@
 //!
 //! With `eval`, [`logic`] also evaluates compiled switch rules, and
 //! `json` converts values between JSON and JSONata in JavaScript's key
-//! order. The `testing` feature adds the entry points of the tests, the
-//! fuzz targets and the differential runner.
+//! order. The `eval` feature also holds the run-time side of a graph's
+//! expressions, in one place: the expressions and switch rules a compiled
+//! graph holds (`parsed`), a call's evaluator (`evaluator`) with its
+//! history functions (`history`), the common shapes evaluated without
+//! jsonata-core (`native`), field lookup and the value budget (`value`),
+//! JavaScript's text of a JSON value (`js_text`), the limits of one
+//! evaluation, its time (`watchdog`) and its memory (`memory`, the
+//! counting allocator), and their errors (`error`). Nothing here knows of
+//! a call's nodes or downstream servers: `mcpgraph-runtime` runs the nodes
+//! and asks this crate to evaluate. The `testing` feature adds the entry
+//! points of the tests, the fuzz targets and the differential runner.
 //!
 //! Every walk here goes without recursion: a deep expression must not
 //! overflow the stack.
@@ -41,10 +50,30 @@
 pub mod bounded;
 pub mod compat;
 #[cfg(feature = "eval")]
+pub mod error;
+#[cfg(feature = "eval")]
+pub mod evaluator;
+#[cfg(feature = "eval")]
+pub mod history;
+#[cfg(feature = "eval")]
+pub mod js_text;
+#[cfg(feature = "eval")]
 pub mod json;
 pub mod logic;
+#[cfg(feature = "eval")]
+pub mod memory;
+#[cfg(feature = "eval")]
+mod native;
+#[cfg(feature = "eval")]
+pub mod parsed;
 pub mod regex;
 pub mod syntax_error;
+#[cfg(test)]
+mod test_rng;
+#[cfg(feature = "eval")]
+pub mod value;
+#[cfg(feature = "eval")]
+mod watchdog;
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
 

@@ -58,3 +58,6 @@ pub fn translate(ast: &mut AstNode) -> Result<(), UntranslatableRegex> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod evaluated_tests;

@@ -9,12 +9,12 @@
 //! `#[derive(rt::Clone)]`), so generated code never spells
 //! `::core::result::Result::Ok`.
 
-pub use crate::expressions::expr::Condition;
 pub use crate::{
     Answer, Args, CallSpec, Connect, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
     NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerAuth, ServerMeta,
     ServerSpec, StartupError, Switch, ToolMeta, TransportSpec, schema_violation,
 };
+pub use ::mcpgraph_expr::parsed::Condition;
 /// What a server's `auth` names.
 pub mod auth {
     pub use ::mcpgraph_format::{Algorithm, Enterprise, Grant, TokenStore};

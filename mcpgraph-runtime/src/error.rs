@@ -343,6 +343,28 @@ impl From<mcpgraph_secrets::KeysError> for StartupError {
     }
 }
 
+/// An expression, argument or rule that does not build fails start-up
+/// (generated code builds them with `?`).
+impl From<mcpgraph_expr::error::BuildError> for StartupError {
+    fn from(e: mcpgraph_expr::error::BuildError) -> Self {
+        StartupError(e.to_string())
+    }
+}
+
+/// What stopped an evaluation, as the kind of the node's error.
+impl From<mcpgraph_expr::error::EvalErrorKind> for ErrorKind {
+    fn from(kind: mcpgraph_expr::error::EvalErrorKind) -> Self {
+        use mcpgraph_expr::error::EvalErrorKind as Eval;
+        match kind {
+            Eval::Expression => ErrorKind::Expression,
+            Eval::ExpressionTime => ErrorKind::Limit(Limit::ExpressionTime),
+            Eval::ExpressionDepth => ErrorKind::Limit(Limit::ExpressionDepth),
+            Eval::ValueBytes => ErrorKind::Limit(Limit::ValueBytes),
+            Eval::Internal => ErrorKind::Internal,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

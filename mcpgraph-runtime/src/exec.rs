@@ -16,11 +16,12 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use crate::error::{ErrorKind, Limit, NodeError};
-use crate::expressions::expr::{Args, Expr};
-use crate::expressions::value::{Oversize, from_json, measure, to_json};
 use crate::meta::Limits;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
 use crate::servers::Servers;
+use mcpgraph_expr::json::{from_json, to_json};
+use mcpgraph_expr::parsed::{Args, Expr};
+use mcpgraph_expr::value::{Oversize, measure};
 
 mod call_retry;
 mod content;
@@ -42,10 +43,10 @@ pub(crate) use watch::Watch;
 pub(crate) use content::ExitContent;
 use content::KeptContent;
 
-use crate::expressions::evaluator::CallEvaluator;
-use crate::expressions::history::History;
 pub(crate) use graph_call::GraphTools;
 use intercept::CallInterceptor;
+use mcpgraph_expr::evaluator::CallEvaluator;
+use mcpgraph_expr::history::History;
 use watch::Pending;
 
 /// How long a call runs nodes on its worker before it lets the worker's
@@ -293,7 +294,7 @@ impl Execution {
             .as_mut()
             .expect("the evaluator is given back only on drop")
             .eval(expr, &self.context, self.node_started)
-            .map_err(|(kind, message)| self.error(kind, message))
+            .map_err(|e| self.error(e.kind.into(), e.message))
     }
 
     fn eval_args(&mut self, args: &Args) -> Result<Option<Value>, NodeError> {
@@ -355,7 +356,7 @@ impl Execution {
         let ctx = self.context.as_object_mut().expect("context is an object");
         if output.is_undefined() {
             ctx.shift_remove(node);
-        } else if let Some(slot) = crate::expressions::value::field_index(ctx, node)
+        } else if let Some(slot) = mcpgraph_expr::value::field_index(ctx, node)
             .and_then(|i| ctx.get_index_mut(i).map(|(_, v)| v))
         {
             // A loop re-running a node: no new key to allocate.

@@ -5,7 +5,6 @@
 //! facade, without notice.
 
 pub use crate::caller_token::CallerToken;
-pub use crate::expressions::js_text::to_js_string;
 pub use crate::one_copy::{OneCopy, one_copy};
 pub use crate::questions::{Budget, Declared, Owner, Slot, Stop, Unanswered, WaitClock};
 pub use crate::servers::convert;
@@ -23,6 +22,7 @@ pub use crate::serving::stderr_writer::{flush as flush_stderr, write as write_st
 pub use crate::serving::stdio::halves as stdio_halves;
 pub use crate::serving::telemetry::{Telemetry, init as init_telemetry};
 pub use crate::trace_context::TraceContext;
+pub use mcpgraph_expr::js_text::to_js_string;
 pub use mcpgraph_secrets::StateKeys;
 pub use mcpgraph_secrets::{
     Remembered, redact, redact_bytes, remember, remember_token, withheld_from_children,

@@ -20,12 +20,9 @@ pub mod codegen;
 mod engine;
 mod error;
 mod exec;
-mod expressions;
 mod graph;
 #[doc(hidden)]
 pub mod host;
-#[cfg(test)]
-mod js_regex;
 // Public for `mcpgraph-http`'s inbound OAuth, which verifies tokens with it.
 #[cfg(feature = "jwt-crypto")]
 #[doc(hidden)]
@@ -36,8 +33,6 @@ mod one_copy;
 mod questions;
 mod servers;
 mod serving;
-#[cfg(test)]
-mod test_rng;
 mod trace_context;
 
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
@@ -46,9 +41,9 @@ pub use exec::Execution;
 pub use exec::elicit::{Answer, Elicit};
 pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
-pub use expressions::expr::{Args, Expr, Rule, Switch};
-pub use expressions::memory::CountingAllocator;
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
+pub use mcpgraph_expr::memory::CountingAllocator;
+pub use mcpgraph_expr::parsed::{Args, Expr, Rule, Switch};
 pub use meta::{ContentMeta, Limits, SchemaCheck, ServerMeta, ToolMeta};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
@@ -62,7 +57,7 @@ pub use tokio_util::sync::CancellationToken;
 #[doc(hidden)]
 pub use exec::intercept::{Before, CallInterceptor};
 #[doc(hidden)]
-pub use expressions::evaluator::evaluate_on;
+pub use mcpgraph_expr::evaluator::evaluate_on;
 #[doc(hidden)]
 pub use questions::{Rounds, Saved};
 
@@ -73,9 +68,9 @@ pub use questions::{Rounds, Saved};
 #[doc(hidden)]
 pub mod testing {
     pub use crate::exec::differential;
-    pub use crate::expressions::evaluator::evaluate_standalone;
     pub use crate::serving::handler::{Handler, SessionError, serve, success_result};
     pub use jsonata_core;
+    pub use mcpgraph_expr::evaluator::evaluate_standalone;
     pub use mcpgraph_expr::json::{from_json, to_json};
     pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
 }

@@ -80,7 +80,7 @@ impl NodeRecord {
     #[doc(hidden)]
     pub fn trace_line(&self) -> String {
         let detail = match &self.outcome {
-            Ok(Some(output)) => format!("-> {}", crate::expressions::js_text::to_js_string(output)),
+            Ok(Some(output)) => format!("-> {}", mcpgraph_expr::js_text::to_js_string(output)),
             Ok(None) => "-> (no output)".to_owned(),
             Err(e) => format!("!! {e}"),
         };

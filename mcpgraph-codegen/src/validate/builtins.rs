@@ -1,7 +1,7 @@
 //! The functions an expression can call without defining them: JSONata's
 //! built-ins with the signatures jsonata-js declares for them (jsonata.js
 //! 2.x, `staticFrame.bind(...)`, plus `$now` and `$millis`), and the history
-//! functions the runtime registers (`expressions/history.rs`, as mcpGraph does).
+//! functions the runtime registers (`mcpgraph-expr`'s `history`, as mcpGraph does).
 //! The host functions of `mcpgraph-expr`'s rewrites (`__mcpgraph_…`) are
 //! not here: they are called only by rewritten trees, never by a user's
 //! expression.

@@ -9,10 +9,11 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use super::Execution;
-use crate::expressions::expr::{CompiledRule, Expr, Rule, Switch};
-use crate::expressions::value::{from_json, measure, to_json};
 use crate::meta::Limits;
 use crate::servers::Servers;
+use mcpgraph_expr::json::{from_json, to_json};
+use mcpgraph_expr::parsed::{CompiledRule, Expr, Rule, Switch};
+use mcpgraph_expr::value::measure;
 
 /// What a transform node made of an expression.
 #[derive(Debug)]
@@ -80,7 +81,7 @@ impl Harness {
         };
         let expr = match Expr::parse(source.to_owned()) {
             Ok(expr) => expr,
-            Err(e) => return failed(e.0),
+            Err(e) => return failed(e.to_string()),
         };
         let mut exec = self.execution(context);
         let output = match exec.eval(&expr) {
@@ -113,8 +114,8 @@ impl Harness {
             Ok(switch) => switch,
             Err(e) => {
                 return SwitchOutcome {
-                    value: Err(e.0.clone()),
-                    decision: Err(e.0),
+                    value: Err(e.to_string()),
+                    decision: Err(e.to_string()),
                 };
             }
         };
@@ -124,7 +125,7 @@ impl Harness {
             .map(|taken| taken.is_some())
             .map_err(|e| e.to_string());
         let mut exec = self.execution(context);
-        let value = rule_value(&mut exec, &switch.conditions[0]);
+        let value = rule_value(&mut exec, &switch.conditions()[0]);
         SwitchOutcome { value, decision }
     }
 }
@@ -147,7 +148,7 @@ fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, String
     } else {
         &JValue::Null
     };
-    let outcome = crate::expressions::evaluator::contained(|| rule.logic.outcome(&values, context))
+    let outcome = mcpgraph_expr::evaluator::contained(|| rule.logic.outcome(&values, context))
         .map_err(|panic| panic.to_string())??;
     Ok(outcome.value.unwrap_or(Value::Null))
 }

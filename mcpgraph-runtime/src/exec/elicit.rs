@@ -18,9 +18,9 @@ use serde_json::Value;
 
 use super::Execution;
 use crate::error::{ErrorKind, NodeError, StartupError};
-use crate::expressions::expr::Args;
-use crate::expressions::value::from_json;
 use crate::questions::{Caller, Rounds};
+use mcpgraph_expr::json::from_json;
+use mcpgraph_expr::parsed::Args;
 
 /// The longest message about an answer that does not match the form (an
 /// error can quote the answer, which the client chose).

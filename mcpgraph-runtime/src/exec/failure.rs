@@ -4,7 +4,7 @@
 
 use super::Execution;
 use crate::error::{ErrorKind, Limit, NodeError};
-use crate::expressions::value::Oversize;
+use mcpgraph_expr::value::Oversize;
 
 impl Execution {
     pub(super) fn oversize(&self, what: &str, over: &Oversize) -> NodeError {

@@ -16,9 +16,9 @@ use serde_json::Value;
 
 use super::Execution;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
-use crate::expressions::value::from_json;
 use crate::questions::Caller;
 use crate::servers::DownstreamError;
+use mcpgraph_expr::json::from_json;
 
 /// A node's `retry` and `timeoutMs`: the format's types (`mcpgraph-format`).
 pub use mcpgraph_format::{Resilience, Retry};

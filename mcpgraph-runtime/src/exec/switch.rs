@@ -9,9 +9,9 @@ use mcpgraph_expr::logic::{Bounds, LogicError};
 
 use super::Execution;
 use crate::error::{ErrorKind, Limit, NodeError};
-use crate::expressions::expr::Switch;
-use crate::expressions::memory;
-use crate::expressions::value::measure;
+use mcpgraph_expr::memory;
+use mcpgraph_expr::parsed::Switch;
+use mcpgraph_expr::value::measure;
 
 impl Execution {
     /// Runs a switch node's rules; `Some(i)` is the first condition whose
@@ -21,7 +21,7 @@ impl Execution {
     pub fn switch(&mut self, switch: &Switch) -> Result<Option<usize>, NodeError> {
         let mut values = std::mem::take(&mut self.slot_values);
         let mut chosen = Ok(None);
-        for (index, rule) in switch.conditions.iter().enumerate() {
+        for (index, rule) in switch.conditions().iter().enumerate() {
             values.clear();
             for var in &rule.vars {
                 let value = match self.eval(var) {
@@ -60,9 +60,9 @@ impl Execution {
             // was copied out through memory, which stalled on every rule.
             let mut thrown = None;
             // The rule sizes what it builds itself; the allocator's count
-            // (`crate::expressions::memory`) is the backstop for what it does not.
+            // (`mcpgraph_expr::memory`) is the backstop for what it does not.
             let metered = memory::arm(self.limits.max_value_bytes, None);
-            let decided = crate::expressions::evaluator::contained(|| {
+            let decided = mcpgraph_expr::evaluator::contained(|| {
                 logic
                     .decide_within(&values, context, bounds)
                     .map_err(|e| thrown = Some(e))

@@ -9,8 +9,8 @@ use jsonata_core::value::JValue;
 use serde_json::Value;
 
 use crate::error::NodeError;
-use crate::expressions::value::to_json;
 use crate::observe::{NodeRecord, NodeType, Observer, ProgressEvent};
+use mcpgraph_expr::json::to_json;
 
 /// The node that is running, until it completes or fails.
 pub(super) struct Pending {

@@ -243,7 +243,7 @@ impl Handler {
 /// it is an object. Keys are in the value's order, which `to_json` made
 /// JavaScript's.
 pub fn success_result(value: Value) -> CallToolResult {
-    let text = crate::expressions::js_text::to_js_string(&value);
+    let text = mcpgraph_expr::js_text::to_js_string(&value);
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     if value.is_object() {
         result.structured_content = Some(value);

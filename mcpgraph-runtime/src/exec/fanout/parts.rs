@@ -8,8 +8,8 @@ use jsonata_core::value::JValue;
 
 use crate::error::{ErrorKind, Limit, NodeError};
 use crate::exec::Execution;
-use crate::expressions::value::measure;
 use crate::observe::{NodeRecord, NodeType, ProgressEvent};
+use mcpgraph_expr::value::measure;
 
 impl Execution {
     /// The execution record's entry for one call of the running node,
@@ -51,7 +51,7 @@ impl Execution {
         measure(value, depth, max.saturating_sub(before)).map_err(|over| {
             let what = format!("the output of call {i} and those before it");
             match over {
-                crate::expressions::value::Oversize::Bytes(_) => self.error(
+                mcpgraph_expr::value::Oversize::Bytes(_) => self.error(
                     ErrorKind::Limit(Limit::ValueBytes),
                     format!(
                         "Value limit exceeded: {what} are larger than maxValueBytes ({max} bytes)"

@@ -73,7 +73,7 @@ impl ExpressionTimer {
     }
 
     /// The token, borrowed: what the allocation budget cancels
-    /// (`crate::expressions::memory`).
+    /// (`crate::memory`).
     pub(crate) fn token_ref(&self) -> &CancelToken {
         self.slot.token.get_or_init(CancelToken::new)
     }

@@ -4,19 +4,18 @@
 //! Everything here is built once, at start-up, from text the generator has
 //! already validated (JSONata from the trees it parsed, see
 //! [`Expr::from_ast`]); nothing is parsed on the request path. Evaluation
-//! lives in `exec`, which owns the per-call context; the JSON Logic engine
-//! rules are compiled with is `logic`'s.
+//! is the `evaluator`'s, under the per-call context the runtime owns; the
+//! JSON Logic engine rules are compiled with is `logic`'s.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
+use crate::error::BuildError;
+use crate::logic::Logic;
+use crate::native::Native;
+use crate::{Helpers, is_plain_step};
 use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
-use mcpgraph_expr::{Helpers, is_plain_step};
-
-use super::native::Native;
-use crate::error::StartupError;
-use mcpgraph_expr::logic::Logic;
 
 /// A parsed JSONata expression.
 #[derive(Debug)]
@@ -27,35 +26,35 @@ pub struct Expr {
     /// names, so the common case skips the evaluator (see [`Expr::lookup`]).
     path: Option<Box<[Box<str>]>>,
     /// Any other expression in the shapes the runtime evaluates itself
-    /// (see `expressions::native`), compiled from `ast` on first use: a tree walk,
+    /// (see `native`), compiled from `ast` on first use: a tree walk,
     /// no parsing, which start-up need not pay for every expression.
     native: OnceLock<Option<Native>>,
     /// The host functions the rewrite to jsonata-js's behaviour calls
-    /// (see `mcpgraph_expr::compat`), which the evaluator registers before
+    /// (see `compat`), which the evaluator registers before
     /// running it.
     pub(crate) helpers: Helpers,
 }
 
 impl Expr {
-    /// Parses `source` and applies the rewrites (`mcpgraph_expr`). The
+    /// Parses `source` and applies the rewrites ([`crate::prepare`]). The
     /// error message starts with the JSONata error code (`S0201: ...`)
     /// after the expression.
-    pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, StartupError> {
+    pub fn parse(source: impl Into<Cow<'static, str>>) -> Result<Self, BuildError> {
         let source = source.into();
-        let mut ast = jsonata_core::parser::parse(&source).map_err(|e| {
-            StartupError(format!(
-                "JSONata expression `{source}` does not parse: {}",
-                mcpgraph_expr::syntax_error::message(&e)
-            ))
+        let mut ast = jsonata_core::parser::parse(&source).map_err(|e| BuildError::Syntax {
+            source: source.to_string(),
+            message: crate::syntax_error::message(&e),
         })?;
-        let helpers = mcpgraph_expr::prepare(&mut ast)
-            .map_err(|e| StartupError(format!("JSONata expression `{source}`: {e}")))?;
+        let helpers = crate::prepare(&mut ast).map_err(|regex| BuildError::Regex {
+            source: source.to_string(),
+            regex,
+        })?;
         Ok(Self::new(source, ast, helpers))
     }
 
     /// `source` from the tree the generator wrote out as Rust: the tree
     /// `jsonata_core::parser::parse` gives for it, rewritten by
-    /// `mcpgraph_expr::prepare`, which said the expression calls
+    /// [`crate::prepare`], which said the expression calls
     /// `helpers`. So start-up neither parses nor rewrites. Debug builds do
     /// both and check that the trees and the helpers are equal.
     pub fn from_ast(source: &'static str, ast: AstNode, helpers: Helpers) -> Self {
@@ -63,7 +62,7 @@ impl Expr {
             let prepared = jsonata_core::parser::parse(source)
                 .ok()
                 .and_then(|mut tree| {
-                    let helpers = mcpgraph_expr::prepare(&mut tree).ok()?;
+                    let helpers = crate::prepare(&mut tree).ok()?;
                     Some((tree, helpers))
                 });
             assert!(
@@ -86,9 +85,9 @@ impl Expr {
 
     /// The value of a plain path expression on `data` without the
     /// evaluator, when that is certain to be what the evaluator gives
-    /// (see `expressions::native::lookup`); `None` to evaluate it.
-    pub(crate) fn lookup(&self, data: &JValue) -> Option<JValue> {
-        let found = super::native::lookup(data, self.path.as_deref()?)?;
+    /// (see `native::lookup`); `None` to evaluate it.
+    pub fn lookup(&self, data: &JValue) -> Option<JValue> {
+        let found = crate::native::lookup(data, self.path.as_deref()?)?;
         Some(found.cloned().unwrap_or(JValue::Undefined))
     }
 
@@ -146,7 +145,7 @@ pub enum Args {
 
 impl Args {
     /// `{expr: source}`.
-    pub fn expr(source: &'static str) -> Result<Self, StartupError> {
+    pub fn expr(source: &'static str) -> Result<Self, BuildError> {
         Expr::parse(source).map(Args::Expr)
     }
 
@@ -156,10 +155,13 @@ impl Args {
     }
 
     /// A literal given as JSON text.
-    pub fn literal(json: &'static str) -> Result<Self, StartupError> {
+    pub fn literal(json: &'static str) -> Result<Self, BuildError> {
         serde_json::from_str(json)
             .map(Args::Literal)
-            .map_err(|e| StartupError(format!("literal argument `{json}`: {e}")))
+            .map_err(|e| BuildError::Literal {
+                json: json.to_owned(),
+                message: e.to_string(),
+            })
     }
 }
 
@@ -167,7 +169,7 @@ impl Args {
 /// `var`s lifted out into slots.
 #[derive(Debug)]
 pub struct Switch {
-    pub(crate) conditions: Vec<CompiledRule>,
+    conditions: Vec<CompiledRule>,
 }
 
 /// One switch condition as text, for [`Switch::new`] to parse (the
@@ -194,7 +196,7 @@ pub struct Condition {
     /// and for debug builds to check `tree` against.
     pub json: &'static str,
     /// The rule's tree, as the runtime's rule compiler makes it of `json`.
-    pub tree: mcpgraph_expr::logic::Node,
+    pub tree: crate::logic::Node,
     /// The expressions whose values fill the rule's slots, in slot order.
     pub slots: Vec<Expr>,
     /// Whether the whole context must be passed as data.
@@ -203,15 +205,18 @@ pub struct Condition {
 
 /// A compiled [`Rule`].
 #[derive(Debug)]
-pub(crate) struct CompiledRule {
-    pub(crate) logic: Arc<Logic>,
-    pub(crate) vars: Vec<Expr>,
-    pub(crate) needs_context: bool,
+pub struct CompiledRule {
+    /// The rule, its `var`s reading slots.
+    pub logic: Arc<Logic>,
+    /// The expressions whose values fill the slots, in slot order.
+    pub vars: Vec<Expr>,
+    /// Whether the whole context must be passed as data.
+    pub needs_context: bool,
 }
 
 impl Switch {
     /// Compiles a switch's conditions, in order.
-    pub fn new(conditions: &[Rule]) -> Result<Self, StartupError> {
+    pub fn new(conditions: &[Rule]) -> Result<Self, BuildError> {
         let conditions = conditions
             .iter()
             .map(|rule| {
@@ -225,7 +230,7 @@ impl Switch {
                     .and_then(|json| Logic::compile(&json));
                 CompiledRule::new(rule.json, logic, vars, rule.needs_context)
             })
-            .collect::<Result<_, StartupError>>()?;
+            .collect::<Result<_, BuildError>>()?;
         Ok(Self { conditions })
     }
 
@@ -233,15 +238,20 @@ impl Switch {
     /// [`Expr::from_ast`]) and its tree written out (`codegen::logic`):
     /// nothing is parsed.
     #[doc(hidden)]
-    pub fn compiled(conditions: Vec<Condition>) -> Result<Self, StartupError> {
+    pub fn compiled(conditions: Vec<Condition>) -> Result<Self, BuildError> {
         let conditions = conditions
             .into_iter()
             .map(|c| {
                 let logic = Logic::from_tree(c.json, c.tree);
                 CompiledRule::new(c.json, logic, c.slots, c.needs_context)
             })
-            .collect::<Result<_, StartupError>>()?;
+            .collect::<Result<_, BuildError>>()?;
         Ok(Self { conditions })
+    }
+
+    /// Its compiled conditions, in order.
+    pub fn conditions(&self) -> &[CompiledRule] {
+        &self.conditions
     }
 }
 
@@ -253,8 +263,11 @@ impl CompiledRule {
         logic: Result<Logic, impl std::fmt::Display>,
         vars: Vec<Expr>,
         needs_context: bool,
-    ) -> Result<Self, StartupError> {
-        let logic = logic.map_err(|e| StartupError(format!("rule `{json}`: {e}")))?;
+    ) -> Result<Self, BuildError> {
+        let logic = logic.map_err(|e| BuildError::Rule {
+            json: json.to_owned(),
+            message: e.to_string(),
+        })?;
         Ok(Self {
             logic: Arc::new(logic),
             vars,
@@ -333,7 +346,7 @@ mod tests {
         });
         assert!(unrewritten.is_err());
         let mut rewritten = jsonata_core::parser::parse(source).unwrap();
-        let helpers = mcpgraph_expr::prepare(&mut rewritten).unwrap();
+        let helpers = crate::prepare(&mut rewritten).unwrap();
         assert_eq!(helpers, Helpers::FINITE);
         let wrong = std::panic::catch_unwind(|| {
             Expr::from_ast("$pad(a, 10) & $string(a / b + 1)", rewritten, Helpers::KEYS)
@@ -346,7 +359,7 @@ mod tests {
     fn a_tree_from_the_generator_is_prepared_like_a_parse() {
         let source = "$.entry.items[price > 1].name & $pad(x, 3)";
         let mut ast = jsonata_core::parser::parse(source).unwrap();
-        let helpers = mcpgraph_expr::prepare(&mut ast).unwrap();
+        let helpers = crate::prepare(&mut ast).unwrap();
         let built = Expr::from_ast(source, ast, helpers);
         let parsed = Expr::parse(source).unwrap();
         assert_eq!(built.ast, parsed.ast);

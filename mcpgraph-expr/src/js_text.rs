@@ -15,7 +15,7 @@ use serde_json::Value;
 use serde_json::ser::{CompactFormatter, Formatter};
 
 #[cfg(test)]
-use mcpgraph_expr::{in_js_order, is_index_key, sort_js_order};
+use crate::{in_js_order, is_index_key, sort_js_order};
 
 /// `value` with every object's keys in JavaScript's order (in place,
 /// without recursion). Values from jsonata-core are already in that order

@@ -3,19 +3,19 @@
 //! The execution context stays in `JValue` form for the whole call, so these
 //! conversions run only at the edges: tool arguments coming in, `mcp` node
 //! arguments going out, downstream results coming back, the final result.
-//! The conversions are `mcpgraph_expr::json`'s (the rule evaluator uses
-//! them too); field lookup and the value budget are here.
+//! The conversions are [`crate::json`]'s (the rule evaluator uses them
+//! too); field lookup and the value budget are here.
 
 use indexmap::IndexMap;
 use jsonata_core::value::JValue;
-pub(crate) use mcpgraph_expr::json::{from_json, to_json};
 
 /// Up to this many keys, a field is found by comparing names in order,
 /// which is quicker than hashing the name with the map's SipHash.
 const SCAN_UP_TO: usize = 8;
 
-/// The position of field `name` in `map` (see [`SCAN_UP_TO`]).
-pub(crate) fn field_index(map: &IndexMap<String, JValue>, name: &str) -> Option<usize> {
+/// The position of field `name` in `map`: up to a few keys by comparing
+/// names in order, past them by the map's hash.
+pub fn field_index(map: &IndexMap<String, JValue>, name: &str) -> Option<usize> {
     if map.len() <= SCAN_UP_TO {
         map.keys().position(|key| key == name)
     } else {
@@ -30,7 +30,7 @@ pub(crate) fn field<'a>(map: &'a IndexMap<String, JValue>, name: &str) -> Option
 
 /// Why a value is over its budget.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Oversize {
+pub enum Oversize {
     /// It nests arrays and objects deeper than this.
     Depth(u64),
     /// Its JSON text is longer than this many bytes.
@@ -42,7 +42,7 @@ pub(crate) enum Oversize {
 /// Walks the value without recursion, and stops as soon as a bound is
 /// passed, so a value built to be enormous (shared parts repeated by
 /// reference) costs at most the budget to measure.
-pub(crate) fn measure(value: &JValue, max_depth: u64, max_bytes: u64) -> Result<u64, Oversize> {
+pub fn measure(value: &JValue, max_depth: u64, max_bytes: u64) -> Result<u64, Oversize> {
     let mut bytes: u64 = 0;
     // Containers still to walk. Scalars are counted where they are met, so
     // scalars and flat containers (most outputs) allocate nothing.
@@ -98,6 +98,7 @@ fn scalar_bytes(value: &JValue) -> Option<u64> {
 #[cfg(test)]
 mod measure_tests {
     use super::*;
+    use crate::json::from_json;
 
     fn nested(depth: usize) -> JValue {
         let mut value = JValue::Number(1.0);

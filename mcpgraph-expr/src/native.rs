@@ -28,7 +28,7 @@ mod eval;
 use jsonata_core::ast::AstNode;
 use jsonata_core::value::JValue;
 
-use super::history::History;
+use crate::history::History;
 pub(crate) use eval::lookup;
 
 /// An expression in the shapes this module evaluates.
@@ -66,7 +66,7 @@ enum Node {
     Call(Builtin, Box<[Node]>),
     /// `$executionCount("node")`.
     ExecutionCount(Box<str>),
-    /// `mcpgraph_expr::compat`'s check of an arithmetic operand (false) or
+    /// `crate::compat`'s check of an arithmetic operand (false) or
     /// of a value tested for truth (true) that may be NaN or infinite.
     Finite(Box<Node>, bool),
 }

@@ -11,8 +11,9 @@ use jsonata_core::value::JValue;
 
 /// Every node output of one call, in execution order.
 #[derive(Default)]
-pub(crate) struct History {
-    pub(crate) outputs: Vec<JValue>,
+pub struct History {
+    /// The outputs, oldest first.
+    pub outputs: Vec<JValue>,
     /// Keyed by the graph's own node ids, so a fast unkeyed hash is safe
     /// (no caller chooses what is stored); SipHash was a few percent of a
     /// loop node's cost.
@@ -20,7 +21,8 @@ pub(crate) struct History {
 }
 
 impl History {
-    pub(crate) fn push(&mut self, node: &'static str, output: JValue) {
+    /// Records `output` as a run of `node`.
+    pub fn push(&mut self, node: &'static str, output: JValue) {
         self.by_node
             .entry(node)
             .or_default()
@@ -30,7 +32,7 @@ impl History {
 
     /// Forgets every output, keeping the allocations for the next call
     /// (within reason: a long call's index is not kept).
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.outputs.clear();
         if self.outputs.capacity() > 4096 {
             self.outputs = Vec::new();
@@ -39,7 +41,7 @@ impl History {
     }
 
     /// How many times `node` has run (`$executionCount`).
-    pub(crate) fn count(&self, node: &str) -> usize {
+    pub fn count(&self, node: &str) -> usize {
         self.runs(node).len()
     }
 

@@ -6,7 +6,7 @@ use jsonata_core::functions;
 use jsonata_core::value::{JArray, JValue, flattens_in_step};
 
 use super::{Arithmetic, Builtin, Literal, Node, Order};
-use crate::expressions::history::History;
+use crate::history::History;
 
 /// The value at `names` from `data` (`Some(None)`: nothing), when that is
 /// certain to be what jsonata-core gives: fields looked up through
@@ -20,7 +20,7 @@ pub(crate) fn lookup<'a>(data: &'a JValue, names: &[Box<str>]) -> Option<Option<
         let JValue::Object(map) = current else {
             return None;
         };
-        match crate::expressions::value::field(map, name) {
+        match crate::value::field(map, name) {
             Some(JValue::Array(_)) if i + 1 < names.len() => return None,
             Some(value) => current = value,
             None => return Some(None),

@@ -170,7 +170,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
 
 /// An evaluation armed on this thread: counting stops when it is disarmed
 /// or dropped.
-pub(crate) struct Armed<'a> {
+pub struct Armed<'a> {
     /// The token the meter may cancel is borrowed for as long as it is
     /// armed; not `Send`, as the meter is this thread's.
     _cancel: PhantomData<&'a CancelToken>,
@@ -180,7 +180,7 @@ pub(crate) struct Armed<'a> {
 /// Starts counting this thread's allocations against `budget` bytes; past
 /// it, `cancel` is cancelled. Evaluations do not nest: arming while armed
 /// starts a new count.
-pub(crate) fn arm(budget: u64, cancel: Option<&CancelToken>) -> Armed<'_> {
+pub fn arm(budget: u64, cancel: Option<&CancelToken>) -> Armed<'_> {
     let _ = METER.try_with(|meter| {
         meter
             .left
@@ -199,7 +199,7 @@ pub(crate) fn arm(budget: u64, cancel: Option<&CancelToken>) -> Armed<'_> {
 
 impl Armed<'_> {
     /// Stops counting: whether the evaluation passed its budget.
-    pub(crate) fn disarm(self) -> bool {
+    pub fn disarm(self) -> bool {
         stop()
     }
 }

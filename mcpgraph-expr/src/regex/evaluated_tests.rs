@@ -1,16 +1,16 @@
 //! Regex literals with JavaScript's meaning, evaluated: the rewrite is
-//! `mcpgraph_expr::regex`'s, these tests run its results through the
-//! runtime's evaluator against jsonata-js's values.
+//! [`crate::regex`]'s, these tests run its results through the
+//! evaluator against jsonata-js's values.
 
-use crate::Expr;
-use crate::expressions::evaluator::evaluate_standalone;
+use crate::evaluator::evaluate_standalone;
+use crate::parsed::Expr;
 use jsonata_core::value::JValue;
 
 fn eval(source: &str) -> String {
     let expr = Expr::parse(source.to_owned()).unwrap();
     let value =
         evaluate_standalone(&expr, &JValue::Null, &Default::default(), Some(5_000), None).unwrap();
-    crate::expressions::js_text::to_js_string(&crate::expressions::value::to_json(&value).unwrap())
+    crate::js_text::to_js_string(&crate::json::to_json(&value).unwrap())
 }
 
 /// Each expected value is jsonata-js 2.2.2's:
@@ -48,5 +48,5 @@ fn a_catastrophic_pattern_on_a_long_input_returns_at_once() {
 #[test]
 fn a_literal_javascript_reads_otherwise_does_not_start() {
     let err = Expr::parse(r#"$match(s, /(a)\1/)"#).unwrap_err();
-    assert!(err.0.contains("backreferences"), "{}", err.0);
+    assert!(err.to_string().contains("backreferences"), "{err}");
 }

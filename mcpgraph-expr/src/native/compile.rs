@@ -4,8 +4,8 @@
 use jsonata_core::ast::{AstNode, BinaryOp, PathStep, Stage, UnaryOp};
 
 use super::{Arithmetic, Builtin, Literal, Node, Order};
-use mcpgraph_expr::compat::finite::{OPERAND, TRUTH};
-use mcpgraph_expr::is_plain_step;
+use crate::compat::finite::{OPERAND, TRUTH};
+use crate::is_plain_step;
 
 fn pair(lhs: &AstNode, rhs: &AstNode, level: u64, depth: &mut u64) -> Option<Box<[Node; 2]>> {
     Some(Box::new([

@@ -17,23 +17,21 @@ use std::time::{Duration, Instant};
 
 use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError, EvaluatorOptions};
 use jsonata_core::value::JValue;
-use serde_json::Value;
+use mcpgraph_format::Limits;
 
-use super::history::{History, register_history_functions};
-use super::memory;
-use super::native::same;
-use crate::error::{ErrorKind, Limit};
-use crate::expressions::expr::Expr;
-use crate::expressions::value::from_json;
-use crate::expressions::watchdog::{ExpressionTimer, timeout_error};
-use crate::meta::Limits;
-use mcpgraph_expr::{Helpers, bounded, compat};
+use crate::error::{EvalError, EvalErrorKind};
+use crate::history::{History, register_history_functions};
+use crate::memory;
+use crate::native::same;
+use crate::parsed::Expr;
+use crate::watchdog::{ExpressionTimer, timeout_error};
+use crate::{Helpers, bounded, compat};
 
 /// The evaluator of one call, with the watchdog that enforces
 /// `maxExpressionTimeMs` through its cancel token.
-pub(crate) struct CallEvaluator {
+pub struct CallEvaluator {
     /// jsonata-core's evaluator, built the first time an expression needs
-    /// it: one the runtime evaluates itself (`expressions::native`) does not, and
+    /// it: one the runtime evaluates itself (`native`) does not, and
     /// a server whose expressions all are never builds one (nor touches
     /// its code, which counts in the resident memory).
     evaluator: Option<Evaluator>,
@@ -58,7 +56,7 @@ thread_local! {
 impl CallEvaluator {
     /// An evaluator for a new call under `limits`, with an empty history:
     /// one this thread kept, if one was built for the same limits.
-    pub(crate) fn take(limits: Limits) -> Self {
+    pub fn take(limits: Limits) -> Self {
         let spare = SPARE
             .try_with(|spare| spare.borrow_mut().pop())
             .ok()
@@ -72,7 +70,7 @@ impl CallEvaluator {
 
     /// Keeps this evaluator for the thread's next call, its history
     /// emptied (the outputs freed now, not when it is next used).
-    pub(crate) fn give_back(self) {
+    pub fn give_back(self) {
         self.history.borrow_mut().clear();
         let _ = SPARE.try_with(|spare| {
             let mut spare = spare.borrow_mut();
@@ -83,7 +81,7 @@ impl CallEvaluator {
     }
 
     /// The history its history functions read.
-    pub(crate) fn history(&self) -> &Rc<RefCell<History>> {
+    pub fn history(&self) -> &Rc<RefCell<History>> {
         &self.history
     }
 
@@ -102,12 +100,12 @@ impl CallEvaluator {
 
     /// The value of `expr` on `context`, or the error as the node reports
     /// it; its time limit counts from `started`.
-    pub(crate) fn eval(
+    pub fn eval(
         &mut self,
         expr: &Expr,
         context: &JValue,
         started: Instant,
-    ) -> Result<JValue, Failure> {
+    ) -> Result<JValue, EvalError> {
         if let Some(value) = expr.lookup(context) {
             return Ok(value);
         }
@@ -118,7 +116,7 @@ impl CallEvaluator {
             // data, so what it allocated is judged once it returns.
             let metered = memory::arm(self.limits.max_value_bytes, None);
             let value = contained(|| native.eval(context, &self.history.borrow()))
-                .map_err(|panic| (ErrorKind::Internal, panic.to_string()));
+                .map_err(|panic| EvalError::new(EvalErrorKind::Internal, panic.to_string()));
             if metered.disarm() {
                 return Err(describe_jsonata_error(&over_budget(
                     self.limits.max_value_bytes,
@@ -141,7 +139,7 @@ impl CallEvaluator {
                     check_native(
                         expr,
                         &value,
-                        evaluated.map_err(|(_, message)| EvaluatorError::EvaluationError(message)),
+                        evaluated.map_err(|e| EvaluatorError::EvaluationError(e.message)),
                     );
                 }
                 return Ok(value);
@@ -156,7 +154,7 @@ impl CallEvaluator {
         expr: &Expr,
         context: &JValue,
         started: Instant,
-    ) -> Result<JValue, Failure> {
+    ) -> Result<JValue, EvalError> {
         let evaluator = self.evaluator.get_or_insert_with(|| {
             new_evaluator(
                 Context::new(),
@@ -183,7 +181,7 @@ impl CallEvaluator {
                 // be in any state, so it is replaced.
                 self.timer.disarm();
                 *self = Self::new(self.limits, &self.history);
-                return Err((ErrorKind::Internal, panic.to_string()));
+                return Err(EvalError::new(EvalErrorKind::Internal, panic.to_string()));
             }
         };
         let timed_out = self.timer.disarm();
@@ -213,32 +211,30 @@ fn over_budget(budget: u64) -> EvaluatorError {
     ))
 }
 
-/// An evaluation's failure: its kind and the message the node reports.
-pub(crate) type Failure = (ErrorKind, String);
-
 /// JSONata errors carry their code in the message (`D1012: ...`); limits
 /// get a sentence of their own so the caller knows which one was hit.
-fn describe_jsonata_error(e: &EvaluatorError) -> Failure {
+fn describe_jsonata_error(e: &EvaluatorError) -> EvalError {
     let text = e.to_string();
-    match e.code() {
+    let (kind, message) = match e.code() {
         Some("D1012") => (
-            ErrorKind::Limit(Limit::ExpressionTime),
+            EvalErrorKind::ExpressionTime,
             format!("JSONata evaluation exceeded maxExpressionTimeMs ({text})"),
         ),
         Some("D1011") | Some("U1001") => (
-            ErrorKind::Limit(Limit::ExpressionDepth),
+            EvalErrorKind::ExpressionDepth,
             format!("JSONata evaluation exceeded maxExpressionDepth ({text})"),
         ),
         Some(bounded::CODE) => (
-            ErrorKind::Limit(Limit::ValueBytes),
+            EvalErrorKind::ValueBytes,
             e.message()[bounded::CODE.len() + 2..].to_owned(),
         ),
         Some("D2015") => (
-            ErrorKind::Limit(Limit::ValueBytes),
+            EvalErrorKind::ValueBytes,
             format!("Value limit exceeded: a sequence would be larger than maxValueBytes ({text})"),
         ),
-        _ => (ErrorKind::Expression, format!("JSONata error: {text}")),
-    }
+        _ => (EvalErrorKind::Expression, format!("JSONata error: {text}")),
+    };
+    EvalError::new(kind, message)
 }
 
 /// The evaluator every expression of a call runs in: the limits as
@@ -268,97 +264,8 @@ fn new_evaluator(
     evaluator
 }
 
-/// Evaluates `expr` against `data` as a transform node would (an empty
-/// history, the default limits): for a test case's `assert`. Its JSON
-/// value, `None` for no value, or the error.
-#[doc(hidden)]
-pub fn evaluate_on(expr: &Expr, data: &Value) -> Result<Option<Value>, EvaluatorError> {
-    let history = Rc::new(RefCell::new(History::default()));
-    let limits = Limits::DEFAULT;
-    evaluate_by_jsonata(
-        expr,
-        &from_json(data),
-        Context::new(),
-        Some(limits.max_expression_time_ms),
-        Some(limits.max_expression_depth),
-        &history,
-    )
-    .map(|value| mcpgraph_expr::json::to_json(&value))
-}
-
-/// Evaluates `expr` against `data` in the evaluator a transform node uses
-/// (history functions registered, with an empty history; `$pad` and
-/// `$join` bounded by the default `maxValueBytes`), with `bindings` as
-/// variables and optional time and depth limits. For the conformance
-/// runner and the fuzz targets; not part of the generated-code interface.
-#[cfg(feature = "testing")]
-pub fn evaluate_standalone(
-    expr: &Expr,
-    data: &JValue,
-    bindings: &serde_json::Map<String, Value>,
-    timeout_ms: Option<u64>,
-    depth: Option<u64>,
-) -> Result<JValue, EvaluatorError> {
-    let mut context = Context::new();
-    for (name, value) in bindings {
-        context.bind(name.clone(), from_json(value));
-    }
-    if bindings.is_empty()
-        && let Some(value) = expr.lookup(data)
-    {
-        return Ok(value);
-    }
-    let history = Rc::new(RefCell::new(History::default()));
-    let native = expr.native().filter(|native| {
-        // No clock here: an evaluation under a time limit that may take
-        // long is left to jsonata-core's.
-        bindings.is_empty()
-            && depth.is_none_or(|d| d >= native.depth_needed())
-            && (timeout_ms.is_none() || !native.timed())
-    });
-    match native.and_then(|native| Some((native, native.eval(data, &history.borrow())?))) {
-        Some((native, value)) => {
-            if cfg!(debug_assertions) {
-                // At the least depth the native evaluation assumes, so the
-                // comparison checks that bound too.
-                let depth = Some(native.depth_needed());
-                let evaluated =
-                    evaluate_by_jsonata(expr, data, context, timeout_ms, depth, &history);
-                check_native(expr, &value, evaluated);
-            }
-            Ok(value)
-        }
-        None => evaluate_by_jsonata(expr, data, context, timeout_ms, depth, &history),
-    }
-}
-
-/// `evaluate_standalone` and [`evaluate_on`] by jsonata-core.
-pub(crate) fn evaluate_by_jsonata(
-    expr: &Expr,
-    data: &JValue,
-    context: Context,
-    timeout_ms: Option<u64>,
-    depth: Option<u64>,
-    history: &Rc<RefCell<History>>,
-) -> Result<JValue, EvaluatorError> {
-    let mut timer = ExpressionTimer::new(timeout_ms);
-    let budget = crate::meta::Limits::DEFAULT.max_value_bytes;
-    let mut evaluator = new_evaluator(context, timer.token(), depth, Some(budget), history);
-    compat::register(&mut evaluator, Helpers::default(), expr.helpers);
-    timer.arm(Instant::now());
-    let metered = memory::arm(budget, Some(timer.token_ref()));
-    let result = contained(|| evaluator.evaluate(&expr.ast, data));
-    let over = metered.disarm();
-    match (timer.disarm(), result) {
-        _ if over => Err(over_budget(budget)),
-        (Some(limit), _) => Err(timeout_error(limit)),
-        (None, Ok(result)) => result,
-        (None, Err(panic)) => Err(EvaluatorError::EvaluationError(panic.to_string())),
-    }
-}
-
 /// In debug builds, that jsonata-core's result (`evaluated`) is the value
-/// `expressions::native` gave for `expr` (see `same`), unless jsonata-core ran out
+/// `native` gave for `expr` (see `same`), unless jsonata-core ran out
 /// of time, which says nothing of the value.
 fn check_native(expr: &Expr, value: &JValue, evaluated: Result<JValue, EvaluatorError>) {
     if !cfg!(debug_assertions) {
@@ -382,7 +289,7 @@ fn check_native(expr: &Expr, value: &JValue, evaluated: Result<JValue, Evaluator
 
 /// Runs `f`, turning a panic into an error: a bug in an evaluator must
 /// cost the call it hit, never the worker or the process.
-pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
+pub fn contained<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
         let what = panic
             .downcast_ref::<&str>()
@@ -395,7 +302,7 @@ pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
 
 /// A panic in an evaluator, caught by [`contained`]: what it said.
 #[derive(Debug)]
-pub(crate) struct Panicked(String);
+pub struct Panicked(String);
 
 impl std::fmt::Display for Panicked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -403,5 +310,10 @@ impl std::fmt::Display for Panicked {
     }
 }
 
+pub(crate) mod standalone;
 #[cfg(test)]
 mod tests;
+
+pub use standalone::evaluate_on;
+#[cfg(feature = "testing")]
+pub use standalone::evaluate_standalone;
