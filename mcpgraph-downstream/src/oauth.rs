@@ -1,40 +1,12 @@
 //! OAuth for downstream `http` and `sse` servers (a server's `auth`,
-//! FORMAT.md "OAuth"): the client manager gets tokens and sends them, with
-//! rmcp doing the protocol (protected resource and authorization server
-//! discovery, PKCE, registration, refresh, client credentials,
-//! enterprise-managed authorization).
+//! FORMAT.md "OAuth"): the tokens come from `mcpgraph-oauth`'s `client`;
+//! here the client manager shares one authorizer per server, sends its
+//! token with each request and asks for a better one when the server
+//! refuses it, and `auth login|logout|status` is run.
 //!
-//! - `settings`: `auth` as read, and its secrets resolved;
-//! - `tokens`: one server's tokens, shared by its connections, and what is
-//!   done when the server refuses one;
-//! - `grants`: client credentials and the enterprise grant;
-//! - `issuer`: the authorization server a server's tokens come from,
-//!   pinned (named by the graph, or learned once), and the gate that keeps
-//!   discovery from reaching any other;
-//! - `login`: a person's login (authorization code, loopback redirect);
-//! - `store`: the file a person's tokens are kept in;
-//! - `token_endpoint`: the token requests made without rmcp.
-//!
-//! Without the `http-client` feature only `settings` is here: a `--mcp`
-//! file's `auth` is still checked, and `auth login` says what is missing.
-
-#[cfg(feature = "http-client")]
-mod exchange;
-#[cfg(feature = "http-client")]
-mod grants;
-#[cfg(feature = "http-client")]
-mod issuer;
-#[cfg(feature = "http-client")]
-mod login;
-// Without `http-client`, only its checks (`check_issuer`) are used.
-#[cfg_attr(not(feature = "http-client"), allow(dead_code))]
-mod settings;
-#[cfg(feature = "http-client")]
-mod store;
-#[cfg(feature = "http-client")]
-mod token_endpoint;
-#[cfg(feature = "http-client")]
-mod tokens;
+//! Without the `http-client` feature only the checks are here: a `--mcp`
+//! file's `auth` is still checked ([`check_issuer`]), and `auth login`
+//! says what is missing.
 
 #[cfg(feature = "http-client")]
 use std::future::Future;
@@ -48,13 +20,24 @@ use rmcp::transport::auth::AuthError;
 use rmcp::transport::streamable_http_client::StreamableHttpError;
 
 #[cfg(feature = "http-client")]
-use mcpgraph_runtime::host::CallerToken;
+use mcpgraph_oauth::client::{AuthSettings, Host};
+#[cfg(feature = "http-client")]
+pub(crate) use mcpgraph_oauth::client::{Authorizer, Behalf, Refusal};
 
-#[cfg(feature = "http-client")]
-pub(crate) use settings::AuthSettings;
-pub(crate) use settings::check_issuer;
-#[cfg(feature = "http-client")]
-pub(crate) use tokens::{Authorizer, Refusal};
+/// Checks what the format leaves to the runtime: an `issuer` without
+/// `${VAR}` parses as a URL.
+pub(crate) fn check_issuer(auth: &mcpgraph_format::Auth) -> Result<(), String> {
+    if let Some(issuer) = &auth.issuer
+        && !issuer.contains("${")
+    {
+        let parsed = url::Url::parse(issuer)
+            .map_err(|e| format!("`auth.issuer` `{issuer}` is not a URL: {e}"))?;
+        if !matches!(parsed.scheme(), "https" | "http") {
+            return Err(format!("`auth.issuer` `{issuer}` is not an http(s) URL"));
+        }
+    }
+    Ok(())
+}
 
 /// Whether a person is at hand to log in when a server asks (set by
 /// `call`, `lock` and `auth`; a served graph never opens a browser).
@@ -67,9 +50,17 @@ pub fn allow_interactive_login(allow: bool) {
 }
 
 #[cfg(feature = "http-client")]
-pub(crate) fn interactive() -> bool {
+fn interactive() -> bool {
     INTERACTIVE.load(Ordering::SeqCst)
 }
+
+/// What the client manager lends `mcpgraph-oauth`'s grants.
+#[cfg(feature = "http-client")]
+const HOST: Host = Host {
+    http_client: super::http_client::http_client_builder,
+    expand: super::env_expand::expand,
+    interactive,
+};
 
 /// The one authorizer all the connections of a server with `auth` share,
 /// made on first use (every `Downstream` of the server holds a clone).
@@ -77,17 +68,6 @@ pub(crate) fn interactive() -> bool {
 pub(crate) struct SharedAuthorizer {
     #[cfg(feature = "http-client")]
     cell: Arc<tokio::sync::OnceCell<Arc<Authorizer>>>,
-}
-
-/// On whose behalf a request goes to a server.
-#[cfg(feature = "http-client")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Behalf<'a> {
-    /// A caller's `tools/call`, with the access token inbound OAuth
-    /// accepted, if any.
-    Call(Option<&'a CallerToken>),
-    /// What no caller asked: the handshake, listings, notifications.
-    Graph,
 }
 
 #[cfg(feature = "http-client")]
@@ -104,7 +84,8 @@ impl SharedAuthorizer {
             .get_or_try_init(|| async {
                 // rmcp's OAuth client is reqwest's, with our TLS provider.
                 super::http_client::install_crypto_provider();
-                let settings = AuthSettings::new(auth)?;
+                check_issuer(auth)?;
+                let settings = AuthSettings::new(auth, HOST)?;
                 Authorizer::new(server, url, settings).map(Arc::new)
             })
             .await
@@ -240,9 +221,7 @@ pub async fn run_auth(spec: &super::ServerSpec, action: AuthAction) -> Result<St
             "`{}` is a stdio server: OAuth is for `http` and `sse` servers",
             spec.name
         ),
-        super::TransportSpec::StreamableHttp { .. } => {
-            crate::features::missing_http_client("http")
-        }
+        super::TransportSpec::StreamableHttp { .. } => crate::features::missing_http_client("http"),
         super::TransportSpec::Sse { .. } => crate::features::missing_http_client("sse"),
     })
 }

@@ -26,10 +26,6 @@ mod graph;
 pub mod host;
 #[cfg(test)]
 mod js_regex;
-// Public for `mcpgraph-http`'s inbound OAuth, which verifies tokens with it.
-#[cfg(feature = "jwt-crypto")]
-#[doc(hidden)]
-pub mod jwt_crypto;
 mod meta;
 mod observe;
 mod one_copy;
@@ -41,7 +37,6 @@ mod serving;
 mod test_rng;
 mod trace_context;
 
-pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
@@ -56,6 +51,7 @@ pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 #[doc(hidden)]
 pub use servers::{Connect, NoServers, Servers};
+pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use tokio_util::sync::CancellationToken;
 
 // What the crates above the core (graph tests, failure recording) use;

@@ -326,7 +326,7 @@ mod tests {
 
     async fn authorization_server() -> (String, Arc<AtomicU64>) {
         // rmcp's OAuth client is reqwest's, with our TLS provider.
-        crate::http_client::install_crypto_provider();
+        crate::client::install_test_tls();
         serve(Arc::new(|origin: &str, path: &str| {
             (path == "/.well-known/oauth-authorization-server").then(|| {
                 serde_json::json!({

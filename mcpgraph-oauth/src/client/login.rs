@@ -71,8 +71,7 @@ pub(crate) async fn log_in(
         }
     }
     if let Some(document) = &settings.client_metadata_url {
-        request =
-            request.with_client_metadata_url(crate::env_expand::expand(document)?);
+        request = request.with_client_metadata_url(settings.expand(document)?);
     }
     let challenged = challenge
         .and_then(|c| {
