@@ -6,7 +6,7 @@
 //! - [`client`]: the client side, for downstream `http` and `sse` servers
 //!   with `auth` (FORMAT.md, "OAuth"): the grants, a person's login, the
 //!   issuer a server's tokens come from, the file tokens are kept in.
-//!   `mcpgraph-downstream` uses it.
+//!   `mcpgraph-downstream` uses it, with the `client` feature.
 //! - [`jwt`]: JWTs on ring (jsonwebtoken's crypto provider, PEM keys), and
 //!   the validation of inbound access tokens against the issuer's keys.
 //!   `mcpgraph-http`'s inbound OAuth uses it.
@@ -14,5 +14,6 @@
 //! What this crate needs of the core (secrets, the caller's token) it
 //! reaches through `mcpgraph_runtime::host`.
 
+#[cfg(feature = "client")]
 pub mod client;
 pub mod jwt;
