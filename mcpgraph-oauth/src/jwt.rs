@@ -1,4 +1,4 @@
-//! JWTs: signed and verified with ring ([`crypto`]: jsonwebtoken's crypto
+//! JWTs: signed and verified with ring (`crypto`: jsonwebtoken's crypto
 //! provider, the PEM private keys of client assertions), and inbound
 //! access tokens validated against the issuer's keys.
 //!

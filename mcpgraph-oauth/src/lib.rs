@@ -3,7 +3,7 @@
 //! [`mcpgraph`](https://docs.rs/mcpgraph), whose `http-client` and
 //! `http-server` features reach it).
 //!
-//! - [`client`]: the client side, for downstream `http` and `sse` servers
+//! - `client`: the client side, for downstream `http` and `sse` servers
 //!   with `auth` (FORMAT.md, "OAuth"): the grants, a person's login, the
 //!   issuer a server's tokens come from, the file tokens are kept in.
 //!   `mcpgraph-downstream` uses it, with the `client` feature.

@@ -186,7 +186,7 @@ impl KeyCache {
     }
 
     /// Fetches the set again unless a fetch started less than
-    /// [`MIN_REFETCH`] ago; keeps the last good set on failure. Callers
+    /// `MIN_REFETCH` ago; keeps the last good set on failure. Callers
     /// that come during a fetch wait for it (the `jwks_url` lock).
     pub async fn refresh(&self) {
         let mut url = self.jwks_url.lock().await;
