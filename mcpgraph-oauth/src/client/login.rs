@@ -22,7 +22,7 @@ use tokio::net::TcpListener;
 use super::grants::describe;
 use super::issuer::Pin;
 use super::settings::{AuthSettings, Secrets};
-use super::tokens::Store;
+use super::store::Store;
 
 /// How long a login waits for the browser to come back.
 const LOGIN_LIMIT: Duration = Duration::from_secs(300);

@@ -8,8 +8,8 @@
 
 use mcpgraph_format::{Grant, TokenStore};
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, CredentialRefreshGuard, CredentialStore,
-    InMemoryCredentialStore, StoredCredentials, WWWAuthenticateParams,
+    AuthError, AuthorizationManager, CredentialStore, InMemoryCredentialStore,
+    WWWAuthenticateParams,
 };
 use tokio::sync::Mutex;
 
@@ -19,7 +19,7 @@ use super::grants::{self, Token, describe};
 use super::issuer::Pin;
 
 use super::settings::{AuthSettings, Secrets};
-use super::store::FileStore;
+use super::store::{FileStore, Store};
 use mcpgraph_runtime::host::CallerToken;
 use mcpgraph_runtime::host::{OneCopy, one_copy};
 
@@ -33,44 +33,6 @@ pub enum Refusal {
     Unauthorized,
     /// 403 `insufficient_scope`.
     InsufficientScope,
-}
-
-/// Where a server's tokens are kept.
-#[derive(Clone)]
-pub(crate) enum Store {
-    File(FileStore),
-    Memory(InMemoryCredentialStore),
-}
-
-#[async_trait::async_trait]
-impl CredentialStore for Store {
-    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
-        match self {
-            Store::File(s) => s.load().await,
-            Store::Memory(s) => s.load().await,
-        }
-    }
-    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
-        if let Some(response) = &credentials.token_response {
-            super::store::remember_tokens(response);
-        }
-        match self {
-            Store::File(s) => s.save(credentials).await,
-            Store::Memory(s) => s.save(credentials).await,
-        }
-    }
-    async fn clear(&self) -> Result<(), AuthError> {
-        match self {
-            Store::File(s) => s.clear().await,
-            Store::Memory(s) => s.clear().await,
-        }
-    }
-    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
-        match self {
-            Store::File(s) => s.acquire_refresh_guard().await,
-            Store::Memory(s) => s.acquire_refresh_guard().await,
-        }
-    }
 }
 
 /// The tokens of one server, shared by its connections.
