@@ -47,9 +47,7 @@ pub(super) async fn answer(
             }),
         };
         let answer = asked.map_err(|why| match why {
-            mcpgraph_runtime::host::Unanswered::Stopped(stop) => {
-                super::waiting::stopped(what, stop)
-            }
+            mcpgraph_runtime::host::Unanswered::Stopped(stop) => super::waiting::stopped(what, stop),
             why => DownstreamError::new(
                 Kind::Protocol,
                 format!("{what} asked the calling client a question, and {why}"),

@@ -21,8 +21,8 @@ use serde_json::Value;
 use super::connection::Connection;
 use super::waiting::Sent;
 use super::{ClientManager, Downstream, DownstreamError};
-use mcpgraph_runtime::{Caller, host::Declared};
 use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
+use mcpgraph_runtime::{Caller, host::Declared};
 
 use super::answers::{answer, server_request};
 

@@ -61,6 +61,11 @@ macro_rules! warn_redacted {
 }
 pub(crate) use warn_redacted;
 
+#[cfg(test)]
+mod test_rng;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod answers;
 mod asking;
 mod breaker;
@@ -70,9 +75,6 @@ mod connect;
 mod connection;
 mod drift;
 pub(crate) mod env_expand;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub mod fuzzing;
 #[cfg(feature = "http-client")]
 mod http_client;
 mod lifecycle;
@@ -92,8 +94,6 @@ mod stdin_writer;
 mod stdio;
 #[cfg(feature = "http-client")]
 mod streamable;
-#[cfg(test)]
-mod test_rng;
 #[cfg(feature = "http-client")]
 mod unavailable;
 mod waiting;
@@ -101,9 +101,9 @@ pub(crate) mod wire;
 
 #[doc(hidden)]
 pub mod features;
+pub use mcpgraph_runtime::host::withhold_from_children;
 pub use features::{TLS, install_crypto_provider, is_https};
 pub use mcpgraph_runtime::ServerAuth;
-pub use mcpgraph_runtime::host::withhold_from_children;
 pub use oauth::{AuthAction, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
@@ -244,9 +244,8 @@ impl ClientManager {
     /// Compares each server's tools with `lock` (the JSON `Graph::LOCK`
     /// holds) on the first call of each connection, and warns of drift.
     pub fn with_lock(mut self, lock: &str) -> Result<Self, mcpgraph_runtime::StartupError> {
-        let lock = drift::LockedTools::parse(lock).map_err(|e| {
-            mcpgraph_runtime::StartupError(format!("the embedded lock does not parse: {e}"))
-        })?;
+        let lock = drift::LockedTools::parse(lock)
+            .map_err(|e| mcpgraph_runtime::StartupError(format!("the embedded lock does not parse: {e}")))?;
         self.lock = Some(lock);
         Ok(self)
     }

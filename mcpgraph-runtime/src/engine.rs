@@ -21,6 +21,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use crate::servers::{ServerSpec, effective_specs};
 pub use crate::error::CallError;
 use crate::error::{ErrorKind, NodeError, SchemaSide, StartupError};
 use crate::exec::intercept::CallInterceptor;
@@ -28,7 +29,6 @@ use crate::exec::{Execution, GraphTools, Watch};
 use crate::graph::{CompiledGraph, Graph, GraphDef};
 use crate::observe::Observer;
 use crate::servers::Servers;
-use crate::servers::{ServerSpec, effective_specs};
 
 mod call;
 mod in_flight;

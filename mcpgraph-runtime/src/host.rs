@@ -9,8 +9,8 @@ pub use crate::expressions::js_text::to_js_string;
 pub use crate::one_copy::{OneCopy, one_copy};
 pub use crate::questions::{Budget, Declared, Owner, Slot, Stop, Unanswered, WaitClock};
 pub use crate::secrets::{
-    Remembered, redact, redact_bytes, remember, remember_token, withheld_from_children,
-    withhold_from_children,
+    Remembered, redact, redact_bytes, remember, remember_token, withhold_from_children,
+    withheld_from_children,
 };
 pub use crate::servers::convert;
 pub use crate::servers::{

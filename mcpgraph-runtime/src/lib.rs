@@ -37,6 +37,7 @@ mod serving;
 mod test_rng;
 mod trace_context;
 
+pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
@@ -51,7 +52,6 @@ pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 #[doc(hidden)]
 pub use servers::{Connect, NoServers, Servers};
-pub use servers::{ServerAuth, ServerSpec, TransportSpec};
 pub use tokio_util::sync::CancellationToken;
 
 // What the crates above the core (graph tests, failure recording) use;

@@ -25,9 +25,9 @@ use super::retry::Resilience;
 use super::{Execution, from_json_opt, kind_of};
 
 mod parts;
+use crate::servers::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::expressions::expr::{Args, Expr};
-use crate::servers::convert::output_of_result;
 
 /// Where one call of a fan-out node goes.
 #[derive(Debug)]

@@ -10,10 +10,10 @@ use serde_json::Value;
 use super::intercept::through;
 use super::retry::{Attempt, Resilience};
 use super::{Execution, from_json_opt, kind_of};
+use crate::servers::convert::output_of_result;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::expressions::expr::Args;
 use crate::questions::Caller;
-use crate::servers::convert::output_of_result;
 
 impl Execution {
     /// Runs an `mcp` node: evaluates its arguments, calls `tool` on

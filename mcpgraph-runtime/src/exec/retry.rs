@@ -15,10 +15,10 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::Execution;
+use crate::servers::DownstreamError;
 use crate::error::{Downstream, ErrorKind, Limit, NodeError};
 use crate::expressions::value::from_json;
 use crate::questions::Caller;
-use crate::servers::DownstreamError;
 
 /// A node's `retry` and `timeoutMs`: the format's types (`mcpgraph-format`).
 pub use mcpgraph_format::{Resilience, Retry};

@@ -71,3 +71,4 @@ impl std::fmt::Display for DownstreamError {
 }
 
 impl std::error::Error for DownstreamError {}
+

@@ -8,10 +8,10 @@ use jsonata_core::evaluator::{Context, EvaluatorError};
 use jsonata_core::value::JValue;
 
 use super::same;
+use crate::test_rng::TestRng;
 use crate::expressions::evaluator::evaluate_by_jsonata;
 use crate::expressions::expr::Expr;
 use crate::expressions::history::History;
-use crate::test_rng::TestRng;
 
 /// A history in which node `step` ran twice and `check` once.
 fn history() -> Rc<RefCell<History>> {
