@@ -18,8 +18,8 @@ use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
 use super::http_client::{error_chain, http_client};
-use super::oauth::{Authorizer, Behalf, Refusal};
 use super::wire::{decode, oversized};
+use mcpgraph_oauth::client::{Authorizer, Behalf, Refusal};
 use mcpgraph_runtime::host::redact;
 
 pub(crate) mod parser;

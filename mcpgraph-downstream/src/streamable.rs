@@ -18,14 +18,15 @@ use rmcp::transport::streamable_http_client::{
 };
 use sse_stream::Sse;
 
-use super::oauth::{Authorizer, Behalf, authorized};
 use super::wire::{self, MAX_REPLY_BYTES};
+use crate::oauth::authorizer::authorized;
+use mcpgraph_oauth::client::{Authorizer, Behalf};
 use mcpgraph_runtime::host::CallerToken;
 use rmcp::model::GetExtensions as _;
 
 /// reqwest's client for one downstream server, named for log lines, with
 /// the server's OAuth tokens when it has `auth` (each request carries the
-/// token, and a refused one is replaced once: see `oauth::authorized`).
+/// token, and a refused one is replaced once: see `oauth::authorizer::authorized`).
 #[derive(Clone)]
 pub(crate) struct GuardedClient {
     inner: reqwest::Client,

@@ -9,28 +9,23 @@
 //! of protocol 2026-07-28 or later (rmcp then refuses a body that says
 //! otherwise), else from the body (already bounded by `--max-body-bytes`).
 //!
-//! `jwks` holds the issuer's keys; `claims` checks a token; `challenge`
-//! words the answers. Tokens are never logged.
+//! `mcpgraph-oauth`'s `jwt` holds the issuer's keys and checks a token;
+//! `challenge` words the answers. Tokens are never logged.
 
 mod challenge;
-mod claims;
-mod fetch_error;
-mod jwks;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use hyper::HeaderMap;
 use hyper::header;
-use jsonwebtoken::Algorithm;
+use mcpgraph_oauth::jwt::{Algorithm, Invalid, KeyCache, Policy};
 
-pub(crate) use claims::{Claims, DEFAULT_ALGORITHMS};
+pub(crate) use mcpgraph_oauth::jwt::{Claims, DEFAULT_ALGORITHMS};
 
 use super::Body;
 use super::error::OAuthError;
 use challenge::Challenges;
-use claims::{Invalid, Policy};
-use jwks::KeyCache;
 
 /// Default of `serve --oauth-leeway-secs`.
 pub(crate) const DEFAULT_LEEWAY_SECS: u64 = 60;
@@ -100,7 +95,15 @@ impl Guard {
         } else {
             options.audiences
         };
-        let keys = Arc::new(KeyCache::new(&options.issuer, options.jwks_url)?);
+        // The TLS provider the facade's `tls` gives reqwest.
+        mcpgraph_downstream::install_crypto_provider();
+        let keys = KeyCache::new(
+            &options.issuer,
+            options.jwks_url,
+            reqwest::Client::builder(),
+        )
+        .map_err(OAuthError::Client)?;
+        let keys = Arc::new(keys);
         let suffix = challenge::metadata_path_suffix(&resource);
         let guard = Guard {
             challenges: Challenges::new(
@@ -147,13 +150,13 @@ impl Guard {
             let sent = headers.contains_key(header::AUTHORIZATION);
             return Err(self.challenges.unauthorized(sent));
         };
-        let Some(token) = claims::bearer_token(value.as_bytes()) else {
+        let Some(token) = mcpgraph_oauth::jwt::bearer_token(value.as_bytes()) else {
             // Another scheme is no bearer token at all.
             let sent =
                 value.as_bytes().len() > 6 && value.as_bytes()[..6].eq_ignore_ascii_case(b"bearer");
             return Err(self.challenges.unauthorized(sent));
         };
-        let claims = match claims::verify(token, &self.policy, &self.keys).await {
+        let claims = match mcpgraph_oauth::jwt::verify(token, &self.policy, &self.keys).await {
             Ok(claims) => claims,
             Err(Invalid::KeysUnavailable) => {
                 mcpgraph_runtime::host::refused("oauth_keys_unavailable");

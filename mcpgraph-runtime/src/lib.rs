@@ -23,10 +23,6 @@ mod exec;
 mod graph;
 #[doc(hidden)]
 pub mod host;
-// Public for `mcpgraph-http`'s inbound OAuth, which verifies tokens with it.
-#[cfg(feature = "jwt-crypto")]
-#[doc(hidden)]
-pub mod jwt_crypto;
 mod meta;
 mod observe;
 mod one_copy;

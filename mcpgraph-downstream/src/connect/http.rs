@@ -31,7 +31,7 @@ pub(super) struct Dial<'a> {
     spec: &'a ServerSpec,
     url: String,
     headers: HeaderMap,
-    auth: Option<Arc<super::super::oauth::Authorizer>>,
+    auth: Option<Arc<mcpgraph_oauth::client::Authorizer>>,
     timeout: std::time::Duration,
     closing: &'a CancellationToken,
 }
@@ -41,7 +41,7 @@ impl<'a> Dial<'a> {
     /// server's OAuth tokens, if it has any.
     pub(super) async fn new(
         spec: &'a ServerSpec,
-        auth: &super::super::oauth::SharedAuthorizer,
+        auth: &crate::oauth::SharedAuthorizer,
         url: &str,
         headers: &[(String, String)],
         timeout: std::time::Duration,

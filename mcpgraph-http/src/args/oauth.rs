@@ -1,6 +1,6 @@
 //! `serve --http`'s inbound OAuth flags (docs/OPERATING.md, "OAuth").
 
-use jsonwebtoken::Algorithm;
+use mcpgraph_oauth::jwt::Algorithm;
 
 use super::ArgError;
 use crate::{DEFAULT_ALGORITHMS, DEFAULT_LEEWAY_SECS, OAuthOptions};

@@ -90,7 +90,7 @@ impl Exchanges {
         if !settings.scopes.is_empty() {
             form.push(("scope", settings.scopes.join(" ")));
         }
-        let response = token_request(url, endpoint, &form).await?;
+        let response = token_request((settings.host().http_client)(), url, endpoint, &form).await?;
         let token = super::grants::from_response(&response);
         let mut kept = self.kept.lock().await;
         if kept.len() >= MAX_KEPT {

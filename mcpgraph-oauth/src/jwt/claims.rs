@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::jwks::{KeyCache, KeyError};
 
 /// Default of `serve --oauth-algorithms`: the asymmetric ones.
-pub(crate) const DEFAULT_ALGORITHMS: &[Algorithm] = &[
+pub const DEFAULT_ALGORITHMS: &[Algorithm] = &[
     Algorithm::RS256,
     Algorithm::RS384,
     Algorithm::RS512,
@@ -28,17 +28,17 @@ pub(crate) const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 /// The caller a valid access token names, as the request's extensions
 /// carry it.
 #[derive(Clone, Debug)]
-pub(crate) struct Claims {
+pub struct Claims {
     /// `iss` (checked to be the server's `--oauth-issuer`).
-    pub(crate) issuer: String,
+    pub issuer: String,
     /// `sub`.
-    pub(crate) subject: Option<String>,
+    pub subject: Option<String>,
     /// `client_id`.
-    pub(crate) client_id: Option<String>,
+    pub client_id: Option<String>,
     /// The scopes granted: `scope` (space-separated) or `scp` (a list).
-    pub(crate) scopes: HashSet<String>,
+    pub scopes: HashSet<String>,
     /// The token itself, for servers that pass the caller's identity on.
-    pub(crate) token: mcpgraph_runtime::host::CallerToken,
+    pub token: mcpgraph_runtime::host::CallerToken,
 }
 
 #[derive(Deserialize)]
@@ -59,7 +59,7 @@ enum Scp {
 /// Why a token was refused (for the log; the client only learns
 /// `invalid_token`).
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Invalid {
+pub enum Invalid {
     /// Not a JWT, or a header this server does not accept (`alg`, `typ`).
     Malformed(&'static str),
     /// No key of the issuer's fits it.
@@ -71,19 +71,19 @@ pub(super) enum Invalid {
 }
 
 /// What a token must satisfy.
-pub(super) struct Policy {
-    pub(super) algorithms: Vec<Algorithm>,
-    pub(super) issuer: String,
-    pub(super) audiences: Vec<String>,
-    pub(super) leeway_secs: u64,
+pub struct Policy {
+    /// `alg`s accepted.
+    pub algorithms: Vec<Algorithm>,
+    /// `iss` required.
+    pub issuer: String,
+    /// `aud` values accepted (one is enough).
+    pub audiences: Vec<String>,
+    /// Clock skew allowed on `exp` and `nbf`.
+    pub leeway_secs: u64,
 }
 
 /// `token`'s claims once every check passed.
-pub(super) async fn verify(
-    token: &str,
-    policy: &Policy,
-    keys: &Arc<KeyCache>,
-) -> Result<Claims, Invalid> {
+pub async fn verify(token: &str, policy: &Policy, keys: &Arc<KeyCache>) -> Result<Claims, Invalid> {
     let header = jsonwebtoken::decode_header(token)
         .map_err(|_| Invalid::Malformed("not a JWT with a supported `alg`"))?;
     if !policy.algorithms.contains(&header.alg) {
@@ -134,7 +134,7 @@ pub(super) async fn verify(
 /// The access token of an `Authorization` header: `Bearer` (in any case),
 /// one or more spaces, then a `b64token` (RFC 6750 §2.1). `None` for any
 /// other header.
-pub(super) fn bearer_token(header: &[u8]) -> Option<&str> {
+pub fn bearer_token(header: &[u8]) -> Option<&str> {
     const SCHEME: &[u8] = b"Bearer";
     let (scheme, rest) = header.split_at_checked(SCHEME.len())?;
     let spaces = rest.iter().take_while(|&&b| b == b' ').count();

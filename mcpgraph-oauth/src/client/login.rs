@@ -22,7 +22,7 @@ use tokio::net::TcpListener;
 use super::grants::describe;
 use super::issuer::Pin;
 use super::settings::{AuthSettings, Secrets};
-use super::tokens::Store;
+use super::store::Store;
 
 /// How long a login waits for the browser to come back.
 const LOGIN_LIMIT: Duration = Duration::from_secs(300);
@@ -71,8 +71,7 @@ pub(crate) async fn log_in(
         }
     }
     if let Some(document) = &settings.client_metadata_url {
-        request =
-            request.with_client_metadata_url(crate::env_expand::expand(document)?);
+        request = request.with_client_metadata_url(settings.expand(document)?);
     }
     let challenged = challenge
         .and_then(|c| {

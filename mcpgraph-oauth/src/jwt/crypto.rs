@@ -25,7 +25,6 @@ use jsonwebtoken::crypto::{CryptoProvider, KeyUtils};
 use jsonwebtoken::errors::{Error, ErrorKind, Result};
 use jsonwebtoken::jwk::{EllipticCurve, ThumbprintHash};
 
-#[doc(hidden)]
 pub use pem::signing_key;
 
 /// The provider: ring's primitives behind jsonwebtoken's traits.

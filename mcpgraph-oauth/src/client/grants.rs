@@ -145,7 +145,7 @@ async fn key_assertion(
     metadata: &AuthorizationMetadata,
 ) -> Result<Token, String> {
     use jsonwebtoken::Header;
-    let (key, default) = mcpgraph_runtime::jwt_crypto::signing_key(pem).map_err(|e| e.to_string())?;
+    let (key, default) = crate::jwt::signing_key(pem).map_err(|e| e.to_string())?;
     let algorithm = match algorithm {
         None => default,
         Some(Algorithm::RS256) => jsonwebtoken::Algorithm::RS256,
@@ -185,7 +185,13 @@ async fn key_assertion(
     if !settings.scopes.is_empty() {
         form.push(("scope", settings.scopes.join(" ")));
     }
-    let response = token_request(url, &metadata.token_endpoint, &form).await?;
+    let response = token_request(
+        (settings.host().http_client)(),
+        url,
+        &metadata.token_endpoint,
+        &form,
+    )
+    .await?;
     Ok(from_response(&response))
 }
 
@@ -219,7 +225,13 @@ async fn jwt_bearer(
     if !settings.scopes.is_empty() {
         form.push(("scope", settings.scopes.join(" ")));
     }
-    let response = token_request(url, &metadata.token_endpoint, &form).await?;
+    let response = token_request(
+        (settings.host().http_client)(),
+        url,
+        &metadata.token_endpoint,
+        &form,
+    )
+    .await?;
     Ok(from_response(&response))
 }
 
@@ -276,7 +288,7 @@ async fn enterprise(
 /// An rmcp OAuth error as text (its own words, which hold no secret).
 pub(crate) fn describe(error: AuthError) -> String {
     match error {
-        AuthError::HttpError(e) => crate::http_client::error_chain(&e),
+        AuthError::HttpError(e) => super::error_chain(&e),
         other => other.to_string(),
     }
 }

@@ -7,34 +7,23 @@ use std::ops::Deref;
 
 use mcpgraph_format::Auth;
 
-use crate::env_expand::expand;
+use super::Host;
 
 /// `auth` of a server (FORMAT.md, "OAuth"; `mcpgraph-format`'s [`Auth`]),
-/// checked as the client manager needs it.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct AuthSettings(Auth);
+/// checked as the client manager needs it, with the [`Host`] that lends
+/// its `${VAR}` expansion and HTTP client.
+#[derive(Clone, Debug)]
+pub struct AuthSettings {
+    auth: Auth,
+    host: Host,
+}
 
 impl Deref for AuthSettings {
     type Target = Auth;
 
     fn deref(&self) -> &Auth {
-        &self.0
+        &self.auth
     }
-}
-
-/// Checks what the format leaves to the runtime: an `issuer` without
-/// `${VAR}` parses as a URL.
-pub(crate) fn check_issuer(auth: &Auth) -> Result<(), String> {
-    if let Some(issuer) = &auth.issuer
-        && !issuer.contains("${")
-    {
-        let parsed = url::Url::parse(issuer)
-            .map_err(|e| format!("`auth.issuer` `{issuer}` is not a URL: {e}"))?;
-        if !matches!(parsed.scheme(), "https" | "http") {
-            return Err(format!("`auth.issuer` `{issuer}` is not an http(s) URL"));
-        }
-    }
-    Ok(())
 }
 
 /// The secrets of one server's `auth`, resolved.
@@ -78,28 +67,49 @@ pub(crate) struct Enterprise {
 
 impl AuthSettings {
     /// `auth` checked now: the checks of the format (the grants that
-    /// discover an authorization server without a person at hand name it)
-    /// and `issuer` a URL.
-    pub(crate) fn new(auth: &Auth) -> Result<AuthSettings, String> {
+    /// discover an authorization server without a person at hand name it).
+    /// The client manager checks that `issuer` is a URL
+    /// (`mcpgraph-downstream`'s `check_issuer`, which `--mcp` files need
+    /// without this crate too).
+    pub fn new(auth: &Auth, host: Host) -> Result<AuthSettings, String> {
         auth.check(false).map_err(|e| e.to_string())?;
-        check_issuer(auth)?;
-        Ok(AuthSettings(auth.clone()))
+        Ok(AuthSettings {
+            auth: auth.clone(),
+            host,
+        })
+    }
+
+    /// What the client manager lends.
+    pub(crate) fn host(&self) -> &Host {
+        &self.host
+    }
+
+    /// `text`, `${VAR}` expanded.
+    pub(crate) fn expand(&self, text: &str) -> Result<String, String> {
+        (self.host.expand)(text)
     }
 
     /// `issuer`, `${VAR}` expanded.
     pub(crate) fn issuer(&self) -> Result<Option<String>, String> {
-        self.0.issuer.as_deref().map(expand).transpose()
+        self.auth
+            .issuer
+            .as_deref()
+            .map(self.host.expand)
+            .transpose()
     }
 
     /// Reads this server's secrets now (`${VAR}` and files).
     pub(crate) fn secrets(&self, server: &str) -> Result<Secrets, String> {
+        let expand = self.host.expand;
         let client_secret = secret(
+            expand,
             server,
             "clientSecret",
             &self.client_secret,
             &self.client_secret_file,
         )?;
         let private_key = secret(
+            expand,
             server,
             "privateKey",
             &self.private_key,
@@ -112,12 +122,13 @@ impl AuthSettings {
                 idp_token_endpoint: expand(&e.idp_token_endpoint)?,
                 idp_client_id: expand(&e.idp_client_id)?,
                 idp_client_secret: secret(
+                    expand,
                     server,
                     "idpClientSecret",
                     &e.idp_client_secret,
                     &e.idp_client_secret_file,
                 )?,
-                id_token: secret(server, "idToken", &e.id_token, &e.id_token_file)?
+                id_token: secret(expand, server, "idToken", &e.id_token, &e.id_token_file)?
                     .ok_or("`auth.enterprise` needs `idToken` or `idTokenFile`")?,
             }),
         };
@@ -139,14 +150,19 @@ impl AuthSettings {
 
     /// `clientId`, `${VAR}` expanded.
     pub(crate) fn client_id(&self) -> Result<Option<String>, String> {
-        self.0.client_id.as_deref().map(expand).transpose()
+        self.auth
+            .client_id
+            .as_deref()
+            .map(self.host.expand)
+            .transpose()
     }
 }
 
 /// A secret given as `${VAR}` (`value`) or as a file path (`file`), read
-/// now and remembered as a secret (a file's content under the name
-/// `auth.KEY of SERVER`).
+/// now (`${VAR}` expanded by `expand`) and remembered as a secret (a
+/// file's content under the name `auth.KEY of SERVER`).
 fn secret(
+    expand: fn(&str) -> Result<String, String>,
     server: &str,
     key: &str,
     value: &Option<String>,

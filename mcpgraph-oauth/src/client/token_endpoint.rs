@@ -20,19 +20,22 @@ const MAX_ANSWER_BYTES: usize = 1 << 20;
 const TOKEN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// POSTs `form` to `endpoint` (the token endpoint of the authorization
-/// server of the MCP server at `server`) and reads the token it gives.
+/// server of the MCP server at `server`) with a client of `client`'s
+/// settings, and reads the token it gives.
 pub(super) async fn token_request(
+    client: reqwest::ClientBuilder,
     server: &str,
     endpoint: &str,
     form: &[(&str, String)],
 ) -> Result<OAuthTokenResponse, String> {
-    token_request_via(server, endpoint, form, &System).await
+    token_request_via(client, server, endpoint, form, &System).await
 }
 
 /// [`token_request`], its host names resolved by `resolver`: once, and the
 /// request goes to the addresses that were checked (a name that resolves
 /// elsewhere the second time, DNS rebinding, changes nothing).
 async fn token_request_via(
+    mut client: reqwest::ClientBuilder,
     server: &str,
     endpoint: &str,
     form: &[(&str, String)],
@@ -42,22 +45,14 @@ async fn token_request_via(
     let body = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
         .finish();
-    let mut client = crate::http_client::http_client_builder();
     if let Some(name) = &checked.name {
         client = client.resolve_to_addrs(name, &checked.addresses);
     }
-    let client = client.build().map_err(|e| {
-        format!(
-            "cannot create an HTTP client: {}",
-            crate::http_client::error_chain(&e)
-        )
-    })?;
-    let failed = |e: &reqwest::Error| {
-        format!(
-            "token request to {endpoint}: {}",
-            crate::http_client::error_chain(e)
-        )
-    };
+    let client = client
+        .build()
+        .map_err(|e| format!("cannot create an HTTP client: {}", super::error_chain(&e)))?;
+    let failed =
+        |e: &reqwest::Error| format!("token request to {endpoint}: {}", super::error_chain(e));
     let mut response = client
         .post(endpoint)
         .header("content-type", "application/x-www-form-urlencoded")
@@ -234,25 +229,35 @@ mod tests {
 
     #[tokio::test]
     async fn an_endless_answer_is_refused_at_the_bound() {
-        crate::http_client::install_crypto_provider();
+        crate::client::install_test_tls();
         // 64 MiB of a JSON string: read whole, it would be held whole.
         let mut body = b"{\"access_token\": \"".to_vec();
         body.resize(64 << 20, b'a');
         let url = endpoint("200 OK", body).await;
-        let error = token_request(&url, &url, &[("grant_type", "x".into())])
-            .await
-            .unwrap_err();
+        let error = token_request(
+            reqwest::Client::builder(),
+            &url,
+            &url,
+            &[("grant_type", "x".into())],
+        )
+        .await
+        .unwrap_err();
         assert!(error.contains("longer than 1024 KiB"), "{error}");
     }
 
     #[tokio::test]
     async fn a_refusal_names_the_error_and_its_description() {
-        crate::http_client::install_crypto_provider();
+        crate::client::install_test_tls();
         let body = br#"{"error": "invalid_grant", "error_description": "assertion expired"}"#;
         let url = endpoint("400 Bad Request", body.to_vec()).await;
-        let error = token_request(&url, &url, &[("grant_type", "x".into())])
-            .await
-            .unwrap_err();
+        let error = token_request(
+            reqwest::Client::builder(),
+            &url,
+            &url,
+            &[("grant_type", "x".into())],
+        )
+        .await
+        .unwrap_err();
         let expected = format!("token refused by {url}: invalid_grant (assertion expired)");
         assert_eq!(error, expected);
     }
@@ -302,7 +307,7 @@ mod tests {
     #[tokio::test]
     async fn the_token_request_goes_to_the_address_that_was_checked() {
         use oauth2::TokenResponse as _;
-        crate::http_client::install_crypto_provider();
+        crate::client::install_test_tls();
         let checked = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = checked.local_addr().unwrap().port();
         let rebound = tokio::net::TcpListener::bind(("127.0.0.2", port))
@@ -314,6 +319,7 @@ mod tests {
         let resolver = Rebinding::new(&["127.0.0.1", "127.0.0.2"]);
         let endpoint = format!("http://tokens.rebinding.test:{port}/token");
         let token = token_request_via(
+            reqwest::Client::builder(),
             "http://127.0.0.1:1/mcp",
             &endpoint,
             &[("grant_type", "x".into())],
@@ -331,7 +337,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_name_that_resolves_inside_is_refused_for_a_server_outside() {
-        crate::http_client::install_crypto_provider();
+        crate::client::install_test_tls();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let (tx, mut reached) = tokio::sync::mpsc::channel(1);
@@ -341,6 +347,7 @@ mod tests {
             }
         });
         let error = token_request_via(
+            reqwest::Client::builder(),
             "http://93.184.215.14/mcp",
             &format!("http://tokens.inside.test:{port}/token"),
             &[("grant_type", "x".into())],

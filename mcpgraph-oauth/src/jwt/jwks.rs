@@ -16,7 +16,6 @@ use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk};
 use jsonwebtoken::{Algorithm, DecodingKey};
 
 use super::fetch_error::FetchError;
-use crate::error::OAuthError;
 
 /// The shortest time between two fetches of the key set.
 pub(super) const MIN_REFETCH: Duration = Duration::from_secs(5);
@@ -104,7 +103,7 @@ pub(super) enum KeyError {
 }
 
 /// The issuer's keys, fetched on demand.
-pub(super) struct KeyCache {
+pub struct KeyCache {
     client: reqwest::Client,
     issuer: String,
     /// `--oauth-jwks-url`, else found by discovery (and kept).
@@ -122,16 +121,22 @@ struct KeySet {
 }
 
 impl KeyCache {
-    pub(super) fn new(issuer: &str, jwks_url: Option<String>) -> Result<KeyCache, OAuthError> {
-        mcpgraph_downstream::install_crypto_provider();
+    /// The keys of `issuer`, at `jwks_url` or found by discovery, fetched
+    /// by a client of `client`'s settings (the caller's TLS provider
+    /// installed) with this cache's timeouts and no redirects. Fetches
+    /// nothing yet.
+    pub fn new(
+        issuer: &str,
+        jwks_url: Option<String>,
+        client: reqwest::ClientBuilder,
+    ) -> Result<KeyCache, reqwest::Error> {
         // Every token is verified with a key of this cache.
-        mcpgraph_runtime::jwt_crypto::install();
-        let client = reqwest::Client::builder()
+        super::crypto::install();
+        let client = client
             .connect_timeout(FETCH_TIMEOUT)
             .timeout(FETCH_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(OAuthError::Client)?;
+            .build()?;
         Ok(KeyCache {
             client,
             issuer: issuer.to_owned(),
@@ -181,9 +186,9 @@ impl KeyCache {
     }
 
     /// Fetches the set again unless a fetch started less than
-    /// [`MIN_REFETCH`] ago; keeps the last good set on failure. Callers
+    /// `MIN_REFETCH` ago; keeps the last good set on failure. Callers
     /// that come during a fetch wait for it (the `jwks_url` lock).
-    pub(super) async fn refresh(&self) {
+    pub async fn refresh(&self) {
         let mut url = self.jwks_url.lock().await;
         {
             let mut set = self.state.write().unwrap_or_else(|e| e.into_inner());

@@ -8,8 +8,8 @@
 
 use mcpgraph_format::{Grant, TokenStore};
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, CredentialRefreshGuard, CredentialStore,
-    InMemoryCredentialStore, StoredCredentials, WWWAuthenticateParams,
+    AuthError, AuthorizationManager, CredentialStore, InMemoryCredentialStore,
+    WWWAuthenticateParams,
 };
 use tokio::sync::Mutex;
 
@@ -19,7 +19,7 @@ use super::grants::{self, Token, describe};
 use super::issuer::Pin;
 
 use super::settings::{AuthSettings, Secrets};
-use super::store::FileStore;
+use super::store::{FileStore, Store};
 use mcpgraph_runtime::host::CallerToken;
 use mcpgraph_runtime::host::{OneCopy, one_copy};
 
@@ -28,53 +28,15 @@ const MAX_LOGINS: u32 = 3;
 
 /// What the server said of a request's token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Refusal {
+pub enum Refusal {
     /// 401: no token, or one it does not take.
     Unauthorized,
     /// 403 `insufficient_scope`.
     InsufficientScope,
 }
 
-/// Where a server's tokens are kept.
-#[derive(Clone)]
-pub(crate) enum Store {
-    File(FileStore),
-    Memory(InMemoryCredentialStore),
-}
-
-#[async_trait::async_trait]
-impl CredentialStore for Store {
-    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
-        match self {
-            Store::File(s) => s.load().await,
-            Store::Memory(s) => s.load().await,
-        }
-    }
-    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
-        if let Some(response) = &credentials.token_response {
-            super::store::remember_tokens(response);
-        }
-        match self {
-            Store::File(s) => s.save(credentials).await,
-            Store::Memory(s) => s.save(credentials).await,
-        }
-    }
-    async fn clear(&self) -> Result<(), AuthError> {
-        match self {
-            Store::File(s) => s.clear().await,
-            Store::Memory(s) => s.clear().await,
-        }
-    }
-    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
-        match self {
-            Store::File(s) => s.acquire_refresh_guard().await,
-            Store::Memory(s) => s.acquire_refresh_guard().await,
-        }
-    }
-}
-
 /// The tokens of one server, shared by its connections.
-pub(crate) struct Authorizer {
+pub struct Authorizer {
     server: String,
     url: String,
     settings: AuthSettings,
@@ -100,11 +62,7 @@ struct State {
 impl Authorizer {
     /// The authorizer of server `server` at `url` (its `${VAR}` expanded);
     /// reads the secrets now.
-    pub(crate) fn new(
-        server: &str,
-        url: &str,
-        settings: AuthSettings,
-    ) -> Result<Authorizer, String> {
+    pub fn new(server: &str, url: &str, settings: AuthSettings) -> Result<Authorizer, String> {
         let secrets = settings.secrets(server)?;
         let pin = Pin::new(server, settings.issuer()?);
         let store = match settings.token_store() {
@@ -132,10 +90,7 @@ impl Authorizer {
     /// The token the next request carries; `None` when there is none yet
     /// (the request goes without, and the server's 401 says where to get
     /// one).
-    pub(crate) fn token<'a>(
-        &'a self,
-        behalf: Behalf<'a>,
-    ) -> OneCopy<'a, Result<Option<String>, String>> {
+    pub fn token<'a>(&'a self, behalf: Behalf<'a>) -> OneCopy<'a, Result<Option<String>, String>> {
         one_copy(self.token_now(behalf))
     }
 
@@ -221,7 +176,7 @@ impl Authorizer {
 
     /// A better token than `sent`, which the server refused with
     /// `challenge` (its `WWW-Authenticate`).
-    pub(crate) fn recover<'a>(
+    pub fn recover<'a>(
         &'a self,
         behalf: Behalf<'a>,
         sent: Option<&'a str>,
@@ -290,7 +245,7 @@ impl Authorizer {
                 }
             }
         }
-        if !super::interactive() {
+        if !(self.settings.host().interactive)() {
             return Err(match refusal {
                 Refusal::Unauthorized => format!(
                     "`{}` needs a login: run `{} auth login {}`",
@@ -325,7 +280,7 @@ impl Authorizer {
 
     /// A person's login now (`auth login`, or a refused request where a
     /// person is at hand), kept in the server's store.
-    pub(crate) fn log_in<'a>(
+    pub fn log_in<'a>(
         &'a self,
         challenge: Option<&'a str>,
     ) -> OneCopy<'a, Result<AuthorizationManager, String>> {
@@ -341,12 +296,12 @@ impl Authorizer {
     }
 
     /// Forgets the server's tokens (`auth logout`).
-    pub(crate) async fn forget(&self) -> Result<(), String> {
+    pub async fn forget(&self) -> Result<(), String> {
         self.store.clear().await.map_err(describe)
     }
 
     /// Where the tokens are kept and what was granted (`auth status`).
-    pub(crate) async fn status(&self) -> Result<String, String> {
+    pub async fn status(&self) -> Result<String, String> {
         let place = match &self.store {
             Store::File(f) => f.path().display().to_string(),
             Store::Memory(_) => "memory (this process only)".to_owned(),
@@ -380,13 +335,13 @@ impl Authorizer {
     /// Whether the server gets each caller's own identity
     /// (`token_exchange`), which a transport sharing one token between
     /// callers cannot carry.
-    pub(crate) fn passes_caller_on(&self) -> bool {
+    pub fn passes_caller_on(&self) -> bool {
         self.settings.grant == Grant::TokenExchange
     }
 
     /// The refusal of a call with no caller's token to a server that gets
     /// the caller's identity: the graph's own is never used in its place.
-    pub(crate) fn no_caller(&self) -> String {
+    pub fn no_caller(&self) -> String {
         format!(
             "`{}` gets the caller's own identity (`grant: token_exchange`), and this call has no \
              caller's access token (the graph is not served with inbound OAuth, or the call came \
