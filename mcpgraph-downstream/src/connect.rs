@@ -94,6 +94,7 @@ pub(super) async fn connect(
                     let failure = if process_gone(&process).await {
                         ConnectFailure::Crashed(crash_report(&process).await)
                     } else {
+                        let error = Box::new(error);
                         ConnectFailure::Handshake { program, error }
                     };
                     return Err(ConnectError {

@@ -65,11 +65,12 @@ pub(crate) async fn connect(
     let mut response = with_token(auth.as_deref(), get)
         .await?
         .map_err(|source| SseError::Get {
-            url: url.clone(),
+            url: url.to_string(),
             source,
         })?;
     if !response.status().is_success() {
         let status = response.status();
+        let url = url.to_string();
         return Err(SseError::Status { url, status });
     }
     let content_type = response
@@ -79,6 +80,7 @@ pub(crate) async fn connect(
         .unwrap_or("");
     if !content_type.starts_with("text/event-stream") {
         let content_type = content_type.to_owned();
+        let url = url.to_string();
         return Err(SseError::NotEventStream { url, content_type });
     }
     let mut parser = SseParser::default();
@@ -86,8 +88,13 @@ pub(crate) async fn connect(
     let endpoint = 'found: loop {
         let chunk = match response.chunk().await {
             Ok(Some(chunk)) => chunk,
-            Ok(None) => return Err(SseError::Ended { url }),
-            Err(source) => return Err(SseError::Read { url, source }),
+            Ok(None) => return Err(SseError::Ended { url: url.into() }),
+            Err(source) => {
+                return Err(SseError::Read {
+                    url: url.into(),
+                    source,
+                });
+            }
         };
         parser.feed(&chunk, &mut events);
         while !events.is_empty() {
@@ -97,9 +104,13 @@ pub(crate) async fn connect(
                 let text = String::from_utf8_lossy(&data).into_owned();
                 let endpoint = match url.join(text.trim()) {
                     Ok(endpoint) => endpoint,
-                    Err(source) => return Err(SseError::InvalidEndpoint { text, url, source }),
+                    Err(source) => {
+                        let url = url.into();
+                        return Err(SseError::InvalidEndpoint { text, url, source });
+                    }
                 };
                 if endpoint.origin() != url.origin() {
+                    let (endpoint, url) = (endpoint.into(), url.into());
                     return Err(SseError::CrossOrigin { endpoint, url });
                 }
                 break 'found endpoint;
@@ -131,23 +142,23 @@ pub(crate) enum SseError {
     /// The server's OAuth tokens: the OAuth layer's reason.
     Auth(String),
     /// The `GET` of the stream failed (refused, certificate, DNS...).
-    Get { url: Url, source: reqwest::Error },
+    Get { url: String, source: reqwest::Error },
     /// The `GET` of the stream was answered with `status`.
-    Status { url: Url, status: StatusCode },
+    Status { url: String, status: StatusCode },
     /// The answer to the `GET` is not an event stream.
-    NotEventStream { url: Url, content_type: String },
+    NotEventStream { url: String, content_type: String },
     /// The stream failed before its `endpoint` event.
-    Read { url: Url, source: reqwest::Error },
+    Read { url: String, source: reqwest::Error },
     /// The stream ended before its `endpoint` event.
-    Ended { url: Url },
+    Ended { url: String },
     /// The `endpoint` event's `text` is not a URL.
     InvalidEndpoint {
         text: String,
-        url: Url,
+        url: String,
         source: url::ParseError,
     },
     /// The `endpoint` is on another origin than the stream's `url`.
-    CrossOrigin { endpoint: Url, url: Url },
+    CrossOrigin { endpoint: String, url: String },
 }
 
 impl std::fmt::Display for SseError {

@@ -92,7 +92,7 @@ impl TestFile {
         let parsed: Text =
             serde_saphyr::from_str(&text).map_err(|source| GraphTestError::TestFile {
                 path: path.to_owned(),
-                source,
+                source: Box::new(source),
             })?;
         Self::checked(path.to_owned(), parsed.cases)
     }

@@ -29,7 +29,7 @@ pub enum GraphTestError {
         /// The test file.
         path: PathBuf,
         /// What does not read.
-        source: serde_saphyr::Error,
+        source: Box<serde_saphyr::Error>,
     },
     /// A case of a test file is not well formed.
     Case {
@@ -241,7 +241,7 @@ impl std::error::Error for GraphTestError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::File { source, .. } => Some(source),
-            Self::TestFile { source, .. } => Some(source),
+            Self::TestFile { source, .. } => Some(&**source),
             Self::CompiledIn { source, .. }
             | Self::Cassette { source, .. }
             | Self::CassetteText(source) => Some(source),

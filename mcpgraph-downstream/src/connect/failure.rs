@@ -22,7 +22,7 @@ pub(crate) enum ConnectFailure {
     /// `program` answered the handshake with something else than its end.
     Handshake {
         program: String,
-        error: ClientInitializeError,
+        error: Box<ClientInitializeError>,
     },
     /// `program` did not end its handshake.
     Cut { program: String, why: HandshakeCut },
@@ -51,7 +51,7 @@ impl std::error::Error for ConnectFailure {
         match self {
             Self::Expand(e) => Some(e),
             Self::Spawn(e) => Some(e),
-            Self::Handshake { error, .. } => Some(error),
+            Self::Handshake { error, .. } => Some(&**error),
             Self::Http(e) => Some(&**e),
             Self::Crashed(_) | Self::Cut { .. } => None,
         }

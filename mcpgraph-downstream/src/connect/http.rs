@@ -123,7 +123,7 @@ async fn streamable(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<S
         }
         Ok(Ok(Err(error))) => Err(DialError::Handshake {
             url: url.clone(),
-            error,
+            error: Box::new(error),
         }),
         Ok(Err(e)) => Err(e.into()),
         Err(why) => Err(DialError::Cut {
@@ -143,7 +143,7 @@ async fn sse(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service,
             .await
             .map_err(|error| DialError::SseHandshake {
                 url: url.clone(),
-                error,
+                error: Box::new(error),
             })
     })
     .await;
@@ -236,12 +236,12 @@ pub(super) enum DialError {
     /// The streamable HTTP server at `url` failed the handshake.
     Handshake {
         url: String,
-        error: ClientInitializeError,
+        error: Box<ClientInitializeError>,
     },
     /// The SSE server at `url` failed the handshake.
     SseHandshake {
         url: String,
-        error: ClientInitializeError,
+        error: Box<ClientInitializeError>,
     },
     /// The server at `url` did not end its handshake.
     Cut { url: String, why: HandshakeCut },
@@ -275,7 +275,7 @@ impl std::error::Error for DialError {
             Self::HeaderName { source, .. } => Some(source),
             Self::HeaderValue { source, .. } => Some(source),
             Self::Sse(e) => Some(e),
-            Self::Handshake { error, .. } | Self::SseHandshake { error, .. } => Some(error),
+            Self::Handshake { error, .. } | Self::SseHandshake { error, .. } => Some(&**error),
             Self::Auth(_) | Self::Cut { .. } => None,
         }
     }
