@@ -86,15 +86,73 @@ impl ToolLock {
         Value::Object(map)
     }
 
-    fn from_value(name: &str, value: &Value) -> Result<Self, String> {
+    fn from_value(name: &str, value: &Value) -> Result<Self, LockError> {
+        let tool = name.to_owned();
         if !value.is_object() {
-            return Err(format!("tool `{name}` is not an object"));
+            return Err(LockError::NotAnObject { tool });
         }
-        let tool = ToolLock::from_listed(value);
-        if !tool.input_schema.is_object() {
-            return Err(format!("tool `{name}` has no `inputSchema` object"));
+        let lock = ToolLock::from_listed(value);
+        if !lock.input_schema.is_object() {
+            return Err(LockError::NoInputSchema { tool });
         }
-        Ok(tool)
+        Ok(lock)
+    }
+}
+
+/// Why a lock file's text does not read. The message does not name the
+/// file: the caller does.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LockError {
+    /// It is not JSON.
+    Json(serde_json::Error),
+    /// It has no `lockVersion`.
+    NoVersion,
+    /// Its `lockVersion` is another than this mcpgraph reads.
+    Version(u64),
+    /// It has no `servers` object.
+    NoServers,
+    /// A server has no `tools` object.
+    NoTools {
+        /// The server's name.
+        server: String,
+    },
+    /// A tool's entry is not an object.
+    NotAnObject {
+        /// The tool's name.
+        tool: String,
+    },
+    /// A tool's entry has no `inputSchema` object.
+    NoInputSchema {
+        /// The tool's name.
+        tool: String,
+    },
+}
+
+impl std::fmt::Display for LockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Json(e) => write!(f, "not JSON: {e}"),
+            Self::NoVersion => f.write_str("no `lockVersion`"),
+            Self::Version(other) => write!(
+                f,
+                "lockVersion {other} is not known (this mcpgraph reads {LOCK_VERSION}); \
+                 re-run `mcpgraph lock`"
+            ),
+            Self::NoServers => f.write_str("no `servers` object"),
+            Self::NoTools { server } => write!(f, "server `{server}` has no `tools` object"),
+            Self::NotAnObject { tool } => write!(f, "tool `{tool}` is not an object"),
+            Self::NoInputSchema { tool } => write!(f, "tool `{tool}` has no `inputSchema` object"),
+        }
+    }
+}
+
+impl std::error::Error for LockError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Json(e) => Some(e),
+            _ => None,
+        }
     }
 }
 
@@ -156,31 +214,28 @@ impl Lock {
 
     /// Reads a lock file's text. The error says what is wrong, without the
     /// file's name (the caller has it).
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        let root: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    pub fn from_json(text: &str) -> Result<Self, LockError> {
+        let root: Value = serde_json::from_str(text).map_err(LockError::Json)?;
         match root.get("lockVersion").and_then(Value::as_u64) {
             Some(LOCK_VERSION) => {}
-            Some(other) => {
-                return Err(format!(
-                    "lockVersion {other} is not known (this mcpgraph reads {LOCK_VERSION}); \
-                     re-run `mcpgraph lock`"
-                ));
-            }
-            None => return Err("no `lockVersion`".into()),
+            Some(other) => return Err(LockError::Version(other)),
+            None => return Err(LockError::NoVersion),
         }
         let Some(servers) = root.get("servers").and_then(Value::as_object) else {
-            return Err("no `servers` object".into());
+            return Err(LockError::NoServers);
         };
         let mut lock = Lock::default();
         for (name, server) in servers {
             let tools = server
                 .get("tools")
                 .and_then(Value::as_object)
-                .ok_or_else(|| format!("server `{name}` has no `tools` object"))?;
+                .ok_or_else(|| LockError::NoTools {
+                    server: name.clone(),
+                })?;
             let tools = tools
                 .iter()
                 .map(|(tool, value)| Ok((tool.clone(), ToolLock::from_value(tool, value)?)))
-                .collect::<Result<_, String>>()?;
+                .collect::<Result<_, LockError>>()?;
             lock.servers.insert(
                 name.clone(),
                 ServerLock {
@@ -277,14 +332,11 @@ mod tests {
 
     #[test]
     fn a_bad_file_says_what_is_wrong() {
-        assert_eq!(Lock::from_json("{}").unwrap_err(), "no `lockVersion`");
-        assert!(
-            Lock::from_json(r#"{"lockVersion": 9, "servers": {}}"#)
-                .unwrap_err()
-                .contains("lockVersion 9 is not known")
-        );
-        let err = Lock::from_json(r#"{"lockVersion": 1, "servers": {"s": {"tools": {"t": 1}}}}"#);
-        assert_eq!(err.unwrap_err(), "tool `t` is not an object");
+        let err = |text: &str| Lock::from_json(text).unwrap_err().to_string();
+        assert_eq!(err("{}"), "no `lockVersion`");
+        assert!(err(r#"{"lockVersion": 9, "servers": {}}"#).contains("lockVersion 9 is not known"));
+        let text = r#"{"lockVersion": 1, "servers": {"s": {"tools": {"t": 1}}}}"#;
+        assert_eq!(err(text), "tool `t` is not an object");
     }
 
     #[test]

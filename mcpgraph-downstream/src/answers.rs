@@ -2,7 +2,7 @@
 //! (MCP 2026-07-28): each request asked of the caller, the answers sent back
 //! with the server's state.
 
-use rmcp::model::{InputRequest, InputRequiredResult, InputResponses, ServerRequest};
+use rmcp::model::{ClientResult, InputRequest, InputRequiredResult, InputResponses, ServerRequest};
 
 use super::DownstreamError;
 use mcpgraph_runtime::Downstream as Kind;
@@ -47,7 +47,9 @@ pub(super) async fn answer(
             }),
         };
         let answer = asked.map_err(|why| match why {
-            mcpgraph_runtime::host::Unanswered::Stopped(stop) => super::waiting::stopped(what, stop),
+            mcpgraph_runtime::host::Unanswered::Stopped(stop) => {
+                super::waiting::stopped(what, stop)
+            }
             why => DownstreamError::new(
                 Kind::Protocol,
                 format!("{what} asked the calling client a question, and {why}"),
@@ -62,4 +64,61 @@ pub(super) async fn answer(
         responses.insert(key, answer);
     }
     Ok((responses, input.request_state))
+}
+
+/// The input request a server-to-client request is.
+pub(super) fn input_request(request: ServerRequest) -> Option<InputRequest> {
+    match request {
+        ServerRequest::ElicitRequest(r) => Some(InputRequest::Elicitation(r)),
+        ServerRequest::CreateMessageRequest(r) => Some(InputRequest::CreateMessage(r)),
+        ServerRequest::ListRootsRequest(r) => Some(InputRequest::ListRoots(r)),
+        _ => None,
+    }
+}
+
+/// The caller's answer in `responses` to `request`, as the result it must
+/// be.
+pub(super) fn answer_to(
+    request: &ServerRequest,
+    responses: &InputResponses,
+) -> Result<ClientResult, AnswerError> {
+    let key = Declared::needed_by(request);
+    let value = responses
+        .get(key)
+        .cloned()
+        .ok_or(AnswerError::Missing { key })?;
+    let read = AnswerError::Malformed;
+    Ok(match request {
+        ServerRequest::ElicitRequest(_) => {
+            ClientResult::ElicitResult(serde_json::from_value(value).map_err(read)?)
+        }
+        ServerRequest::CreateMessageRequest(_) => ClientResult::CreateMessageResult(Box::new(
+            serde_json::from_value(value).map_err(read)?,
+        )),
+        ServerRequest::ListRootsRequest(_) => {
+            ClientResult::ListRootsResult(serde_json::from_value(value).map_err(read)?)
+        }
+        _ => return Err(AnswerError::Unknown),
+    })
+}
+
+/// Why the calling client's answer to a server's question is not usable.
+#[derive(Debug)]
+pub(super) enum AnswerError {
+    /// The answers have none under `key`.
+    Missing { key: &'static str },
+    /// The answer is not the result the question asks for.
+    Malformed(serde_json::Error),
+    /// The question is of a kind graphs do not pass on.
+    Unknown,
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Missing { key } => write!(f, "no answer under `{key}`"),
+            Self::Malformed(e) => e.fmt(f),
+            Self::Unknown => f.write_str("an answer to an unknown request"),
+        }
+    }
 }

@@ -13,18 +13,17 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientResult, InputRequest, InputRequests,
-    InputRequiredResult, InputResponses, ServerRequest,
+    CallToolRequestParams, CallToolResult, InputRequests, InputRequiredResult, InputResponses,
 };
 use serde_json::Value;
 
 use super::connection::Connection;
 use super::waiting::Sent;
 use super::{ClientManager, Downstream, DownstreamError};
-use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
 use mcpgraph_runtime::{Caller, host::Declared};
+use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
 
-use super::answers::{answer, server_request};
+use super::answers::{answer, answer_to, input_request, server_request};
 
 /// How a sealed state names a parked call (see `parking`).
 const PARKED: &str = "mcpgraph-parked:";
@@ -103,13 +102,13 @@ impl ClientManager {
         // The idle time of a connection of callers that declared
         // capabilities counts from the end of its last call.
         let _using = super::pool::Using(&downstream);
-        let connection = self.connection(&downstream).await.map_err(|message| {
+        let connection = self.connection(&downstream).await.map_err(|e| {
             let kind = if self.closing.is_cancelled() {
                 ErrorKind::Shutdown
             } else {
                 ErrorKind::Downstream(Kind::Refused)
             };
-            DownstreamError::of(kind, message)
+            DownstreamError::of(kind, e.to_string())
         })?;
         self.check_lock(server, tool, &connection, &downstream)
             .await?;
@@ -235,12 +234,7 @@ impl ClientManager {
                 ),
             ));
         };
-        let key = Declared::needed_by(&parked.request);
-        let answer = responses
-            .get(key)
-            .ok_or_else(|| format!("no answer under `{key}`"))
-            .and_then(|v| client_result(&parked.request, v.clone()));
-        match answer {
+        match answer_to(&parked.request, responses) {
             Ok(answer) => {
                 let _ = parked.answer.send(Ok(answer));
             }
@@ -378,31 +372,4 @@ fn pass_on(
         ErrorKind::InputRequired,
         format!("{what} waits for the calling client's answers"),
     )
-}
-
-/// The input request a server-to-client request is.
-fn input_request(request: ServerRequest) -> Option<InputRequest> {
-    match request {
-        ServerRequest::ElicitRequest(r) => Some(InputRequest::Elicitation(r)),
-        ServerRequest::CreateMessageRequest(r) => Some(InputRequest::CreateMessage(r)),
-        ServerRequest::ListRootsRequest(r) => Some(InputRequest::ListRoots(r)),
-        _ => None,
-    }
-}
-
-/// The caller's answer `value` to `request`, as the result it must be.
-fn client_result(request: &ServerRequest, value: Value) -> Result<ClientResult, String> {
-    let read = |e: serde_json::Error| e.to_string();
-    Ok(match request {
-        ServerRequest::ElicitRequest(_) => {
-            ClientResult::ElicitResult(serde_json::from_value(value).map_err(read)?)
-        }
-        ServerRequest::CreateMessageRequest(_) => ClientResult::CreateMessageResult(Box::new(
-            serde_json::from_value(value).map_err(read)?,
-        )),
-        ServerRequest::ListRootsRequest(_) => {
-            ClientResult::ListRootsResult(serde_json::from_value(value).map_err(read)?)
-        }
-        _ => return Err("an answer to an unknown request".to_owned()),
-    })
 }

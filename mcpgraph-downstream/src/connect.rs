@@ -3,8 +3,11 @@
 //! within its `timeoutMs`. The HTTP transports' side is `connect/http.rs`
 //! (the `http-client` feature).
 
+mod failure;
 #[cfg(feature = "http-client")]
 mod http;
+
+pub(crate) use failure::{ConnectFailure, HandshakeCut};
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU8;
@@ -17,21 +20,24 @@ use super::asking::{Calls, Questions};
 use super::connection::{Connection, HEALTHY, crash_report, process_gone};
 use super::spec::{ServerSpec, TransportSpec};
 use super::stdio;
-use crate::env_expand::expand;
+use crate::env_expand::expand_env;
 use mcpgraph_runtime::host::Declared;
 
 /// Why a connection attempt failed, with the child process it started (if
 /// any) still to be stopped: the caller stops it in the background, so the
 /// failing call does not also wait out the child's shutdown grace.
 pub(super) struct ConnectError {
-    pub(super) message: String,
+    pub(super) failure: ConnectFailure,
     pub(super) process: Option<Arc<stdio::Process>>,
 }
 
-impl From<String> for ConnectError {
-    fn from(message: String) -> Self {
+impl<E> From<E> for ConnectError
+where
+    ConnectFailure: From<E>,
+{
+    fn from(e: E) -> Self {
         Self {
-            message,
+            failure: e.into(),
             process: None,
         }
     }
@@ -60,19 +66,19 @@ pub(super) async fn connect(
             env,
             inherit_env,
         } => {
-            let program = expand(command)?;
+            let program = expand_env(command)?;
             let mut cmd = tokio::process::Command::new(&program);
             for arg in args {
-                cmd.arg(expand(arg)?);
+                cmd.arg(expand_env(arg)?);
             }
             if let Some(cwd) = cwd {
-                cmd.current_dir(expand(cwd)?);
+                cmd.current_dir(expand_env(cwd)?);
             }
             // Not our whole environment: the allow-list, `inheritEnv`, `env`.
             cmd.env_clear();
             cmd.envs(super::child_env::inherited(&spec.name, inherit_env));
             for (key, value) in env {
-                cmd.env(key, expand(value)?);
+                cmd.env(key, expand_env(value)?);
             }
             let (transport, process) =
                 stdio::spawn(&spec.name, program.clone(), cmd, timeout, children)?;
@@ -84,20 +90,21 @@ pub(super) async fn connect(
             .await
             {
                 Ok(Ok(service)) => (service, Some(process)),
-                Ok(Err(e)) => {
-                    let message = if process_gone(&process).await {
-                        crash_report(&process).await
+                Ok(Err(error)) => {
+                    let failure = if process_gone(&process).await {
+                        ConnectFailure::Crashed(crash_report(&process).await)
                     } else {
-                        format!("`{program}` did not complete the MCP handshake: {e}")
+                        let error = Box::new(error);
+                        ConnectFailure::Handshake { program, error }
                     };
                     return Err(ConnectError {
-                        message,
+                        failure,
                         process: Some(process),
                     });
                 }
                 Err(why) => {
                     return Err(ConnectError {
-                        message: format!("`{program}` {why}"),
+                        failure: ConnectFailure::Cut { program, why },
                         process: Some(process),
                     });
                 }
@@ -111,11 +118,13 @@ pub(super) async fn connect(
         }
         #[cfg(not(feature = "http-client"))]
         TransportSpec::StreamableHttp { .. } => {
-            return Err(crate::features::missing_http_client("http").into());
+            let why = crate::features::missing_http_client("http");
+            return Err(ConnectFailure::Http(why.into()).into());
         }
         #[cfg(not(feature = "http-client"))]
         TransportSpec::Sse { .. } => {
-            return Err(crate::features::missing_http_client("sse").into());
+            let why = crate::features::missing_http_client("sse");
+            return Err(ConnectFailure::Http(why.into()).into());
         }
     };
     Ok(Connection {
@@ -145,16 +154,11 @@ pub(super) async fn within<T>(
     limit: std::time::Duration,
     closing: &CancellationToken,
     handshake: impl Future<Output = T>,
-) -> Result<T, String> {
+) -> Result<T, HandshakeCut> {
     tokio::select! {
-        done = tokio::time::timeout(limit, handshake) => done.map_err(|_| {
-            format!(
-                "did not complete the MCP handshake within {} ms (the server's timeoutMs)",
-                limit.as_millis()
-            )
-        }),
-        () = closing.cancelled() => {
-            Err("was abandoned in its MCP handshake: the server is shutting down".to_owned())
+        done = tokio::time::timeout(limit, handshake) => {
+            done.map_err(|_| HandshakeCut::TimedOut(limit))
         }
+        () = closing.cancelled() => Err(HandshakeCut::ShuttingDown),
     }
 }

@@ -40,7 +40,7 @@ pub(super) const FAILED: u8 = 2;
 /// answer counts, an error included: a server of MCP 2026-07-28 has no
 /// `ping` and answers it -32601 (method not found), which still shows it
 /// reads and answers requests.
-pub(super) async fn ping(connection: &Connection, limit: Duration) -> Result<(), String> {
+pub(super) async fn ping(connection: &Connection, limit: Duration) -> Result<(), PingError> {
     let ping = connection
         .service
         .peer()
@@ -50,8 +50,29 @@ pub(super) async fn ping(connection: &Connection, limit: Duration) -> Result<(),
         }));
     match tokio::time::timeout(limit, ping).await {
         Ok(Ok(_) | Err(ServiceError::McpError(_))) => Ok(()),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err(format!("no answer within {} ms", limit.as_millis())),
+        Ok(Err(e)) => Err(PingError::Failed(e)),
+        Err(_) => Err(PingError::Unanswered(limit)),
+    }
+}
+
+/// Why a connection failed its ping.
+#[derive(Debug)]
+pub(super) enum PingError {
+    /// The request could not be sent, or its connection closed.
+    Failed(ServiceError),
+    /// No answer within the limit.
+    Unanswered(Duration),
+    /// The background probe after an abandoned call got no answer.
+    ProbeUnanswered,
+}
+
+impl std::fmt::Display for PingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Failed(e) => e.fmt(f),
+            Self::Unanswered(limit) => write!(f, "no answer within {} ms", limit.as_millis()),
+            Self::ProbeUnanswered => f.write_str("the probe after it got no answer"),
+        }
     }
 }
 

@@ -23,12 +23,12 @@ pub(crate) struct LockedTools(HashMap<String, HashMap<String, Value>>);
 
 impl LockedTools {
     /// Reads the JSON the generator embeds (the lock file's shape).
-    pub(crate) fn parse(text: &str) -> Result<Self, String> {
-        let root: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub(crate) fn parse(text: &str) -> Result<Self, LockTextError> {
+        let root: Value = serde_json::from_str(text).map_err(LockTextError::Json)?;
         let servers = root
             .get("servers")
             .and_then(Value::as_object)
-            .ok_or("no `servers` object")?;
+            .ok_or(LockTextError::NoServers)?;
         let servers = servers
             .iter()
             .map(|(name, server)| {
@@ -49,8 +49,29 @@ impl LockedTools {
     }
 }
 
-/// The locked tools a server changed, with why.
-type Changed = Arc<BTreeMap<String, String>>;
+/// Why the lock a graph embeds does not read (a bug of the generator's).
+#[derive(Debug)]
+pub(crate) enum LockTextError {
+    /// It is not JSON.
+    Json(serde_json::Error),
+    /// It has no `servers` object.
+    NoServers,
+}
+
+impl std::fmt::Display for LockTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Json(e) => e.fmt(f),
+            Self::NoServers => f.write_str("no `servers` object"),
+        }
+    }
+}
+
+/// The locked tools a server changed, each with why.
+type Changed = Arc<ChangedTools>;
+
+/// Per changed tool, why it counts as changed.
+type ChangedTools = BTreeMap<String, String>;
 
 /// The comparison of one connection's server with the lock, made on the
 /// first call that needs it and kept for the connection's life once made.
@@ -111,7 +132,7 @@ async fn changed_tools(
     locked: &HashMap<String, Value>,
     timeout: Duration,
     strict: bool,
-) -> Result<BTreeMap<String, String>, ListingError> {
+) -> Result<ChangedTools, ListingError> {
     let listed = match all_tools(connection.service.peer(), timeout).await {
         Ok(tools) => tools,
         Err(e) => {
@@ -149,10 +170,7 @@ async fn changed_tools(
 }
 
 /// The locked tools that `listed` lacks or describes differently.
-fn compare(
-    locked: &HashMap<String, Value>,
-    listed: &HashMap<String, Value>,
-) -> BTreeMap<String, String> {
+fn compare(locked: &HashMap<String, Value>, listed: &HashMap<String, Value>) -> ChangedTools {
     let mut changed = BTreeMap::new();
     for (name, entry) in locked {
         let Some(now) = listed.get(name) else {

@@ -7,20 +7,42 @@
 //! error message: [`expand`] remembers them as secrets, which
 //! `mcpgraph_runtime::host::redact` puts the `${VAR}` back for.
 
+/// Why a setting's `${VAR}` could not be expanded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ExpandError {
+    /// A `${` with no `}` after it, in the setting `input`.
+    Unterminated { input: String },
+    /// `${name}` has no default, and the variable `name` is not set.
+    Unset { name: String },
+}
+
+impl std::fmt::Display for ExpandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Unterminated { input } => write!(f, "unterminated `${{` in `{input}`"),
+            Self::Unset { name } => write!(f, "environment variable `{name}` is not set"),
+        }
+    }
+}
+
+impl std::error::Error for ExpandError {}
+
 /// Expands `${VAR}` / `${VAR:-default}` in `input` using `lookup`. An unset
 /// variable without a default is an error naming it. A `$` not followed by
 /// `{` is kept as it is.
 pub(crate) fn expand_with(
     input: &str,
     lookup: impl Fn(&str) -> Option<String>,
-) -> Result<String, String> {
+) -> Result<String, ExpandError> {
     let mut out = String::with_capacity(input.len());
     let mut rest = input;
     while let Some(start) = rest.find("${") {
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
         let Some(end) = after.find('}') else {
-            return Err(format!("unterminated `${{` in `{input}`"));
+            return Err(ExpandError::Unterminated {
+                input: input.to_owned(),
+            });
         };
         let body = &after[..end];
         let (name, default) = match body.split_once(":-") {
@@ -31,7 +53,9 @@ pub(crate) fn expand_with(
             (Some(value), _) if !value.is_empty() || default.is_none() => out.push_str(&value),
             (_, Some(default)) => out.push_str(default),
             (None, None) => {
-                return Err(format!("environment variable `{name}` is not set"));
+                return Err(ExpandError::Unset {
+                    name: name.to_owned(),
+                });
             }
             (Some(value), None) => out.push_str(&value),
         }
@@ -43,7 +67,7 @@ pub(crate) fn expand_with(
 
 /// Expands against the process environment, remembering the values as
 /// secrets (`crate::secrets`).
-pub(crate) fn expand(input: &str) -> Result<String, String> {
+pub(crate) fn expand_env(input: &str) -> Result<String, ExpandError> {
     expand_with(input, |name| {
         let value = std::env::var(name).ok();
         if let Some(value) = &value {
@@ -51,6 +75,12 @@ pub(crate) fn expand(input: &str) -> Result<String, String> {
         }
         value
     })
+}
+
+/// [`expand_env`] with its error as text, for the OAuth settings, whose
+/// own errors are text still.
+pub(crate) fn expand(input: &str) -> Result<String, String> {
+    expand_env(input).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -76,7 +106,13 @@ mod tests {
         assert_eq!(expand_with("${EMPTY}", env).unwrap(), "");
         assert_eq!(expand_with("$HOME and $", env).unwrap(), "$HOME and $");
         let err = expand_with("${NOPE}", env).unwrap_err();
-        assert!(err.contains("`NOPE`"), "{err}");
+        assert_eq!(
+            err,
+            ExpandError::Unset {
+                name: "NOPE".into()
+            }
+        );
+        assert!(err.to_string().contains("`NOPE`"), "{err}");
         assert!(expand_with("${TOKEN", env).is_err());
     }
 }

@@ -28,10 +28,41 @@ const MAX_REDIRECTS: usize = 10;
 /// of the first request: the configured `headers` (API keys, tokens) are
 /// meant for that server alone, and reqwest would carry all but
 /// `Authorization` and cookies to any other.
-pub(crate) fn http_client() -> Result<Client, String> {
+pub(crate) fn http_client() -> Result<Client, HttpClientError> {
     http_client_builder()
         .build()
-        .map_err(|e| format!("cannot create an HTTP client: {}", error_chain(&e)))
+        .map_err(HttpClientError::Build)
+}
+
+/// Why a downstream server cannot be called over HTTP at all.
+#[derive(Debug)]
+pub(crate) enum HttpClientError {
+    /// reqwest could not build a client (its TLS setup, say).
+    Build(reqwest::Error),
+    /// `url` is `https://`, and this build has no `tls` feature.
+    NoTls { url: String },
+}
+
+impl std::fmt::Display for HttpClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Build(e) => write!(f, "cannot create an HTTP client: {}", error_chain(e)),
+            Self::NoTls { url } => write!(
+                f,
+                "{url}: this server was built without mcpgraph's `tls` feature, so it cannot \
+                 call https:// URLs (enable the feature, or use http://)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HttpClientError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Build(e) => Some(e),
+            Self::NoTls { .. } => None,
+        }
+    }
 }
 
 /// [`http_client`]'s settings, for a client that adds its own.
@@ -56,12 +87,11 @@ pub(crate) fn http_client_builder() -> reqwest::ClientBuilder {
 
 /// Refuses an `https://` URL in a build without the `tls` feature, with
 /// that reason rather than reqwest's "URL scheme is not allowed".
-pub(crate) fn check_scheme(url: &str) -> Result<(), String> {
+pub(crate) fn check_scheme(url: &str) -> Result<(), HttpClientError> {
     if is_https(url) && !TLS {
-        return Err(format!(
-            "{url}: this server was built without mcpgraph's `tls` feature, so it cannot \
-             call https:// URLs (enable the feature, or use http://)"
-        ));
+        return Err(HttpClientError::NoTls {
+            url: url.to_owned(),
+        });
     }
     Ok(())
 }
@@ -103,15 +133,19 @@ mod tests {
     /// other half (scripts/starter-check.sh runs it end to end).
     #[test]
     fn https_connects_only_with_tls() {
-        assert_eq!(check_scheme("http://127.0.0.1:9/mcp"), Ok(()));
-        assert_eq!(check_scheme("http:"), Ok(()));
-        assert_eq!(check_scheme("${URL}"), Ok(()));
+        assert!(check_scheme("http://127.0.0.1:9/mcp").is_ok());
+        assert!(check_scheme("http:").is_ok());
+        assert!(check_scheme("${URL}").is_ok());
         assert!(!is_https("https:/a") && !is_https("xhttps://a") && is_https("HttPS://a"));
         for url in ["https://a.example/mcp", "HTTPS://a.example/mcp"] {
             let checked = check_scheme(url);
             assert_eq!(checked.is_ok(), TLS, "{url}: {checked:?}");
             if let Err(e) = checked {
-                assert!(e.contains("built without mcpgraph's `tls` feature"), "{e}");
+                assert!(
+                    e.to_string()
+                        .contains("built without mcpgraph's `tls` feature"),
+                    "{e}"
+                );
             }
         }
     }

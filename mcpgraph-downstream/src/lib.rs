@@ -165,7 +165,7 @@ impl Downstream {
 struct Slot {
     connection: Option<Arc<Connection>>,
     /// The last attempt's error (`None` when it succeeded).
-    last_failure: Option<String>,
+    last_failure: Option<lifecycle::ConnectionError>,
 }
 
 /// The connections of callers that declared one set of capabilities to
@@ -244,8 +244,9 @@ impl ClientManager {
     /// Compares each server's tools with `lock` (the JSON `Graph::LOCK`
     /// holds) on the first call of each connection, and warns of drift.
     pub fn with_lock(mut self, lock: &str) -> Result<Self, mcpgraph_runtime::StartupError> {
-        let lock = drift::LockedTools::parse(lock)
-            .map_err(|e| mcpgraph_runtime::StartupError(format!("the embedded lock does not parse: {e}")))?;
+        let lock = drift::LockedTools::parse(lock).map_err(|e| {
+            mcpgraph_runtime::StartupError(format!("the embedded lock does not parse: {e}"))
+        })?;
         self.lock = Some(lock);
         Ok(self)
     }

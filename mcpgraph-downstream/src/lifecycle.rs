@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::connect::{ConnectError, connect};
-use super::connection::{Connection, FAILED, HEALTHY, crash_report, ping};
+use super::connect::{ConnectError, ConnectFailure, connect};
+use super::connection::{Connection, FAILED, HEALTHY, PingError, crash_report, ping};
 use super::{ClientManager, Downstream};
 
 impl ClientManager {
@@ -18,7 +18,7 @@ impl ClientManager {
     pub(super) async fn connection(
         &self,
         downstream: &Downstream,
-    ) -> Result<Arc<Connection>, String> {
+    ) -> Result<Arc<Connection>, ConnectionError> {
         let server = downstream.spec.name.as_str();
         let attempts_before = downstream.attempts.load(Ordering::SeqCst);
         let mut slot = Arc::clone(&downstream.slot).lock_owned().await;
@@ -38,7 +38,7 @@ impl ClientManager {
                 // Failed its background probe, or still suspect: a ping of
                 // our own decides.
                 let outcome = match connection.health.load(Ordering::SeqCst) {
-                    FAILED => Err("the probe after it got no answer".to_owned()),
+                    FAILED => Err(PingError::ProbeUnanswered),
                     _ => ping(connection, downstream.spec.ping_timeout()).await,
                 };
                 match outcome {
@@ -69,9 +69,9 @@ impl ClientManager {
         // call is cancelled meanwhile, the attempt still completes and its
         // connection waits in the slot for the next call.
         if self.closing.is_cancelled() {
-            return Err(format!(
-                "not connecting to `{server}`: the server is shutting down"
-            ));
+            return Err(ConnectionError::ShuttingDown {
+                server: server.to_owned(),
+            });
         }
         let spec = downstream.spec.clone();
         let auth = downstream.auth.clone();
@@ -87,10 +87,11 @@ impl ClientManager {
             let (connected, failed_process) =
                 match connect(&spec, &auth, declared, &closing, &children).await {
                     Ok(connection) => (Ok(Arc::new(connection)), None),
-                    Err(ConnectError { message, process }) => (
-                        Err(format!(
-                            "cannot start downstream server `{server}`: {message}"
-                        )),
+                    Err(ConnectError { failure, process }) => (
+                        Err(ConnectionError::Failed {
+                            server: server.to_owned(),
+                            why: Arc::new(failure),
+                        }),
                         process,
                     ),
                 };
@@ -105,9 +106,11 @@ impl ClientManager {
             }
         });
         self.track_retiring(attempt);
-        result
-            .await
-            .unwrap_or_else(|_| Err(format!("connecting to `{server}`: the attempt stopped")))
+        result.await.unwrap_or_else(|_| {
+            Err(ConnectionError::Stopped {
+                server: server.to_owned(),
+            })
+        })
     }
 
     /// Closes `connection` in the background once the calls still running
@@ -141,6 +144,45 @@ impl ClientManager {
         if let Ok(mut retiring) = self.retiring.lock() {
             retiring.retain(|t| !t.is_finished());
             retiring.push(task);
+        }
+    }
+}
+
+/// Why there is no connection to a server.
+#[derive(Clone, Debug)]
+pub(crate) enum ConnectionError {
+    /// The attempt to connect to `server` failed; the calls that waited
+    /// for it share its failure.
+    Failed {
+        server: String,
+        why: Arc<ConnectFailure>,
+    },
+    /// Shutdown has begun: no new connection is made.
+    ShuttingDown { server: String },
+    /// The task of the attempt ended without a result.
+    Stopped { server: String },
+}
+
+impl std::fmt::Display for ConnectionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Failed { server, why } => {
+                write!(f, "cannot start downstream server `{server}`: {why}")
+            }
+            Self::ShuttingDown { server } => write!(
+                f,
+                "not connecting to `{server}`: the server is shutting down"
+            ),
+            Self::Stopped { server } => write!(f, "connecting to `{server}`: the attempt stopped"),
+        }
+    }
+}
+
+impl std::error::Error for ConnectionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Failed { why, .. } => Some(&**why),
+            Self::ShuttingDown { .. } | Self::Stopped { .. } => None,
         }
     }
 }

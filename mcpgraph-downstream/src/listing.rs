@@ -11,7 +11,8 @@ use rmcp::model::{PaginatedRequestParams, Tool};
 use rmcp::service::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::ClientManager;
+use super::{ClientManager, DownstreamError};
+use mcpgraph_runtime::Downstream as Kind;
 
 /// The most `tools/list` pages read from one server. Servers page by tens
 /// or hundreds of tools, so 100 pages is thousands of tools; a server that
@@ -114,18 +115,31 @@ impl ClientManager {
     /// Connects to `server` if needed and lists its tools, following
     /// `nextCursor` for at most [`MAX_TOOL_PAGES`] pages, within the
     /// server's `timeoutMs`.
-    pub async fn list_tools(&self, server: &str) -> Result<ServerListing, String> {
+    pub async fn list_tools(&self, server: &str) -> Result<ServerListing, DownstreamError> {
         let Some(downstream) = self.servers.get(server) else {
-            return Err(format!("no downstream server `{server}` is configured"));
+            return Err(DownstreamError::unconfigured(server));
         };
         let timeout = downstream.spec.timeout();
-        let connection = self.connection(downstream).await?;
+        let connection = self
+            .connection(downstream)
+            .await
+            .map_err(|e| DownstreamError::new(Kind::Refused, e.to_string()))?;
         let peer = connection.service.peer();
-        let info = peer
-            .peer_info()
-            .ok_or_else(|| "the server sent no `initialize` result".to_owned())?;
-        let tools = all_tools(peer, timeout).await.map_err(|e| e.message)?;
-        let json = |value: serde_json::Result<Value>| value.map_err(|e| e.to_string());
+        let info = peer.peer_info().ok_or_else(|| {
+            let why = "the server sent no `initialize` result";
+            DownstreamError::new(Kind::Protocol, why.to_owned())
+        })?;
+        let tools = all_tools(peer, timeout).await.map_err(|e| {
+            let kind = if e.timed_out {
+                Kind::TimedOut
+            } else {
+                Kind::Protocol
+            };
+            DownstreamError::new(kind, e.message)
+        })?;
+        let json = |value: serde_json::Result<Value>| {
+            value.map_err(|e| DownstreamError::new(Kind::Protocol, e.to_string()))
+        };
         Ok(ServerListing {
             server_info: json(serde_json::to_value(&info.server_info))?,
             protocol_version: info.protocol_version.to_string(),

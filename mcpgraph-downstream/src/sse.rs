@@ -11,13 +11,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
-use reqwest::{Client, Url};
+use reqwest::{Client, StatusCode, Url};
 use rmcp::RoleClient;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
-use super::http_client::{error_chain, http_client};
+use super::http_client::{HttpClientError, error_chain, http_client};
 use super::wire::{decode, oversized};
 use mcpgraph_oauth::client::{Authorizer, Behalf, Refusal};
 use mcpgraph_runtime::host::redact;
@@ -46,9 +46,12 @@ pub(crate) async fn connect(
     url: &str,
     headers: HeaderMap,
     auth: Option<Arc<Authorizer>>,
-) -> Result<SseTransport, String> {
-    let url = Url::parse(url).map_err(|e| format!("invalid url `{url}`: {e}"))?;
-    let client = http_client()?;
+) -> Result<SseTransport, SseError> {
+    let url = Url::parse(url).map_err(|source| SseError::InvalidUrl {
+        url: url.to_owned(),
+        source,
+    })?;
+    let client = http_client().map_err(SseError::Client)?;
     let get = |token: Option<String>| {
         let mut request = client
             .get(url.clone())
@@ -61,9 +64,14 @@ pub(crate) async fn connect(
     };
     let mut response = with_token(auth.as_deref(), get)
         .await?
-        .map_err(|e| format!("GET {url}: {}", error_chain(&e)))?;
+        .map_err(|source| SseError::Get {
+            url: url.to_string(),
+            source,
+        })?;
     if !response.status().is_success() {
-        return Err(format!("GET {url}: HTTP {}", response.status()));
+        let status = response.status();
+        let url = url.to_string();
+        return Err(SseError::Status { url, status });
     }
     let content_type = response
         .headers()
@@ -71,33 +79,39 @@ pub(crate) async fn connect(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     if !content_type.starts_with("text/event-stream") {
-        return Err(format!(
-            "GET {url}: expected an event stream, got content type `{content_type}`"
-        ));
+        let content_type = content_type.to_owned();
+        let url = url.to_string();
+        return Err(SseError::NotEventStream { url, content_type });
     }
     let mut parser = SseParser::default();
     let mut events = Vec::new();
     let endpoint = 'found: loop {
-        let chunk = response
-            .chunk()
-            .await
-            .map_err(|e| format!("reading the event stream of {url}: {}", error_chain(&e)))?
-            .ok_or_else(|| {
-                format!("the event stream of {url} ended before its `endpoint` event")
-            })?;
+        let chunk = match response.chunk().await {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => return Err(SseError::Ended { url: url.into() }),
+            Err(source) => {
+                return Err(SseError::Read {
+                    url: url.into(),
+                    source,
+                });
+            }
+        };
         parser.feed(&chunk, &mut events);
         while !events.is_empty() {
             if let Event::Message { kind, data } = events.remove(0)
                 && kind == "endpoint"
             {
-                let text = String::from_utf8_lossy(&data);
-                let endpoint = url
-                    .join(text.trim())
-                    .map_err(|e| format!("invalid endpoint `{text}` from {url}: {e}"))?;
+                let text = String::from_utf8_lossy(&data).into_owned();
+                let endpoint = match url.join(text.trim()) {
+                    Ok(endpoint) => endpoint,
+                    Err(source) => {
+                        let url = url.into();
+                        return Err(SseError::InvalidEndpoint { text, url, source });
+                    }
+                };
                 if endpoint.origin() != url.origin() {
-                    return Err(format!(
-                        "the endpoint `{endpoint}` from {url} is not on the same origin"
-                    ));
+                    let (endpoint, url) = (endpoint.into(), url.into());
+                    return Err(SseError::CrossOrigin { endpoint, url });
                 }
                 break 'found endpoint;
             }
@@ -115,12 +129,87 @@ pub(crate) async fn connect(
     })
 }
 
+/// Why an SSE server's event stream could not be opened.
+#[derive(Debug)]
+pub(crate) enum SseError {
+    /// The server's `url` does not parse.
+    InvalidUrl {
+        url: String,
+        source: url::ParseError,
+    },
+    /// No HTTP client, or no TLS for an `https://` URL.
+    Client(HttpClientError),
+    /// The server's OAuth tokens: the OAuth layer's reason.
+    Auth(String),
+    /// The `GET` of the stream failed (refused, certificate, DNS...).
+    Get { url: String, source: reqwest::Error },
+    /// The `GET` of the stream was answered with `status`.
+    Status { url: String, status: StatusCode },
+    /// The answer to the `GET` is not an event stream.
+    NotEventStream { url: String, content_type: String },
+    /// The stream failed before its `endpoint` event.
+    Read { url: String, source: reqwest::Error },
+    /// The stream ended before its `endpoint` event.
+    Ended { url: String },
+    /// The `endpoint` event's `text` is not a URL.
+    InvalidEndpoint {
+        text: String,
+        url: String,
+        source: url::ParseError,
+    },
+    /// The `endpoint` is on another origin than the stream's `url`.
+    CrossOrigin { endpoint: String, url: String },
+}
+
+impl std::fmt::Display for SseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::InvalidUrl { url, source } => write!(f, "invalid url `{url}`: {source}"),
+            Self::Client(e) => e.fmt(f),
+            Self::Auth(why) => f.write_str(why),
+            Self::Get { url, source } => write!(f, "GET {url}: {}", error_chain(source)),
+            Self::Status { url, status } => write!(f, "GET {url}: HTTP {status}"),
+            Self::NotEventStream { url, content_type } => write!(
+                f,
+                "GET {url}: expected an event stream, got content type `{content_type}`"
+            ),
+            Self::Read { url, source } => write!(
+                f,
+                "reading the event stream of {url}: {}",
+                error_chain(source)
+            ),
+            Self::Ended { url } => write!(
+                f,
+                "the event stream of {url} ended before its `endpoint` event"
+            ),
+            Self::InvalidEndpoint { text, url, source } => {
+                write!(f, "invalid endpoint `{text}` from {url}: {source}")
+            }
+            Self::CrossOrigin { endpoint, url } => write!(
+                f,
+                "the endpoint `{endpoint}` from {url} is not on the same origin"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::InvalidUrl { source, .. } | Self::InvalidEndpoint { source, .. } => Some(source),
+            Self::Client(e) => Some(e),
+            Self::Get { source, .. } | Self::Read { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
 /// Sends a request (`send`, given the token) with `auth`'s token; a 401 or
 /// 403 answer gets one better token and one retry.
 async fn with_token<F, Fut>(
     auth: Option<&Authorizer>,
     send: F,
-) -> Result<Result<reqwest::Response, reqwest::Error>, String>
+) -> Result<Result<reqwest::Response, reqwest::Error>, SseError>
 where
     F: Fn(Option<String>) -> Fut,
     Fut: Future<Output = Result<reqwest::Response, reqwest::Error>>,
@@ -131,9 +220,9 @@ where
     // Refused when the server is declared (build, `--mcp`): were it to
     // come here, no request would go as the graph in the caller's place.
     if auth.passes_caller_on() {
-        return Err(auth.no_caller());
+        return Err(SseError::Auth(auth.no_caller()));
     }
-    let token = auth.token(Behalf::Graph).await?;
+    let token = auth.token(Behalf::Graph).await.map_err(SseError::Auth)?;
     let response = send(token.clone()).await;
     let refusal = match &response {
         Ok(r) if r.status() == reqwest::StatusCode::UNAUTHORIZED => Refusal::Unauthorized,
@@ -153,7 +242,8 @@ where
     };
     let better = auth
         .recover(Behalf::Graph, token.as_deref(), &challenge, refusal)
-        .await?;
+        .await
+        .map_err(SseError::Auth)?;
     Ok(send(Some(better)).await)
 }
 

@@ -150,6 +150,25 @@ impl Children {
     }
 }
 
+/// Why a stdio server's program could not be started.
+#[derive(Debug)]
+pub(crate) struct SpawnError {
+    pub(crate) program: String,
+    pub(crate) source: std::io::Error,
+}
+
+impl std::fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot run `{}`: {}", self.program, self.source)
+    }
+}
+
+impl std::error::Error for SpawnError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
 /// Starts `cmd` as the server `name`; a write to it that takes longer than
 /// `write_limit` retires it.
 pub(crate) fn spawn(
@@ -158,23 +177,25 @@ pub(crate) fn spawn(
     mut cmd: Command,
     write_limit: Duration,
     children: &Children,
-) -> Result<(ChildTransport, Arc<Process>), String> {
+) -> Result<(ChildTransport, Arc<Process>), SpawnError> {
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot run `{program}`: {e}"))?;
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(source) => return Err(SpawnError { program, source }),
+    };
     if let Some(group) = child.id() {
         crate::reaper::track(group, true);
     }
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
-        return Err(format!("cannot run `{program}`: its stdio is not piped"));
+        let source = std::io::Error::other("its stdio is not piped");
+        return Err(SpawnError { program, source });
     };
     let forwarded = super::stderr::forward(name, stderr);
     let (exit_tx, exit) = watch::channel(None);

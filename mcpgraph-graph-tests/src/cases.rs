@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::error::{CaseProblem, GraphTestError};
+
 /// A test file.
 #[derive(Debug)]
 pub(crate) struct TestFile {
@@ -71,51 +73,53 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::E
 
 impl TestFile {
     /// The test file compiled into the binary (`tests`: its JSON).
-    pub(crate) fn compiled(tests: &str) -> Result<Self, String> {
-        let compiled: Compiled = serde_json::from_str(tests)
-            .map_err(|e| format!("the compiled-in test file does not read: {e}"))?;
+    pub(crate) fn compiled(tests: &str) -> Result<Self, GraphTestError> {
+        let compiled: Compiled =
+            serde_json::from_str(tests).map_err(|source| GraphTestError::CompiledIn {
+                what: "test file",
+                source,
+            })?;
         Self::checked(compiled.file, compiled.cases)
     }
 
     /// The test file at `path`, read now (YAML, or JSON).
-    pub(crate) fn read(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the test file {}: {e}", path.display()))?;
+    pub(crate) fn read(path: &Path) -> Result<Self, GraphTestError> {
+        let text = std::fs::read_to_string(path).map_err(GraphTestError::file(
+            "read",
+            "the test file",
+            path,
+        ))?;
         let parsed: Text =
-            serde_saphyr::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            serde_saphyr::from_str(&text).map_err(|source| GraphTestError::TestFile {
+                path: path.to_owned(),
+                source: Box::new(source),
+            })?;
         Self::checked(path.to_owned(), parsed.cases)
     }
 
-    fn checked(path: PathBuf, cases: Vec<Case>) -> Result<Self, String> {
+    fn checked(path: PathBuf, cases: Vec<Case>) -> Result<Self, GraphTestError> {
         for (i, case) in cases.iter().enumerate() {
-            if cases[..i].iter().any(|c| c.name == case.name) {
-                return Err(format!(
-                    "{}: two cases are named `{}`",
-                    path.display(),
-                    case.name
-                ));
-            }
             let e = &case.expect;
-            if e.output.is_none()
+            let problem = if cases[..i].iter().any(|c| c.name == case.name) {
+                CaseProblem::DuplicateName
+            } else if e.output.is_none()
                 && e.subset.is_none()
                 && e.predicate.is_none()
                 && e.error.is_none()
             {
-                return Err(format!(
-                    "{}: case `{}` expects nothing: give `output`, `subset`, `assert` or `error`",
-                    path.display(),
-                    case.name
-                ));
-            }
-            if e.error.is_some()
+                CaseProblem::ExpectsNothing
+            } else if e.error.is_some()
                 && (e.output.is_some() || e.subset.is_some() || e.predicate.is_some())
             {
-                return Err(format!(
-                    "{}: case `{}` expects an error and an output: give one",
-                    path.display(),
-                    case.name
-                ));
-            }
+                CaseProblem::ErrorAndOutput
+            } else {
+                continue;
+            };
+            return Err(GraphTestError::Case {
+                path,
+                case: case.name.clone(),
+                problem,
+            });
         }
         Ok(Self { path, cases })
     }

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::error::GraphTestError;
+
 /// The format's version, written into every cassette.
-const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// A cassette file.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -74,20 +76,22 @@ pub(crate) const CANCELLED: &str = "cancelled before it ended";
 
 impl Cassette {
     /// Reads the cassette at `path`; `Ok(None)` when there is none.
-    pub(crate) fn load(path: &Path) -> Result<Option<Self>, String> {
+    pub(crate) fn load(path: &Path) -> Result<Option<Self>, GraphTestError> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read the cassette {}: {e}", path.display())),
+            Err(e) => return Err(GraphTestError::file("read", "the cassette", path)(e)),
         };
-        let cassette: Self = serde_json::from_str(&text)
-            .map_err(|e| format!("the cassette {} does not read: {e}", path.display()))?;
+        let cassette: Self =
+            serde_json::from_str(&text).map_err(|source| GraphTestError::Cassette {
+                path: path.to_owned(),
+                source,
+            })?;
         if cassette.version != VERSION {
-            return Err(format!(
-                "the cassette {} has version {}; this binary reads version {VERSION}: record it again",
-                path.display(),
-                cassette.version
-            ));
+            return Err(GraphTestError::CassetteVersion {
+                path: path.to_owned(),
+                version: cassette.version,
+            });
         }
         Ok(Some(cassette))
     }
@@ -95,24 +99,28 @@ impl Cassette {
     /// Writes the cassette to `path` (through a temporary file and a
     /// rename): pretty JSON, secrets redacted. The same cassette always
     /// gives the same bytes.
-    pub(crate) fn save(&mut self, path: &Path) -> Result<(), String> {
+    pub(crate) fn save(&mut self, path: &Path) -> Result<(), GraphTestError> {
         let text = self.text()?;
         let temporary = temporary_beside(path);
         std::fs::write(&temporary, text)
             .and_then(|()| std::fs::rename(&temporary, path))
-            .map_err(|e| format!("cannot write the cassette {}: {e}", path.display()))
+            .map_err(GraphTestError::file("write", "the cassette", path))
     }
 
     /// [`Cassette::save`] into a file only its owner may read (0600),
     /// refused when it would be larger than `max_bytes`.
-    pub(crate) fn save_private(&mut self, path: &Path, max_bytes: usize) -> Result<(), String> {
+    pub(crate) fn save_private(
+        &mut self,
+        path: &Path,
+        max_bytes: usize,
+    ) -> Result<(), GraphTestError> {
         use std::io::Write as _;
         let text = self.text()?;
         if text.len() > max_bytes {
-            return Err(format!(
-                "it would take {} bytes, more than the {max_bytes} allowed",
-                text.len()
-            ));
+            return Err(GraphTestError::TooLarge {
+                bytes: text.len(),
+                max: max_bytes,
+            });
         }
         let temporary = temporary_beside(path);
         let mut options = std::fs::OpenOptions::new();
@@ -125,14 +133,13 @@ impl Cassette {
             .open(&temporary)
             .and_then(|mut file| file.write_all(text.as_bytes()))
             .and_then(|()| std::fs::rename(&temporary, path))
-            .map_err(|e| format!("cannot write the cassette {}: {e}", path.display()))
+            .map_err(GraphTestError::file("write", "the cassette", path))
     }
 
     /// The file's text: pretty JSON, secrets redacted.
-    fn text(&mut self) -> Result<String, String> {
+    fn text(&mut self) -> Result<String, GraphTestError> {
         self.version = VERSION;
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| format!("cannot write the cassette: {e}"))?;
+        let text = serde_json::to_string_pretty(self).map_err(GraphTestError::CassetteText)?;
         Ok(format!("{}\n", mcpgraph_runtime::host::redact(&text)))
     }
 }

@@ -23,6 +23,7 @@ use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
 use crate::cassette::{Cassette, Failure};
+use crate::error::{DirProblem, GraphTestError};
 use crate::tape::Tape;
 use mcpgraph_runtime::Limits;
 use mcpgraph_runtime::host::DownstreamError;
@@ -112,10 +113,16 @@ impl CallInterceptor for CallRecord {
 impl FailureRecorder {
     /// A recorder writing into `dir`: created (0700) if missing; refused
     /// if it exists and others may read, write or enter it.
-    pub fn new(dir: PathBuf) -> Result<Self, String> {
-        private_dir(&dir)?;
+    pub fn new(dir: PathBuf) -> Result<Self, GraphTestError> {
+        private_dir(&dir).map_err(|problem| GraphTestError::RecordDir {
+            dir: dir.clone(),
+            problem,
+        })?;
         let mut files: Vec<(SystemTime, PathBuf)> = std::fs::read_dir(&dir)
-            .map_err(|e| format!("--record-failures: cannot read {}: {e}", dir.display()))?
+            .map_err(|e| GraphTestError::RecordDir {
+                dir: dir.clone(),
+                problem: DirProblem::List(e),
+            })?
             .filter_map(Result::ok)
             .filter(|e| e.file_name().to_string_lossy().ends_with(SUFFIX))
             .map(|e| {
@@ -254,22 +261,16 @@ impl FailureRecorder {
 
 /// Makes `dir` (0700) if missing; an existing one must be a directory that
 /// only its owner may read, write or enter.
-fn private_dir(dir: &Path) -> Result<(), String> {
-    let place = format!("--record-failures {}", dir.display());
+fn private_dir(dir: &Path) -> Result<(), DirProblem> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
         match std::fs::symlink_metadata(dir) {
-            Ok(meta) if !meta.is_dir() => Err(format!("{place}: not a directory")),
+            Ok(meta) if !meta.is_dir() => Err(DirProblem::NotADirectory),
             Ok(meta) => {
                 let mode = meta.permissions().mode() & 0o777;
                 if mode & 0o077 != 0 {
-                    return Err(format!(
-                        "{place}: the directory has mode {mode:04o}, open to other users; \
-                         recorded failures hold callers' arguments and downstream replies: \
-                         make it 0700 (`chmod 700 {}`) or name a new directory",
-                        dir.display()
-                    ));
+                    return Err(DirProblem::Open(mode));
                 }
                 Ok(())
             }
@@ -277,10 +278,10 @@ fn private_dir(dir: &Path) -> Result<(), String> {
                 .recursive(true)
                 .mode(0o700)
                 .create(dir)
-                .map_err(|e| format!("{place}: cannot create it: {e}")),
-            Err(e) => Err(format!("{place}: {e}")),
+                .map_err(DirProblem::Create),
+            Err(e) => Err(DirProblem::Inspect(e)),
         }
     }
     #[cfg(not(unix))]
-    std::fs::create_dir_all(dir).map_err(|e| format!("{place}: cannot create it: {e}"))
+    std::fs::create_dir_all(dir).map_err(DirProblem::Create)
 }

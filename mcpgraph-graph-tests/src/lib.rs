@@ -21,6 +21,7 @@ mod cases;
 mod cassette;
 mod coverage;
 mod diff;
+mod error;
 mod failures;
 mod replay;
 mod report;
@@ -30,6 +31,7 @@ mod tape;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+pub use error::{CaseProblem, DirProblem, GraphTestError};
 pub use failures::FailureRecorder;
 
 use cases::TestFile;
@@ -90,7 +92,7 @@ async fn run_tests(
     engine: &Engine,
     graph: &GraphDef,
     options: &TestOptions,
-) -> Result<bool, String> {
+) -> Result<bool, GraphTestError> {
     if let Some(path) = &options.replay {
         return replay::replay(engine, path, options.step).await;
     }
@@ -98,11 +100,10 @@ async fn run_tests(
         (Some(path), _) => TestFile::read(path)?,
         (None, Some(tests)) => TestFile::compiled(tests)?,
         (None, None) => {
-            return Err(format!(
-                "`{}` has no test file: write `<graph>.test.yaml` beside the graph file and build again, or give one: `{} FILE`",
-                graph.server.name,
-                command(None)
-            ));
+            return Err(GraphTestError::NoTestFile {
+                graph: graph.server.name.to_owned(),
+                command: command(None),
+            });
         }
     };
     let mode = match (&options.record, options.update) {
@@ -140,7 +141,10 @@ async fn run_tests(
         .map
         .map(serde_json::from_str::<coverage::Map>)
         .transpose()
-        .map_err(|e| format!("the compiled-in map of the graph does not read: {e}"))?;
+        .map_err(|source| GraphTestError::CompiledIn {
+            what: "map of the graph",
+            source,
+        })?;
     let tools = map
         .as_ref()
         .map(|map| coverage::coverage(map, &run.reached))
@@ -163,7 +167,7 @@ async fn run_tests(
     }
     if let Some(path) = &options.junit {
         std::fs::write(path, report::junit(&run, graph.server.name))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(GraphTestError::file("write", "", path))?;
     }
     let passed = run.cases.iter().all(|c| c.failure.is_none());
     let covered = coverage::total(&tools);
@@ -189,9 +193,11 @@ pub fn run_case(graph: GraphDef, name: &str) {
     let failure = local.block_on(&runtime, async {
         let engine =
             Engine::start_local_def(graph, Vec::new(), Some(1)).map_err(|e| e.to_string())?;
-        let file = TestFile::compiled(graph.tests.unwrap_or("{}"))?;
+        let file = TestFile::compiled(graph.tests.unwrap_or("{}")).map_err(|e| e.to_string())?;
         let cassette_path = file.default_cassette();
-        let mut cassette = Cassette::load(&cassette_path)?.unwrap_or_default();
+        let mut cassette = Cassette::load(&cassette_path)
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
         let command = format!("cargo run -- test --filter {name:?}");
         let run = run::run_cases(
             &engine,

@@ -10,20 +10,26 @@ use serde_json::{Map, Value};
 
 use crate::cases::{Case, Expect, TestFile};
 use crate::cassette::{Cassette, FAILURE_CASE};
+use crate::error::GraphTestError;
 use crate::run::{Mode, Selection, run_cases};
 use mcpgraph_runtime::Engine;
 use mcpgraph_runtime::{NodeRecord, NodeType, Observer};
 
 /// Replays the failure in `path`; whether it failed the same way again.
-pub(super) async fn replay(engine: &Engine, path: &Path, step: bool) -> Result<bool, String> {
-    let mut cassette =
-        Cassette::load(path)?.ok_or_else(|| format!("there is no file {}", path.display()))?;
-    let failure = cassette.failure.take().ok_or_else(|| {
-        format!(
-            "{} is not a recorded failure (`serve --record-failures DIR` writes those)",
-            path.display()
-        )
+pub(super) async fn replay(
+    engine: &Engine,
+    path: &Path,
+    step: bool,
+) -> Result<bool, GraphTestError> {
+    let mut cassette = Cassette::load(path)?.ok_or_else(|| GraphTestError::NoFile {
+        path: path.to_owned(),
     })?;
+    let failure = cassette
+        .failure
+        .take()
+        .ok_or_else(|| GraphTestError::NotAFailure {
+            path: path.to_owned(),
+        })?;
     let message = failure.error["message"].as_str().unwrap_or_default();
     let wanted = match failure.error["node"].as_str() {
         Some(node) => format!("node `{node}`: {message}"),
@@ -64,7 +70,7 @@ pub(super) async fn replay(engine: &Engine, path: &Path, step: bool) -> Result<b
     )
     .await;
     let Some(case) = run.cases.first() else {
-        return Err("the recorded failure did not run".to_owned());
+        return Err(GraphTestError::DidNotRun);
     };
     if !step {
         for record in &case.records {

@@ -12,6 +12,7 @@ use crate::cases::{Case, Expect, TestFile};
 use crate::cassette::{Cassette, Exchange};
 use crate::coverage::Reached;
 use crate::diff::{contains, diff, diff_subset, same};
+use crate::error::GraphTestError;
 use crate::tape::{Played, Tape};
 use mcpgraph_runtime::Expr;
 use mcpgraph_runtime::{CallError, Engine};
@@ -225,12 +226,15 @@ fn check(expect: &Expect, result: &Result<Value, CallError>) -> Option<String> {
 }
 
 /// Whether JSONata `predicate` is `true` over `output`.
-fn holds(predicate: &str, output: &Value) -> Result<bool, String> {
-    let expr = Expr::parse(predicate.to_owned()).map_err(|e| e.to_string())?;
-    match mcpgraph_runtime::evaluate_on(&expr, output).map_err(|e| e.to_string())? {
+fn holds(predicate: &str, output: &Value) -> Result<bool, GraphTestError> {
+    let expr =
+        Expr::parse(predicate.to_owned()).map_err(|e| GraphTestError::Predicate(Box::new(e)))?;
+    match mcpgraph_runtime::evaluate_on(&expr, output)
+        .map_err(|e| GraphTestError::Predicate(Box::new(e)))?
+    {
         Some(Value::Bool(b)) => Ok(b),
         None => Ok(false),
-        Some(other) => Err(format!("it gave {other}, not true or false")),
+        Some(other) => Err(GraphTestError::NotBoolean(other)),
     }
 }
 

@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::error::NodeError;
+
 /// The type of a node, as written in the graph file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NodeType {
@@ -66,8 +68,8 @@ pub struct NodeRecord {
     pub start: Duration,
     /// How long it ran.
     pub duration: Duration,
-    /// Its output (`None`: no output) or its error message.
-    pub outcome: Result<Option<Value>, String>,
+    /// Its output (`None`: no output) or the error it failed with.
+    pub outcome: Result<Option<Value>, NodeError>,
     /// For one call of a `parallel` node (the branch's name) or of a
     /// `forEach` node (the item's index): recorded as it ends, before the
     /// node's own record. `None` for a node.
@@ -82,7 +84,7 @@ impl NodeRecord {
         let detail = match &self.outcome {
             Ok(Some(output)) => format!("-> {}", mcpgraph_expr::js_text::to_js_string(output)),
             Ok(None) => "-> (no output)".to_owned(),
-            Err(e) => format!("!! {e}"),
+            Err(e) => format!("!! {}", e.message()),
         };
         let node = match &self.part {
             Some(part) => format!("  {}/{part}", self.node),
@@ -113,7 +115,7 @@ impl NodeRecord {
         match &self.outcome {
             Ok(Some(output)) => v["output"] = output.clone(),
             Ok(None) => {}
-            Err(e) => v["error"] = Value::String(e.clone()),
+            Err(e) => v["error"] = Value::String(e.message().to_owned()),
         }
         v
     }

@@ -20,6 +20,7 @@ use mcpgraph_runtime::{Graph, GraphDef};
 
 mod args;
 mod call;
+mod error;
 // `serve`'s HTTP flags and serving: mcpgraph-http's, or without the
 // `http-server` feature a hidden `--http` refused with that reason.
 #[cfg(feature = "http-server")]
@@ -30,6 +31,7 @@ mod http;
 mod serve;
 
 use args::{AuthCommand, Cli, Command, parse_args};
+use error::CliError;
 use serve::serve_command;
 
 /// Runs the CLI of graph `G` with the process's arguments. Only here (the
@@ -88,7 +90,7 @@ pub(crate) fn main_from_def(graph: GraphDef, args: Vec<OsString>) -> ExitCode {
     };
     let runtime = match runtime {
         Ok(rt) => rt,
-        Err(e) => return fail(format!("cannot start the tokio runtime: {e}")),
+        Err(e) => return fail(CliError::Runtime(e)),
     };
     let code = if local {
         let set = tokio::task::LocalSet::new();
@@ -138,7 +140,7 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
     };
     let engine = match engine {
         Ok(engine) => engine.with_strict_lock(cli.strict_lock),
-        Err(e) => return fail(e.to_string()),
+        Err(e) => return fail(e),
     };
     let command = cli.command.unwrap_or(Command::Serve(Box::default()));
     let one_shot = matches!(command, Command::Call { .. });
@@ -199,13 +201,15 @@ async fn auth(graph: GraphDef, overrides: Vec<ServerSpec>, action: AuthCommand) 
     }
 }
 
-fn load_overrides(path: Option<&std::path::Path>) -> Result<Vec<ServerSpec>, String> {
+fn load_overrides(path: Option<&std::path::Path>) -> Result<Vec<ServerSpec>, CliError> {
     let Some(path) = path else {
         return Ok(Vec::new());
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read --mcp file {}: {e}", path.display()))?;
-    parse_override(&text).map_err(|e| e.to_string())
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::McpFile {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(parse_override(&text)?)
 }
 
 fn list_tools(tools: &[ToolMeta], json: bool) {
@@ -232,7 +236,7 @@ fn list_tools(tools: &[ToolMeta], json: bool) {
     }
 }
 
-fn fail(message: String) -> ExitCode {
+fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
 }

@@ -11,11 +11,23 @@ pub(crate) const TLS: bool = cfg!(feature = "tls");
 /// `http-client` feature).
 pub(crate) const HTTP_CLIENT: bool = cfg!(feature = "http-client");
 
-/// Why `what` cannot be done: this build lacks mcpgraph's `feature`.
+/// Why `what` (a command, a flag) cannot be done: this build lacks
+/// mcpgraph's `feature`.
+#[derive(Debug)]
 #[cfg_attr(feature = "http-server", allow(dead_code))]
-pub(crate) fn missing(what: &str, feature: &str) -> String {
-    mcpgraph_downstream::features::missing(what, feature)
+pub(crate) struct MissingFeature {
+    pub(crate) what: &'static str,
+    pub(crate) feature: &'static str,
 }
+
+impl std::fmt::Display for MissingFeature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = mcpgraph_downstream::features::missing(self.what, self.feature);
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for MissingFeature {}
 
 /// Fails the build, with `message`, when an HTTP server's `url` as the
 /// graph writes it is `https://` and this build has no TLS

@@ -18,8 +18,10 @@ use tokio_util::sync::CancellationToken;
 use super::super::asking::Questions;
 use super::super::spec::ServerSpec;
 use super::super::{http_client, sse, streamable, wire};
-use super::{ConnectError, era, within};
-use crate::env_expand::expand;
+use super::{ConnectFailure, HandshakeCut, era, within};
+use crate::env_expand::{ExpandError, expand_env};
+use crate::http_client::HttpClientError;
+use crate::sse::SseError;
 
 /// A connection's rmcp service.
 type Service = RunningService<RoleClient, Questions>;
@@ -46,13 +48,17 @@ impl<'a> Dial<'a> {
         headers: &[(String, String)],
         timeout: std::time::Duration,
         closing: &'a CancellationToken,
-    ) -> Result<Self, ConnectError> {
-        let url = expand(url)?;
+    ) -> Result<Self, DialError> {
+        let url = expand_env(url)?;
         http_client::check_scheme(&url)?;
         let headers = header_map(headers)?;
         let auth = match &spec.auth {
             None => None,
-            Some(settings) => Some(auth.get(settings, &spec.name, &url).await?),
+            Some(settings) => Some(
+                auth.get(settings, &spec.name, &url)
+                    .await
+                    .map_err(DialError::Auth)?,
+            ),
         };
         Ok(Dial {
             spec,
@@ -69,7 +75,7 @@ impl<'a> Dial<'a> {
         self,
         sse: bool,
         handler: impl Fn() -> Questions,
-    ) -> Result<Service, ConnectError> {
+    ) -> Result<Service, DialError> {
         if sse {
             self::sse(self, handler).await
         } else {
@@ -79,10 +85,7 @@ impl<'a> Dial<'a> {
 }
 
 /// The session with a streamable HTTP server.
-async fn streamable(
-    dial: Dial<'_>,
-    handler: impl Fn() -> Questions,
-) -> Result<Service, ConnectError> {
+async fn streamable(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service, DialError> {
     let (spec, url) = (dial.spec, &dial.url);
     let custom: HashMap<_, _> = dial
         .headers
@@ -100,7 +103,7 @@ async fn streamable(
             streamable::GuardedClient::new(client, &spec.name, dial.auth.clone()),
             config,
         );
-        Ok::<_, String>(handler().serve_with_lifecycle(transport, lifecycle))
+        Ok::<_, HttpClientError>(handler().serve_with_lifecycle(transport, lifecycle))
     };
     let handshake = async {
         match open(era())?.await {
@@ -108,7 +111,7 @@ async fn streamable(
             // else than a discovery result (an empty one, say) is
             // not of 2026-07-28: it gets `initialize`.
             Err(ClientInitializeError::ExpectedInitResult(_)) => {
-                Ok::<_, String>(open(ClientLifecycleMode::Initialize)?.await)
+                Ok::<_, HttpClientError>(open(ClientLifecycleMode::Initialize)?.await)
             }
             other => Ok(other),
         }
@@ -118,27 +121,38 @@ async fn streamable(
             learn_header_params(&service, &spec.name, dial.timeout).await;
             Ok(service)
         }
-        Ok(Ok(Err(e))) => Err(format!("{url}: {}", initialize_error(&e)).into()),
+        Ok(Ok(Err(error))) => Err(DialError::Handshake {
+            url: url.clone(),
+            error: Box::new(error),
+        }),
         Ok(Err(e)) => Err(e.into()),
-        Err(why) => Err(format!("{url} {why}").into()),
+        Err(why) => Err(DialError::Cut {
+            url: url.clone(),
+            why,
+        }),
     }
 }
 
 /// The session with a legacy SSE server.
-async fn sse(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service, ConnectError> {
+async fn sse(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<Service, DialError> {
     let url = &dial.url;
     let connected = within(dial.timeout, dial.closing, async {
         let transport = sse::connect(&dial.spec.name, url, dial.headers, dial.auth).await?;
         handler()
             .serve(transport)
             .await
-            .map_err(|e| format!("{url}: {e}"))
+            .map_err(|error| DialError::SseHandshake {
+                url: url.clone(),
+                error: Box::new(error),
+            })
     })
     .await;
     match connected {
-        Ok(Ok(service)) => Ok(service),
-        Ok(Err(e)) => Err(e.into()),
-        Err(why) => Err(format!("{url} {why}").into()),
+        Ok(connected) => connected,
+        Err(why) => Err(DialError::Cut {
+            url: url.clone(),
+            why,
+        }),
     }
 }
 
@@ -180,15 +194,113 @@ fn initialize_error(error: &rmcp::service::ClientInitializeError) -> String {
 }
 
 /// The `headers` of an HTTP server, `${VAR}` expanded.
-fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, String> {
+fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, DialError> {
     let mut map = HeaderMap::new();
     for (name, value) in headers {
-        let value = expand(value)?;
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|e| format!("invalid header name `{name}`: {e}"))?;
-        let value = HeaderValue::from_str(&value)
-            .map_err(|e| format!("invalid value for header `{name}`: {e}"))?;
-        map.append(name, value);
+        let value = expand_env(value)?;
+        let header =
+            HeaderName::from_bytes(name.as_bytes()).map_err(|source| DialError::HeaderName {
+                name: name.clone(),
+                source,
+            })?;
+        let value = HeaderValue::from_str(&value).map_err(|source| DialError::HeaderValue {
+            name: name.clone(),
+            source,
+        })?;
+        map.append(header, value);
     }
     Ok(map)
+}
+
+/// Why connecting to an `http` or `sse` server failed.
+#[derive(Debug)]
+pub(super) enum DialError {
+    /// A `${VAR}` of its URL or headers could not be expanded.
+    Expand(ExpandError),
+    /// No HTTP client, or no TLS for an `https://` URL.
+    Client(HttpClientError),
+    /// A configured header's name is not one.
+    HeaderName {
+        name: String,
+        source: reqwest::header::InvalidHeaderName,
+    },
+    /// A configured header's value (expanded) cannot be sent.
+    HeaderValue {
+        name: String,
+        source: reqwest::header::InvalidHeaderValue,
+    },
+    /// Its OAuth settings or tokens: the OAuth layer's reason.
+    Auth(String),
+    /// The SSE server's event stream could not be opened.
+    Sse(SseError),
+    /// The streamable HTTP server at `url` failed the handshake.
+    Handshake {
+        url: String,
+        error: Box<ClientInitializeError>,
+    },
+    /// The SSE server at `url` failed the handshake.
+    SseHandshake {
+        url: String,
+        error: Box<ClientInitializeError>,
+    },
+    /// The server at `url` did not end its handshake.
+    Cut { url: String, why: HandshakeCut },
+}
+
+impl std::fmt::Display for DialError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Expand(e) => e.fmt(f),
+            Self::Client(e) => e.fmt(f),
+            Self::HeaderName { name, source } => {
+                write!(f, "invalid header name `{name}`: {source}")
+            }
+            Self::HeaderValue { name, source } => {
+                write!(f, "invalid value for header `{name}`: {source}")
+            }
+            Self::Auth(why) => f.write_str(why),
+            Self::Sse(e) => e.fmt(f),
+            Self::Handshake { url, error } => write!(f, "{url}: {}", initialize_error(error)),
+            Self::SseHandshake { url, error } => write!(f, "{url}: {error}"),
+            Self::Cut { url, why } => write!(f, "{url} {why}"),
+        }
+    }
+}
+
+impl std::error::Error for DialError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Expand(e) => Some(e),
+            Self::Client(e) => Some(e),
+            Self::HeaderName { source, .. } => Some(source),
+            Self::HeaderValue { source, .. } => Some(source),
+            Self::Sse(e) => Some(e),
+            Self::Handshake { error, .. } | Self::SseHandshake { error, .. } => Some(&**error),
+            Self::Auth(_) | Self::Cut { .. } => None,
+        }
+    }
+}
+
+impl From<ExpandError> for DialError {
+    fn from(e: ExpandError) -> Self {
+        Self::Expand(e)
+    }
+}
+
+impl From<HttpClientError> for DialError {
+    fn from(e: HttpClientError) -> Self {
+        Self::Client(e)
+    }
+}
+
+impl From<SseError> for DialError {
+    fn from(e: SseError) -> Self {
+        Self::Sse(e)
+    }
+}
+
+impl From<DialError> for ConnectFailure {
+    fn from(e: DialError) -> Self {
+        Self::Http(Box::new(e))
+    }
 }

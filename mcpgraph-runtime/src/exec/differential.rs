@@ -15,11 +15,23 @@ use mcpgraph_expr::json::{from_json, to_json};
 use mcpgraph_expr::parsed::{CompiledRule, Expr, Rule, Switch};
 use mcpgraph_expr::value::measure;
 
+/// An error's message, as the runner compares it with the JavaScript
+/// reference's: data of the comparison, not a failure of the harness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorText(pub String);
+
+impl ErrorText {
+    /// The message of `error`.
+    fn of(error: impl std::fmt::Display) -> Self {
+        Self(error.to_string())
+    }
+}
+
 /// What a transform node made of an expression.
 #[derive(Debug)]
 pub struct TransformOutcome {
     /// The node's output as JSON (`None`: no value), or its error.
-    pub value: Result<Option<Value>, String>,
+    pub value: Result<Option<Value>, ErrorText>,
     /// The text content of the tool result when this node is the last
     /// before the exit node; `None` when the node failed.
     pub text: Option<String>,
@@ -30,10 +42,10 @@ pub struct TransformOutcome {
 pub struct SwitchOutcome {
     /// The rule's value (its `var`s evaluated into slots, as the switch
     /// does), as JSON, or the error.
-    pub value: Result<Value, String>,
+    pub value: Result<Value, ErrorText>,
     /// Whether the switch takes the condition (its decision), or the error
     /// that fails the node.
-    pub decision: Result<bool, String>,
+    pub decision: Result<bool, ErrorText>,
 }
 
 /// Holds what an [`Execution`] needs besides its context (a client manager
@@ -75,24 +87,24 @@ impl Harness {
     /// output (the node's evaluator, limits and output checks) and the text
     /// the tool result would carry.
     pub fn transform(&self, source: &str, context: &Value) -> TransformOutcome {
-        let failed = |e: String| TransformOutcome {
+        let failed = |e: ErrorText| TransformOutcome {
             value: Err(e),
             text: None,
         };
         let expr = match Expr::parse(source.to_owned()) {
             Ok(expr) => expr,
-            Err(e) => return failed(e.to_string()),
+            Err(e) => return failed(ErrorText(e.to_string())),
         };
         let mut exec = self.execution(context);
         let output = match exec.eval(&expr) {
             Ok(output) => output,
-            Err(e) => return failed(e.to_string()),
+            Err(e) => return failed(ErrorText::of(e)),
         };
         // The output is recorded into a context of node outputs, which is
         // always an object, whatever the case evaluated the expression on.
         exec.context = JValue::object(Default::default());
         if let Err(e) = exec.record(output.clone()) {
-            return failed(e.to_string());
+            return failed(ErrorText::of(e));
         }
         exec.exit();
         let text = exec
@@ -114,8 +126,8 @@ impl Harness {
             Ok(switch) => switch,
             Err(e) => {
                 return SwitchOutcome {
-                    value: Err(e.to_string()),
-                    decision: Err(e.to_string()),
+                    value: Err(ErrorText(e.to_string())),
+                    decision: Err(ErrorText(e.to_string())),
                 };
             }
         };
@@ -123,7 +135,7 @@ impl Harness {
         let decision = exec
             .switch(&switch)
             .map(|taken| taken.is_some())
-            .map_err(|e| e.to_string());
+            .map_err(ErrorText::of);
         let mut exec = self.execution(context);
         let value = rule_value(&mut exec, &switch.conditions()[0]);
         SwitchOutcome { value, decision }
@@ -133,13 +145,13 @@ impl Harness {
 /// The value of a compiled rule: its slots evaluated with the call's
 /// evaluator and bounded as `Execution::switch` does, and the rule applied
 /// by the switch's evaluator (`null` for JavaScript's `undefined`).
-fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, String> {
+fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, ErrorText> {
     let mut values = Vec::with_capacity(rule.vars.len());
     for var in &rule.vars {
-        let value = exec.eval(var).map_err(|e| e.to_string())?;
+        let value = exec.eval(var).map_err(ErrorText::of)?;
         let limits = &exec.limits;
         if let Err(over) = measure(&value, limits.max_value_depth, limits.max_value_bytes) {
-            return Err(exec.oversize("a `var` value", &over).to_string());
+            return Err(ErrorText::of(exec.oversize("a `var` value", &over)));
         }
         values.push(value);
     }
@@ -149,7 +161,8 @@ fn rule_value(exec: &mut Execution, rule: &CompiledRule) -> Result<Value, String
         &JValue::Null
     };
     let outcome = mcpgraph_expr::evaluator::contained(|| rule.logic.outcome(&values, context))
-        .map_err(|panic| panic.to_string())??;
+        .map_err(ErrorText::of)?
+        .map_err(ErrorText::of)?;
     Ok(outcome.value.unwrap_or(Value::Null))
 }
 
@@ -186,7 +199,7 @@ mod tests {
         let harness = Harness::default();
         let run = harness.transform("$.missing", &json!({}));
         assert_eq!((run.value, run.text.as_deref()), (Ok(None), Some("{}")));
-        let err = harness
+        let ErrorText(err) = harness
             .transform("$number(\"x\") + {}", &json!({}))
             .value
             .unwrap_err();

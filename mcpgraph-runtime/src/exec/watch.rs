@@ -78,7 +78,7 @@ impl Watch {
             .record("duration_ms", duration.as_secs_f64() * 1000.0);
         pending.span.record("error", error.message());
         if self.wants_outputs() {
-            let record = record_of(&pending, started, duration, Err(error.message().to_owned()));
+            let record = record_of(&pending, started, duration, Err(error.clone()));
             if let Some(observer) = &self.observer {
                 observer.on_node_error(self.tool, &record);
             }
@@ -93,7 +93,7 @@ fn record_of(
     pending: &Pending,
     started: Instant,
     duration: Duration,
-    outcome: Result<Option<Value>, String>,
+    outcome: Result<Option<Value>, NodeError>,
 ) -> NodeRecord {
     NodeRecord {
         index: pending.index,

@@ -10,21 +10,34 @@
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
+/// The text of a downstream server's `isError` result: its text items
+/// joined by newlines and [`cut`], or `(no message)` when it has none. Data
+/// the node's `downstream.tool_error` quotes, not a failure of ours.
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolErrorText(pub String);
+
+impl std::fmt::Display for ToolErrorText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// The node output for `result`: `Ok(None)` is "no output", `Err` carries
 /// the text of an `isError` result.
 #[doc(hidden)]
-pub fn output_of_result(result: CallToolResult) -> Result<Option<Value>, String> {
+pub fn output_of_result(result: CallToolResult) -> Result<Option<Value>, ToolErrorText> {
     if result.is_error == Some(true) {
         let text: Vec<&str> = result
             .content
             .iter()
             .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
             .collect();
-        return Err(if text.is_empty() {
+        return Err(ToolErrorText(if text.is_empty() {
             "(no message)".to_owned()
         } else {
             cut(text.join("\n"))
-        });
+        }));
     }
     if let Some(structured) = result.structured_content {
         return Ok(Some(structured));
@@ -120,7 +133,7 @@ mod tests {
     fn a_long_error_is_cut_on_a_char_boundary_with_the_count() {
         let long = format!("a{}", "é".repeat(MAX_ERROR_BYTES));
         let r = result(json!({"content": [{"type": "text", "text": long}], "isError": true}));
-        let text = output_of_result(r).unwrap_err();
+        let ToolErrorText(text) = output_of_result(r).unwrap_err();
         let kept = MAX_ERROR_BYTES - 1;
         assert_eq!(
             text,
@@ -136,6 +149,6 @@ mod tests {
     #[test]
     fn is_error_fails_with_the_text() {
         let r = result(json!({"content": [{"type": "text", "text": "boom"}], "isError": true}));
-        assert_eq!(output_of_result(r), Err("boom".to_owned()));
+        assert_eq!(output_of_result(r), Err(ToolErrorText("boom".to_owned())));
     }
 }

@@ -27,7 +27,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use mcpgraph_secrets::Binding;
+use mcpgraph_secrets::{Binding, StateError};
 
 use super::handler::Handler;
 use crate::error::{ErrorKind, NodeError};
@@ -136,7 +136,7 @@ impl Handler {
             other => {
                 metrics::call(label, "error");
                 let why = match other {
-                    Some(Err(why)) => why,
+                    Some(Err(why)) => why.to_string(),
                     _ => format!("{error} (no question was recorded)"),
                 };
                 CallToolResult::error(vec![ContentBlock::text(why)]).into()
@@ -151,7 +151,7 @@ impl Handler {
         round: &Rounds,
         tool: &str,
         binding: &Binding,
-    ) -> Option<Result<InputRequiredResult, String>> {
+    ) -> Option<Result<InputRequiredResult, SealFailure>> {
         let (requests, saved) = round.asked()?;
         let sealed = Sealed {
             tool: tool.to_owned(),
@@ -159,13 +159,13 @@ impl Handler {
         };
         let plain = match serde_json::to_vec(&sealed) {
             Ok(plain) => plain,
-            Err(e) => return Some(Err(format!("the call's state does not encode: {e}"))),
+            Err(e) => return Some(Err(SealFailure::Encode(e))),
         };
         Some(
             self.state_keys()
                 .seal(&plain, binding, STATE_TTL)
                 .map(|token| InputRequiredResult::new(Some(requests), Some(token)))
-                .map_err(|e| format!("the call's state cannot be sealed: {e}")),
+                .map_err(SealFailure::Seal),
         )
     }
 }
@@ -188,6 +188,24 @@ impl Handler {
         canonical_object(request.arguments.as_ref(), &mut digest);
         call.extend_from_slice(&digest.finalize());
         Binding::new(&graph, &self.identity.principal(&context.extensions), &call)
+    }
+}
+
+/// Why a stopped round's state could not go to the caller.
+#[derive(Debug)]
+pub(super) enum SealFailure {
+    /// The state does not encode as JSON.
+    Encode(serde_json::Error),
+    /// It cannot be sealed (too large, say).
+    Seal(StateError),
+}
+
+impl std::fmt::Display for SealFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Encode(e) => write!(f, "the call's state does not encode: {e}"),
+            Self::Seal(e) => write!(f, "the call's state cannot be sealed: {e}"),
+        }
     }
 }
 

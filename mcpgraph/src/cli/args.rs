@@ -126,12 +126,24 @@ pub(super) struct ServeArgs {
     pub(super) max_in_flight_per_session: usize,
 }
 
-fn at_least_one(text: &str) -> Result<usize, String> {
+fn at_least_one(text: &str) -> Result<usize, NotAtLeastOne> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("`{text}` is not a whole number of at least 1")),
+        _ => Err(NotAtLeastOne(text.to_owned())),
     }
 }
+
+/// A flag's value (this text) that is not a whole number of at least 1.
+#[derive(Debug)]
+struct NotAtLeastOne(String);
+
+impl std::fmt::Display for NotAtLeastOne {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a whole number of at least 1", self.0)
+    }
+}
+
+impl std::error::Error for NotAtLeastOne {}
 
 const DEFAULT_DRAIN_SECS: u64 = 10;
 

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use mcpgraph_runtime::ToolMeta;
 use mcpgraph_runtime::{CallOptions, Engine};
 
+use super::error::{CliError, Origin};
 use super::fail;
 
 /// Runs `tool` of `tools` on `engine` with `arguments` (see the module
@@ -44,7 +45,7 @@ pub(super) async fn call(
         }
         Err(e) => {
             mcpgraph_downstream::stderr::release();
-            fail(e.to_string())
+            fail(e)
         }
     }
 }
@@ -79,29 +80,41 @@ fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
 
 /// The call's arguments: `{}` without any, the JSON object of a file for
 /// `@PATH`, of stdin for `-`, else the text itself.
-async fn read_arguments(arguments: Option<&str>) -> Result<Map<String, Value>, String> {
-    let (text, from) = match arguments {
+async fn read_arguments(arguments: Option<&str>) -> Result<Map<String, Value>, CliError> {
+    let (text, origin) = match arguments {
         None => return Ok(Map::new()),
         Some("-") => {
             let mut text = String::new();
             tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut text)
                 .await
-                .map_err(|e| format!("cannot read the arguments from stdin: {e}"))?;
-            (text, " (from stdin)".to_owned())
+                .map_err(|source| CliError::ReadArguments {
+                    origin: Origin::Stdin,
+                    source,
+                })?;
+            (text, Origin::Stdin)
         }
         Some(file) if file.starts_with('@') => {
-            let path = &file[1..];
-            let text = tokio::fs::read_to_string(path)
+            let origin = Origin::File(file[1..].to_owned());
+            let text = tokio::fs::read_to_string(&file[1..])
                 .await
-                .map_err(|e| format!("cannot read the arguments from `{path}`: {e}"))?;
-            (text, format!(" (from `{path}`)"))
+                .map_err(|source| CliError::ReadArguments {
+                    origin: origin.clone(),
+                    source,
+                })?;
+            (text, origin)
         }
-        Some(text) => (text.to_owned(), String::new()),
+        Some(text) => (text.to_owned(), Origin::Inline),
     };
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(format!("the arguments{from} must be a JSON object")),
-        Err(e) => Err(format!("the arguments{from} are not valid JSON: {e}")),
+        Ok(_) => Err(CliError::Arguments {
+            origin,
+            source: None,
+        }),
+        Err(e) => Err(CliError::Arguments {
+            origin,
+            source: Some(e),
+        }),
     }
 }
 

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use mcpgraph_runtime::{Engine, GraphDef};
 
 use super::args::TestArgs;
+use super::error::CliError;
 
 /// Runs `test`; success only when every case passed.
 pub(super) async fn test(engine: &Engine, graph: &GraphDef, args: TestArgs) -> ExitCode {
@@ -23,20 +24,22 @@ pub(super) async fn test(engine: &Engine, graph: &GraphDef, args: TestArgs) -> E
     #[cfg(not(feature = "graph-tests"))]
     {
         let _ = (engine, graph, args);
-        eprintln!(
-            "error: {}",
-            crate::features::missing("`test`", "graph-tests")
-        );
+        let missing = crate::features::MissingFeature {
+            what: "`test`",
+            feature: "graph-tests",
+        };
+        eprintln!("error: {missing}");
         ExitCode::FAILURE
     }
 }
 
 /// `engine`, writing each failed call into `dir`
 /// (`serve --record-failures`).
-pub(super) fn recording_failures(engine: &Engine, dir: &Path) -> Result<Engine, String> {
+pub(super) fn recording_failures(engine: &Engine, dir: &Path) -> Result<Engine, CliError> {
     #[cfg(feature = "graph-tests")]
     {
-        let recorder = mcpgraph_graph_tests::FailureRecorder::new(dir.to_owned())?;
+        let recorder = mcpgraph_graph_tests::FailureRecorder::new(dir.to_owned())
+            .map_err(|e| CliError::Recording(Box::new(e)))?;
         Ok(engine
             .clone()
             .with_interceptor(std::sync::Arc::new(recorder)))
@@ -44,9 +47,11 @@ pub(super) fn recording_failures(engine: &Engine, dir: &Path) -> Result<Engine, 
     #[cfg(not(feature = "graph-tests"))]
     {
         let _ = (engine, dir);
-        Err(crate::features::missing(
-            "`serve --record-failures`",
-            "graph-tests",
-        ))
+        Err(CliError::Recording(Box::new(
+            crate::features::MissingFeature {
+                what: "`serve --record-failures`",
+                feature: "graph-tests",
+            },
+        )))
     }
 }

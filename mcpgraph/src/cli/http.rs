@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use crate::features::MissingFeature;
 use mcpgraph_runtime::host::Handler;
 use tokio_util::sync::CancellationToken;
 
@@ -28,7 +29,10 @@ impl HttpArgs {
         _: Handler,
         _: Duration,
         _: CancellationToken,
-    ) -> Result<(), String> {
-        Err(crate::features::missing("`serve --http`", "http-server"))
+    ) -> Result<(), MissingFeature> {
+        Err(MissingFeature {
+            what: "`serve --http`",
+            feature: "http-server",
+        })
     }
 }

@@ -13,7 +13,8 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::args::ServeArgs;
-use mcpgraph_runtime::Engine;
+use super::error::CliError;
+use mcpgraph_runtime::{Engine, StartupError};
 use mcpgraph_runtime::host::StateKeys;
 use mcpgraph_runtime::host::{CallCaps, Handler, serve};
 
@@ -22,7 +23,7 @@ use mcpgraph_runtime::host::{CallCaps, Handler, serve};
 /// (about 2 s), the downstream servers. Past it the process exits anyway.
 pub(super) const SHUTDOWN_SLACK: Duration = Duration::from_secs(5);
 
-pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), String> {
+pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<(), CliError> {
     let recording;
     let engine = match &args.record_failures {
         Some(dir) => {
@@ -37,7 +38,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
         args.state_key_env.as_deref(),
         args.state_key_file.as_deref(),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(StartupError::from)?;
     let handler = Handler::new(engine.clone())
         .with_caps(CallCaps::new(
             args.max_in_flight,
@@ -58,14 +59,14 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             .http
             .serve(handler, drain, shutdown)
             .await
-            .map_err(|e| e.to_string());
+            .map_err(|e| CliError::Serve(Box::new(e)));
     }
     // stdio: the session ends at EOF; a signal ends it early, once running
     // calls are done.
     let serving = serve(handler, mcpgraph_runtime::host::stdio_halves());
     tokio::pin!(serving);
     tokio::select! {
-        result = &mut serving => return result.map_err(|e| e.to_string()),
+        result = &mut serving => return result.map_err(|e| CliError::Serve(Box::new(e))),
         () = shutdown.cancelled() => {}
     }
     // The session stays alive (its loop runs as its own task) while running

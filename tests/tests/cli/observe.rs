@@ -49,7 +49,8 @@ impl Observer for Recorder {
         ));
     }
     fn on_node_error(&self, _tool: &str, record: &NodeRecord) {
-        let error = record.outcome.as_ref().err().cloned().unwrap_or_default();
+        let error = record.outcome.as_ref().err().map(|e| e.message());
+        let error = error.unwrap_or_default();
         self.0
             .lock()
             .unwrap()

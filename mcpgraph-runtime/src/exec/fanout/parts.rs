@@ -32,7 +32,7 @@ impl Execution {
             duration: began.elapsed(),
             outcome: match outcome {
                 Ok(value) => Ok(crate::exec::to_json(value)),
-                Err(e) => Err(e.message().to_owned()),
+                Err(e) => Err(e.clone()),
             },
             part: Some(part),
         };

@@ -69,7 +69,7 @@ pub fn compare(harness: &Harness, case: &Case, reference: &Value) -> Compared {
             let ours_value = match &ours.value {
                 Ok(Some(v)) => Outcome::Value(v.clone()),
                 Ok(None) => Outcome::Undefined,
-                Err(e) => Outcome::Error(e.clone()),
+                Err(e) => Outcome::Error(e.0.clone()),
             };
             let agree = ours_value.agrees(&theirs);
             check("value", ours_value.to_string(), theirs.to_string(), agree);
@@ -91,7 +91,9 @@ pub fn compare(harness: &Harness, case: &Case, reference: &Value) -> Compared {
                 return out;
             };
             let ours = harness.switch(rule, &case.data);
-            let ours_value = ours.value.map_or_else(Outcome::Error, Outcome::Value);
+            let ours_value = ours
+                .value
+                .map_or_else(|e| Outcome::Error(e.0), Outcome::Value);
             let their_value = match (reference.get("value"), reference["valueError"].as_str()) {
                 (_, Some(e)) => Outcome::Error(e.to_owned()),
                 (Some(v), None) => Outcome::Value(v.clone()),
@@ -106,7 +108,7 @@ pub fn compare(harness: &Harness, case: &Case, reference: &Value) -> Compared {
             );
             let ours_decision = ours
                 .decision
-                .map_or_else(Outcome::Error, |b| Outcome::Value(b.into()));
+                .map_or_else(|e| Outcome::Error(e.0), |b| Outcome::Value(b.into()));
             let their_decision = match (
                 reference.get("decision"),
                 reference["decisionError"].as_str(),
