@@ -201,10 +201,8 @@ mod tests {
         let breaker = Breaker::default();
         // The parking of this server is full: a cap of ours, not a failure
         // of the downstream server.
-        let full = crate::call::parking_full(
-            "downstream server `s` tool `t`",
-            &"its parking is full",
-        );
+        let full =
+            crate::call::parking_full("downstream server `s` tool `t`", &"its parking is full");
         for _ in 0..THRESHOLD * 2 {
             assert!(!breaker.admit().unwrap().finish("s", Some(full.kind)));
         }

@@ -61,11 +61,6 @@ macro_rules! warn_redacted {
 }
 pub(crate) use warn_redacted;
 
-#[cfg(test)]
-mod test_rng;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub mod fuzzing;
 mod answers;
 mod asking;
 mod breaker;
@@ -75,6 +70,9 @@ mod connect;
 mod connection;
 mod drift;
 pub(crate) mod env_expand;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod fuzzing;
 #[cfg(feature = "http-client")]
 mod http_client;
 mod lifecycle;
@@ -94,6 +92,8 @@ mod stdin_writer;
 mod stdio;
 #[cfg(feature = "http-client")]
 mod streamable;
+#[cfg(test)]
+mod test_rng;
 #[cfg(feature = "http-client")]
 mod unavailable;
 mod waiting;
@@ -101,9 +101,9 @@ pub(crate) mod wire;
 
 #[doc(hidden)]
 pub mod features;
-pub use mcpgraph_runtime::host::withhold_from_children;
 pub use features::{TLS, install_crypto_provider, is_https};
 pub use mcpgraph_runtime::ServerAuth;
+pub use mcpgraph_runtime::host::withhold_from_children;
 pub use oauth::{AuthAction, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 

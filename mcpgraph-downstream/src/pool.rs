@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::{ClientManager, Declaring, Downstream, DownstreamError, TransportSpec};
-use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
 use mcpgraph_runtime::host::{Declared, Owner};
+use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
 
 /// The most one-call-at-a-time connections (child processes, SSE
 /// sessions) kept per server and set of capabilities; a call that finds

@@ -23,8 +23,8 @@ use super::asking::{Parked, Registered};
 use super::connection::{Connection, InFlight, crash_report, process_gone};
 use super::{ClientManager, Downstream, DownstreamError};
 use mcpgraph_runtime::Downstream as Kind;
-use mcpgraph_runtime::{Caller, host::Stop};
 use mcpgraph_runtime::host::TraceContext;
+use mcpgraph_runtime::{Caller, host::Stop};
 
 /// What one `tools/call` request came back with.
 pub(super) enum Sent {

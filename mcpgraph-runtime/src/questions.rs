@@ -458,11 +458,7 @@ impl WaitClock {
     /// passed (the wait of a question still out does not count); `None`
     /// when the limit came first.
     #[doc(hidden)]
-    pub async fn timeout<T>(
-        &self,
-        limit: Duration,
-        work: impl Future<Output = T>,
-    ) -> Option<T> {
+    pub async fn timeout<T>(&self, limit: Duration, work: impl Future<Output = T>) -> Option<T> {
         let started = tokio::time::Instant::now();
         let waited_before = self.waited();
         let mut work = std::pin::pin!(work);

@@ -11,11 +11,11 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use mcpgraph_downstream::{AuthAction, parse_override};
 use mcpgraph_runtime::Engine;
+use mcpgraph_runtime::ServerSpec;
 use mcpgraph_runtime::ToolMeta;
 use mcpgraph_runtime::host::one_copy;
-use mcpgraph_downstream::{AuthAction, parse_override};
-use mcpgraph_runtime::ServerSpec;
 use mcpgraph_runtime::{Graph, GraphDef};
 
 mod args;

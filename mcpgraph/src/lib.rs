@@ -188,8 +188,8 @@ mod features;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::features::{require_http_client, require_tls};
-    pub use mcpgraph_runtime::codegen::*;
     pub use mcpgraph_downstream::connect as connect_servers;
+    pub use mcpgraph_runtime::codegen::*;
 
     /// The generated binary's command line.
     pub mod cli {

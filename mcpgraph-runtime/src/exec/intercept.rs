@@ -12,9 +12,9 @@ use std::sync::Arc;
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
-use crate::servers::DownstreamError;
 use crate::error::CallError;
 use crate::meta::Limits;
+use crate::servers::DownstreamError;
 
 /// Stands between an engine's calls and their downstream calls. Not an API
 /// for users: the crates of mcpgraph implement it.

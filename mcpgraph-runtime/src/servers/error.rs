@@ -71,4 +71,3 @@ impl std::fmt::Display for DownstreamError {
 }
 
 impl std::error::Error for DownstreamError {}
-

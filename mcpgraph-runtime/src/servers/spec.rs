@@ -2,10 +2,10 @@
 //! and a `--mcp` file (read by the downstream client manager) overrides
 //! them.
 
-/// A downstream server's settings, as compiled in or overridden.
-pub use mcpgraph_format::Server as ServerSpec;
 /// How a downstream server is authorized (`auth`).
 pub use mcpgraph_format::Auth as ServerAuth;
+/// A downstream server's settings, as compiled in or overridden.
+pub use mcpgraph_format::Server as ServerSpec;
 /// How to reach a downstream server.
 pub use mcpgraph_format::Transport as TransportSpec;
 

@@ -14,9 +14,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::args::ServeArgs;
 use super::error::CliError;
-use mcpgraph_runtime::{Engine, StartupError};
 use mcpgraph_runtime::host::StateKeys;
 use mcpgraph_runtime::host::{CallCaps, Handler, serve};
+use mcpgraph_runtime::{Engine, StartupError};
 
 /// What the whole shutdown may take beyond `--drain-secs`: the calls
 /// stopped at the drain's end (1 s), the last responses and connections

@@ -5,9 +5,9 @@
 //! readers are two (the YAML with positions, the JSON of other clients).
 
 use mcpgraph_codegen::model;
+use mcpgraph_downstream::parse_override;
 use mcpgraph_runtime::Limits;
 use mcpgraph_runtime::{ServerSpec, TransportSpec, host::effective_specs};
-use mcpgraph_downstream::parse_override;
 
 /// The codegen's defaults, which it fills in for a file without
 /// `executionLimits`, are the runtime's `Limits::default()`. Both types
