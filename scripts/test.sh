@@ -44,7 +44,7 @@ stage otel cargo test -p mcpgraph-tests --features otel --test otlp
 stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \
     -p mcpgraph -p mcpgraph-runtime -p mcpgraph-codegen -p mcpgraph-macros -p mcpgraph-jsregex \
     -p mcpgraph-expr -p mcpgraph-format -p mcpgraph-http -p mcpgraph-graph-tests \
-    -p mcpgraph-downstream -p mcpgraph-secrets -p mcpgraph-oauth
+    -p mcpgraph-downstream -p mcpgraph-secrets -p mcpgraph-oauth -p mcpgraph-telemetry
 # The facade's public API against its pinned list (mcpgraph/public-api.txt).
 stage public-api scripts/public-api.sh
 stage package scripts/package-check.sh

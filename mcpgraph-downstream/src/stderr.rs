@@ -2,7 +2,7 @@
 //! line prefixed with the server's name (while serving), or held back for
 //! a one-shot `call`, whose terminal shows it only if the call fails (or
 //! the log level is `info` or more verbose). It never goes to stdout, and
-//! forwarding never blocks (`crate::serving::stderr_writer`). Each line is
+//! forwarding never blocks (`mcpgraph_telemetry::stderr`). Each line is
 //! redacted (values expanded from `${VAR}` shown as `${VAR}`) before it is
 //! forwarded or held, and what was held once more when it is shown.
 

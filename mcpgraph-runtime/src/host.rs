@@ -18,13 +18,12 @@ pub use crate::serving::handler::{
 };
 pub use crate::serving::identity::RequestIdentity;
 pub use crate::serving::metrics::{Counters, circuit_open, counters, refused, restart};
-pub use crate::serving::stderr_writer::{flush as flush_stderr, write as write_stderr};
 pub use crate::serving::stdio::halves as stdio_halves;
-pub use crate::serving::telemetry::{Telemetry, init as init_telemetry};
-pub use crate::trace_context::TraceContext;
 pub use mcpgraph_expr::js_text::to_js_string;
 pub use mcpgraph_secrets::StateKeys;
 pub use mcpgraph_secrets::{
     Remembered, redact, redact_bytes, remember, remember_token, withheld_from_children,
     withhold_from_children,
 };
+pub use mcpgraph_telemetry::stderr::{flush as flush_stderr, write as write_stderr};
+pub use mcpgraph_telemetry::{Telemetry, TraceContext, init as init_telemetry};

@@ -29,7 +29,6 @@ mod one_copy;
 mod questions;
 mod servers;
 mod serving;
-mod trace_context;
 
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};

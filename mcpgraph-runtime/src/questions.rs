@@ -56,7 +56,7 @@ pub struct Caller {
     part: Option<Arc<str>>,
     attempt: u32,
     /// The trace context of the caller's request.
-    trace: Option<Arc<crate::trace_context::TraceContext>>,
+    trace: Option<Arc<mcpgraph_telemetry::TraceContext>>,
     /// The access token the caller's request carried (inbound OAuth).
     token: Option<crate::caller_token::CallerToken>,
     /// Where the asking node's progress goes, and the node's number.
@@ -187,7 +187,7 @@ impl Caller {
     }
 
     /// The same caller, whose request came with trace context `trace`.
-    pub(crate) fn with_trace(mut self, trace: Option<crate::trace_context::TraceContext>) -> Self {
+    pub(crate) fn with_trace(mut self, trace: Option<mcpgraph_telemetry::TraceContext>) -> Self {
         self.trace = trace.map(Arc::new);
         self
     }
@@ -219,7 +219,7 @@ impl Caller {
 
     /// The trace context of the caller's request.
     #[doc(hidden)]
-    pub fn trace(&self) -> Option<&crate::trace_context::TraceContext> {
+    pub fn trace(&self) -> Option<&mcpgraph_telemetry::TraceContext> {
         self.trace.as_deref()
     }
 

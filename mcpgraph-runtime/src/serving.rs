@@ -4,8 +4,8 @@
 //! ([`stdio`]; streamable HTTP is `mcpgraph-http`'s, told who sent a
 //! request through [`identity`]), the rounds a client resumes with the
 //! state it keeps, sealed by `mcpgraph-secrets` (`resume`), and what an
-//! operator watches: `/metrics` ([`metrics`]), logs and spans
-//! ([`telemetry`], written by [`stderr_writer`]).
+//! operator watches on `/metrics` ([`metrics`]; logs and spans go where
+//! `mcpgraph-telemetry` sends them).
 
 // Public for the `testing` re-exports (the fuzz target serves through it).
 #[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
@@ -14,9 +14,7 @@ pub(crate) mod identity;
 pub(crate) mod metrics;
 pub(crate) mod result;
 mod resume;
-pub(crate) mod stderr_writer;
 pub(crate) mod stdio;
-pub(crate) mod telemetry;
 pub(crate) mod tools;
 
 /// Time for responses produced during shutdown to reach their streams.

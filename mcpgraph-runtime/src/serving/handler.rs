@@ -20,8 +20,8 @@ use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
 use crate::serving::identity::{RequestIdentity, Stdio};
 use crate::serving::metrics;
-use crate::trace_context::TraceContext;
 use mcpgraph_secrets::StateKeys;
+use mcpgraph_telemetry::TraceContext;
 
 /// How long a client or cache may keep `tools/list` and `server/discover`
 /// answers (MCP 2026-07-28 caching hints, scope `public`). They are fixed

@@ -37,7 +37,7 @@ pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Tel
             .unwrap_or_else(|_| EnvFilter::new("warn"))
     };
     let stderr = tracing_subscriber::fmt::layer()
-        .with_writer(crate::serving::stderr_writer::EventWriter::default)
+        .with_writer(crate::stderr::EventWriter::default)
         .with_ansi(false)
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_filter(filter());

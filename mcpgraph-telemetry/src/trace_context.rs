@@ -9,7 +9,6 @@ use rmcp::model::{MetaObject, RequestMetaObject};
 
 /// A caller's trace context.
 #[derive(Clone, Debug)]
-#[doc(hidden)]
 pub struct TraceContext {
     traceparent: String,
     tracestate: Option<String>,
@@ -17,7 +16,7 @@ pub struct TraceContext {
 
 impl TraceContext {
     /// The trace context of a request's `_meta`, if it has a valid one.
-    pub(crate) fn from_meta(meta: &MetaObject) -> Option<Self> {
+    pub fn from_meta(meta: &MetaObject) -> Option<Self> {
         let traceparent = meta.get_traceparent()?;
         valid(traceparent).then(|| Self {
             traceparent: traceparent.to_owned(),
@@ -30,7 +29,7 @@ impl TraceContext {
 
     /// Makes `span` a child of the caller's span (with the `otel` feature;
     /// without it spans are not exported, and nothing changes).
-    pub(crate) fn adopt(&self, span: &tracing::Span) {
+    pub fn adopt(&self, span: &tracing::Span) {
         #[cfg(feature = "otel")]
         {
             use opentelemetry::propagation::TextMapPropagator;
