@@ -20,8 +20,8 @@ use super::asking::{Calls, Questions};
 use super::connection::{Connection, HEALTHY, crash_report, process_gone};
 use super::spec::{ServerSpec, TransportSpec};
 use super::stdio;
-use crate::env_expand::expand_env;
 use mcpgraph_runtime::host::Declared;
+use mcpgraph_secrets::expand_env;
 
 /// Why a connection attempt failed, with the child process it started (if
 /// any) still to be stopped: the caller stops it in the background, so the

@@ -69,7 +69,6 @@ mod child_env;
 mod connect;
 mod connection;
 mod drift;
-pub(crate) mod env_expand;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod fuzzing;

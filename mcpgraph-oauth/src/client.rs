@@ -41,8 +41,6 @@ pub struct Host {
     /// A client for requests to an authorization server, with the
     /// manager's settings (timeouts, redirects) and TLS provider.
     pub http_client: fn() -> reqwest::ClientBuilder,
-    /// `${VAR}` expansion of a setting, the values remembered as secrets.
-    pub expand: fn(&str) -> Result<String, String>,
     /// Whether a person is at hand to log in when a server asks (a served
     /// graph never opens a browser).
     pub interactive: fn() -> bool,

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use rmcp::service::ClientInitializeError;
 
-use crate::env_expand::ExpandError;
 use crate::stdio::SpawnError;
+use mcpgraph_secrets::ExpandError;
 
 /// Why a connection attempt failed. The message does not name the server:
 /// the manager's `ConnectionError` does.

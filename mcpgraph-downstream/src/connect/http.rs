@@ -19,9 +19,9 @@ use super::super::asking::Questions;
 use super::super::spec::ServerSpec;
 use super::super::{http_client, sse, streamable, wire};
 use super::{ConnectFailure, HandshakeCut, era, within};
-use crate::env_expand::{ExpandError, expand_env};
 use crate::http_client::HttpClientError;
 use crate::sse::SseError;
+use mcpgraph_secrets::{ExpandError, expand_env};
 
 /// A connection's rmcp service.
 type Service = RunningService<RoleClient, Questions>;

@@ -18,7 +18,6 @@ fn interactive() -> bool {
 /// What the client manager lends `mcpgraph-oauth`'s grants.
 const HOST: Host = Host {
     http_client: crate::http_client::http_client_builder,
-    expand: crate::env_expand::expand,
     interactive,
 };
 
@@ -120,7 +119,9 @@ pub async fn run_auth(
     let name = &spec.name;
     let url = match &spec.transport {
         crate::TransportSpec::StreamableHttp { url, .. }
-        | crate::TransportSpec::Sse { url, .. } => crate::env_expand::expand(url)?,
+        | crate::TransportSpec::Sse { url, .. } => {
+            mcpgraph_secrets::expand_env(url).map_err(|e| e.to_string())?
+        }
         crate::TransportSpec::Stdio { .. } => {
             return Err(format!(
                 "`{name}` is a stdio server: OAuth is for `http` and `sse` servers"

@@ -86,30 +86,23 @@ impl AuthSettings {
 
     /// `text`, `${VAR}` expanded.
     pub(crate) fn expand(&self, text: &str) -> Result<String, String> {
-        (self.host.expand)(text)
+        expand(text)
     }
 
     /// `issuer`, `${VAR}` expanded.
     pub(crate) fn issuer(&self) -> Result<Option<String>, String> {
-        self.auth
-            .issuer
-            .as_deref()
-            .map(self.host.expand)
-            .transpose()
+        self.auth.issuer.as_deref().map(expand).transpose()
     }
 
     /// Reads this server's secrets now (`${VAR}` and files).
     pub(crate) fn secrets(&self, server: &str) -> Result<Secrets, String> {
-        let expand = self.host.expand;
         let client_secret = secret(
-            expand,
             server,
             "clientSecret",
             &self.client_secret,
             &self.client_secret_file,
         )?;
         let private_key = secret(
-            expand,
             server,
             "privateKey",
             &self.private_key,
@@ -122,13 +115,12 @@ impl AuthSettings {
                 idp_token_endpoint: expand(&e.idp_token_endpoint)?,
                 idp_client_id: expand(&e.idp_client_id)?,
                 idp_client_secret: secret(
-                    expand,
                     server,
                     "idpClientSecret",
                     &e.idp_client_secret,
                     &e.idp_client_secret_file,
                 )?,
-                id_token: secret(expand, server, "idToken", &e.id_token, &e.id_token_file)?
+                id_token: secret(server, "idToken", &e.id_token, &e.id_token_file)?
                     .ok_or("`auth.enterprise` needs `idToken` or `idTokenFile`")?,
             }),
         };
@@ -150,19 +142,19 @@ impl AuthSettings {
 
     /// `clientId`, `${VAR}` expanded.
     pub(crate) fn client_id(&self) -> Result<Option<String>, String> {
-        self.auth
-            .client_id
-            .as_deref()
-            .map(self.host.expand)
-            .transpose()
+        self.auth.client_id.as_deref().map(expand).transpose()
     }
 }
 
+/// `text`, `${VAR}` expanded, the values remembered as secrets.
+fn expand(text: &str) -> Result<String, String> {
+    mcpgraph_secrets::expand_env(text).map_err(|e| e.to_string())
+}
+
 /// A secret given as `${VAR}` (`value`) or as a file path (`file`), read
-/// now (`${VAR}` expanded by `expand`) and remembered as a secret (a
+/// now (`${VAR}` expanded) and remembered as a secret (a
 /// file's content under the name `auth.KEY of SERVER`).
 fn secret(
-    expand: fn(&str) -> Result<String, String>,
     server: &str,
     key: &str,
     value: &Option<String>,

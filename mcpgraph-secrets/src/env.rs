@@ -4,16 +4,22 @@
 //! The values expanded this way are often secrets (tokens in headers, URLs
 //! or arguments), and they can come back in text a client sees: a
 //! connection error quoting a URL, a crashed server's stderr, a downstream
-//! error message: [`expand`] remembers them as secrets, which
-//! `mcpgraph_runtime::host::redact` puts the `${VAR}` back for.
+//! error message: [`expand_env`] remembers them as secrets, which
+//! [`redact`](crate::redact) puts the `${VAR}` back for.
 
 /// Why a setting's `${VAR}` could not be expanded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ExpandError {
+pub enum ExpandError {
     /// A `${` with no `}` after it, in the setting `input`.
-    Unterminated { input: String },
+    Unterminated {
+        /// The setting as written.
+        input: String,
+    },
     /// `${name}` has no default, and the variable `name` is not set.
-    Unset { name: String },
+    Unset {
+        /// The variable's name.
+        name: String,
+    },
 }
 
 impl std::fmt::Display for ExpandError {
@@ -30,7 +36,7 @@ impl std::error::Error for ExpandError {}
 /// Expands `${VAR}` / `${VAR:-default}` in `input` using `lookup`. An unset
 /// variable without a default is an error naming it. A `$` not followed by
 /// `{` is kept as it is.
-pub(crate) fn expand_with(
+pub fn expand_with(
     input: &str,
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<String, ExpandError> {
@@ -66,21 +72,15 @@ pub(crate) fn expand_with(
 }
 
 /// Expands against the process environment, remembering the values as
-/// secrets (`crate::secrets`).
-pub(crate) fn expand_env(input: &str) -> Result<String, ExpandError> {
+/// secrets ([`remember`](crate::remember)).
+pub fn expand_env(input: &str) -> Result<String, ExpandError> {
     expand_with(input, |name| {
         let value = std::env::var(name).ok();
         if let Some(value) = &value {
-            mcpgraph_runtime::host::remember(name, value);
+            crate::remember(name, value);
         }
         value
     })
-}
-
-/// [`expand_env`] with its error as text, for the OAuth settings, whose
-/// own errors are text still.
-pub(crate) fn expand(input: &str) -> Result<String, String> {
-    expand_env(input).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
