@@ -25,6 +25,12 @@ mod error;
 // `http-server` feature a hidden `--http` refused with that reason.
 #[cfg(feature = "http-server")]
 use mcpgraph_http as http;
+// `test` and `serve --record-failures`: the graph tests' crate, or
+// without the `graph-tests` feature, a stand-in refusing both.
+#[cfg(feature = "graph-tests")]
+mod graph_tests;
+#[cfg(not(feature = "graph-tests"))]
+#[path = "cli/graph_tests_refused.rs"]
 mod graph_tests;
 #[cfg(not(feature = "http-server"))]
 mod http;

@@ -7,61 +7,42 @@ use std::path::PathBuf;
 #[cfg_attr(not(feature = "graph-tests"), allow(dead_code))]
 pub(in crate::cli) struct TestArgs {
     /// The test file (default: the `<graph>.test.yaml` compiled in).
-    file: Option<PathBuf>,
+    pub(in crate::cli) file: Option<PathBuf>,
     /// Run the cases against the real downstream servers and record every
     /// request and reply into a cassette (default: `<graph>.cassette.json`
     /// beside the test file).
     #[arg(long, value_name = "CASSETTE", num_args = 0..=1, conflicts_with = "update")]
-    record: Option<Option<PathBuf>>,
+    pub(in crate::cli) record: Option<Option<PathBuf>>,
     /// Replay, and record again from the servers only the cases whose
     /// requests changed or that have no recording.
     #[arg(long)]
-    update: bool,
+    pub(in crate::cli) update: bool,
     /// The cassette to replay (or update).
     #[arg(long, value_name = "FILE", conflicts_with = "record")]
-    cassette: Option<PathBuf>,
+    pub(in crate::cli) cassette: Option<PathBuf>,
     /// Only the cases whose name contains this.
     #[arg(long, value_name = "TEXT")]
-    filter: Option<String>,
+    pub(in crate::cli) filter: Option<String>,
     /// Print the results (and coverage) as JSON.
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
     /// Also print GitHub Actions annotations: failed cases, lines never
     /// reached.
     #[arg(long)]
-    github: bool,
+    pub(in crate::cli) github: bool,
     /// Also write the results as JUnit XML to this file.
     #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
+    pub(in crate::cli) junit: Option<PathBuf>,
     /// Fail when the cases reach less than this share (percent) of the
     /// nodes and routes.
     #[arg(long, value_name = "PERCENT")]
-    min_coverage: Option<f64>,
+    pub(in crate::cli) min_coverage: Option<f64>,
     /// Run again, offline, a failed call that `serve --record-failures`
     /// wrote, printing each node as it runs (`--trace`).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "update", "file"])]
-    replay: Option<PathBuf>,
+    pub(in crate::cli) replay: Option<PathBuf>,
     /// With `--replay`: stop before each node and show what the graph has
     /// so far (Enter: next node, `c`: run to the end).
     #[arg(long, requires = "replay")]
-    step: bool,
-}
-
-#[cfg(feature = "graph-tests")]
-impl TestArgs {
-    pub(in crate::cli) fn options(self) -> mcpgraph_graph_tests::TestOptions {
-        mcpgraph_graph_tests::TestOptions {
-            file: self.file,
-            record: self.record,
-            update: self.update,
-            cassette: self.cassette,
-            filter: self.filter,
-            json: self.json,
-            github: self.github,
-            junit: self.junit,
-            min_coverage: self.min_coverage,
-            replay: self.replay,
-            step: self.step,
-        }
-    }
+    pub(in crate::cli) step: bool,
 }
