@@ -11,6 +11,7 @@
 //! runtime ([`rule`]). On error, [`skeleton`] stands in. This module
 //! assumes validation passed.
 
+mod args;
 mod fanout;
 mod jsonata;
 mod lit;

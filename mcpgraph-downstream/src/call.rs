@@ -303,7 +303,13 @@ impl ClientManager {
         let strict = self.strict_lock.load(std::sync::atomic::Ordering::SeqCst);
         let changed = connection
             .drift
-            .changed(server, connection, locked, downstream.spec.timeout(), strict)
+            .changed(
+                server,
+                connection.service.peer(),
+                locked,
+                downstream.spec.timeout(),
+                strict,
+            )
             .await
             .map_err(|e| {
                 DownstreamError::new(

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::connection::Connection;
 use super::listing::{ListingError, all_tools};
+use rmcp::{Peer, RoleClient};
 
 /// Per server, per tool: the locked `inputSchema` and `outputSchema`.
 #[derive(Debug, Default)]
@@ -93,12 +93,13 @@ pub(super) struct DriftCheck {
 }
 
 impl DriftCheck {
-    /// The tools of `locked` that changed on `connection`'s server, with
-    /// why; under `strict`, the error of a listing that failed.
+    /// The tools of `locked` that changed on the server `peer` is
+    /// connected to, with why; under `strict`, the error of a listing
+    /// that failed.
     pub(super) async fn changed(
         &self,
         server: &str,
-        connection: &Connection,
+        peer: &Peer<RoleClient>,
         locked: &HashMap<String, Value>,
         timeout: Duration,
         strict: bool,
@@ -112,7 +113,7 @@ impl DriftCheck {
             Some(Err(e)) if self.ended.load(Ordering::SeqCst) != arrived => return Err(e.clone()),
             _ => {}
         }
-        let outcome = changed_tools(server, connection, locked, timeout, strict)
+        let outcome = changed_tools(server, peer, locked, timeout, strict)
             .await
             .map(Arc::new);
         self.ended.fetch_add(1, Ordering::SeqCst);
@@ -124,16 +125,16 @@ impl DriftCheck {
     }
 }
 
-/// The tools of `locked` that changed on `connection`'s server, with why,
+/// The tools of `locked` that changed on the server of `peer`, with why,
 /// or why its tools could not be listed.
 async fn changed_tools(
     server: &str,
-    connection: &Connection,
+    peer: &Peer<RoleClient>,
     locked: &HashMap<String, Value>,
     timeout: Duration,
     strict: bool,
 ) -> Result<ChangedTools, ListingError> {
-    let listed = match all_tools(connection.service.peer(), timeout).await {
+    let listed = match all_tools(peer, timeout).await {
         Ok(tools) => tools,
         Err(e) => {
             if strict {

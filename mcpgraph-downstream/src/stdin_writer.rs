@@ -16,8 +16,7 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::process::ChildStdin;
 use tokio::sync::mpsc;
-
-use super::stdio::Process;
+use tokio_util::sync::CancellationToken;
 
 /// Most messages waiting for one child's stdin.
 const QUEUE_MESSAGES: usize = 256;
@@ -44,17 +43,25 @@ pub(super) enum Refused {
 }
 
 impl StdinQueue {
-    /// Starts the task that writes to `stdin`, retiring `process` when a
-    /// write takes longer than `limit`.
+    /// Starts the task that writes to `stdin` until `stopping` is
+    /// cancelled, calling `retire` with why when a write takes longer than
+    /// `limit` (the child is then killed).
     pub(super) fn start(
         server: &str,
         stdin: ChildStdin,
-        process: Arc<Process>,
+        stopping: CancellationToken,
+        retire: Box<dyn FnOnce(String) + Send>,
         limit: Duration,
     ) -> Self {
         let (tx, rx) = mpsc::channel(QUEUE_MESSAGES);
         let queued = Arc::new(AtomicUsize::new(0));
-        tokio::spawn(write_loop(stdin, rx, Arc::clone(&queued), process, limit));
+        tokio::spawn(write_loop(
+            stdin,
+            rx,
+            Arc::clone(&queued),
+            (stopping, retire),
+            limit,
+        ));
         Self {
             tx,
             queued,
@@ -110,10 +117,9 @@ async fn write_loop(
     mut stdin: ChildStdin,
     mut rx: mpsc::Receiver<Vec<u8>>,
     queued: Arc<AtomicUsize>,
-    process: Arc<Process>,
+    (stopping, retire): (CancellationToken, Box<dyn FnOnce(String) + Send>),
     limit: Duration,
 ) {
-    let stopping = process.stopping();
     loop {
         let message = tokio::select! {
             message = rx.recv() => match message {
@@ -137,7 +143,7 @@ async fn write_loop(
             // The pipe closed: the child exited (its exit is reported).
             Ok(Err(_)) => break,
             Err(_) => {
-                process.retire(format!(
+                retire(format!(
                     "stopped reading its stdin (a write of {len} bytes did not complete within {} ms, \
                      the server's timeoutMs) and was killed",
                     limit.as_millis()

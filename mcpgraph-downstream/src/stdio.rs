@@ -226,7 +226,11 @@ pub(crate) fn spawn(
         stdin: Some(StdinQueue::start(
             name,
             stdin,
-            Arc::clone(&process),
+            process.stopping(),
+            {
+                let process = Arc::clone(&process);
+                Box::new(move |why| process.retire(why))
+            },
             write_limit,
         )),
         stdout: BufReader::with_capacity(64 * 1024, stdout),

@@ -91,6 +91,7 @@ impl Cassette {
             return Err(GraphTestError::CassetteVersion {
                 path: path.to_owned(),
                 version: cassette.version,
+                reads: VERSION,
             });
         }
         Ok(Some(cassette))

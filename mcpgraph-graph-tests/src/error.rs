@@ -67,6 +67,8 @@ pub enum GraphTestError {
         path: PathBuf,
         /// Its version.
         version: u32,
+        /// The version this binary reads.
+        reads: u32,
     },
     /// A cassette could not be written as JSON.
     CassetteText(serde_json::Error),
@@ -175,11 +177,14 @@ impl fmt::Display for GraphTestError {
             Self::Cassette { path, source } => {
                 write!(f, "the cassette {} does not read: {source}", path.display())
             }
-            Self::CassetteVersion { path, version } => write!(
+            Self::CassetteVersion {
+                path,
+                version,
+                reads,
+            } => write!(
                 f,
-                "the cassette {} has version {version}; this binary reads version {}: record it again",
+                "the cassette {} has version {version}; this binary reads version {reads}: record it again",
                 path.display(),
-                crate::cassette::VERSION
             ),
             Self::CassetteText(e) => write!(f, "cannot write the cassette: {e}"),
             Self::TooLarge { bytes, max } => {

@@ -78,3 +78,11 @@ fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
 fn install_test_tls() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
+
+/// An rmcp OAuth error as text (its own words, which hold no secret).
+pub(crate) fn describe(error: rmcp::transport::auth::AuthError) -> String {
+    match error {
+        rmcp::transport::auth::AuthError::HttpError(e) => error_chain(&e),
+        other => other.to_string(),
+    }
+}

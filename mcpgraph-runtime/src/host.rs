@@ -14,10 +14,10 @@ pub use crate::servers::{
 pub use crate::serving::FLUSH_GRACE;
 pub use crate::serving::handler::{
     CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION, Handler, serve,
-    success_result,
 };
 pub use crate::serving::identity::RequestIdentity;
 pub use crate::serving::metrics::{Counters, circuit_open, counters, refused, restart};
+pub use crate::serving::result::success_result;
 pub use crate::serving::stdio::halves as stdio_halves;
 pub use mcpgraph_expr::js_text::to_js_string;
 pub use mcpgraph_secrets::StateKeys;

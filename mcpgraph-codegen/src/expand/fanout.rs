@@ -7,7 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::tool::expand_args;
+use super::args::expand_args;
 use super::{lit, resilience};
 use crate::model::{Call, Resilience};
 

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
-use super::tool::expand_args;
+use super::args::expand_args;
 use super::{fanout, jsonata, lit, resilience, rule};
 use crate::ident::camel;
 use crate::model::{Condition, Message, NodeKind, Resilience, Routes, Sp, Tool};

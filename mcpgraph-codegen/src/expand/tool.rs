@@ -8,11 +8,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
+use super::lit;
 use super::node::{self, Targets};
 use super::schema::{ToolSchemas, validator_module};
-use super::{jsonata, lit};
 use crate::ident::{camel, snake, unique};
-use crate::model::{Arg, NodeKind, Tool};
+use crate::model::{NodeKind, Tool};
 
 /// The module of `tool`, named `module`, holding the schema validators
 /// `schemas` assigns it; `tools`: the names of the graph's tools, in order.
@@ -148,29 +148,6 @@ pub(super) fn node_enum(tool: &Tool, variants: &[Ident]) -> TokenStream {
                     #(#kind_arms,)*
                 }
             }
-        }
-    }
-}
-
-/// The arguments of an `mcp` node: `rt::Args` built from arrays
-/// (`rt::Vec::from([..])`, which prettyplease formats, unlike `vec![..]`).
-pub(super) fn expand_args(arg: &Arg) -> TokenStream {
-    match arg {
-        Arg::Expr(expr) => jsonata::args(&expr.source),
-        Arg::Object(fields) => {
-            let fields = fields.iter().map(|(key, value)| {
-                let (key, value) = (lit::string(&key.value), expand_args(value));
-                quote!((#key, #value))
-            });
-            quote!(rt::Args::Object(rt::Vec::from([#(#fields),*])))
-        }
-        Arg::Array(items) => {
-            let items = items.iter().map(expand_args);
-            quote!(rt::Args::Array(rt::Vec::from([#(#items),*])))
-        }
-        Arg::Literal(value) => {
-            let json = lit::string(&value.to_string());
-            quote!(rt::Args::literal(#json)?)
         }
     }
 }

@@ -15,12 +15,12 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio_util::sync::CancellationToken;
 
-use super::super::asking::Questions;
-use super::super::spec::ServerSpec;
-use super::super::{http_client, sse, streamable, wire};
 use super::{ConnectFailure, HandshakeCut, era, within};
+use crate::asking::Questions;
 use crate::http_client::HttpClientError;
+use crate::spec::ServerSpec;
 use crate::sse::SseError;
+use crate::{http_client, sse, streamable, wire};
 use mcpgraph_secrets::{ExpandError, expand_env};
 
 /// A connection's rmcp service.
@@ -173,7 +173,7 @@ async fn learn_header_params(
     if !modern {
         return;
     }
-    if let Err(e) = super::super::listing::all_tools(service.peer(), limit).await {
+    if let Err(e) = crate::listing::all_tools(service.peer(), limit).await {
         crate::warn_redacted!(
             server,
             "could not list the tools of `{server}` ({e}); calls to it go without Mcp-Param-* headers"

@@ -14,10 +14,9 @@ use oauth2::TokenResponse as _;
 use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
 };
-use rmcp::transport::auth::{
-    AuthError, AuthorizationMetadata, ClientCredentialsConfig, OAuthTokenResponse,
-};
+use rmcp::transport::auth::{AuthorizationMetadata, ClientCredentialsConfig, OAuthTokenResponse};
 
+use super::describe;
 use super::issuer::Pin;
 use super::settings::{AuthSettings, Secrets};
 use super::token_endpoint::token_request;
@@ -283,12 +282,4 @@ async fn enterprise(
         token.access_token.secret().clone(),
         token.expires_in,
     ))
-}
-
-/// An rmcp OAuth error as text (its own words, which hold no secret).
-pub(crate) fn describe(error: AuthError) -> String {
-    match error {
-        AuthError::HttpError(e) => super::error_chain(&e),
-        other => other.to_string(),
-    }
 }

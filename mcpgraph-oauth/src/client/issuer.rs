@@ -19,7 +19,7 @@ use rmcp::transport::auth::{
     AuthorizationMetadataSource, OAuthHttpClient, OAuthHttpClientFuture, OAuthHttpRequest,
 };
 
-use super::grants::describe;
+use super::describe;
 
 /// The issuer of one server's tokens.
 pub(crate) struct Pin {

@@ -19,7 +19,7 @@ use rmcp::transport::auth::{
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpListener;
 
-use super::grants::describe;
+use super::describe;
 use super::issuer::Pin;
 use super::settings::{AuthSettings, Secrets};
 use super::store::Store;

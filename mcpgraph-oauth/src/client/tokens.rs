@@ -14,8 +14,9 @@ use rmcp::transport::auth::{
 use tokio::sync::Mutex;
 
 use super::Behalf;
+use super::describe;
 use super::exchange::Exchanges;
-use super::grants::{self, Token, describe};
+use super::grants::{self, Token};
 use super::issuer::Pin;
 
 use super::settings::{AuthSettings, Secrets};

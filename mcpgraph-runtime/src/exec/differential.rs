@@ -109,7 +109,7 @@ impl Harness {
         exec.exit();
         let text = exec
             .finish()
-            .map(crate::serving::handler::success_result)
+            .map(crate::serving::result::success_result)
             .and_then(|result| result.content.into_iter().next())
             .and_then(|content| content.as_text().map(|t| t.text.clone()));
         TransformOutcome {

@@ -14,7 +14,6 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
-use serde_json::Value;
 
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
@@ -236,19 +235,6 @@ impl Handler {
             .find(|known| *known == name)
             .unwrap_or(metrics::UNKNOWN_TOOL)
     }
-}
-
-/// The tool result for a successful value: JSON text as `JSON.stringify`
-/// writes it (JavaScript's number spelling), plus `structuredContent` when
-/// it is an object. Keys are in the value's order, which `to_json` made
-/// JavaScript's.
-pub fn success_result(value: Value) -> CallToolResult {
-    let text = mcpgraph_expr::js_text::to_js_string(&value);
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-    if value.is_object() {
-        result.structured_content = Some(value);
-    }
-    result
 }
 
 impl ServerHandler for Handler {

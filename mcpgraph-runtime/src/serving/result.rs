@@ -2,11 +2,10 @@
 //! `structuredContent`), with the downstream content blocks its exit's
 //! `content:` returns (FORMAT.md, "exit").
 
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
 use crate::exec::ExitContent;
-use crate::serving::handler::success_result;
 
 /// The result for `value`: [`success_result`] when the exit has no
 /// `content:`; otherwise its blocks, after the JSON text block and with
@@ -20,5 +19,18 @@ pub(crate) fn tool_result(value: Value, content: Option<ExitContent>) -> CallToo
     }
     let mut result = success_result(value);
     result.content.extend(content.blocks);
+    result
+}
+
+/// The tool result for a successful value: JSON text as `JSON.stringify`
+/// writes it (JavaScript's number spelling), plus `structuredContent` when
+/// it is an object. Keys are in the value's order, which `to_json` made
+/// JavaScript's.
+pub fn success_result(value: Value) -> CallToolResult {
+    let text = mcpgraph_expr::js_text::to_js_string(&value);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    if value.is_object() {
+        result.structured_content = Some(value);
+    }
     result
 }
