@@ -172,7 +172,7 @@ async fn key_assertion(
     header.typ = Some("JWT".into());
     let assertion = jsonwebtoken::encode(&header, &claims, &key)
         .map_err(|e| format!("signing the client assertion: {e}"))?;
-    let mut form = vec![
+    let form = vec![
         ("grant_type", "client_credentials".to_owned()),
         (
             "client_assertion_type",
@@ -181,17 +181,7 @@ async fn key_assertion(
         ("client_assertion", assertion),
         ("resource", url.to_owned()),
     ];
-    if !settings.scopes.is_empty() {
-        form.push(("scope", settings.scopes.join(" ")));
-    }
-    let response = token_request(
-        (settings.host().http_client)(),
-        url,
-        &metadata.token_endpoint,
-        &form,
-    )
-    .await?;
-    Ok(from_response(&response))
+    post_grant(url, settings, metadata, form).await
 }
 
 /// The JWT bearer grant (RFC 7523 §2.1): the workload's identity token is
@@ -221,6 +211,17 @@ async fn jwt_bearer(
     if let Some(id) = settings.client_id()? {
         form.push(("client_id", id));
     }
+    post_grant(url, settings, metadata, form).await
+}
+
+/// Posts the grant `form` (with the graph's `scopes`) to the pinned
+/// issuer's token endpoint for the server at `url`.
+async fn post_grant(
+    url: &str,
+    settings: &AuthSettings,
+    metadata: &AuthorizationMetadata,
+    mut form: Vec<(&str, String)>,
+) -> Result<Token, String> {
     if !settings.scopes.is_empty() {
         form.push(("scope", settings.scopes.join(" ")));
     }
