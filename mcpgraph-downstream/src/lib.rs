@@ -79,6 +79,8 @@ pub mod listing;
 mod monitor;
 pub(crate) mod oauth;
 mod parking;
+#[cfg(test)]
+mod pieces;
 mod pool;
 #[doc(hidden)]
 pub mod reaper;
@@ -91,8 +93,6 @@ mod stdin_writer;
 mod stdio;
 #[cfg(feature = "http-client")]
 mod streamable;
-#[cfg(test)]
-mod test_rng;
 #[cfg(feature = "http-client")]
 mod unavailable;
 mod waiting;

@@ -103,19 +103,19 @@ pub(crate) fn preview(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::TestRng;
+
     use rmcp::model::NumberOrString;
 
     #[test]
     fn scanner_and_decode_survive_random_bytes() {
-        let mut rng = TestRng::new(42);
+        let mut rng = fastrand::Rng::with_seed(42);
         const ALPHABET: &[u8] = b"{}[]\":,\\ idmethod0123456789\n\xff";
         for _ in 0..20_000 {
-            let bytes: Vec<u8> = (0..rng.below(64))
-                .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+            let bytes: Vec<u8> = (0..rng.usize(..64))
+                .map(|_| ALPHABET[rng.usize(..ALPHABET.len())])
                 .collect();
             let mut scanner = IdScanner::default();
-            for piece in rng.pieces(&bytes) {
+            for piece in crate::pieces::pieces(&mut rng, &bytes) {
                 scanner.feed(piece);
             }
             let _ = scanner.reply_id();

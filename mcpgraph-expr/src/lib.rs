@@ -68,8 +68,6 @@ mod native;
 pub mod parsed;
 pub mod regex;
 pub mod syntax_error;
-#[cfg(test)]
-mod test_rng;
 #[cfg(feature = "eval")]
 pub mod value;
 #[cfg(feature = "eval")]

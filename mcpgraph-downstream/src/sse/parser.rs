@@ -143,27 +143,26 @@ mod tests {
 
     #[test]
     fn random_streams_in_random_pieces_give_their_events() {
-        use crate::test_rng::TestRng;
         const WORDS: &[&str] = &["", "x", "{\"a\": 1}", "a:b", " lead", "é", "data: inner"];
-        let mut rng = TestRng::new(7);
+        let mut rng = fastrand::Rng::with_seed(7);
         for round in 0..3000 {
             let mut text = String::new();
             let mut want = Vec::new();
-            for _ in 0..rng.below(5) {
-                let eol = if rng.below(2) == 0 { "\n" } else { "\r\n" };
-                if rng.below(3) == 0 {
+            for _ in 0..rng.usize(..5) {
+                let eol = if rng.usize(..2) == 0 { "\n" } else { "\r\n" };
+                if rng.usize(..3) == 0 {
                     text.push_str(&format!(": a comment{eol}"));
                 }
-                let kind = ["", "message", "endpoint"][rng.below(3)];
+                let kind = ["", "message", "endpoint"][rng.usize(..3)];
                 if !kind.is_empty() {
                     text.push_str(&format!("event: {kind}{eol}"));
                 }
-                let lines: Vec<&str> = (0..=rng.below(3))
-                    .map(|_| WORDS[rng.below(WORDS.len())])
+                let lines: Vec<&str> = (0..=rng.usize(..3))
+                    .map(|_| WORDS[rng.usize(..WORDS.len())])
                     .collect();
                 for line in &lines {
                     // `data:x` and `data: x` carry the same value.
-                    let space = if rng.below(2) == 0 { " " } else { "" };
+                    let space = if rng.usize(..2) == 0 { " " } else { "" };
                     let line = if space.is_empty() && line.starts_with(' ') {
                         format!(" {line}")
                     } else {
@@ -171,29 +170,28 @@ mod tests {
                     };
                     text.push_str(&format!("data:{space}{line}{eol}"));
                 }
-                if rng.below(4) == 0 {
+                if rng.usize(..4) == 0 {
                     text.push_str(&format!("id: 5{eol}retry: 10{eol}"));
                 }
                 text.push_str(eol);
                 want.push((kind.to_owned(), lines.join("\n")));
             }
-            let pieces = rng.pieces(text.as_bytes());
+            let pieces = crate::pieces::pieces(&mut rng, text.as_bytes());
             assert_eq!(parse(&pieces), want, "round {round}: {text:?}");
         }
     }
 
     #[test]
     fn random_bytes_never_panic() {
-        use crate::test_rng::TestRng;
         const ALPHABET: &[u8] = b"data:event \r\n{}\"id:\xff";
-        let mut rng = TestRng::new(99);
+        let mut rng = fastrand::Rng::with_seed(99);
         for _ in 0..20_000 {
-            let bytes: Vec<u8> = (0..rng.below(80))
-                .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+            let bytes: Vec<u8> = (0..rng.usize(..80))
+                .map(|_| ALPHABET[rng.usize(..ALPHABET.len())])
                 .collect();
             let mut parser = SseParser::default();
             let mut out = Vec::new();
-            for piece in rng.pieces(&bytes) {
+            for piece in crate::pieces::pieces(&mut rng, &bytes) {
                 parser.feed(piece, &mut out);
             }
         }

@@ -122,14 +122,14 @@ impl IdScanner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::TestRng;
+
     use rmcp::model::NumberOrString;
     use serde_json::{Map, Value, json};
 
     /// A random JSON value of at most `depth` levels, whose strings and
     /// keys are chosen to confuse a scanner: quotes, escapes, braces,
     /// commas, colons and keys named `id` and `method` below the top.
-    fn value(rng: &mut TestRng, depth: u32) -> Value {
+    fn value(rng: &mut fastrand::Rng, depth: u32) -> Value {
         const STRINGS: &[&str] = &[
             "",
             "id",
@@ -143,16 +143,16 @@ mod tests {
             "é\u{1F600}",
             "\n\t",
         ];
-        match rng.below(if depth == 0 { 4 } else { 6 }) {
+        match rng.usize(..if depth == 0 { 4 } else { 6 }) {
             0 => Value::Null,
-            1 => json!(rng.below(1000) as i64 - 500),
-            2 => json!(STRINGS[rng.below(STRINGS.len())]),
-            3 => json!(rng.below(2) == 0),
-            4 => Value::Array((0..rng.below(4)).map(|_| value(rng, depth - 1)).collect()),
+            1 => json!(rng.usize(..1000) as i64 - 500),
+            2 => json!(STRINGS[rng.usize(..STRINGS.len())]),
+            3 => json!(rng.usize(..2) == 0),
+            4 => Value::Array((0..rng.usize(..4)).map(|_| value(rng, depth - 1)).collect()),
             _ => {
                 let mut map = Map::new();
-                for _ in 0..rng.below(4) {
-                    let key = STRINGS[rng.below(STRINGS.len())].to_owned();
+                for _ in 0..rng.usize(..4) {
+                    let key = STRINGS[rng.usize(..STRINGS.len())].to_owned();
                     map.insert(key, value(rng, depth - 1));
                 }
                 Value::Object(map)
@@ -162,37 +162,37 @@ mod tests {
 
     #[test]
     fn scanner_agrees_with_a_json_parser_on_random_messages_in_random_pieces() {
-        let mut rng = TestRng::new(0x5eed);
+        let mut rng = fastrand::Rng::with_seed(0x5eed);
         for round in 0..3000 {
             // A reply (or, sometimes, a request) with nested decoys.
             let mut fields: Vec<(String, Value)> = vec![
                 ("jsonrpc".into(), json!("2.0")),
                 ("result".into(), value(&mut rng, 4)),
             ];
-            let id = match rng.below(3) {
-                0 => json!(rng.below(1 << 20)),
-                1 => json!(format!("req-{}", rng.below(100))),
+            let id = match rng.usize(..3) {
+                0 => json!(rng.usize(..1 << 20)),
+                1 => json!(format!("req-{}", rng.usize(..100))),
                 _ => Value::Null, // no id at all
             };
             if !id.is_null() {
                 fields.push(("id".into(), id.clone()));
             }
-            let request = rng.below(8) == 0;
+            let request = rng.usize(..8) == 0;
             if request {
                 fields.push(("method".into(), json!("x/y")));
             }
             // Any order of the top-level keys.
             for i in (1..fields.len()).rev() {
-                fields.swap(i, rng.below(i + 1));
+                fields.swap(i, rng.usize(..i + 1));
             }
             let message = Value::Object(fields.into_iter().collect());
-            let text = if rng.below(2) == 0 {
+            let text = if rng.usize(..2) == 0 {
                 serde_json::to_string(&message).unwrap()
             } else {
                 serde_json::to_string_pretty(&message).unwrap()
             };
             let mut scanner = IdScanner::default();
-            for piece in rng.pieces(text.as_bytes()) {
+            for piece in crate::pieces::pieces(&mut rng, text.as_bytes()) {
                 scanner.feed(piece);
             }
             let want = if request || id.is_null() {

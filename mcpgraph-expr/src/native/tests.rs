@@ -11,7 +11,6 @@ use super::same;
 use crate::evaluator::standalone::evaluate_by_jsonata;
 use crate::history::History;
 use crate::parsed::Expr;
-use crate::test_rng::TestRng;
 
 /// A history in which node `step` ran twice and `check` once.
 fn history() -> Rc<RefCell<History>> {
@@ -120,7 +119,7 @@ fn a_deep_expression_is_left_to_jsonata_core() {
 }
 
 /// A random expression in (and around) the native shapes, `budget` deep.
-fn expression(rng: &mut TestRng, budget: usize, out: &mut String) {
+fn expression(rng: &mut fastrand::Rng, budget: usize, out: &mut String) {
     const LEAVES: &[&str] = &[
         "0",
         "1",
@@ -180,43 +179,43 @@ fn expression(rng: &mut TestRng, budget: usize, out: &mut String) {
         ("boolean", 1),
         ("not", 1),
     ];
-    let choice = if budget == 0 { 0 } else { rng.below(9) };
+    let choice = if budget == 0 { 0 } else { rng.usize(..9) };
     match choice {
-        0..=2 => out.push_str(LEAVES[rng.below(LEAVES.len())]),
+        0..=2 => out.push_str(LEAVES[rng.usize(..LEAVES.len())]),
         3 | 4 => {
             out.push('(');
-            if rng.below(3) == 0 {
+            if rng.usize(..3) == 0 {
                 out.push('(');
                 expression(rng, budget - 1, out);
                 out.push(')');
             } else {
                 expression(rng, budget - 1, out);
             }
-            out.push_str(&format!(" {} ", BINARY[rng.below(BINARY.len())]));
+            out.push_str(&format!(" {} ", BINARY[rng.usize(..BINARY.len())]));
             expression(rng, budget - 1, out);
             out.push(')');
         }
         5 => {
-            let (name, arity) = CALLS[rng.below(CALLS.len())];
+            let (name, arity) = CALLS[rng.usize(..CALLS.len())];
             list(rng, budget, out, (&format!("${name}("), ")"), arity, false);
         }
         6 => {
-            let count = rng.below(4);
+            let count = rng.usize(..4);
             list(rng, budget, out, ("{", "}"), count, true);
         }
         7 => {
-            let count = rng.below(4);
+            let count = rng.usize(..4);
             list(rng, budget, out, ("[", "]"), count, false);
         }
         _ => {
             out.push('(');
-            if rng.below(4) == 0 {
+            if rng.usize(..4) == 0 {
                 out.push('-');
             }
             expression(rng, budget - 1, out);
             out.push_str(" ? ");
             expression(rng, budget - 1, out);
-            if rng.below(2) == 0 {
+            if rng.usize(..2) == 0 {
                 out.push_str(" : ");
                 expression(rng, budget - 1, out);
             }
@@ -228,7 +227,7 @@ fn expression(rng: &mut TestRng, budget: usize, out: &mut String) {
 /// `count` random expressions between `brackets`, with a random key each
 /// if `keyed`.
 fn list(
-    rng: &mut TestRng,
+    rng: &mut fastrand::Rng,
     budget: usize,
     out: &mut String,
     brackets: (&str, &str),
@@ -241,7 +240,7 @@ fn list(
             out.push_str(", ");
         }
         if keyed {
-            out.push_str(&format!("\"k{}\": ", rng.below(5)));
+            out.push_str(&format!("\"k{}\": ", rng.usize(..5)));
         }
         expression(rng, budget - 1, out);
     }
@@ -249,7 +248,7 @@ fn list(
 }
 
 /// Random data for [`expression`]'s paths.
-fn random_data(rng: &mut TestRng) -> JValue {
+fn random_data(rng: &mut fastrand::Rng) -> JValue {
     const NUMBERS: &[&str] = &["0", "1", "-2", "2.5", "1e308", "0.30000000000000004", "12"];
     const STRINGS: &[&str] = &[
         "\"\"",
@@ -276,7 +275,7 @@ fn random_data(rng: &mut TestRng) -> JValue {
         "{\"x\": [1, 2]}",
         "{\"x\": null}",
     ];
-    let mut pick = |list: &[&str]| list[rng.below(list.len())].to_owned();
+    let mut pick = |list: &[&str]| list[rng.usize(..list.len())].to_owned();
     let json = format!(
         r#"{{"n": {}, "s": {}, "b": {}, "z": null, "arr": {}, "obj": {}, "e": {{}}, "nested": {}}}"#,
         pick(NUMBERS),
@@ -293,12 +292,12 @@ fn random_data(rng: &mut TestRng) -> JValue {
 /// evaluation gives a value it is jsonata-core's, under the depth bound.
 #[test]
 fn random_expressions_agree_with_jsonata_core() {
-    let mut rng = TestRng::new(0x006a_736f_6e61_7461);
+    let mut rng = fastrand::Rng::with_seed(0x006a_736f_6e61_7461);
     let history = history();
     let (mut native, mut declined, mut other) = (0, 0, 0);
     for _ in 0..40_000 {
         let mut source = String::new();
-        let budget = 1 + rng.below(4);
+        let budget = 1 + rng.usize(..4);
         expression(&mut rng, budget, &mut source);
         let data = random_data(&mut rng);
         match compare(&source, &data, &history) {
