@@ -103,7 +103,7 @@ pub mod features;
 pub use features::{TLS, install_crypto_provider, is_https};
 pub use mcpgraph_runtime::ServerAuth;
 pub use mcpgraph_runtime::host::withhold_from_children;
-pub use oauth::{AuthAction, allow_interactive_login, run_auth};
+pub use oauth::{AuthAction, AuthRunError, allow_interactive_login, run_auth};
 pub use spec::{ServerSpec, TransportSpec, effective_specs, parse_override};
 
 use connection::Connection;

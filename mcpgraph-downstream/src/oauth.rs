@@ -24,18 +24,93 @@ pub(crate) use authorizer::SharedAuthorizer;
 pub use authorizer::run_auth;
 
 /// Checks what the format leaves to the runtime: an `issuer` without
-/// `${VAR}` parses as a URL.
-pub(crate) fn check_issuer(auth: &mcpgraph_format::Auth) -> Result<(), String> {
+/// `${VAR}` parses as an http(s) URL.
+pub(crate) fn check_issuer(auth: &mcpgraph_format::Auth) -> Result<(), IssuerError> {
     if let Some(issuer) = &auth.issuer
         && !issuer.contains("${")
     {
-        let parsed = url::Url::parse(issuer)
-            .map_err(|e| format!("`auth.issuer` `{issuer}` is not a URL: {e}"))?;
+        let bad = |parse| IssuerError {
+            issuer: issuer.clone(),
+            parse,
+        };
+        let parsed = url::Url::parse(issuer).map_err(|e| bad(Some(e)))?;
         if !matches!(parsed.scheme(), "https" | "http") {
-            return Err(format!("`auth.issuer` `{issuer}` is not an http(s) URL"));
+            return Err(bad(None));
         }
     }
     Ok(())
+}
+
+/// An `auth.issuer` that is not an http(s) URL.
+#[derive(Debug)]
+pub(crate) struct IssuerError {
+    issuer: String,
+    /// Why it does not parse; `None`: it parses, with another scheme.
+    parse: Option<url::ParseError>,
+}
+
+impl std::fmt::Display for IssuerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.parse {
+            Some(e) => write!(f, "`auth.issuer` `{}` is not a URL: {e}", self.issuer),
+            None => write!(f, "`auth.issuer` `{}` is not an http(s) URL", self.issuer),
+        }
+    }
+}
+
+impl std::error::Error for IssuerError {}
+
+/// Why `auth login`, `logout` or `status` could not run for a server.
+#[derive(Debug)]
+pub enum AuthRunError {
+    /// The server is a stdio server: OAuth is for `http` and `sse` servers.
+    Stdio {
+        /// The server's name.
+        server: String,
+    },
+    /// The server has no `auth`.
+    NoAuth {
+        /// The server's name.
+        server: String,
+    },
+    /// This build cannot call such a server: which feature it needs.
+    MissingFeature(String),
+    /// A `${VAR}` of the server's URL does not expand.
+    Expand(mcpgraph_secrets::ExpandError),
+    /// The settings, the authorization server or the token store failed,
+    /// in their words.
+    OAuth(String),
+}
+
+impl std::fmt::Display for AuthRunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Stdio { server } => write!(
+                f,
+                "`{server}` is a stdio server: OAuth is for `http` and `sse` servers"
+            ),
+            Self::NoAuth { server } => {
+                write!(f, "`{server}` has no `auth`: it takes no OAuth login")
+            }
+            Self::MissingFeature(why) | Self::OAuth(why) => f.write_str(why),
+            Self::Expand(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AuthRunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Expand(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<String> for AuthRunError {
+    fn from(why: String) -> Self {
+        Self::OAuth(why)
+    }
 }
 
 /// Whether a person is at hand to log in when a server asks (set by

@@ -41,7 +41,7 @@ impl SharedAuthorizer {
             .get_or_try_init(|| async {
                 // rmcp's OAuth client is reqwest's, with our TLS provider.
                 crate::http_client::install_crypto_provider();
-                super::check_issuer(auth)?;
+                super::check_issuer(auth).map_err(|e| e.to_string())?;
                 let settings = AuthSettings::new(auth, HOST)?;
                 Authorizer::new(server, url, settings).map(Arc::new)
             })
@@ -115,23 +115,25 @@ where
 pub async fn run_auth(
     spec: &crate::ServerSpec,
     action: super::AuthAction,
-) -> Result<String, String> {
+) -> Result<String, super::AuthRunError> {
     let name = &spec.name;
     let url = match &spec.transport {
         crate::TransportSpec::StreamableHttp { url, .. }
         | crate::TransportSpec::Sse { url, .. } => {
-            mcpgraph_secrets::expand_env(url).map_err(|e| e.to_string())?
+            mcpgraph_secrets::expand_env(url).map_err(super::AuthRunError::Expand)?
         }
         crate::TransportSpec::Stdio { .. } => {
-            return Err(format!(
-                "`{name}` is a stdio server: OAuth is for `http` and `sse` servers"
-            ));
+            return Err(super::AuthRunError::Stdio {
+                server: name.clone(),
+            });
         }
     };
     let auth = spec
         .auth
         .as_ref()
-        .ok_or_else(|| format!("`{name}` has no `auth`: it takes no OAuth login"))?;
+        .ok_or_else(|| super::AuthRunError::NoAuth {
+            server: name.clone(),
+        })?;
     let authorizer = SharedAuthorizer::default().get(auth, name, &url).await?;
     match action {
         super::AuthAction::Login => {
@@ -152,6 +154,6 @@ pub async fn run_auth(
             authorizer.forget().await?;
             Ok(format!("`{name}`: tokens forgotten"))
         }
-        super::AuthAction::Status => authorizer.status().await,
+        super::AuthAction::Status => Ok(authorizer.status().await?),
     }
 }

@@ -12,14 +12,18 @@ pub(crate) struct SharedAuthorizer;
 pub async fn run_auth(
     spec: &crate::ServerSpec,
     action: super::AuthAction,
-) -> Result<String, String> {
+) -> Result<String, super::AuthRunError> {
+    use super::AuthRunError::MissingFeature;
     let _ = action;
     Err(match &spec.transport {
-        crate::TransportSpec::Stdio { .. } => format!(
-            "`{}` is a stdio server: OAuth is for `http` and `sse` servers",
-            spec.name
-        ),
-        crate::TransportSpec::StreamableHttp { .. } => crate::features::missing_http_client("http"),
-        crate::TransportSpec::Sse { .. } => crate::features::missing_http_client("sse"),
+        crate::TransportSpec::Stdio { .. } => super::AuthRunError::Stdio {
+            server: spec.name.clone(),
+        },
+        crate::TransportSpec::StreamableHttp { .. } => {
+            MissingFeature(crate::features::missing_http_client("http"))
+        }
+        crate::TransportSpec::Sse { .. } => {
+            MissingFeature(crate::features::missing_http_client("sse"))
+        }
     })
 }
