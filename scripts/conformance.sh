@@ -125,7 +125,17 @@ if [[ $client_status -ne 0 && "$unexpected" == "sse-retry " ]] && ! grep -q '^St
 fi
 
 report_status=0
-CONFORMANCE_REASONS="${1:-}" "$node" "$report" report "$known" "$work/server" "$work/client" || report_status=$?
+CONFORMANCE_REASONS="${1:-}" "$node" "$report" report "$known" "$work/server" "$work/client" \
+    | tee "$work/report.txt" || report_status=$?
+# What our client printed in each client scenario the report disagrees on
+# (the suite keeps it; the work directory goes at exit).
+sed -n 's/^  client \([^:]*\):.*/\1/p' "$work/report.txt" | sort -u | while read -r name; do
+    for out in "$work/client/$name"-*/stderr.txt; do
+        [[ -f "$out" ]] || continue
+        echo "conformance: the last 60 lines our client printed in $name:" >&2
+        tail -n 60 "$out" | cut -c1-400 >&2
+    done
+done
 for mode in server client; do
     status_var="${mode}_status"
     if [[ ${!status_var} -ne 0 ]]; then

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::ServiceExt;
@@ -13,6 +14,7 @@ use rmcp::service::{
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::{ConnectFailure, HandshakeCut, era, within};
@@ -106,7 +108,29 @@ async fn streamable(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<S
         Ok::<_, HttpClientError>(handler().serve_with_lifecycle(transport, lifecycle))
     };
     let handshake = async {
-        match open(era())?.await {
+        let first = match &dial.auth {
+            None => open(era())?.await,
+            Some(auth) => {
+                // rmcp's probe gives `server/discover` 10 s, a login within
+                // it included: a person logging in takes longer. The probe
+                // here waits while a token is being got.
+                let discover = ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::LATEST],
+                };
+                tokio::select! {
+                    opened = open(discover)? => match opened {
+                        Err(ClientInitializeError::JsonRpcError(e)) if legacy(&e) => {
+                            open(ClientLifecycleMode::Initialize)?.await
+                        }
+                        other => other,
+                    },
+                    () = unanswered(PROBE, auth.recovering()) => {
+                        open(ClientLifecycleMode::Initialize)?.await
+                    }
+                }
+            }
+        };
+        match first {
             // A server that answers `server/discover` with something
             // else than a discovery result (an empty one, say) is
             // not of 2026-07-28: it gets `initialize`.
@@ -130,6 +154,45 @@ async fn streamable(dial: Dial<'_>, handler: impl Fn() -> Questions) -> Result<S
             url: url.clone(),
             why,
         }),
+    }
+}
+
+/// How long a streamable HTTP server with `auth` has to answer
+/// `server/discover`, the time its tokens take aside, before it gets
+/// `initialize` (rmcp's probe for the others).
+const PROBE: Duration = Duration::from_secs(10);
+
+/// Whether `error`, a server's answer to `server/discover`, says it is of
+/// an era before 2026-07-28 (rmcp's rule: any error but the two that
+/// only a server of 2026-07-28 sends).
+fn legacy(error: &rmcp::model::ErrorData) -> bool {
+    use rmcp::model::ErrorCode;
+    error.code != ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+        && error.code != ErrorCode::HEADER_MISMATCH
+}
+
+/// Ends once `limit` has passed with no token being got (`recovering` at
+/// zero): the server's silence, not the person's login, is what counts.
+async fn unanswered(limit: Duration, mut recovering: watch::Receiver<usize>) {
+    let mut left = limit;
+    loop {
+        let gone = recovering.wait_for(|n| *n == 0).await.is_err();
+        if gone {
+            // The authorizer is gone: only the time is left to count.
+            tokio::time::sleep(left).await;
+            return;
+        }
+        let started = tokio::time::Instant::now();
+        tokio::select! {
+            () = tokio::time::sleep(left) => return,
+            gone = async { recovering.wait_for(|n| *n > 0).await.is_err() } => {
+                left = left.saturating_sub(started.elapsed());
+                if gone {
+                    tokio::time::sleep(left).await;
+                    return;
+                }
+            }
+        }
     }
 }
 

@@ -27,6 +27,23 @@ use mcpgraph_runtime::host::{OneCopy, one_copy};
 /// Logins (the first and step-ups) one run makes at most for a server.
 const MAX_LOGINS: u32 = 3;
 
+/// One recovery under way in [`Authorizer::recovering`]'s count, until
+/// dropped (done or cancelled).
+struct Recovering<'a>(&'a tokio::sync::watch::Sender<usize>);
+
+impl<'a> Recovering<'a> {
+    fn new(count: &'a tokio::sync::watch::Sender<usize>) -> Self {
+        count.send_modify(|n| *n += 1);
+        Recovering(count)
+    }
+}
+
+impl Drop for Recovering<'_> {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n -= 1);
+    }
+}
+
 /// What the server said of a request's token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
@@ -48,6 +65,8 @@ pub struct Authorizer {
     exchanges: Exchanges,
     /// The authorization server the tokens come from.
     pin: Pin,
+    /// How many refusals are being recovered from now (a login, a grant).
+    recovering: tokio::sync::watch::Sender<usize>,
 }
 
 #[derive(Default)]
@@ -85,6 +104,7 @@ impl Authorizer {
             state: Mutex::default(),
             exchanges: Exchanges::default(),
             pin,
+            recovering: tokio::sync::watch::Sender::new(0),
         })
     }
 
@@ -187,6 +207,13 @@ impl Authorizer {
         one_copy(self.recover_now(behalf, sent, challenge, refusal))
     }
 
+    /// How many refusals are being recovered from now: a person's login
+    /// takes minutes, so a connection's time limits that are not about the
+    /// person (its protocol probe) wait while this is above zero.
+    pub fn recovering(&self) -> tokio::sync::watch::Receiver<usize> {
+        self.recovering.subscribe()
+    }
+
     async fn recover_now(
         &self,
         behalf: Behalf<'_>,
@@ -194,6 +221,7 @@ impl Authorizer {
         challenge: &str,
         refusal: Refusal,
     ) -> Result<String, String> {
+        let _recovering = Recovering::new(&self.recovering);
         if self.settings.grant == Grant::TokenExchange {
             match behalf {
                 Behalf::Call(Some(caller)) => {

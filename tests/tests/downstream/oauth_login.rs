@@ -145,6 +145,59 @@ async fn a_login_is_kept_refreshed_and_asked_for_again_when_refused() {
     drop(provider);
 }
 
+/// A person who takes longer to log in than rmcp's protocol probe
+/// (`server/discover`, 10 s) gets one login, and the call goes through:
+/// the probe waits while the token is being got, rather than giving up
+/// on the server mid-login and asking for a second one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_longer_than_the_protocol_probe_is_asked_for_once() {
+    let dir = TempDir::new("oauth-slow-login");
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let provider = Provider::start(ProviderConfig {
+        resources: vec![url.clone()],
+        scopes: vec![SCOPE.into()],
+        person: true,
+        ..ProviderConfig::default()
+    })
+    .await;
+    let _protected = Protected::start(fixture(), &provider, port, SCOPE).await;
+    let mcp = dir.path().join("mcp.json");
+    let entry = json!({"mcpServers": {"protected": {"type": "http", "url": url,
+        "auth": {"clientId": "person"}}}});
+    std::fs::write(&mcp, entry.to_string()).unwrap();
+    // The person reads the page for 11 s before approving.
+    let slow = dir.path().join("slow-browser.sh");
+    std::fs::write(
+        &slow,
+        format!("#!/bin/sh\nsleep 11\nexec {} \"$1\"\n", browser_command()),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = client(&dir.path().join("data"), &mcp)
+        .args(["call", "relay", r#"{"text": "slowly"}"#])
+        .env("BROWSER", &slow)
+        .output()
+        .await
+        .expect("run call");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success() && stdout.contains("slowly"),
+        "{stdout}{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("To authorize `protected`").count(),
+        1,
+        "{stderr}"
+    );
+}
+
 /// The protected server's program (graphs/oauth.yaml compiled).
 fn fixture() -> &'static std::path::Path {
     std::path::Path::new(env!("CARGO_BIN_EXE_oauth_fixture"))
