@@ -4,9 +4,8 @@
 //! accepts the exporter's POSTs and keeps their paths and protobuf bodies,
 //! in which span names, attribute keys and string values appear verbatim.
 //!
-//! Run with `cargo test -p mcpgraph-tests --features otel --test otlp` (the
-//! feature turns on the facade's `otel`; without it this binary is not
-//! built).
+//! The test crate's `otel` feature (on by default) turns on the facade's
+//! `otel`; without it this binary is not built.
 
 use std::io::{BufReader, Write};
 use std::net::TcpListener;

@@ -3,7 +3,7 @@
 //!
 //! One binary, one module per former test binary: `cargo test --test cli
 //! lock::` runs one. The OTLP export is tested in `otlp.rs`, a binary of
-//! its own that needs the `otel` feature.
+//! its own that needs the `otel` feature (on by default).
 
 mod check_expressions;
 mod check_types;
