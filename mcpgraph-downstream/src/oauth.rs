@@ -77,9 +77,9 @@ pub enum AuthRunError {
     MissingFeature(String),
     /// A `${VAR}` of the server's URL does not expand.
     Expand(mcpgraph_secrets::ExpandError),
-    /// The settings, the authorization server or the token store failed,
-    /// in their words.
-    OAuth(String),
+    /// The settings, the authorization server or the token store failed
+    /// (`mcpgraph-oauth`'s `TokenError`, with the `http-client` feature).
+    OAuth(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl std::fmt::Display for AuthRunError {
@@ -92,7 +92,8 @@ impl std::fmt::Display for AuthRunError {
             Self::NoAuth { server } => {
                 write!(f, "`{server}` has no `auth`: it takes no OAuth login")
             }
-            Self::MissingFeature(why) | Self::OAuth(why) => f.write_str(why),
+            Self::MissingFeature(why) => f.write_str(why),
+            Self::OAuth(e) => e.fmt(f),
             Self::Expand(e) => e.fmt(f),
         }
     }
@@ -102,14 +103,9 @@ impl std::error::Error for AuthRunError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Expand(e) => Some(e),
+            Self::OAuth(e) => Some(&**e),
             _ => None,
         }
-    }
-}
-
-impl From<String> for AuthRunError {
-    fn from(why: String) -> Self {
-        Self::OAuth(why)
     }
 }
 

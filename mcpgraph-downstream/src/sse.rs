@@ -140,7 +140,7 @@ pub(crate) enum SseError {
     /// No HTTP client, or no TLS for an `https://` URL.
     Client(HttpClientError),
     /// The server's OAuth tokens: the OAuth layer's reason.
-    Auth(String),
+    Auth(mcpgraph_oauth::client::TokenError),
     /// The `GET` of the stream failed (refused, certificate, DNS...).
     Get { url: String, source: reqwest::Error },
     /// The `GET` of the stream was answered with `status`.
@@ -166,7 +166,7 @@ impl std::fmt::Display for SseError {
         match self {
             Self::InvalidUrl { url, source } => write!(f, "invalid url `{url}`: {source}"),
             Self::Client(e) => e.fmt(f),
-            Self::Auth(why) => f.write_str(why),
+            Self::Auth(e) => e.fmt(f),
             Self::Get { url, source } => write!(f, "GET {url}: {}", error_chain(source)),
             Self::Status { url, status } => write!(f, "GET {url}: HTTP {status}"),
             Self::NotEventStream { url, content_type } => write!(
@@ -198,6 +198,7 @@ impl std::error::Error for SseError {
         match self {
             Self::InvalidUrl { source, .. } | Self::InvalidEndpoint { source, .. } => Some(source),
             Self::Client(e) => Some(e),
+            Self::Auth(e) => Some(e),
             Self::Get { source, .. } | Self::Read { source, .. } => Some(source),
             _ => None,
         }

@@ -23,7 +23,7 @@
 //! - **`$exists($)`**: jsonata-core looks `$` up as a variable named "" and
 //!   answers false; it is evaluated as `($)` instead.
 //!
-//! The checks are host functions, here beside the rewrites that call
+//! The checks are host functions, in `host` beside the rewrites that call
 //! them (with the `eval` feature), which the runtime registers by group
 //! (`register`, [`Helpers`]); an expression that needs none of them (no
 //! division, no computed keys, no `$merge`, no two-argument `$reduce`) is
@@ -33,10 +33,6 @@ pub mod finite;
 mod keys;
 
 use jsonata_core::ast::{AstNode, StepId};
-#[cfg(feature = "eval")]
-use jsonata_core::evaluator::{Evaluator, EvaluatorError};
-#[cfg(feature = "eval")]
-use jsonata_core::value::JValue;
 
 use crate::{Helpers, is_plain_step, push_children};
 pub use keys::KEYS;
@@ -145,51 +141,11 @@ fn wrap(node: &mut AstNode, name: &str, extra: Vec<AstNode>) {
     };
 }
 
-/// Registers on `evaluator` the helpers of `needed` not yet in
-/// `registered`, and returns the set now registered.
 #[cfg(feature = "eval")]
-pub fn register(evaluator: &mut Evaluator, registered: Helpers, needed: Helpers) -> Helpers {
-    if registered.covers(needed) {
-        return registered;
-    }
-    type Host = fn(&[JValue]) -> Result<JValue, EvaluatorError>;
-    const GROUPS: [(Helpers, &[(&str, Host)]); 3] = [
-        (
-            Helpers::FINITE,
-            &[
-                (finite::OPERAND, finite::operand),
-                (finite::TRUTH, finite::truth),
-                (finite::EXTREME, finite::extreme),
-                (finite::SORTABLE, finite::sortable),
-            ],
-        ),
-        (Helpers::KEYS, &[(KEYS, keys::in_js_order)]),
-        (Helpers::NONEMPTY, &[(NONEMPTY, nonempty)]),
-    ];
-    for (group, functions) in GROUPS {
-        if !needed.covers(group) || registered.covers(group) {
-            continue;
-        }
-        for &(name, function) in functions {
-            if let Err(e) = evaluator.register_fn(name, function) {
-                // Only a clash with a JSONata built-in can fail; the tests
-                // of this module catch it.
-                tracing::error!("cannot register ${name}: {e}");
-            }
-        }
-    }
-    registered.union(needed)
-}
+mod host;
 
-/// [`NONEMPTY`]: its argument, but no value for an empty array.
 #[cfg(feature = "eval")]
-fn nonempty(args: &[JValue]) -> Result<JValue, EvaluatorError> {
-    Ok(match args.first() {
-        Some(JValue::Array(items)) if items.is_empty() => JValue::Undefined,
-        Some(value) => value.clone(),
-        None => JValue::Undefined,
-    })
-}
+pub use host::register;
 
 #[cfg(all(test, feature = "eval"))]
 mod tests;

@@ -18,9 +18,9 @@
 //!
 //! A rewritten tree calls host functions that the runtime registers on
 //! its evaluator; [`Helpers`] says which of them an expression needs.
-//! Each host function sits next to the rewrite that calls it, under the
-//! same name constant, and is compiled with the `eval` feature only: the
-//! runtime turns it on, the generator does not. mcpgraph's generator
+//! Each rewrite's host functions sit in a `host` module beside it, under
+//! the rewrite's name constants, compiled with the `eval` feature only:
+//! the runtime turns it on, the generator does not. mcpgraph's generator
 //! applies [`prepare`] at build time and writes the rewritten tree out as
 //! Rust, so a server's start-up rewrites nothing; `mcpgraph-runtime`
 //! applies it at start-up only to the expressions it parses itself, and in
@@ -33,13 +33,14 @@
 //! With `eval`, [`logic`] also evaluates compiled switch rules, and
 //! `json` converts values between JSON and JSONata in JavaScript's key
 //! order. The `eval` feature also holds the run-time side of a graph's
-//! expressions, in one place: the expressions and switch rules a compiled
-//! graph holds (`parsed`), a call's evaluator (`evaluator`) with its
-//! history functions (`history`), the common shapes evaluated without
-//! jsonata-core (`native`), field lookup and the value budget (`value`),
-//! JavaScript's text of a JSON value (`js_text`), the limits of one
-//! evaluation, its time (`watchdog`) and its memory (`memory`, the
-//! counting allocator), and their errors (`error`). Nothing here knows of
+//! expressions, in one place (`eval`, its modules re-exported here): the
+//! expressions and switch rules a compiled graph holds (`parsed`), a
+//! call's evaluator (`evaluator`) with its history functions (`history`),
+//! the common shapes evaluated without jsonata-core (`native`), field
+//! lookup and the value budget (`value`), JavaScript's text of a JSON
+//! value (`js_text`), the limits of one evaluation, its time (`watchdog`)
+//! and its memory (`memory`, the counting allocator), and their errors
+//! (`error`). Nothing here knows of
 //! a call's nodes or downstream servers: `mcpgraph-runtime` runs the nodes
 //! and asks this crate to evaluate. The `testing` feature adds the entry
 //! points of the tests, the fuzz targets and the differential runner.
@@ -50,28 +51,15 @@
 pub mod bounded;
 pub mod compat;
 #[cfg(feature = "eval")]
-pub mod error;
-#[cfg(feature = "eval")]
-pub mod evaluator;
-#[cfg(feature = "eval")]
-pub mod history;
-#[cfg(feature = "eval")]
-pub mod js_text;
-#[cfg(feature = "eval")]
-pub mod json;
+mod eval;
 pub mod logic;
-#[cfg(feature = "eval")]
-pub mod memory;
-#[cfg(feature = "eval")]
-mod native;
-#[cfg(feature = "eval")]
-pub mod parsed;
 pub mod regex;
 pub mod syntax_error;
+
 #[cfg(feature = "eval")]
-pub mod value;
+pub use eval::{error, evaluator, history, js_text, json, memory, parsed, value};
 #[cfg(feature = "eval")]
-mod watchdog;
+use eval::{native, watchdog};
 
 use jsonata_core::ast::{AstNode, PathStep, Stage};
 

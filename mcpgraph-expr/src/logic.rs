@@ -18,38 +18,15 @@
 //! and its `missing` inside callbacks cannot be replaced); the measurement
 //! is in the commit that made the switch.
 //!
-//! The files depend on each other one way, in this order: `tree` (the
-//! compiled rule), `value` (JavaScript's values), `coerce` (its
-//! coercions), `env` (what an operator reads and throws), `ops` and
-//! `scope` (the operators), `eval` (the walk that applies them), `rule`
-//! (`Logic`), `testing` (the entry points of tests and fuzzing).
+//! `tree` is the compiled rule; `apply` (the `eval` feature) applies it.
 
 pub mod tree;
 
 #[cfg(feature = "eval")]
-mod coerce;
-#[cfg(feature = "eval")]
-mod env;
-#[cfg(feature = "eval")]
-mod eval;
-#[cfg(feature = "eval")]
-mod ops;
-#[cfg(feature = "eval")]
-mod rule;
-#[cfg(feature = "eval")]
-mod scope;
-#[cfg(feature = "testing")]
-mod testing;
-#[cfg(feature = "eval")]
-mod value;
+mod apply;
 
 #[cfg(feature = "eval")]
-pub use rule::{Bounds, Logic, LogicError};
+pub use apply::{Bounds, Logic, LogicError, RuleError};
 #[cfg(feature = "testing")]
-pub use testing::{RuleOutcome, evaluate_logic, evaluate_lowered};
+pub use apply::{OutcomeError, RuleOutcome, evaluate_logic, evaluate_lowered};
 pub use tree::{Args, MAX_RULE_DEPTH, Node, Op, SLOT_KEY, compile, is_binary, nesting};
-
-#[cfg(all(test, feature = "testing"))]
-mod deep_tests;
-#[cfg(all(test, feature = "testing"))]
-mod tests;

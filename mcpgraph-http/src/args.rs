@@ -309,16 +309,18 @@ pub(crate) mod tests {
     }
 
     /// The HTTP flags `args` give, or clap's refusal.
-    pub(crate) fn parse(args: &[&str]) -> Result<HttpArgs, String> {
+    pub(crate) fn parse(args: &[&str]) -> Result<HttpArgs, clap::Error> {
         let argv = std::iter::once("bin").chain(args.iter().copied());
-        Line::try_parse_from(argv)
-            .map(|line| line.http)
-            .map_err(|e| e.to_string())
+        Line::try_parse_from(argv).map(|line| line.http)
     }
 
     #[test]
     fn http_addresses_default_to_loopback() {
-        let addr = |args: &[&str]| parse(args).map(|a| a.http.map(|a| a.to_string()));
+        let addr = |args: &[&str]| {
+            parse(args)
+                .map(|a| a.http.map(|a| a.to_string()))
+                .map_err(|e| e.to_string())
+        };
         assert_eq!(addr(&[]), Ok(None));
         for (args, want) in [
             (&["--http"][..], "127.0.0.1:8080"),

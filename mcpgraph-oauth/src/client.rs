@@ -4,6 +4,7 @@
 //! resource and authorization server discovery, PKCE, registration,
 //! refresh, client credentials, enterprise-managed authorization).
 //!
+//! - `error`: why a server's tokens could not be got;
 //! - `settings`: `auth` as read, and its secrets resolved;
 //! - `tokens`: one server's tokens, shared by its connections, and what is
 //!   done when the server refuses one;
@@ -21,6 +22,7 @@
 //! Its TLS provider, if any, is installed before an [`Authorizer`] is
 //! made (rmcp's OAuth client is reqwest's).
 
+mod error;
 mod exchange;
 mod grants;
 mod issuer;
@@ -32,6 +34,7 @@ mod tokens;
 
 use mcpgraph_runtime::host::CallerToken;
 
+pub use error::TokenError;
 pub use settings::AuthSettings;
 pub use tokens::{Authorizer, Refusal};
 

@@ -68,5 +68,5 @@ pub mod testing {
     pub use jsonata_core;
     pub use mcpgraph_expr::evaluator::evaluate_standalone;
     pub use mcpgraph_expr::json::{from_json, to_json};
-    pub use mcpgraph_expr::logic::{RuleOutcome, evaluate_logic, evaluate_lowered};
+    pub use mcpgraph_expr::logic::{OutcomeError, RuleOutcome, evaluate_logic, evaluate_lowered};
 }

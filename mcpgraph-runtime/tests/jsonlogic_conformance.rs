@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use mcpgraph_runtime::testing::evaluate_logic;
+use mcpgraph_runtime::testing::{OutcomeError, evaluate_logic};
 use serde_json::Value;
 
 use common::{check_against_known_failures, conformance_dir, json_equal};
@@ -50,7 +50,7 @@ fn run(
 
 fn against_suite(
     case: &serde_json::Map<String, Value>,
-    outcome: Result<Value, String>,
+    outcome: Result<Value, OutcomeError>,
 ) -> Result<(), String> {
     match (case.get("result"), case.get("error"), outcome) {
         (Some(want), _, Ok(got)) if json_equal(&got, want) => Ok(()),
@@ -59,7 +59,7 @@ fn against_suite(
         // The error must be the one expected (its `type`), not, say, the
         // rejection of an operator the runtime does not offer.
         (None, Some(want), Err(e)) => match want.get("type").and_then(Value::as_str) {
-            Some(kind) if !e.contains(kind) => {
+            Some(kind) if !e.to_string().contains(kind) => {
                 Err(format!("expected error {want}, got error: {e}"))
             }
             _ => Ok(()),

@@ -293,7 +293,7 @@ pub(super) enum DialError {
         source: reqwest::header::InvalidHeaderValue,
     },
     /// Its OAuth settings or tokens: the OAuth layer's reason.
-    Auth(String),
+    Auth(mcpgraph_oauth::client::TokenError),
     /// The SSE server's event stream could not be opened.
     Sse(SseError),
     /// The streamable HTTP server at `url` failed the handshake.
@@ -321,7 +321,7 @@ impl std::fmt::Display for DialError {
             Self::HeaderValue { name, source } => {
                 write!(f, "invalid value for header `{name}`: {source}")
             }
-            Self::Auth(why) => f.write_str(why),
+            Self::Auth(e) => e.fmt(f),
             Self::Sse(e) => e.fmt(f),
             Self::Handshake { url, error } => write!(f, "{url}: {}", initialize_error(error)),
             Self::SseHandshake { url, error } => write!(f, "{url}: {error}"),
@@ -338,8 +338,9 @@ impl std::error::Error for DialError {
             Self::HeaderName { source, .. } => Some(source),
             Self::HeaderValue { source, .. } => Some(source),
             Self::Sse(e) => Some(e),
+            Self::Auth(e) => Some(e),
             Self::Handshake { error, .. } | Self::SseHandshake { error, .. } => Some(&**error),
-            Self::Auth(_) | Self::Cut { .. } => None,
+            Self::Cut { .. } => None,
         }
     }
 }

@@ -6,7 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use mcpgraph_oauth::client::{AuthSettings, Authorizer, Behalf, Host, Refusal};
+use mcpgraph_oauth::client::{AuthSettings, Authorizer, Behalf, Host, Refusal, TokenError};
 use rmcp::transport::auth::AuthError;
 use rmcp::transport::streamable_http_client::StreamableHttpError;
 
@@ -36,12 +36,12 @@ impl SharedAuthorizer {
         auth: &mcpgraph_format::Auth,
         server: &str,
         url: &str,
-    ) -> Result<Arc<Authorizer>, String> {
+    ) -> Result<Arc<Authorizer>, TokenError> {
         self.cell
             .get_or_try_init(|| async {
                 // rmcp's OAuth client is reqwest's, with our TLS provider.
                 crate::http_client::install_crypto_provider();
-                super::check_issuer(auth).map_err(|e| e.to_string())?;
+                super::check_issuer(auth).map_err(|e| TokenError::Settings(e.to_string()))?;
                 let settings = AuthSettings::new(auth, HOST)?;
                 Authorizer::new(server, url, settings).map(Arc::new)
             })
@@ -79,7 +79,7 @@ where
         return call(parts, given).await;
     };
     let failed =
-        |message: String| StreamableHttpError::Auth(AuthError::AuthorizationFailed(message));
+        |e: TokenError| StreamableHttpError::Auth(AuthError::AuthorizationFailed(e.to_string()));
     let mut sent = auth.token(behalf).await.map_err(failed)?;
     let mut unauthorized = 0;
     for _ in 0..MAX_TRIES {
@@ -106,8 +106,8 @@ where
                 .map_err(failed)?,
         );
     }
-    Err(failed(format!(
-        "the server refused every token given ({MAX_TRIES} tries)"
+    Err(StreamableHttpError::Auth(AuthError::AuthorizationFailed(
+        format!("the server refused every token given ({MAX_TRIES} tries)"),
     )))
 }
 
@@ -134,26 +134,30 @@ pub async fn run_auth(
         .ok_or_else(|| super::AuthRunError::NoAuth {
             server: name.clone(),
         })?;
-    let authorizer = SharedAuthorizer::default().get(auth, name, &url).await?;
+    let oauth = |e: TokenError| super::AuthRunError::OAuth(Box::new(e));
+    let authorizer = SharedAuthorizer::default()
+        .get(auth, name, &url)
+        .await
+        .map_err(oauth)?;
     match action {
         super::AuthAction::Login => {
             if auth.grant == mcpgraph_format::Grant::AuthorizationCode {
-                authorizer.log_in(None).await?;
+                authorizer.log_in(None).await.map_err(oauth)?;
                 Ok(format!(
                     "logged in to `{name}`; {}",
-                    authorizer.status().await?
+                    authorizer.status().await.map_err(oauth)?
                 ))
             } else {
-                authorizer.token(Behalf::Graph).await?;
+                authorizer.token(Behalf::Graph).await.map_err(oauth)?;
                 Ok(format!(
                     "`{name}`: the graph's credentials got a token (each run gets its own)"
                 ))
             }
         }
         super::AuthAction::Logout => {
-            authorizer.forget().await?;
+            authorizer.forget().await.map_err(oauth)?;
             Ok(format!("`{name}`: tokens forgotten"))
         }
-        super::AuthAction::Status => Ok(authorizer.status().await?),
+        super::AuthAction::Status => authorizer.status().await.map_err(oauth),
     }
 }

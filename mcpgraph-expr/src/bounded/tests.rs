@@ -1,8 +1,10 @@
 //! The rewrites give the built-ins' results below the budget, and fail
 //! (or stop) before an oversized result is built.
 
+use super::host::{Budget, distinct};
 use super::*;
-use jsonata_core::evaluator::Context;
+use jsonata_core::evaluator::{CancelToken, Context, Evaluator, EvaluatorError};
+use jsonata_core::value::JValue;
 
 const DATA: &str = r#"{"s": "ab", "w": 6, "xs": ["a", "b", "c"], "o": {"k": [1, {"z": 2}]}}"#;
 
@@ -203,7 +205,7 @@ fn distinct_is_linear_and_stops_when_cancelled() {
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     let token = CancelToken::new();
     token.cancel();
-    let err = super::distinct::distinct(
+    let err = distinct::distinct(
         &[JValue::array((0..10).map(JValue::from).collect())],
         &Budget {
             max_bytes: u64::MAX,

@@ -15,14 +15,8 @@
 //! are.
 
 use jsonata_core::ast::AstNode;
-#[cfg(feature = "eval")]
-use jsonata_core::evaluator::EvaluatorError;
-#[cfg(feature = "eval")]
-use jsonata_core::value::JValue;
 
 use crate::is_index_key;
-#[cfg(feature = "eval")]
-use crate::{in_js_order as keys_in_js_order, sort_js_order};
 
 /// `$__mcpgraph_js_keys(value)`: an object's keys put in JavaScript's
 /// order.
@@ -50,24 +44,4 @@ pub(super) fn needs_order(node: &AstNode) -> bool {
 /// Whether `node` is already a call of [`KEYS`].
 pub(super) fn is_wrapper(node: &AstNode) -> bool {
     matches!(node, AstNode::Function { name, .. } if name == KEYS)
-}
-
-/// Its argument, an object's keys put in JavaScript's order; anything
-/// else (an object already in order included) as it is.
-#[cfg(feature = "eval")]
-pub(super) fn in_js_order(args: &[JValue]) -> Result<JValue, EvaluatorError> {
-    let value = match args.first() {
-        Some(value) => value,
-        None => return Ok(JValue::Undefined),
-    };
-    let JValue::Object(map) = value else {
-        return Ok(value.clone());
-    };
-    if keys_in_js_order(map.keys().map(String::as_str)) {
-        return Ok(value.clone());
-    }
-    let mut entries: Vec<(String, JValue)> =
-        map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    sort_js_order(&mut entries);
-    Ok(JValue::object(entries.into_iter().collect()))
 }

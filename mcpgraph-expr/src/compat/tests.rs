@@ -6,6 +6,7 @@
 //! ```
 
 use jsonata_core::ast::AstNode;
+use jsonata_core::evaluator::Evaluator;
 use jsonata_core::value::JValue;
 
 use super::*;

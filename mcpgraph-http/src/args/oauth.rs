@@ -110,7 +110,7 @@ fn parse_algorithm(text: &str) -> Result<Algorithm, ArgError> {
 
 #[cfg(test)]
 mod tests {
-    fn serve(args: &[&str]) -> Result<super::OAuthArgs, String> {
+    fn serve(args: &[&str]) -> Result<super::OAuthArgs, clap::Error> {
         crate::args::tests::parse(args).map(|http| http.oauth)
     }
 

@@ -7,6 +7,7 @@
 //! caller token, kept until it runs out or is refused; at most
 //! [`MAX_KEPT`] kept, the stale ones dropped first.
 
+use super::error::TokenError;
 use std::collections::HashMap;
 
 use sha2::Digest as _;
@@ -41,7 +42,7 @@ impl Exchanges {
         pin: &Pin,
         caller: &CallerToken,
         refused: Option<&str>,
-    ) -> Result<String, String> {
+    ) -> Result<String, TokenError> {
         let key: [u8; 32] = sha2::Sha256::digest(caller.secret().as_bytes()).into();
         {
             let mut kept = self.kept.lock().await;
@@ -59,16 +60,15 @@ impl Exchanges {
             .endpoint
             .get_or_try_init(|| async {
                 let (_, resolution) = pin.discover(url, None).await?;
-                Ok::<_, String>(resolution.metadata.token_endpoint)
+                Ok::<_, TokenError>(resolution.metadata.token_endpoint)
             })
             .await?;
-        let client_id = settings
-            .client_id()?
-            .ok_or("the `token_exchange` grant needs `clientId`")?;
-        let secret = secrets
-            .client_secret
-            .clone()
-            .ok_or("the `token_exchange` grant needs a client secret")?;
+        let client_id = settings.client_id()?.ok_or_else(|| {
+            TokenError::Settings("the `token_exchange` grant needs `clientId`".to_owned())
+        })?;
+        let secret = secrets.client_secret.clone().ok_or_else(|| {
+            TokenError::Settings("the `token_exchange` grant needs a client secret".to_owned())
+        })?;
         let mut form = vec![
             (
                 "grant_type",

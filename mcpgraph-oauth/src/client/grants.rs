@@ -7,6 +7,7 @@
 //! Each gives a [`Token`]; none has a refresh token, so an expired token is
 //! got again the same way.
 
+use super::error::TokenError;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mcpgraph_format::{Algorithm, Grant};
@@ -69,12 +70,14 @@ pub(crate) async fn unattended(
     secrets: &Secrets,
     pin: &Pin,
     challenge: Option<&str>,
-) -> Result<Token, String> {
+) -> Result<Token, TokenError> {
     let (manager, resolution) = pin.discover(url, challenge).await?;
     if settings.grant == Grant::JwtBearer {
         return jwt_bearer(url, settings, secrets, &resolution.metadata).await;
     }
-    let client_id = settings.client_id()?.ok_or("`auth` needs `clientId`")?;
+    let client_id = settings
+        .client_id()?
+        .ok_or_else(|| TokenError::Settings("`auth` needs `clientId`".to_owned()))?;
     match settings.grant {
         Grant::Enterprise => {
             enterprise(url, settings, secrets, client_id, &resolution.metadata).await
@@ -93,9 +96,12 @@ pub(crate) async fn unattended(
                 .await
             }
             None => {
-                let client_secret = secrets.client_secret.clone().ok_or(
-                    "the `client_credentials` grant needs a client secret or a private key",
-                )?;
+                let client_secret = secrets.client_secret.clone().ok_or_else(|| {
+                    TokenError::Settings(
+                        "the `client_credentials` grant needs a client secret or a private key"
+                            .to_owned(),
+                    )
+                })?;
                 let mut manager = manager;
                 manager.set_metadata(resolution.metadata);
                 let config = ClientCredentialsConfig::ClientSecret {
@@ -106,11 +112,11 @@ pub(crate) async fn unattended(
                 };
                 manager
                     .configure_client_credentials(&config)
-                    .map_err(describe)?;
+                    .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
                 let response = manager
                     .exchange_client_credentials(&config)
                     .await
-                    .map_err(describe)?;
+                    .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
                 Ok(from_response(&response))
             }
         },
@@ -142,9 +148,10 @@ async fn key_assertion(
     pem: &str,
     algorithm: Option<Algorithm>,
     metadata: &AuthorizationMetadata,
-) -> Result<Token, String> {
+) -> Result<Token, TokenError> {
     use jsonwebtoken::Header;
-    let (key, default) = crate::jwt::signing_key(pem).map_err(|e| e.to_string())?;
+    let (key, default) =
+        crate::jwt::signing_key(pem).map_err(|e| TokenError::AuthorizationServer(e.to_string()))?;
     let algorithm = match algorithm {
         None => default,
         Some(Algorithm::RS256) => jsonwebtoken::Algorithm::RS256,
@@ -155,7 +162,7 @@ async fn key_assertion(
     };
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| TokenError::AuthorizationServer(e.to_string()))?;
     let audience = metadata
         .issuer
         .clone()
@@ -170,8 +177,9 @@ async fn key_assertion(
     });
     let mut header = Header::new(algorithm);
     header.typ = Some("JWT".into());
-    let assertion = jsonwebtoken::encode(&header, &claims, &key)
-        .map_err(|e| format!("signing the client assertion: {e}"))?;
+    let assertion = jsonwebtoken::encode(&header, &claims, &key).map_err(|e| {
+        TokenError::AuthorizationServer(format!("signing the client assertion: {e}"))
+    })?;
     let form = vec![
         ("grant_type", "client_credentials".to_owned()),
         (
@@ -194,11 +202,15 @@ async fn jwt_bearer(
     settings: &AuthSettings,
     secrets: &Secrets,
     metadata: &AuthorizationMetadata,
-) -> Result<Token, String> {
+) -> Result<Token, TokenError> {
     let assertion = secrets
         .assertion
         .as_ref()
-        .ok_or("the `jwt_bearer` grant needs `assertion` or `assertionFile`")?
+        .ok_or_else(|| {
+            TokenError::Settings(
+                "the `jwt_bearer` grant needs `assertion` or `assertionFile`".to_owned(),
+            )
+        })?
         .read()?;
     let mut form = vec![
         (
@@ -221,7 +233,7 @@ async fn post_grant(
     settings: &AuthSettings,
     metadata: &AuthorizationMetadata,
     mut form: Vec<(&str, String)>,
-) -> Result<Token, String> {
+) -> Result<Token, TokenError> {
     if !settings.scopes.is_empty() {
         form.push(("scope", settings.scopes.join(" ")));
     }
@@ -250,11 +262,10 @@ async fn enterprise(
     secrets: &Secrets,
     client_id: String,
     metadata: &AuthorizationMetadata,
-) -> Result<Token, String> {
-    let idp = secrets
-        .enterprise
-        .as_ref()
-        .ok_or("the `enterprise` grant needs `auth.enterprise`")?;
+) -> Result<Token, TokenError> {
+    let idp = secrets.enterprise.as_ref().ok_or_else(|| {
+        TokenError::Settings("the `enterprise` grant needs `auth.enterprise`".to_owned())
+    })?;
     let authentication = |secret: &Option<String>| match secret {
         Some(s) => EmaClientAuthentication::ClientSecretBasic(oauth2::ClientSecret::new(s.clone())),
         None => EmaClientAuthentication::None,
@@ -265,20 +276,22 @@ async fn enterprise(
         idp.idp_client_id.clone(),
     )
     .with_client_authentication(authentication(&idp.idp_client_secret));
-    let issuer = metadata
-        .issuer
-        .clone()
-        .ok_or("the server's authorization server gives no issuer")?;
+    let issuer = metadata.issuer.clone().ok_or_else(|| {
+        TokenError::AuthorizationServer(
+            "the server's authorization server gives no issuer".to_owned(),
+        )
+    })?;
     let resource_server =
         EmaAuthorizationServer::new(issuer, metadata.token_endpoint.clone(), client_id)
             .with_client_authentication(authentication(&secrets.client_secret));
-    let http = rmcp::transport::auth::default_oauth_http_client().map_err(describe)?;
+    let http = rmcp::transport::auth::default_oauth_http_client()
+        .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
     let token =
         EmaExchangeRequest::new_with_id_token(idp_server, resource_server, url, &idp.id_token)
             .with_scopes(settings.scopes.iter().cloned())
             .exchange(&http, &http)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| TokenError::AuthorizationServer(e.to_string()))?;
     Ok(Token::new(
         token.access_token.secret().clone(),
         token.expires_in,

@@ -12,6 +12,7 @@
 //! It must not decide which grant runs or hold tokens (`tokens`,
 //! `grants`, `exchange` and `login` do).
 
+use super::error::TokenError;
 use std::sync::{Arc, Mutex};
 
 use rmcp::transport::auth::{
@@ -69,11 +70,11 @@ impl Pin {
 
     /// Pins `issuer`, which a kept login recorded: an error when another is
     /// pinned already.
-    pub(crate) fn stored(&self, issuer: &str) -> Result<(), String> {
+    pub(crate) fn stored(&self, issuer: &str) -> Result<(), TokenError> {
         self.learn(issuer, Source::Stored)
     }
 
-    fn learn(&self, issuer: &str, source: Source) -> Result<(), String> {
+    fn learn(&self, issuer: &str, source: Source) -> Result<(), TokenError> {
         let mut pinned = self.lock();
         match pinned.as_ref() {
             None => {
@@ -81,7 +82,12 @@ impl Pin {
                 Ok(())
             }
             Some((kept, _)) if same_issuer(kept, issuer) => Ok(()),
-            Some((kept, how)) => Err(self.mismatch(kept, *how, issuer, source.describe())),
+            Some((kept, how)) => Err(TokenError::AuthorizationServer(self.mismatch(
+                kept,
+                *how,
+                issuer,
+                source.describe(),
+            ))),
         }
     }
 
@@ -103,14 +109,16 @@ impl Pin {
         &self,
         url: &str,
         challenge: Option<&str>,
-    ) -> Result<(AuthorizationManager, AuthorizationMetadataResolution), String> {
+    ) -> Result<(AuthorizationManager, AuthorizationMetadataResolution), TokenError> {
         let pinned = self.lock().clone();
         let Some((issuer, how)) = pinned else {
-            let manager = AuthorizationManager::new(url).await.map_err(describe)?;
+            let manager = AuthorizationManager::new(url)
+                .await
+                .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
             let resolution = manager
                 .resolve_metadata_from_challenge(challenge)
                 .await
-                .map_err(describe)?;
+                .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
             if let Some(found) = &resolution.metadata.issuer {
                 self.learn(found, Source::Discovered)?;
             }
@@ -119,7 +127,7 @@ impl Pin {
         let gate = Gate::new(url, &issuer)?;
         let manager = AuthorizationManager::new_with_oauth_http_client(url, gate.clone())
             .await
-            .map_err(describe)?;
+            .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
         let named_by = if challenge.is_some() {
             "its 401 challenge"
         } else {
@@ -132,13 +140,16 @@ impl Pin {
                 let at_issuer =
                     AuthorizationManager::new_with_oauth_http_client(issuer.as_str(), gate.clone())
                         .await
-                        .map_err(describe)?;
-                let r = at_issuer.resolve_metadata().await.map_err(describe)?;
+                        .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
+                let r = at_issuer
+                    .resolve_metadata()
+                    .await
+                    .map_err(|e| TokenError::AuthorizationServer(describe(e)))?;
                 if r.source == AuthorizationMetadataSource::LegacyEndpointFallback {
-                    return Err(format!(
+                    return Err(TokenError::AuthorizationServer(format!(
                         "`{}`: the pinned authorization server `{issuer}` publishes no metadata",
                         self.server
-                    ));
+                    )));
                 }
                 r
             }
@@ -147,32 +158,42 @@ impl Pin {
                 authorization_servers,
                 ..
             }) if gate.refused() => {
-                return Err(self.mismatch(
+                return Err(TokenError::AuthorizationServer(self.mismatch(
                     &issuer,
                     how,
                     &authorization_servers.join(", "),
                     named_by,
-                ));
+                )));
             }
             Err(e) if gate.refused() => {
-                return Err(format!(
+                return Err(TokenError::AuthorizationServer(format!(
                     "{}; {}",
                     self.mismatch(&issuer, how, &gate.refused_origins(), named_by),
                     describe(e)
-                ));
+                )));
             }
-            Err(e) => return Err(format!("`{}`: {}", self.server, describe(e))),
+            Err(e) => {
+                return Err(TokenError::AuthorizationServer(format!(
+                    "`{}`: {}",
+                    self.server,
+                    describe(e)
+                )));
+            }
         };
         match resolution.metadata.issuer.as_deref() {
             Some(found) if same_issuer(found, &issuer) => {}
-            Some(found) => return Err(self.mismatch(&issuer, how, found, named_by)),
+            Some(found) => {
+                return Err(TokenError::AuthorizationServer(
+                    self.mismatch(&issuer, how, found, named_by),
+                ));
+            }
             None => {
-                return Err(format!(
+                return Err(TokenError::AuthorizationServer(format!(
                     "`{}`: the authorization server metadata found names no issuer, and the \
                      server's issuer is pinned to `{issuer}` (by {})",
                     self.server,
                     how.describe()
-                ));
+                )));
             }
         }
         gate.allow_endpoints(&resolution.metadata);
@@ -211,10 +232,13 @@ struct Gate {
 }
 
 impl Gate {
-    fn new(url: &str, issuer: &str) -> Result<Arc<Gate>, String> {
+    fn new(url: &str, issuer: &str) -> Result<Arc<Gate>, TokenError> {
         let allowed = [url, issuer].iter().filter_map(|u| origin(u)).collect();
         Ok(Arc::new(Gate {
-            inner: Arc::new(rmcp::transport::auth::default_oauth_http_client().map_err(describe)?),
+            inner: Arc::new(
+                rmcp::transport::auth::default_oauth_http_client()
+                    .map_err(|e| TokenError::AuthorizationServer(describe(e)))?,
+            ),
             allowed: Arc::new(Mutex::new(allowed)),
             refused: Arc::default(),
         }))

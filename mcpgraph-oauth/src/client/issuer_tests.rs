@@ -88,7 +88,12 @@ async fn an_issuer_learned_at_the_first_discovery_stays_fixed() {
     // The server now names another: an error naming both, and the
     // other is not asked anything.
     *named.lock().unwrap() = b.clone();
-    let err = pin.discover(&url, None).await.err().expect("refused");
+    let err = pin
+        .discover(&url, None)
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(
         err.contains("`crm`") && err.contains(&a) && err.contains(&b),
         "{err}"
@@ -101,11 +106,17 @@ async fn an_issuer_learned_at_the_first_discovery_stays_fixed() {
         .discover(&url, Some(&challenge))
         .await
         .err()
-        .expect("refused");
+        .expect("refused")
+        .to_string();
     assert!(err.contains("401 challenge") && err.contains(&b), "{err}");
     assert_eq!(b_requests.load(Ordering::SeqCst), 0);
     // Nor is a kept login's other issuer taken.
-    assert!(pin.stored(&b).unwrap_err().contains("kept login"));
+    assert!(
+        pin.stored(&b)
+            .unwrap_err()
+            .to_string()
+            .contains("kept login")
+    );
     assert_eq!(pin.issuer().as_deref(), Some(a.as_str()));
 
     // Named back: found again.

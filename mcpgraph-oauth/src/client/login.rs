@@ -10,6 +10,7 @@
 //! else its client ID metadata document (`clientMetadataUrl`) where the
 //! authorization server takes those, else one registered dynamically.
 
+use super::error::TokenError;
 use std::time::Duration;
 
 use rmcp::transport::auth::{
@@ -42,11 +43,14 @@ pub(crate) async fn log_in(
     pin: &Pin,
     store: Store,
     challenge: Option<&str>,
-) -> Result<AuthorizationManager, String> {
-    let listener = TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .map_err(|e| format!("no loopback port for the login's redirect: {e}"))?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+) -> Result<AuthorizationManager, TokenError> {
+    let listener = TcpListener::bind(("127.0.0.1", 0)).await.map_err(|e| {
+        TokenError::Login(format!("no loopback port for the login's redirect: {e}"))
+    })?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| TokenError::Login(e.to_string()))?
+        .port();
     let redirect = format!("http://127.0.0.1:{port}/callback");
 
     let previous = store.load().await.ok().flatten();
@@ -105,13 +109,18 @@ pub(crate) async fn log_in(
     }
     let session = AuthorizationSession::new(manager, request)
         .await
-        .map_err(|(_, e)| describe(e))?;
+        .map_err(|(_, e)| TokenError::Login(describe(e)))?;
     let authorization_url = session.get_authorization_url();
     let state = browsable(server, authorization_url)?;
     open(server, authorization_url).await;
     let callback = tokio::time::timeout(LOGIN_LIMIT, callback(&listener, &state))
         .await
-        .map_err(|_| format!("no login came back within {} s", LOGIN_LIMIT.as_secs()))??;
+        .map_err(|_| {
+            TokenError::Login(format!(
+                "no login came back within {} s",
+                LOGIN_LIMIT.as_secs()
+            ))
+        })??;
     // rmcp logs the code it exchanges (at debug level): a secret, if a
     // short-lived one.
     let query = callback.split_once('?').map_or("", |(_, q)| q);
@@ -123,7 +132,7 @@ pub(crate) async fn log_in(
     session
         .handle_callback_url(&format!("http://127.0.0.1:{port}{callback}"))
         .await
-        .map_err(describe)?;
+        .map_err(|e| TokenError::Login(describe(e)))?;
     Ok(session.auth_manager)
 }
 
@@ -135,7 +144,7 @@ pub(crate) async fn log_in(
 fn check_pkce(
     source: AuthorizationMetadataSource,
     methods: &Option<Vec<String>>,
-) -> Result<(), String> {
+) -> Result<(), TokenError> {
     if source == AuthorizationMetadataSource::LegacyEndpointFallback {
         return Ok(());
     }
@@ -145,7 +154,7 @@ fn check_pkce(
     {
         return Ok(());
     }
-    Err(match methods {
+    Err(TokenError::AuthorizationServer(match methods {
         None => "the authorization server's metadata has no `code_challenge_methods_supported`: \
                  without PKCE S256 a login is refused (MCP authorization spec)"
             .to_owned(),
@@ -153,7 +162,7 @@ fn check_pkce(
             "the authorization server does not do PKCE with S256 (it lists {}): a login is refused",
             m.join(", ")
         ),
-    })
+    }))
 }
 
 /// The `state` of the authorization URL `url` (from the authorization
@@ -161,14 +170,15 @@ fn check_pkce(
 /// or be printed: https, or http to a loopback host. Anything else (a
 /// `javascript:` or `file:` URL, plain http across a network) is refused,
 /// naming the server `server`.
-fn browsable(server: &str, url: &str) -> Result<String, String> {
+fn browsable(server: &str, url: &str) -> Result<String, TokenError> {
     let refused = |why: String| {
         format!(
             "the authorization endpoint of `{server}`'s authorization server {why}: \
              not opened in a browser, nor printed"
         )
     };
-    let parsed = url::Url::parse(url).map_err(|e| refused(format!("is not a URL ({e})")))?;
+    let parsed = url::Url::parse(url)
+        .map_err(|e| TokenError::Login(refused(format!("is not a URL ({e})"))))?;
     let loopback = match parsed.host() {
         Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -179,19 +189,23 @@ fn browsable(server: &str, url: &str) -> Result<String, String> {
         "https" => {}
         "http" if loopback => {}
         "http" => {
-            return Err(refused(format!(
+            return Err(TokenError::Login(refused(format!(
                 "is plain http to `{}`, which is not a loopback host (https is needed)",
                 parsed.host_str().unwrap_or_default()
-            )));
+            ))));
         }
         scheme => {
-            return Err(refused(format!("is a `{scheme}:` URL (https is needed)")));
+            return Err(TokenError::Login(refused(format!(
+                "is a `{scheme}:` URL (https is needed)"
+            ))));
         }
     }
     let mut states = parsed.query_pairs().filter(|(key, _)| key == "state");
     match (states.next(), states.next()) {
         (Some((_, state)), None) if !state.is_empty() => Ok(state.into_owned()),
-        _ => Err(refused("has no single `state`".to_owned())),
+        _ => Err(TokenError::Login(refused(
+            "has no single `state`".to_owned(),
+        ))),
     }
 }
 
@@ -241,9 +255,12 @@ async fn open(server: &str, url: &str) {
 /// `state` and answers it; a callback with another state (or none) gets an
 /// error page and the wait goes on, other requests (a favicon, say) get
 /// 404. Returns the request's path and query.
-async fn callback(listener: &TcpListener, state: &str) -> Result<String, String> {
+async fn callback(listener: &TcpListener, state: &str) -> Result<String, TokenError> {
     loop {
-        let (mut stream, _) = listener.accept().await.map_err(|e| e.to_string())?;
+        let (mut stream, _) = listener
+            .accept()
+            .await
+            .map_err(|e| TokenError::Login(e.to_string()))?;
         let mut head = Vec::new();
         let mut buf = [0u8; 2048];
         while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < MAX_CALLBACK_BYTES {
@@ -351,7 +368,9 @@ mod tests {
             "data:text/html,hi",
             "ftp://auth.example/authorize",
         ] {
-            let error = browsable("srv", &format!("{bad}{query}")).unwrap_err();
+            let error = browsable("srv", &format!("{bad}{query}"))
+                .unwrap_err()
+                .to_string();
             assert!(error.contains("`srv`"), "{bad}: {error}");
             assert!(error.contains("not opened"), "{bad}: {error}");
             assert!(!error.contains("s1"), "the state is not shown: {error}");
@@ -363,12 +382,14 @@ mod tests {
         let discovered = AuthorizationMetadataSource::AuthorizationServerMetadata;
         let s256 = Some(vec!["plain".to_owned(), "S256".to_owned()]);
         assert!(check_pkce(discovered, &s256).is_ok());
-        let absent = check_pkce(discovered, &None).unwrap_err();
+        let absent = check_pkce(discovered, &None).unwrap_err().to_string();
         assert!(
             absent.contains("code_challenge_methods_supported"),
             "{absent}"
         );
-        let plain = check_pkce(discovered, &Some(vec!["plain".to_owned()])).unwrap_err();
+        let plain = check_pkce(discovered, &Some(vec!["plain".to_owned()]))
+            .unwrap_err()
+            .to_string();
         assert!(plain.contains("lists plain"), "{plain}");
         assert!(check_pkce(AuthorizationMetadataSource::LegacyEndpointFallback, &None).is_ok());
     }

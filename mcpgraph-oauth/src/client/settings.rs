@@ -3,6 +3,7 @@
 //! `${VAR}` expanded and files read when the server is first called, each
 //! value remembered as a secret so that no error or log line shows it.
 
+use super::error::TokenError;
 use std::ops::Deref;
 
 use mcpgraph_format::Auth;
@@ -48,7 +49,7 @@ pub(crate) enum Assertion {
 
 impl Assertion {
     /// The token now.
-    pub(crate) fn read(&self) -> Result<String, String> {
+    pub(crate) fn read(&self) -> Result<String, TokenError> {
         match self {
             Assertion::Given(token) => Ok(token.clone()),
             Assertion::File { path, name } => read_secret(name, "assertion", path),
@@ -71,8 +72,9 @@ impl AuthSettings {
     /// The client manager checks that `issuer` is a URL
     /// (`mcpgraph-downstream`'s `check_issuer`, which `--mcp` files need
     /// without this crate too).
-    pub fn new(auth: &Auth, host: Host) -> Result<AuthSettings, String> {
-        auth.check(false).map_err(|e| e.to_string())?;
+    pub fn new(auth: &Auth, host: Host) -> Result<AuthSettings, TokenError> {
+        auth.check(false)
+            .map_err(|e| TokenError::Settings(e.to_string()))?;
         Ok(AuthSettings {
             auth: auth.clone(),
             host,
@@ -85,17 +87,17 @@ impl AuthSettings {
     }
 
     /// `text`, `${VAR}` expanded.
-    pub(crate) fn expand(&self, text: &str) -> Result<String, String> {
+    pub(crate) fn expand(&self, text: &str) -> Result<String, TokenError> {
         expand(text)
     }
 
     /// `issuer`, `${VAR}` expanded.
-    pub(crate) fn issuer(&self) -> Result<Option<String>, String> {
+    pub(crate) fn issuer(&self) -> Result<Option<String>, TokenError> {
         self.auth.issuer.as_deref().map(expand).transpose()
     }
 
     /// Reads this server's secrets now (`${VAR}` and files).
-    pub(crate) fn secrets(&self, server: &str) -> Result<Secrets, String> {
+    pub(crate) fn secrets(&self, server: &str) -> Result<Secrets, TokenError> {
         let client_secret = secret(
             server,
             "clientSecret",
@@ -120,8 +122,13 @@ impl AuthSettings {
                     &e.idp_client_secret,
                     &e.idp_client_secret_file,
                 )?,
-                id_token: secret(server, "idToken", &e.id_token, &e.id_token_file)?
-                    .ok_or("`auth.enterprise` needs `idToken` or `idTokenFile`")?,
+                id_token: secret(server, "idToken", &e.id_token, &e.id_token_file)?.ok_or_else(
+                    || {
+                        TokenError::Settings(
+                            "`auth.enterprise` needs `idToken` or `idTokenFile`".to_owned(),
+                        )
+                    },
+                )?,
             }),
         };
         let assertion = match (&self.assertion, &self.assertion_file) {
@@ -141,14 +148,14 @@ impl AuthSettings {
     }
 
     /// `clientId`, `${VAR}` expanded.
-    pub(crate) fn client_id(&self) -> Result<Option<String>, String> {
+    pub(crate) fn client_id(&self) -> Result<Option<String>, TokenError> {
         self.auth.client_id.as_deref().map(expand).transpose()
     }
 }
 
 /// `text`, `${VAR}` expanded, the values remembered as secrets.
-fn expand(text: &str) -> Result<String, String> {
-    mcpgraph_secrets::expand_env(text).map_err(|e| e.to_string())
+fn expand(text: &str) -> Result<String, TokenError> {
+    mcpgraph_secrets::expand_env(text).map_err(|e| TokenError::Settings(e.to_string()))
 }
 
 /// A secret given as `${VAR}` (`value`) or as a file path (`file`), read
@@ -159,7 +166,7 @@ fn secret(
     key: &str,
     value: &Option<String>,
     file: &Option<String>,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, TokenError> {
     if let Some(value) = value {
         return expand(value).map(Some);
     }
@@ -171,9 +178,9 @@ fn secret(
 }
 
 /// The secret in the file `path` (`auth.KEYFile`), remembered as `name`.
-fn read_secret(name: &str, key: &str, path: &str) -> Result<String, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("`auth.{key}File` `{path}`: {e}"))?;
+fn read_secret(name: &str, key: &str, path: &str) -> Result<String, TokenError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| TokenError::Settings(format!("`auth.{key}File` `{path}`: {e}")))?;
     let text = text.trim().to_owned();
     mcpgraph_runtime::host::remember(name, &text);
     Ok(text)

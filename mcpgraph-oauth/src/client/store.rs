@@ -10,6 +10,7 @@
 //! other's rotated refresh tokens; it waits for another process's lock for
 //! [`LOCK_WAIT`] at most.
 
+use super::error::TokenError;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
@@ -85,7 +86,7 @@ impl FileStore {
     /// graph's `clientId` or `clientMetadataUrl`; `None` for a client
     /// registered dynamically, whose file is named by the URL alone, as
     /// all were before the client was part of the name).
-    pub(crate) fn for_server(url: &str, client: Option<&str>) -> Result<FileStore, String> {
+    pub(crate) fn for_server(url: &str, client: Option<&str>) -> Result<FileStore, TokenError> {
         let dir = directory()?;
         let mut digest = sha2::Sha256::new();
         digest.update(url.as_bytes());
@@ -119,13 +120,17 @@ impl FileStore {
 }
 
 /// `$XDG_DATA_HOME/mcpgraph/oauth`, or `$HOME/.local/share/mcpgraph/oauth`.
-fn directory() -> Result<PathBuf, String> {
+fn directory() -> Result<PathBuf, TokenError> {
     let base = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => {
             let home = std::env::var_os("HOME")
                 .filter(|v| !v.is_empty())
-                .ok_or("neither XDG_DATA_HOME nor HOME is set: no place to keep tokens")?;
+                .ok_or_else(|| {
+                    TokenError::Store(
+                        "neither XDG_DATA_HOME nor HOME is set: no place to keep tokens".to_owned(),
+                    )
+                })?;
             PathBuf::from(home).join(".local/share")
         }
     };

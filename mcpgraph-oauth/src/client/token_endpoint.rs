@@ -6,6 +6,7 @@
 //! [`check_address`]) and the request connects to those, so a name that
 //! answers otherwise the second time (DNS rebinding) cannot move it.
 
+use super::error::TokenError;
 use std::net::SocketAddr;
 use std::str::FromStr as _;
 use std::time::Duration;
@@ -27,7 +28,7 @@ pub(super) async fn token_request(
     server: &str,
     endpoint: &str,
     form: &[(&str, String)],
-) -> Result<OAuthTokenResponse, String> {
+) -> Result<OAuthTokenResponse, TokenError> {
     token_request_via(client, server, endpoint, form, &System).await
 }
 
@@ -40,7 +41,7 @@ async fn token_request_via(
     endpoint: &str,
     form: &[(&str, String)],
     resolver: &dyn Resolve,
-) -> Result<OAuthTokenResponse, String> {
+) -> Result<OAuthTokenResponse, TokenError> {
     let checked = check_address(server, endpoint, resolver).await?;
     let body = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form.iter().map(|(k, v)| (*k, v.as_str())))
@@ -48,9 +49,12 @@ async fn token_request_via(
     if let Some(name) = &checked.name {
         client = client.resolve_to_addrs(name, &checked.addresses);
     }
-    let client = client
-        .build()
-        .map_err(|e| format!("cannot create an HTTP client: {}", super::error_chain(&e)))?;
+    let client = client.build().map_err(|e| {
+        TokenError::AuthorizationServer(format!(
+            "cannot create an HTTP client: {}",
+            super::error_chain(&e)
+        ))
+    })?;
     let failed =
         |e: &reqwest::Error| format!("token request to {endpoint}: {}", super::error_chain(e));
     let mut response = client
@@ -61,15 +65,19 @@ async fn token_request_via(
         .timeout(TOKEN_TIMEOUT)
         .send()
         .await
-        .map_err(|e| failed(&e))?;
+        .map_err(|e| TokenError::AuthorizationServer(failed(&e)))?;
     let status = response.status();
     let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| failed(&e))? {
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| TokenError::AuthorizationServer(failed(&e)))?
+    {
         if bytes.len() + chunk.len() > MAX_ANSWER_BYTES {
-            return Err(format!(
+            return Err(TokenError::AuthorizationServer(format!(
                 "token response of {endpoint}: longer than {} KiB",
                 MAX_ANSWER_BYTES >> 10
-            ));
+            )));
         }
         bytes.extend_from_slice(&chunk);
     }
@@ -85,9 +93,12 @@ async fn token_request_via(
             (Some(error), None) => error,
             (None, _) => format!("HTTP {status}"),
         };
-        return Err(format!("token refused by {endpoint}: {error}"));
+        return Err(TokenError::AuthorizationServer(format!(
+            "token refused by {endpoint}: {error}"
+        )));
     }
-    serde_json::from_slice(&bytes).map_err(|e| format!("token response of {endpoint}: {e}"))
+    serde_json::from_slice(&bytes)
+        .map_err(|e| TokenError::AuthorizationServer(format!("token response of {endpoint}: {e}")))
 }
 
 /// How far inside a network an address is.
@@ -135,8 +146,9 @@ struct Resolved {
 }
 
 /// The addresses `url`'s host resolves to (by `resolver`), on its port.
-async fn addresses_of(url: &str, resolver: &dyn Resolve) -> Result<Resolved, String> {
-    let parsed = url::Url::parse(url).map_err(|e| format!("`{url}`: {e}"))?;
+async fn addresses_of(url: &str, resolver: &dyn Resolve) -> Result<Resolved, TokenError> {
+    let parsed = url::Url::parse(url)
+        .map_err(|e| TokenError::AuthorizationServer(format!("`{url}`: {e}")))?;
     let port = parsed.port_or_known_default().unwrap_or(443);
     let address = |ip: std::net::IpAddr| Resolved {
         name: None,
@@ -146,17 +158,24 @@ async fn addresses_of(url: &str, resolver: &dyn Resolve) -> Result<Resolved, Str
         Some(url::Host::Ipv4(ip)) => return Ok(address(ip.into())),
         Some(url::Host::Ipv6(ip)) => return Ok(address(ip.into())),
         Some(url::Host::Domain(host)) => host,
-        None => return Err(format!("`{url}` has no host")),
+        None => {
+            return Err(TokenError::AuthorizationServer(format!(
+                "`{url}` has no host"
+            )));
+        }
     };
-    let name = Name::from_str(host).map_err(|_| format!("`{host}` is not a host name"))?;
+    let name = Name::from_str(host)
+        .map_err(|_| TokenError::AuthorizationServer(format!("`{host}` is not a host name")))?;
     let addresses: Vec<SocketAddr> = resolver
         .resolve(name)
         .await
-        .map_err(|e| format!("resolving `{host}`: {e}"))?
+        .map_err(|e| TokenError::AuthorizationServer(format!("resolving `{host}`: {e}")))?
         .map(|a| SocketAddr::new(a.ip(), port))
         .collect();
     if addresses.is_empty() {
-        return Err(format!("resolving `{host}`: no address"));
+        return Err(TokenError::AuthorizationServer(format!(
+            "resolving `{host}`: no address"
+        )));
     }
     Ok(Resolved {
         name: Some(host.to_owned()),
@@ -182,18 +201,18 @@ async fn check_address(
     server: &str,
     endpoint: &str,
     resolver: &dyn Resolve,
-) -> Result<Resolved, String> {
+) -> Result<Resolved, TokenError> {
     let resolved = addresses_of(endpoint, resolver).await?;
     let inner = reach_of(&resolved.addresses);
     let outer = reach_of(&addresses_of(server, resolver).await?.addresses);
     if inner > outer {
-        return Err(format!(
+        return Err(TokenError::AuthorizationServer(format!(
             "the token endpoint {endpoint} is on a {} address, and the server {server} is not: refused",
             match inner {
                 Reach::Loopback => "loopback",
                 _ => "private",
             }
-        ));
+        )));
     }
     Ok(resolved)
 }
@@ -241,7 +260,8 @@ mod tests {
             &[("grant_type", "x".into())],
         )
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("longer than 1024 KiB"), "{error}");
     }
 
@@ -257,7 +277,8 @@ mod tests {
             &[("grant_type", "x".into())],
         )
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         let expected = format!("token refused by {url}: invalid_grant (assertion expired)");
         assert_eq!(error, expected);
     }
@@ -354,7 +375,8 @@ mod tests {
             &*Rebinding::new(&["127.0.0.1"]),
         )
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("loopback address"), "{error}");
         assert!(
             reached.try_recv().is_err(),
@@ -367,11 +389,13 @@ mod tests {
         let check = |server, endpoint| check_address(server, endpoint, &System);
         let error = check("http://93.184.215.14/mcp", "http://127.0.0.1:9/token")
             .await
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("loopback address"), "{error}");
         let error = check("http://93.184.215.14/mcp", "http://169.254.169.254/token")
             .await
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("private address"), "{error}");
         assert!(
             check("http://10.0.0.5/mcp", "http://10.0.0.6/token")

@@ -6,6 +6,7 @@
 //! run. Concurrent refusals are recovered from once: a request whose
 //! token was already replaced gets the new one.
 
+use super::error::TokenError;
 use mcpgraph_format::{Grant, TokenStore};
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, CredentialStore, InMemoryCredentialStore,
@@ -82,7 +83,7 @@ struct State {
 impl Authorizer {
     /// The authorizer of server `server` at `url` (its `${VAR}` expanded);
     /// reads the secrets now.
-    pub fn new(server: &str, url: &str, settings: AuthSettings) -> Result<Authorizer, String> {
+    pub fn new(server: &str, url: &str, settings: AuthSettings) -> Result<Authorizer, TokenError> {
         let secrets = settings.secrets(server)?;
         let pin = Pin::new(server, settings.issuer()?);
         let store = match settings.token_store() {
@@ -111,7 +112,10 @@ impl Authorizer {
     /// The token the next request carries; `None` when there is none yet
     /// (the request goes without, and the server's 401 says where to get
     /// one).
-    pub fn token<'a>(&'a self, behalf: Behalf<'a>) -> OneCopy<'a, Result<Option<String>, String>> {
+    pub fn token<'a>(
+        &'a self,
+        behalf: Behalf<'a>,
+    ) -> OneCopy<'a, Result<Option<String>, TokenError>> {
         one_copy(self.token_now(behalf))
     }
 
@@ -121,7 +125,7 @@ impl Authorizer {
         &self,
         caller: &CallerToken,
         refused: Option<&str>,
-    ) -> Result<String, String> {
+    ) -> Result<String, TokenError> {
         self.exchanges
             .token(
                 &self.url,
@@ -134,7 +138,7 @@ impl Authorizer {
             .await
     }
 
-    async fn token_now(&self, behalf: Behalf<'_>) -> Result<Option<String>, String> {
+    async fn token_now(&self, behalf: Behalf<'_>) -> Result<Option<String>, TokenError> {
         if self.settings.grant == Grant::TokenExchange {
             match behalf {
                 Behalf::Call(Some(caller)) => {
@@ -171,14 +175,19 @@ impl Authorizer {
                     | AuthError::TokenRefreshRejected(_)
                     | AuthError::TokenExpired,
                 ) => Ok(None),
-                Err(e) => Err(describe(e)),
+                Err(e) => Err(TokenError::AuthorizationServer(describe(e))),
             },
         }
     }
 
     /// A login kept by an earlier run (or `auth login`), if any.
-    async fn stored_login(&self) -> Result<Option<AuthorizationManager>, String> {
-        let Some(stored) = self.store.load().await.map_err(describe)? else {
+    async fn stored_login(&self) -> Result<Option<AuthorizationManager>, TokenError> {
+        let Some(stored) = self
+            .store
+            .load()
+            .await
+            .map_err(|e| TokenError::Store(describe(e)))?
+        else {
             return Ok(None);
         };
         // The kept tokens came from this issuer: they are never refreshed
@@ -189,7 +198,11 @@ impl Authorizer {
         let (mut manager, resolution) = self.pin.discover(&self.url, None).await?;
         manager.set_metadata(resolution.metadata);
         manager.set_credential_store(self.store.clone());
-        match manager.initialize_from_store().await.map_err(describe)? {
+        match manager
+            .initialize_from_store()
+            .await
+            .map_err(|e| TokenError::Store(describe(e)))?
+        {
             true => Ok(Some(manager)),
             false => Ok(None),
         }
@@ -203,7 +216,7 @@ impl Authorizer {
         sent: Option<&'a str>,
         challenge: &'a str,
         refusal: Refusal,
-    ) -> OneCopy<'a, Result<String, String>> {
+    ) -> OneCopy<'a, Result<String, TokenError>> {
         one_copy(self.recover_now(behalf, sent, challenge, refusal))
     }
 
@@ -220,13 +233,13 @@ impl Authorizer {
         sent: Option<&str>,
         challenge: &str,
         refusal: Refusal,
-    ) -> Result<String, String> {
+    ) -> Result<String, TokenError> {
         let _recovering = Recovering::new(&self.recovering);
         if self.settings.grant == Grant::TokenExchange {
             match behalf {
                 Behalf::Call(Some(caller)) => {
                     if refusal == Refusal::InsufficientScope {
-                        return Err(self.scope_refusal(challenge));
+                        return Err(TokenError::Scope(self.scope_refusal(challenge)));
                     }
                     return self.exchanged(caller, sent).await;
                 }
@@ -237,7 +250,7 @@ impl Authorizer {
         let mut state = self.state.lock().await;
         if self.settings.grant != Grant::AuthorizationCode {
             if refusal == Refusal::InsufficientScope {
-                return Err(self.scope_refusal(challenge));
+                return Err(TokenError::Scope(self.scope_refusal(challenge)));
             }
             if let Some(token) = &state.token
                 && Some(token.access.as_str()) != sent
@@ -275,7 +288,7 @@ impl Authorizer {
             }
         }
         if !(self.settings.host().interactive)() {
-            return Err(match refusal {
+            return Err(TokenError::Login(match refusal {
                 Refusal::Unauthorized => format!(
                     "`{}` needs a login: run `{} auth login {}`",
                     self.server,
@@ -288,21 +301,24 @@ impl Authorizer {
                     program(),
                     self.server
                 ),
-            });
+            }));
         }
         if state.logins >= MAX_LOGINS {
-            return Err(format!(
+            return Err(TokenError::Login(format!(
                 "`{}` refused the token after {MAX_LOGINS} logins this run: {}",
                 self.server,
                 match refusal {
                     Refusal::Unauthorized => "401 Unauthorized".to_owned(),
                     Refusal::InsufficientScope => self.scope_refusal(challenge),
                 }
-            ));
+            )));
         }
         state.logins += 1;
         let manager = self.log_in(Some(challenge)).await?;
-        let token = manager.get_access_token().await.map_err(describe)?;
+        let token = manager
+            .get_access_token()
+            .await
+            .map_err(|e| TokenError::Login(describe(e)))?;
         state.manager = Some(manager);
         Ok(token)
     }
@@ -312,7 +328,7 @@ impl Authorizer {
     pub fn log_in<'a>(
         &'a self,
         challenge: Option<&'a str>,
-    ) -> OneCopy<'a, Result<AuthorizationManager, String>> {
+    ) -> OneCopy<'a, Result<AuthorizationManager, TokenError>> {
         one_copy(super::login::log_in(
             &self.server,
             &self.url,
@@ -325,12 +341,15 @@ impl Authorizer {
     }
 
     /// Forgets the server's tokens (`auth logout`).
-    pub async fn forget(&self) -> Result<(), String> {
-        self.store.clear().await.map_err(describe)
+    pub async fn forget(&self) -> Result<(), TokenError> {
+        self.store
+            .clear()
+            .await
+            .map_err(|e| TokenError::Store(describe(e)))
     }
 
     /// Where the tokens are kept and what was granted (`auth status`).
-    pub async fn status(&self) -> Result<String, String> {
+    pub async fn status(&self) -> Result<String, TokenError> {
         let place = match &self.store {
             Store::File(f) => f.path().display().to_string(),
             Store::Memory(_) => "memory (this process only)".to_owned(),
@@ -339,26 +358,33 @@ impl Authorizer {
             Some(issuer) => format!(", issuer `{issuer}`"),
             None => String::new(),
         };
-        Ok(match self.store.load().await.map_err(describe)? {
-            Some(stored) if stored.token_response.is_some() => format!(
-                "`{}`: logged in (client `{}`, scopes: {}{}); tokens in {place}",
-                self.server,
-                stored.client_id,
-                if stored.granted_scopes.is_empty() {
-                    "none named".to_owned()
-                } else {
-                    stored.granted_scopes.join(" ")
-                },
-                stored
-                    .issuer
-                    .map(|i| format!(", issuer `{i}`"))
-                    .unwrap_or(issuer),
-            ),
-            _ => format!(
-                "`{}`: not logged in; tokens would be kept in {place}",
-                self.server
-            ),
-        })
+        Ok(
+            match self
+                .store
+                .load()
+                .await
+                .map_err(|e| TokenError::Store(describe(e)))?
+            {
+                Some(stored) if stored.token_response.is_some() => format!(
+                    "`{}`: logged in (client `{}`, scopes: {}{}); tokens in {place}",
+                    self.server,
+                    stored.client_id,
+                    if stored.granted_scopes.is_empty() {
+                        "none named".to_owned()
+                    } else {
+                        stored.granted_scopes.join(" ")
+                    },
+                    stored
+                        .issuer
+                        .map(|i| format!(", issuer `{i}`"))
+                        .unwrap_or(issuer),
+                ),
+                _ => format!(
+                    "`{}`: not logged in; tokens would be kept in {place}",
+                    self.server
+                ),
+            },
+        )
     }
 
     /// Whether the server gets each caller's own identity
@@ -370,13 +396,13 @@ impl Authorizer {
 
     /// The refusal of a call with no caller's token to a server that gets
     /// the caller's identity: the graph's own is never used in its place.
-    pub fn no_caller(&self) -> String {
-        format!(
+    pub fn no_caller(&self) -> TokenError {
+        TokenError::NoCaller(format!(
             "`{}` gets the caller's own identity (`grant: token_exchange`), and this call has no \
              caller's access token (the graph is not served with inbound OAuth, or the call came \
              another way): the graph's own identity is never used in its place",
             self.server
-        )
+        ))
     }
 
     fn scope_refusal(&self, challenge: &str) -> String {

@@ -4,8 +4,8 @@
 
 use super::coerce::{less_than, loose_eq, parse_float, strict_eq, to_number, to_string};
 use super::env::{Env, Operands};
-use super::tree::{Op, is_binary};
 use super::value::{Built, Val, js_truthy, logic_truthy};
+use crate::logic::tree::{Op, is_binary};
 
 /// The operators of any number of arguments.
 pub(super) fn variadic<'a>(

@@ -18,7 +18,10 @@ use super::Budget;
 /// with `values_equal` (object keys in any order, `0` and `-0` alike), and
 /// compared within their group only; the time limit is looked at as it
 /// goes.
-pub(super) fn distinct(args: &[JValue], budget: &Budget) -> Result<JValue, EvaluatorError> {
+pub(in crate::bounded) fn distinct(
+    args: &[JValue],
+    budget: &Budget,
+) -> Result<JValue, EvaluatorError> {
     let items = match args.first() {
         None | Some(JValue::Undefined) => return Ok(JValue::Undefined),
         Some(JValue::Array(items)) if items.len() > 1 => items,

@@ -4,13 +4,13 @@
 
 use jsonata_core::value::JValue;
 
-use super::env::Env;
+use super::env::{Bounds, Env, LogicError};
 use super::eval;
-use super::rule::{Bounds, Logic, check_rule_depth};
-use super::tree;
+use super::rule::{Logic, RuleError, check_rule_depth};
 use super::value::{Val, js_truthy};
 use crate::DEFAULT_MAX_VALUE_DEPTH;
 use crate::json::from_json;
+use crate::logic::tree;
 
 /// How deeply the data of [`evaluate_logic`] and [`evaluate_lowered`] (and
 /// the values they write) may nest: the format's default
@@ -20,7 +20,7 @@ const MAX_DATA_DEPTH: usize = DEFAULT_MAX_VALUE_DEPTH as usize;
 
 /// The error for data nested deeper than [`MAX_DATA_DEPTH`], if it is;
 /// measured without recursion, for values of any depth.
-fn check_data_depth(what: &str, value: &JValue) -> Result<(), String> {
+fn check_data_depth(what: &str, value: &JValue) -> Result<(), OutcomeError> {
     let mut stack = vec![(value, 0)];
     while let Some((value, depth)) = stack.pop() {
         let children: Box<dyn Iterator<Item = &JValue>> = match value {
@@ -29,7 +29,9 @@ fn check_data_depth(what: &str, value: &JValue) -> Result<(), String> {
             _ => continue,
         };
         if depth >= MAX_DATA_DEPTH {
-            return Err(format!("{what} nests deeper than {MAX_DATA_DEPTH} levels"));
+            return Err(OutcomeError::Input(format!(
+                "{what} nests deeper than {MAX_DATA_DEPTH} levels"
+            )));
         }
         stack.extend(children.map(|child| (child, depth + 1)));
     }
@@ -37,9 +39,34 @@ fn check_data_depth(what: &str, value: &JValue) -> Result<(), String> {
 }
 
 /// `JSON.stringify` of a rule's value, bounded (see [`Val::to_json`]).
-fn value_json(value: &Val<'_>) -> Result<Option<serde_json::Value>, String> {
-    value.to_json(MAX_DATA_DEPTH)
+fn value_json(value: &Val<'_>) -> Result<Option<serde_json::Value>, OutcomeError> {
+    value.to_json(MAX_DATA_DEPTH).map_err(OutcomeError::Value)
 }
+
+/// Why a rule given to a testing entry point has no outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutcomeError {
+    /// The rule does not compile.
+    Rule(RuleError),
+    /// The data or the slots given cannot be applied (too deep, too few).
+    Input(String),
+    /// What the rule threw or ran into.
+    Logic(LogicError),
+    /// The rule's value nests too deeply to write as JSON.
+    Value(String),
+}
+
+impl std::fmt::Display for OutcomeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Rule(e) => e.fmt(f),
+            Self::Logic(e) => e.fmt(f),
+            Self::Input(why) | Self::Value(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for OutcomeError {}
 
 /// The outcome of a rule, as the reference reports it.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,19 +80,21 @@ pub struct RuleOutcome {
 
 impl Logic {
     /// The rule's value and decision, as [`evaluate_lowered`] reports them.
-    pub fn outcome(&self, slots: &[JValue], context: &JValue) -> Result<RuleOutcome, String> {
+    pub fn outcome(&self, slots: &[JValue], context: &JValue) -> Result<RuleOutcome, OutcomeError> {
         if slots.len() < self.slots {
-            return Err(format!(
+            return Err(OutcomeError::Input(format!(
                 "the rule reads {} slots, {} given",
                 self.slots,
                 slots.len()
-            ));
+            )));
         }
         let env = Env::new(slots, Bounds::NONE);
         let value = eval::eval(&self.root, &env, &Val::data(context));
-        let value = env.outcome(value_json(&value))??;
+        let value = env
+            .bounded_outcome(value_json(&value))
+            .map_err(OutcomeError::Logic)??;
         // As the switch decides (without building the value).
-        let holds = self.decide(slots, context)?;
+        let holds = self.decide(slots, context).map_err(OutcomeError::Logic)?;
         Ok(RuleOutcome { value, holds })
     }
 }
@@ -86,8 +115,8 @@ pub fn evaluate_lowered(
     rule: &serde_json::Value,
     slots: &[JValue],
     context: &JValue,
-) -> Result<RuleOutcome, String> {
-    let logic = Logic::compile(rule)?;
+) -> Result<RuleOutcome, OutcomeError> {
+    let logic = Logic::compile(rule).map_err(OutcomeError::Rule)?;
     for slot in slots {
         check_data_depth("a slot value", slot)?;
     }
@@ -102,12 +131,12 @@ pub fn evaluate_lowered(
 pub fn evaluate_logic(
     rule: &serde_json::Value,
     data: &serde_json::Value,
-) -> Result<serde_json::Value, String> {
-    check_rule_depth(rule)?;
+) -> Result<serde_json::Value, OutcomeError> {
+    check_rule_depth(rule).map_err(OutcomeError::Rule)?;
     if tree::nesting(data, MAX_DATA_DEPTH).is_none() {
-        return Err(format!(
+        return Err(OutcomeError::Input(format!(
             "the data nests deeper than {MAX_DATA_DEPTH} levels"
-        ));
+        )));
     }
     let root = tree::compile(rule);
     let data = from_json(data);
@@ -120,6 +149,8 @@ pub fn evaluate_logic(
         let holds = eval::truth(&root, &again, &Val::data(&data));
         assert_eq!(holds, js_truthy(&value), "truth of {rule}");
     }
-    let json = env.outcome(value_json(&value))?;
+    let json = env
+        .bounded_outcome(value_json(&value))
+        .map_err(OutcomeError::Logic)?;
     Ok(json?.unwrap_or(serde_json::Value::Null))
 }

@@ -5,7 +5,9 @@
 use jsonata_core::value::JValue;
 use serde_json::{Value as Json, json};
 
-use super::{Logic, MAX_RULE_DEPTH, SLOT_KEY, evaluate_logic, evaluate_lowered};
+use super::rule::{Logic, RuleError};
+use super::testing::{OutcomeError, evaluate_logic, evaluate_lowered};
+use crate::logic::{MAX_RULE_DEPTH, SLOT_KEY};
 
 const DEEP: usize = 100_000;
 
@@ -50,7 +52,8 @@ fn slot(i: usize) -> Json {
 fn a_rule_deeper_than_the_limit_is_refused() {
     let deep = nots(DEEP);
     let err = evaluate_logic(&deep, &json!({})).unwrap_err();
-    assert!(err.contains("nests deeper than 64"), "{err}");
+    assert_eq!(err, OutcomeError::Rule(RuleError::TooDeep));
+    assert!(err.to_string().contains("nests deeper than 64"), "{err}");
     assert!(Logic::compile(&deep).is_err());
     dismantle(deep);
     // At the limit, it runs: 32 `!` of `true`.
@@ -62,7 +65,9 @@ fn a_rule_deeper_than_the_limit_is_refused() {
 #[test]
 fn deep_data_is_refused_or_walked_without_recursion() {
     let deep = nested_json(DEEP);
-    let err = evaluate_logic(&json!({"var": ""}), &deep).unwrap_err();
+    let err = evaluate_logic(&json!({"var": ""}), &deep)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("data nests deeper"), "{err}");
     dismantle(deep);
 
@@ -84,7 +89,9 @@ fn deep_data_is_refused_or_walked_without_recursion() {
     // Nothing missing: `missing` gives `[]`, which `!` takes as false.
     assert!(holds(json!({"!": {"missing": ["0.0.0"]}})));
     // The differential entry point refuses it, as `evaluate_logic` does.
-    let err = evaluate_lowered(&slot(0), &slots, &JValue::Null).unwrap_err();
+    let err = evaluate_lowered(&slot(0), &slots, &JValue::Null)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("nests deeper"), "{err}");
 }
 
@@ -94,6 +101,8 @@ fn values_reduce_nests_deeply_are_dropped_and_joined_without_recursion() {
     // Each step wraps the accumulator in an array: nested DEEP levels.
     let wrap = json!({"reduce": [{"var": "items"}, [{"var": "accumulator"}], null]});
     let err = evaluate_logic(&wrap, &data).unwrap_err();
+    assert!(matches!(err, OutcomeError::Value(_)), "{err}");
+    let err = err.to_string();
     assert!(err.contains("nests too deeply"), "{err}");
     let joined = json!({"cat": [wrap, "|"]});
     assert_eq!(evaluate_logic(&joined, &data), Ok(json!("|")));

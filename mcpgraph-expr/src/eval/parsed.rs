@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use crate::error::BuildError;
-use crate::logic::Logic;
+use crate::logic::{Logic, RuleError};
 use crate::native::Native;
 use crate::{Helpers, is_plain_step};
 use jsonata_core::ast::AstNode;
@@ -226,7 +226,7 @@ impl Switch {
                     .map(|source| Expr::parse(*source))
                     .collect::<Result<_, _>>()?;
                 let logic = serde_json::from_str(rule.json)
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| RuleError::Json(e.to_string()))
                     .and_then(|json| Logic::compile(&json));
                 CompiledRule::new(rule.json, logic, vars, rule.needs_context)
             })

@@ -9,7 +9,7 @@
 //! (`undefined` printed as `null`, as `evaluate_logic` reports it).
 
 use super::coerce::{number_to_string, parse_float, string_to_number};
-use super::evaluate_logic;
+use super::testing::evaluate_logic;
 use super::value::Val;
 
 #[test]
@@ -239,17 +239,17 @@ fn numbers_are_written_as_in_javascript() {
 #[test]
 #[should_panic(expected = "is not the compiled one")]
 fn a_generated_rule_tree_unlike_the_compiled_one_is_caught() {
-    use super::{Node, Op};
+    use crate::logic::{Node, Op};
     let tree = Node::Binary(Op::Ge, Box::new([Node::Num(1.0), Node::Num(2.0)]));
-    let _ = super::Logic::from_tree(r#"{">": [1, 2]}"#, tree);
+    let _ = super::rule::Logic::from_tree(r#"{">": [1, 2]}"#, tree);
 }
 
 /// The generator's tree for a rule is taken as it is when it matches.
 #[test]
 fn a_generated_rule_tree_like_the_compiled_one_is_taken() {
-    use super::{Node, Op};
+    use crate::logic::{Node, Op};
     let tree = Node::Binary(Op::Gt, Box::new([Node::Num(1.0), Node::Num(2.0)]));
-    let logic = super::Logic::from_tree(r#"{">": [1, 2]}"#, tree).unwrap();
+    let logic = super::rule::Logic::from_tree(r#"{">": [1, 2]}"#, tree).unwrap();
     assert_eq!(
         logic.decide(&[], &jsonata_core::value::JValue::Null),
         Ok(false)
@@ -260,7 +260,8 @@ fn a_generated_rule_tree_like_the_compiled_one_is_taken() {
 /// its byte budget; within both it decides as without them.
 #[test]
 fn a_rule_stops_at_its_deadline_and_its_budget() {
-    use super::{Bounds, Logic, LogicError};
+    use super::env::{Bounds, LogicError};
+    use super::rule::Logic;
     use std::time::{Duration, Instant};
     // `some` over the slot of `map` over the slot: n² steps.
     let rule = serde_json::json!({"some": [{"val": ["\u{0}", "0"]},

@@ -9,7 +9,6 @@ use std::time::Instant;
 
 use jsonata_core::value::JValue;
 
-use super::rule::{Bounds, LogicError};
 use super::value::Val;
 
 /// How many loop steps go between two looks at the clock.
@@ -96,13 +95,6 @@ impl<'a> Env<'a> {
         self.error.get().is_some()
     }
 
-    /// The rule's value, or what it threw (the testing entry points'
-    /// form).
-    #[cfg(feature = "testing")]
-    pub(super) fn outcome<T>(self, value: T) -> Result<T, String> {
-        self.bounded_outcome(value).map_err(|e| e.to_string())
-    }
-
     /// The rule's value, or what it threw or ran into.
     pub(super) fn bounded_outcome<T>(self, value: T) -> Result<T, LogicError> {
         match self.error.into_inner() {
@@ -138,5 +130,47 @@ pub(super) trait Operands<'a> {
     /// All arguments, evaluated.
     fn all(&self, env: &Env<'a>, data: &Val<'a>) -> Vec<Val<'a>> {
         (0..self.len()).map(|i| self.eval(i, env, data)).collect()
+    }
+}
+
+/// The limits of one application of a rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// When the rule must have finished (`None`: never).
+    pub deadline: Option<Instant>,
+    /// How many bytes of strings and lists (two bytes an item) the rule
+    /// may build in all.
+    pub max_bytes: u64,
+}
+
+impl Bounds {
+    /// No limits.
+    pub const NONE: Bounds = Bounds {
+        deadline: None,
+        max_bytes: u64::MAX,
+    };
+}
+
+/// Why a rule has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogicError {
+    /// What json-logic-js would have thrown.
+    Thrown(String),
+    /// The rule ran past its deadline ([`Bounds::deadline`]).
+    TimeLimit,
+    /// The rule would have built more than this many bytes
+    /// ([`Bounds::max_bytes`]).
+    ValueLimit(u64),
+}
+
+impl std::fmt::Display for LogicError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogicError::Thrown(message) => f.write_str(message),
+            LogicError::TimeLimit => f.write_str("the rule ran past its time limit"),
+            LogicError::ValueLimit(max) => {
+                write!(f, "the rule would build more than {max} bytes")
+            }
+        }
     }
 }

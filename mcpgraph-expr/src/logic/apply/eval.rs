@@ -5,9 +5,9 @@
 //! docs say why).
 
 use super::env::{Env, Operands};
-use super::tree::{Args, Node, Op};
 use super::value::{Built, Val, js_truthy, logic_truthy};
 use super::{ops, scope};
+use crate::logic::tree::{Args, Node, Op};
 
 /// Evaluates `node` with `data` as json-logic-js's data (the context, or
 /// the current item inside an iterating operator's callback).

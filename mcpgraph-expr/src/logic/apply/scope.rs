@@ -7,8 +7,8 @@
 
 use super::coerce::{less_than, to_string};
 use super::env::{Env, Operands};
-use super::tree::Op;
 use super::value::{Built, Val, logic_truthy};
+use crate::logic::tree::Op;
 
 /// `map`, `filter`, `reduce`, `all`, `some`, `none`.
 pub(super) fn iterate<'a>(
