@@ -7,10 +7,11 @@ use jsonata_core::value::JValue;
 use super::env::{Bounds, Env, LogicError};
 use super::eval;
 use super::rule::{Logic, RuleError, check_rule_depth};
-use super::value::{Val, js_truthy};
+use super::value::{SCOPE_KEYS, Val, js_truthy};
 use crate::DEFAULT_MAX_VALUE_DEPTH;
 use crate::json::from_json;
 use crate::logic::tree;
+use serde_json::Value as Json;
 
 /// How deeply the data of [`evaluate_logic`] and [`evaluate_lowered`] (and
 /// the values they write) may nest: the format's default
@@ -40,7 +41,67 @@ fn check_data_depth(what: &str, value: &JValue) -> Result<(), OutcomeError> {
 
 /// `JSON.stringify` of a rule's value, bounded (see [`Val::to_json`]).
 fn value_json(value: &Val<'_>) -> Result<Option<serde_json::Value>, OutcomeError> {
-    value.to_json(MAX_DATA_DEPTH).map_err(OutcomeError::Value)
+    value.to_json(MAX_DATA_DEPTH).map_err(|TooDeep| {
+        OutcomeError::Value("the rule's value nests too deeply to write as JSON".to_owned())
+    })
+}
+
+/// A rule's value nested too deeply to write as JSON.
+struct TooDeep;
+
+impl<'a> Val<'a> {
+    /// What `JSON.stringify` makes of the value: `None` for `undefined`,
+    /// `null` for `NaN` and `±Infinity`. Built arrays nested more than
+    /// `depth` levels are an error (`reduce` can nest one per item; the
+    /// data is bounded before it gets here).
+    fn to_json(&self, depth: usize) -> Result<Option<Json>, TooDeep> {
+        let built = |items: &[Val<'a>]| -> Result<Vec<Option<Json>>, TooDeep> {
+            let Some(depth) = depth.checked_sub(1) else {
+                return Err(TooDeep);
+            };
+            items.iter().map(|v| v.to_json(depth)).collect()
+        };
+        Ok(Some(match self {
+            Val::Undefined => return Ok(None),
+            Val::Null => Json::Null,
+            Val::Bool(b) => Json::Bool(*b),
+            Val::Num(n) => number_json(*n),
+            Val::Str(_) | Val::Shared(_) | Val::Text(_) => {
+                Json::String(self.as_str().unwrap_or_default().to_owned())
+            }
+            Val::Data(value) => match crate::json::to_json(value) {
+                Some(json) => json,
+                None => return Ok(None),
+            },
+            Val::Lit(value) => (*value).clone(),
+            Val::List(items) => Json::Array(
+                built(items)?
+                    .into_iter()
+                    .map(|v| v.unwrap_or(Json::Null))
+                    .collect(),
+            ),
+            Val::Scope(pair) => Json::Object(
+                SCOPE_KEYS
+                    .iter()
+                    .zip(built(pair)?)
+                    .filter_map(|(k, v)| Some(((*k).to_owned(), v?)))
+                    .collect(),
+            ),
+        }))
+    }
+}
+
+/// A number as JSON: `null` when not finite, integral ones without a
+/// fraction (as JavaScript writes them).
+fn number_json(n: f64) -> Json {
+    const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
+    if !n.is_finite() {
+        Json::Null
+    } else if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+        Json::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
+    }
 }
 
 /// Why a rule given to a testing entry point has no outcome.

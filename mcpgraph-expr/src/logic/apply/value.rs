@@ -220,61 +220,6 @@ impl<'a> Val<'a> {
             _ => None,
         }
     }
-
-    /// What `JSON.stringify` makes of the value: `None` for `undefined`,
-    /// `null` for `NaN` and `±Infinity`. Built arrays nested more than
-    /// `depth` levels are an error (`reduce` can nest one per item; the
-    /// data is bounded before it gets here).
-    #[cfg(feature = "testing")]
-    pub(super) fn to_json(&self, depth: usize) -> Result<Option<Json>, String> {
-        let built = |items: &[Val<'a>]| -> Result<Vec<Option<Json>>, String> {
-            let Some(depth) = depth.checked_sub(1) else {
-                return Err("the rule's value nests too deeply to write as JSON".to_owned());
-            };
-            items.iter().map(|v| v.to_json(depth)).collect()
-        };
-        Ok(Some(match self {
-            Val::Undefined => return Ok(None),
-            Val::Null => Json::Null,
-            Val::Bool(b) => Json::Bool(*b),
-            Val::Num(n) => number_json(*n),
-            Val::Str(_) | Val::Shared(_) | Val::Text(_) => {
-                Json::String(self.as_str().unwrap_or_default().to_owned())
-            }
-            Val::Data(value) => match crate::json::to_json(value) {
-                Some(json) => json,
-                None => return Ok(None),
-            },
-            Val::Lit(value) => (*value).clone(),
-            Val::List(items) => Json::Array(
-                built(items)?
-                    .into_iter()
-                    .map(|v| v.unwrap_or(Json::Null))
-                    .collect(),
-            ),
-            Val::Scope(pair) => Json::Object(
-                SCOPE_KEYS
-                    .iter()
-                    .zip(built(pair)?)
-                    .filter_map(|(k, v)| Some(((*k).to_owned(), v?)))
-                    .collect(),
-            ),
-        }))
-    }
-}
-
-/// A number as JSON: `null` when not finite, integral ones without a
-/// fraction (as JavaScript writes them).
-#[cfg(feature = "testing")]
-fn number_json(n: f64) -> Json {
-    const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
-    if !n.is_finite() {
-        Json::Null
-    } else if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
-        Json::from(n as i64)
-    } else {
-        serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
-    }
 }
 
 /// The index a property key names on an array (a canonical integer:
