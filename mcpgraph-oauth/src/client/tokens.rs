@@ -10,7 +10,6 @@ use super::error::TokenError;
 use mcpgraph_format::{Grant, TokenStore};
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, CredentialStore, InMemoryCredentialStore,
-    WWWAuthenticateParams,
 };
 use tokio::sync::Mutex;
 
@@ -239,7 +238,7 @@ impl Authorizer {
             match behalf {
                 Behalf::Call(Some(caller)) => {
                     if refusal == Refusal::InsufficientScope {
-                        return Err(TokenError::Scope(self.scope_refusal(challenge)));
+                        return Err(TokenError::scope(&self.server, &self.url, challenge));
                     }
                     return self.exchanged(caller, sent).await;
                 }
@@ -250,7 +249,7 @@ impl Authorizer {
         let mut state = self.state.lock().await;
         if self.settings.grant != Grant::AuthorizationCode {
             if refusal == Refusal::InsufficientScope {
-                return Err(TokenError::Scope(self.scope_refusal(challenge)));
+                return Err(TokenError::scope(&self.server, &self.url, challenge));
             }
             if let Some(token) = &state.token
                 && Some(token.access.as_str()) != sent
@@ -288,30 +287,21 @@ impl Authorizer {
             }
         }
         if !(self.settings.host().interactive)() {
-            return Err(TokenError::Login(match refusal {
-                Refusal::Unauthorized => format!(
-                    "`{}` needs a login: run `{} auth login {}`",
-                    self.server,
-                    program(),
-                    self.server
-                ),
-                Refusal::InsufficientScope => format!(
-                    "{}: run `{} auth login {}` to grant them",
-                    self.scope_refusal(challenge),
-                    program(),
-                    self.server
-                ),
-            }));
+            return Err(TokenError::needs_login(
+                &self.server,
+                &self.url,
+                challenge,
+                refusal,
+            ));
         }
         if state.logins >= MAX_LOGINS {
-            return Err(TokenError::Login(format!(
-                "`{}` refused the token after {MAX_LOGINS} logins this run: {}",
-                self.server,
-                match refusal {
-                    Refusal::Unauthorized => "401 Unauthorized".to_owned(),
-                    Refusal::InsufficientScope => self.scope_refusal(challenge),
-                }
-            )));
+            return Err(TokenError::logins_used_up(
+                &self.server,
+                &self.url,
+                challenge,
+                refusal,
+                MAX_LOGINS,
+            ));
         }
         state.logins += 1;
         let manager = self.log_in(Some(challenge)).await?;
@@ -397,37 +387,6 @@ impl Authorizer {
     /// The refusal of a call with no caller's token to a server that gets
     /// the caller's identity: the graph's own is never used in its place.
     pub fn no_caller(&self) -> TokenError {
-        TokenError::NoCaller(format!(
-            "`{}` gets the caller's own identity (`grant: token_exchange`), and this call has no \
-             caller's access token (the graph is not served with inbound OAuth, or the call came \
-             another way): the graph's own identity is never used in its place",
-            self.server
-        ))
+        TokenError::no_caller(&self.server)
     }
-
-    fn scope_refusal(&self, challenge: &str) -> String {
-        let scope = url::Url::parse(&self.url)
-            .ok()
-            .map(|base| WWWAuthenticateParams::parse(challenge, &base))
-            .and_then(|p| p.scope);
-        match scope {
-            Some(scope) => format!(
-                "`{}` needs scope `{scope}`, which the token does not have (insufficient_scope)",
-                self.server
-            ),
-            None => format!(
-                "`{}` refused the token for too few scopes (insufficient_scope)",
-                self.server
-            ),
-        }
-    }
-}
-
-/// This program's name, for the commands errors suggest.
-fn program() -> String {
-    std::env::args_os()
-        .next()
-        .map(std::path::PathBuf::from)
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "mcpgraph".to_owned())
 }
