@@ -12,12 +12,14 @@ pub use crate::servers::{
     CALL_SHUTDOWN_LIMIT, CALL_STDIN_GRACE, DownstreamError, SHUTDOWN_LIMIT, effective_specs,
 };
 pub use crate::serving::FLUSH_GRACE;
-pub use crate::serving::handler::{
-    CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION, Handler, serve,
+pub use crate::serving::caps::{
+    CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
 };
+pub use crate::serving::handler::Handler;
 pub use crate::serving::identity::RequestIdentity;
 pub use crate::serving::metrics::{Counters, circuit_open, counters, refused, restart};
 pub use crate::serving::result::success_result;
+pub use crate::serving::session::serve;
 pub use crate::serving::stdio::halves as stdio_halves;
 pub use mcpgraph_expr::js_text::to_js_string;
 pub use mcpgraph_secrets::StateKeys;

@@ -63,8 +63,9 @@ pub use questions::{Rounds, Saved};
 #[doc(hidden)]
 pub mod testing {
     pub use crate::exec::differential;
-    pub use crate::serving::handler::{Handler, SessionError, serve};
+    pub use crate::serving::handler::Handler;
     pub use crate::serving::result::success_result;
+    pub use crate::serving::session::{SessionError, serve};
     pub use jsonata_core;
     pub use mcpgraph_expr::evaluator::evaluate_standalone;
     pub use mcpgraph_expr::json::{from_json, to_json};

@@ -9,6 +9,9 @@
 //! (or the node's time limit) fails the node: the calls still running are
 //! dropped, which cancels them downstream (`notifications/cancelled`), and
 //! no partial output is kept.
+//!
+//! The nodes as generated code builds them are in `nodes`; the bookkeeping
+//! of each call as it ends, in `parts`.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -21,124 +24,15 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use super::call_retry::{FanOutCall, within};
-use super::retry::Resilience;
 use super::{Execution, from_json_opt, kind_of};
-
-mod parts;
 use crate::error::{Downstream, ErrorKind, NodeError};
 use crate::servers::convert::output_of_result;
-use mcpgraph_expr::parsed::{Args, Expr};
 
-/// Where one call of a fan-out node goes.
-#[derive(Debug)]
-enum Target {
-    /// A tool of a downstream server.
-    Server {
-        server: &'static str,
-        tool: &'static str,
-    },
-    /// A tool of this graph: its index in `Graph::TOOLS`, and its name.
-    Tool { index: usize, name: &'static str },
-}
+mod nodes;
+mod parts;
 
-/// One call of a `parallel` branch or of a `forEach` node.
-#[derive(Debug)]
-pub struct CallSpec {
-    target: Target,
-    args: Args,
-    resilience: &'static Resilience,
-}
-
-impl CallSpec {
-    /// A call of `tool` on the downstream `server`.
-    pub fn server(server: &'static str, tool: &'static str, args: Args) -> Self {
-        Self {
-            target: Target::Server { server, tool },
-            args,
-            resilience: &Resilience::NONE,
-        }
-    }
-
-    /// A call of the graph's own tool `name`, the `index`th of
-    /// `Graph::TOOLS`.
-    pub fn tool(index: usize, name: &'static str, args: Args) -> Self {
-        Self {
-            target: Target::Tool { index, name },
-            args,
-            resilience: &Resilience::NONE,
-        }
-    }
-
-    /// The call with its own `retry` (for a call of a server) and
-    /// `timeoutMs` (its limit, retries included).
-    pub fn with(self, resilience: &'static Resilience) -> Self {
-        Self { resilience, ..self }
-    }
-
-    fn describe(&self) -> String {
-        match self.target {
-            Target::Server { server, tool } => format!("`{server}`/`{tool}`"),
-            Target::Tool { name, .. } => format!("tool `{name}`"),
-        }
-    }
-}
-
-/// A `parallel` node: named branches, output keyed by name in file order.
-#[derive(Debug)]
-pub struct Parallel {
-    branches: Vec<(&'static str, CallSpec)>,
-    max_concurrency: usize,
-    timeout_ms: Option<u64>,
-}
-
-impl Parallel {
-    /// The branches, at most `max_concurrency` at once (`None`: all).
-    pub fn new(branches: Vec<(&'static str, CallSpec)>, max_concurrency: Option<usize>) -> Self {
-        let max_concurrency = max_concurrency.unwrap_or(branches.len()).max(1);
-        Self {
-            branches,
-            max_concurrency,
-            timeout_ms: None,
-        }
-    }
-
-    /// The node with a `timeoutMs`: its limit, all branches included.
-    pub fn timeout_ms(self, ms: u64) -> Self {
-        Self {
-            timeout_ms: Some(ms),
-            ..self
-        }
-    }
-}
-
-/// A `forEach` node: one call per item of `items`, output in item order.
-#[derive(Debug)]
-pub struct ForEach {
-    items: Expr,
-    call: CallSpec,
-    max_concurrency: usize,
-    timeout_ms: Option<u64>,
-}
-
-impl ForEach {
-    /// `call` once per item of `items`, at most `max_concurrency` at once.
-    pub fn new(items: Expr, call: CallSpec, max_concurrency: usize) -> Self {
-        Self {
-            items,
-            call,
-            max_concurrency: max_concurrency.max(1),
-            timeout_ms: None,
-        }
-    }
-
-    /// The node with a `timeoutMs`: its limit, all items included.
-    pub fn timeout_ms(self, ms: u64) -> Self {
-        Self {
-            timeout_ms: Some(ms),
-            ..self
-        }
-    }
-}
+use nodes::Target;
+pub use nodes::{CallSpec, ForEach, Parallel};
 
 /// A call started, with its position among the node's calls.
 type Started = Pin<Box<dyn Future<Output = (usize, Result<JValue, NodeError>)>>>;

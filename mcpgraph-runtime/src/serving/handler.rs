@@ -1,11 +1,11 @@
 //! The MCP face of a compiled graph: an rmcp `ServerHandler` that lists the
 //! graph's tools and runs calls through the [`Engine`].
 //!
-//! Serving is transport-agnostic: [`serve`] takes any rmcp transport (stdio
-//! today; streamable HTTP plugs in the same way).
+//! Serving is transport-agnostic: [`serve`](super::session::serve) takes
+//! any rmcp transport (stdio today; streamable HTTP plugs in the same way).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
@@ -13,10 +13,11 @@ use rmcp::model::{
     ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
-use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
+use rmcp::{ErrorData as McpError, ServerHandler};
 
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
+use crate::serving::caps::{CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION};
 use crate::serving::identity::{RequestIdentity, Stdio};
 use crate::serving::metrics;
 use mcpgraph_secrets::StateKeys;
@@ -44,56 +45,6 @@ pub struct Handler {
     state_keys: Arc<StateKeys>,
     /// Who sent a request, as its transport tells.
     pub(super) identity: Arc<dyn RequestIdentity>,
-}
-
-/// Caps on calls in flight: for the whole server and for one session
-/// (`serve --max-in-flight`, `--max-in-flight-per-session`). A call over
-/// either is refused at once with a JSON-RPC error; the others go on.
-#[derive(Debug)]
-pub struct CallCaps {
-    per_server: usize,
-    per_session: usize,
-    running: AtomicUsize,
-    /// Set by [`CallCaps::close`] at the first shutdown signal.
-    closed: std::sync::atomic::AtomicBool,
-}
-
-/// Default of `--max-in-flight`.
-pub const DEFAULT_MAX_IN_FLIGHT: usize = 256;
-/// Default of `--max-in-flight-per-session`.
-pub const DEFAULT_MAX_IN_FLIGHT_PER_SESSION: usize = 64;
-
-impl CallCaps {
-    /// Caps of `per_server` and `per_session` calls.
-    pub fn new(per_server: usize, per_session: usize) -> Self {
-        Self {
-            per_server: per_server.max(1),
-            per_session: per_session.max(1),
-            running: AtomicUsize::new(0),
-            closed: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    /// Refuses every call from now on (a drain: the calls running go on,
-    /// no new one starts), with a JSON-RPC error that says to retry.
-    pub fn close(&self) {
-        self.closed.store(true, Ordering::SeqCst);
-    }
-
-    /// The calls running in the whole server.
-    pub fn running(&self) -> usize {
-        self.running.load(Ordering::SeqCst)
-    }
-}
-
-/// One admitted call: releases its places when dropped.
-struct Admitted(Arc<CallCaps>, Arc<AtomicUsize>);
-
-impl Drop for Admitted {
-    fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::SeqCst);
-        self.1.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 impl Clone for Handler {
@@ -176,46 +127,6 @@ impl Handler {
     pub fn caps(&self) -> &CallCaps {
         &self.caps
     }
-
-    /// A place for one more call, or the cap that refuses it.
-    fn admit(&self) -> Result<Admitted, McpError> {
-        let caps = &self.caps;
-        if caps.closed.load(Ordering::SeqCst) {
-            metrics::refused("draining");
-            return Err(McpError::new(
-                rmcp::model::ErrorCode(-32000),
-                "server shutting down: no new calls are accepted; retry on a new connection",
-                None,
-            ));
-        }
-        let server = caps.running.fetch_add(1, Ordering::SeqCst) + 1;
-        let session = self.session.fetch_add(1, Ordering::SeqCst) + 1;
-        let admitted = Admitted(Arc::clone(caps), Arc::clone(&self.session));
-        let (cap, limit, flag) = if server > caps.per_server {
-            ("in_flight", caps.per_server, "--max-in-flight")
-        } else if session > caps.per_session {
-            (
-                "in_flight_per_session",
-                caps.per_session,
-                "--max-in-flight-per-session",
-            )
-        } else {
-            return Ok(admitted);
-        };
-        metrics::refused(cap);
-        Err(McpError::new(
-            rmcp::model::ErrorCode(-32000),
-            format!(
-                "server busy: {limit} calls already in flight{} ({flag}); retry later",
-                if cap == "in_flight" {
-                    ""
-                } else {
-                    " in this session"
-                }
-            ),
-            None,
-        ))
-    }
 }
 
 impl Handler {
@@ -286,7 +197,7 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let _admitted = self.admit().inspect_err(|_| {
+        let _admitted = self.caps.admit(&self.session).inspect_err(|_| {
             metrics::call(self.tool_label(&request.name), "refused");
         })?;
         let (caller, round) = self.caller(&request, &context)?;
@@ -366,37 +277,3 @@ impl ServerHandler for Handler {
         }
     }
 }
-
-/// Serves `handler` over `transport` until the client disconnects.
-pub async fn serve<T, E, A>(handler: Handler, transport: T) -> Result<(), SessionError>
-where
-    T: rmcp::transport::IntoTransport<RoleServer, E, A>,
-    E: std::error::Error + Send + Sync + 'static,
-{
-    let service = handler
-        .serve(transport)
-        .await
-        .map_err(|e| SessionError::Start(Box::new(e)))?;
-    service.waiting().await.map_err(SessionError::Ended)?;
-    Ok(())
-}
-
-/// How an MCP session served by [`serve`] failed.
-#[derive(Debug)]
-pub enum SessionError {
-    /// It did not start (the client's `initialize` and what follows).
-    Start(Box<rmcp::service::ServerInitializeError>),
-    /// Its task ended abnormally.
-    Ended(tokio::task::JoinError),
-}
-
-impl std::fmt::Display for SessionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SessionError::Start(e) => write!(f, "MCP session failed to start: {e}"),
-            SessionError::Ended(e) => write!(f, "MCP session ended abnormally: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for SessionError {}
