@@ -9,6 +9,7 @@ mod check_expressions;
 mod check_types;
 mod cli;
 mod code_map;
+mod doc_examples;
 mod graph_cases;
 mod graph_elicit;
 mod graph_failures;
