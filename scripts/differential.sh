@@ -22,5 +22,8 @@ for module in jsonata json-logic-js mcpgraph; do
         exit 1
     }
 done
-cargo build --quiet -p mcpgraph-tests --bin differential
+# The build stage's variant of the runner and everything below it (the
+# same flags as mcpgraph_tests::bin_path's build): `-p mcpgraph-tests`
+# alone resolves features for that package only, and rebuilt the stack.
+cargo build --quiet --workspace --lib --examples --bin differential
 exec "${CARGO_TARGET_DIR:-$root/target}/debug/differential" "$@"
