@@ -44,11 +44,17 @@ pub fn init(level: &str, otlp_endpoint: Option<&str>, service_name: &str) -> Tel
     #[cfg(feature = "otel")]
     {
         let provider = otlp_endpoint.and_then(|endpoint| otlp::provider(endpoint, service_name));
-        let otel = provider.as_ref().map(|p| otlp::layer(p, filter()));
-        let _ = tracing_subscriber::registry()
-            .with(stderr)
-            .with(otel)
-            .try_init();
+        // Two stacks, not an `Option` layer: a `None` layer beside the
+        // stderr layer's own filter made tracing-subscriber drop spans a
+        // target directive (`RUST_LOG=mcpgraph_runtime=debug`) enables,
+        // such as `tool_call`, the parent of every node span.
+        let _ = match &provider {
+            Some(p) => tracing_subscriber::registry()
+                .with(stderr)
+                .with(otlp::layer(p, filter()))
+                .try_init(),
+            None => tracing_subscriber::registry().with(stderr).try_init(),
+        };
         Telemetry { provider }
     }
     #[cfg(not(feature = "otel"))]
