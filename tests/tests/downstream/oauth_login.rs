@@ -59,22 +59,15 @@ async fn a_login_is_kept_refreshed_and_asked_for_again_when_refused() {
     let key = Key::generate("ES256");
     let key_file = dir.path().join("key.json");
     key.write_private(&key_file);
-    let port = free_port();
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let provider = Provider::start(ProviderConfig {
-        resources: vec![url.clone()],
-        ttl_secs: Some(3),
-        scopes: vec![SCOPE.into()],
-        key_file: Some(key_file.clone()),
-        person: true,
-        ..ProviderConfig::default()
-    })
+    let (provider, _protected, mcp) = protected_server(
+        dir.path(),
+        ProviderConfig {
+            ttl_secs: Some(3),
+            key_file: Some(key_file.clone()),
+            ..ProviderConfig::default()
+        },
+    )
     .await;
-    let _protected = Protected::start(fixture(), &provider, port, SCOPE).await;
-    let mcp = dir.path().join("mcp.json");
-    let entry = json!({"mcpServers": {"protected": {"type": "http", "url": url,
-        "auth": {"clientId": "person"}}}});
-    std::fs::write(&mcp, entry.to_string()).unwrap();
     let data = dir.path().join("data");
 
     // Not logged in: status says so; a served call names the command.
@@ -152,20 +145,8 @@ async fn a_login_is_kept_refreshed_and_asked_for_again_when_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_login_longer_than_the_protocol_probe_is_asked_for_once() {
     let dir = TempDir::new("oauth-slow-login");
-    let port = free_port();
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let provider = Provider::start(ProviderConfig {
-        resources: vec![url.clone()],
-        scopes: vec![SCOPE.into()],
-        person: true,
-        ..ProviderConfig::default()
-    })
-    .await;
-    let _protected = Protected::start(fixture(), &provider, port, SCOPE).await;
-    let mcp = dir.path().join("mcp.json");
-    let entry = json!({"mcpServers": {"protected": {"type": "http", "url": url,
-        "auth": {"clientId": "person"}}}});
-    std::fs::write(&mcp, entry.to_string()).unwrap();
+    let (_provider, _protected, mcp) =
+        protected_server(dir.path(), ProviderConfig::default()).await;
     // The person reads the page for 11 s before approving.
     let slow = dir.path().join("slow-browser.sh");
     std::fs::write(
@@ -196,6 +177,31 @@ async fn a_login_longer_than_the_protocol_probe_is_asked_for_once() {
         1,
         "{stderr}"
     );
+}
+
+/// A provider with the `person` client (`config` plus the protected
+/// server's URL, `SCOPE` and `person`), the protected server it issues
+/// tokens for, and a `--mcp` file in `dir` naming that server with
+/// `auth: {clientId: person}`.
+async fn protected_server(
+    dir: &Path,
+    config: ProviderConfig,
+) -> (Provider, Protected, std::path::PathBuf) {
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let provider = Provider::start(ProviderConfig {
+        resources: vec![url.clone()],
+        scopes: vec![SCOPE.into()],
+        person: true,
+        ..config
+    })
+    .await;
+    let protected = Protected::start(fixture(), &provider, port, SCOPE).await;
+    let mcp = dir.join("mcp.json");
+    let entry = json!({"mcpServers": {"protected": {"type": "http", "url": url,
+        "auth": {"clientId": "person"}}}});
+    std::fs::write(&mcp, entry.to_string()).unwrap();
+    (provider, protected, mcp)
 }
 
 /// The protected server's program (graphs/oauth.yaml compiled).
