@@ -25,7 +25,7 @@ seed() { # seed TARGET NAME CONTENT
     printf '%s' "$3" > "fuzz/corpus/$1/seed-$2"
 }
 n=0
-for f in examples/*/*.yaml tests/graphs/*.yaml mcpgraph/tests/ui/*.yaml; do
+for f in examples/*/*.yaml tests/graphs/*.yaml mcpgraph-macros/tests/ui/*.yaml; do
     n=$((n + 1)); seed graph "$n" "$(cat "$f")"
 done
 seed wire 1 $'{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}\n{"jsonrpc":"2.0","id":4,"error":{"code":-1,"message":"no"}}\nnot json\n'

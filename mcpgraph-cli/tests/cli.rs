@@ -19,7 +19,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-const FIVE_ERRORS: &str = "mcpgraph/tests/ui/five_errors.yaml";
+const FIVE_ERRORS: &str = "mcpgraph-macros/tests/ui/five_errors.yaml";
 const LOOP: &str = "examples/loop_example/loop_example.yaml";
 
 #[test]
@@ -59,7 +59,7 @@ fn check_reports_every_error_and_fails() {
 
 #[test]
 fn warnings_pass_unless_denied() {
-    let file = "mcpgraph/tests/ui/reference_before_run.yaml";
+    let file = "mcpgraph-macros/tests/ui/reference_before_run.yaml";
     let out = run(&["check", file]);
     assert!(out.status.success());
     let stderr = text(&out.stderr);
@@ -79,9 +79,9 @@ fn warnings_pass_unless_denied() {
 #[test]
 fn check_holds_branches_and_item_calls_to_the_lock() {
     let files = [
-        "mcpgraph/tests/ui/lock_branch_tool_misspelled.yaml",
-        "mcpgraph/tests/ui/lock_branch_literal_type.yaml",
-        "mcpgraph/tests/ui/lock_foreach_tool_misspelled.yaml",
+        "mcpgraph-macros/tests/ui/lock_branch_tool_misspelled.yaml",
+        "mcpgraph-macros/tests/ui/lock_branch_literal_type.yaml",
+        "mcpgraph-macros/tests/ui/lock_foreach_tool_misspelled.yaml",
     ];
     let args: Vec<&str> = ["check", "--format", "json"]
         .into_iter()
@@ -141,14 +141,14 @@ fn check_holds_branches_and_item_calls_to_the_lock() {
 fn compat_fixtures_warn_and_pass() {
     for (file, lint, first) in [
         (
-            "mcpgraph/tests/compat/entry_nothing.yaml",
+            "mcpgraph-macros/tests/compat/entry_nothing.yaml",
             "unknown_input_field",
-            "warning: `entry.nothing`: the tool's arguments (its `inputSchema`) cannot have a field `nothing`\n  --> mcpgraph/tests/compat/entry_nothing.yaml:27:67\n",
+            "warning: `entry.nothing`: the tool's arguments (its `inputSchema`) cannot have a field `nothing`\n  --> mcpgraph-macros/tests/compat/entry_nothing.yaml:27:67\n",
         ),
         (
-            "mcpgraph/tests/compat/substring_before_typo.yaml",
+            "mcpgraph-macros/tests/compat/substring_before_typo.yaml",
             "unknown_function",
-            "warning: unknown function `$substringBefor`\n  --> mcpgraph/tests/compat/substring_before_typo.yaml:27:42\n",
+            "warning: unknown function `$substringBefor`\n  --> mcpgraph-macros/tests/compat/substring_before_typo.yaml:27:42\n",
         ),
     ] {
         let out = run(&["check", file]);
@@ -434,11 +434,11 @@ fn new_writes_a_starter_on_the_checkout_it_was_built_from() {
 
 /// The graph files of the UI tests: each has at least one error.
 fn error_files() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir(workspace().join("mcpgraph/tests/ui"))
+    let mut files: Vec<String> = std::fs::read_dir(workspace().join("mcpgraph-macros/tests/ui"))
         .expect("the UI tests")
         .map(|entry| entry.expect("a UI test").path())
         .filter(|path| path.extension().is_some_and(|e| e == "yaml"))
-        .map(|path| format!("mcpgraph/tests/ui/{}", path.file_name().unwrap().display()))
+        .map(|path| format!("mcpgraph-macros/tests/ui/{}", path.file_name().unwrap().display()))
         .collect();
     files.sort();
     files

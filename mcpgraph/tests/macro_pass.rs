@@ -2,8 +2,9 @@
 //! graph with an allowed check, and a renamed dependency without the
 //! prelude. They compile here, in the workspace's own build, rather than as
 //! trybuild `pass` cases (which would build and link the whole dependency
-//! tree a second time); the failing cases stay in `tests/ui.rs`. Paths are
-//! relative to this crate's directory, as for any user of the macro.
+//! tree a second time); the failing cases are `mcpgraph-macros`'s UI suite
+//! (its `tests/ui.rs`). Paths are relative to this crate's directory, as for
+//! any user of the macro.
 
 #![allow(dead_code)] // each module's items are checked, not all used
 
@@ -29,7 +30,7 @@ mod test_minimal {
 /// `reference_before_run`, which denies it.
 mod allowed {
     mcpgraph::mcpgraph!(
-        "tests/ui/reference_before_run.yaml",
+        "../mcpgraph-macros/tests/ui/reference_before_run.yaml",
         allow(reference_before_run)
     );
 }

@@ -232,7 +232,7 @@ fn no_false_alarms() {
 }
 
 /// The graph files of the repository, but for the UI cases (which are
-/// wrong on purpose) and the compat fixtures (`mcpgraph/tests/compat/`,
+/// wrong on purpose) and the compat fixtures (`mcpgraph-macros/tests/compat/`,
 /// files mcpGraph runs that warn on purpose).
 pub(crate) fn repository_graphs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");

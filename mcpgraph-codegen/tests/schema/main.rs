@@ -102,7 +102,7 @@ fn valid_graphs() -> Vec<PathBuf> {
     for dir in [
         "tests/graphs",
         "bench/graphs",
-        "mcpgraph/tests/ui/pass",
+        "mcpgraph-macros/tests/ui/pass",
         "testdata/mcpgraph",
     ] {
         files.extend(yaml_files(dir));

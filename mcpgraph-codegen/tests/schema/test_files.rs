@@ -61,7 +61,7 @@ fn answers_of_the_wrong_shape_do_not_match() {
 
 #[test]
 fn a_test_file_of_the_wrong_shape_does_not_match() {
-    let path = Path::new(ROOT).join("mcpgraph/tests/ui/test_file_bad_expect.test.yaml");
+    let path = Path::new(ROOT).join("mcpgraph-macros/tests/ui/test_file_bad_expect.test.yaml");
     let instance = to_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert!(!validator().is_valid(&instance));
 }

@@ -1,4 +1,4 @@
-//! The UI cases (`mcpgraph/tests/ui/*.yaml`): those whose error is one of
+//! The UI cases (`mcpgraph-macros/tests/ui/*.yaml`): those whose error is one of
 //! shape are refused by the schema, the others are listed with the reason
 //! the schema cannot see their error.
 
@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{ROOT, schema_errors, to_json, validator, yaml_files};
 
-/// UI cases (`mcpgraph/tests/ui/*.yaml`) the schema must refuse: their
+/// UI cases (`mcpgraph-macros/tests/ui/*.yaml`) the schema must refuse: their
 /// error is one of shape (an unknown key or node type, a wrong type, a
 /// missing field, a malformed `{expr}` or JSON Logic object, a bad tool name
 /// or schema, a tool without exactly one entry or exit).
@@ -144,7 +144,7 @@ const SCHEMA_CANNOT_SEE: &[(&str, Blind)] = &[
 #[test]
 fn ui_cases_are_classified() {
     let validator = validator();
-    let files = yaml_files("mcpgraph/tests/ui");
+    let files = yaml_files("mcpgraph-macros/tests/ui");
     assert!(!files.is_empty());
     let names: Vec<String> = files
         .iter()
@@ -174,7 +174,7 @@ fn ui_cases_are_classified() {
         }
     }
 
-    let ui = Path::new(ROOT).join("mcpgraph/tests/ui");
+    let ui = Path::new(ROOT).join("mcpgraph-macros/tests/ui");
     for name in SCHEMA_REJECTS {
         let Ok(text) = std::fs::read_to_string(ui.join(name)) else {
             continue;

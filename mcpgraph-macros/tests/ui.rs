@@ -1,17 +1,20 @@
 //! The UI suite: every diagnostic of the `mcpgraph!` macro as rustc shows
 //! it, one small `.rs` + `.yaml` pair per case under `tests/ui/`, with the
 //! expected output committed beside it (`.stderr`). The graphs that must
-//! compile are in `tests/macro_pass.rs`: with failing cases only, trybuild
-//! runs `cargo check`, so its separate build of the dependency tree stays
-//! metadata-only.
+//! compile are in the facade's `tests/macro_pass.rs`: with failing cases
+//! only, trybuild runs `cargo check`, so its separate build of the
+//! dependency tree stays metadata-only. That build takes this crate's
+//! dev-dependencies: the facade without its default features but
+//! `graph-tests` (no diagnostic depends on a transport), which leaves about
+//! a hundred packages of the HTTP, TLS, OAuth and OTLP stacks out of it.
 //!
 //! trybuild compiles each case in a project of its own under
-//! `target/tests/trybuild/mcpgraph/`, which is also `CARGO_MANIFEST_DIR`
+//! `target/tests/trybuild/mcpgraph-macros/`, which is also `CARGO_MANIFEST_DIR`
 //! for the macro. Links there named `ui`, `compat` and `examples` point at
 //! this directory's `ui/` and `compat/` and the workspace's `examples/`,
 //! so that the cases name their graph files the way a user would
 //! (`"ui/unknown_key.yaml"`) and the messages show short paths. Regenerate the expected output with
-//! `TRYBUILD=overwrite cargo test -p mcpgraph --test ui`, then read the diff.
+//! `TRYBUILD=overwrite cargo test -p mcpgraph-macros --test ui`, then read the diff.
 
 use std::path::{Path, PathBuf};
 
@@ -32,7 +35,7 @@ fn ui() {
         .parent()
         .expect("the target directory")
         .to_path_buf();
-    let project = target.join("tests/trybuild/mcpgraph");
+    let project = target.join("tests/trybuild/mcpgraph-macros");
     std::fs::create_dir_all(&project).expect("cannot create the trybuild project directory");
     link(&manifest.join("tests/ui"), &project.join("ui"));
     link(&manifest.join("../examples"), &project.join("examples"));
