@@ -35,7 +35,8 @@ stage differential scripts/differential.sh
 stage conformance scripts/conformance.sh
 # One minute of mixed calls with faults; memory, descriptors and children stay flat.
 stage soak scripts/soak.sh --seconds 60
-# `mcpgraph new`'s starter crate builds against this checkout and answers.
+# `mcpgraph new`'s starter crate builds against this checkout and answers,
+# with default features and stdio only (`--all` adds http-client alone).
 stage starter scripts/starter-check.sh
 # The library crates' docs build without a warning (missing docs included),
 # and the facade's public API matches its pinned list

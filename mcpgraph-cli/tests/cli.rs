@@ -438,7 +438,12 @@ fn error_files() -> Vec<String> {
         .expect("the UI tests")
         .map(|entry| entry.expect("a UI test").path())
         .filter(|path| path.extension().is_some_and(|e| e == "yaml"))
-        .map(|path| format!("mcpgraph-macros/tests/ui/{}", path.file_name().unwrap().display()))
+        .map(|path| {
+            format!(
+                "mcpgraph-macros/tests/ui/{}",
+                path.file_name().unwrap().display()
+            )
+        })
         .collect();
     files.sort();
     files

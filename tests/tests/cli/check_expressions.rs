@@ -122,7 +122,9 @@ fn warns(case: &str, lint: &str, first_line: &str) {
     let out = check(&["--format", "github", &file]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
-        text.contains(&format!("::warning file=mcpgraph-macros/tests/ui/{case}.yaml,")),
+        text.contains(&format!(
+            "::warning file=mcpgraph-macros/tests/ui/{case}.yaml,"
+        )),
         "{text}"
     );
     assert!(
