@@ -1,0 +1,72 @@
+//! `--help` and the READMEs, `expand`, `graph`.
+
+use crate::{FIVE_ERRORS, LOOP, run, text, workspace};
+
+/// The commands clap knows, from `--help`'s list (without `help`).
+fn commands() -> Vec<String> {
+    let out = run(&["--help"]);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    let list = help
+        .split_once("Commands:\n")
+        .and_then(|(_, rest)| rest.split_once("\n\n"))
+        .map(|(list, _)| list)
+        .unwrap_or_else(|| panic!("no command list in:\n{help}"));
+    list.lines()
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `--help`'s first line, the README's table of commands and the CLI
+/// README's summary name every command.
+#[test]
+fn help_and_readmes_name_every_command() {
+    let commands = commands();
+    assert!(commands.len() >= 6, "{commands:?}");
+    let about = text(&run(&["--help"]).stdout);
+    let about = about.lines().next().unwrap_or_default();
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let cli_readme = std::fs::read_to_string(workspace().join("mcpgraph-cli/README.md")).unwrap();
+    for command in &commands {
+        assert!(
+            readme.contains(&format!("| `mcpgraph {command} ")),
+            "README.md's table of commands lacks `{command}`"
+        );
+        assert!(
+            cli_readme.contains(&format!("\nmcpgraph {command} ")),
+            "mcpgraph-cli/README.md lacks `{command}`"
+        );
+    }
+    for word in ["check", "lock", "expand", "draw", "log in"] {
+        assert!(about.contains(word), "{word:?} not in {about:?}");
+    }
+}
+
+#[test]
+fn expand_prints_the_code() {
+    let out = run(&["expand", LOOP]);
+    assert!(out.status.success());
+    let code = text(&out.stdout);
+    assert!(code.contains("pub struct Server;"), "{code}");
+    assert!(code.contains("pub mod sum_to_n {"), "{code}");
+    let out = run(&["expand", "--crate", "::renamed", LOOP]);
+    assert!(text(&out.stdout).contains("::renamed::__private::cli::main"));
+    let out = run(&["expand", FIVE_ERRORS]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn graph_draws_mermaid() {
+    let out = run(&["graph", LOOP]);
+    assert!(out.status.success());
+    let chart = text(&out.stdout);
+    assert!(chart.starts_with("flowchart TD\n"), "{chart}");
+    assert!(chart.contains("check_condition -.->|"), "{chart}");
+    let out = run(&["graph", "--tool", "nope", LOOP]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("its tools: sum_to_n"));
+}
