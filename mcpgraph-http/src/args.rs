@@ -155,14 +155,21 @@ impl HttpArgs {
         self.http.is_some()
     }
 
-    /// Serves `handler` over streamable HTTP as the flags say, until
-    /// `shutdown` is cancelled; then lets running calls finish for at
+    /// Serves `handler` over streamable HTTP as the flags say, each
+    /// session by what `session` makes of it ([`Handler::for_session`]),
+    /// until `shutdown` is cancelled; then lets running calls finish for at
     /// most `drain`. Prints the addresses it serves on to stderr (scripts,
     /// and tests binding port 0, learn them there). Without `--http`,
     /// returns at once.
-    pub async fn serve(
+    ///
+    /// `session`'s type is a parameter so that rmcp's server is compiled
+    /// where this is called, beside the stdio server (the facade's
+    /// `serve`): the two share one copy of their generic code (rmcp's
+    /// request handling, its messages' serde) instead of one per crate.
+    pub async fn serve<S: rmcp::ServerHandler + Send + 'static>(
         self,
         handler: Handler,
+        session: fn(&Handler) -> S,
         drain: Duration,
         shutdown: CancellationToken,
     ) -> Result<(), HttpError> {
@@ -178,7 +185,7 @@ impl HttpArgs {
             );
         }
         let options = self.options(addr, drain)?;
-        serve_http(handler, options, shutdown, |bound, metrics| {
+        serve_http(handler, session, options, shutdown, |bound, metrics| {
             if let Some(metrics) = metrics {
                 eprintln!("mcpgraph: serving metrics on http://{metrics}/metrics");
             }

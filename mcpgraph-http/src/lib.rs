@@ -49,7 +49,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
-use hyper::{Request, Response, StatusCode};
+use hyper::{Response, StatusCode};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -131,8 +131,9 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 /// (MCP's, and `/metrics`' own if any) through `bound` (useful with port
 /// 0). Connections are accepted and served on the runtime this runs on;
 /// the calls they make run on the engine's worker threads.
-pub(crate) async fn serve_http(
+pub(crate) async fn serve_http<S: rmcp::ServerHandler + Send + 'static>(
     handler: Handler,
+    session: fn(&Handler) -> S,
     mut options: HttpOptions,
     shutdown: CancellationToken,
     bound: impl FnOnce(SocketAddr, Option<SocketAddr>),
@@ -156,7 +157,7 @@ pub(crate) async fn serve_http(
         None => None,
     };
     let drain = options.drain;
-    let server = server::Server::new(handler, options, local, oauth, shutdown.clone());
+    let server = server::Server::new(handler, session, options, local, oauth, shutdown.clone());
     if let Some((listener, _)) = metrics {
         let (gauges, closing) = (Arc::clone(&server.gauges), server.closing.clone());
         tokio::spawn(scrape::serve(listener, gauges, closing));
@@ -177,21 +178,6 @@ async fn bind(
         .map_err(|source| HttpError::Bind { addr, flag, source })?;
     let local = listener.local_addr().map_err(HttpError::LocalAddr)?;
     Ok((listener, local))
-}
-
-/// `service`'s response to `request`.
-async fn tower_call<S, B>(service: &mut S, request: Request<B>) -> Response<Body>
-where
-    S: tower_service::Service<Request<B>, Response = Response<Body>, Error = Infallible>,
-{
-    let answer = async {
-        std::future::poll_fn(|cx| service.poll_ready(cx)).await?;
-        service.call(request).await
-    };
-    match answer.await {
-        Ok(response) => response,
-        Err(never) => match never {},
-    }
 }
 
 /// Whether the `Authorization` value `header` carries the bearer token

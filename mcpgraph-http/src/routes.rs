@@ -19,26 +19,47 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Either, Empty, Full};
+use futures::future::BoxFuture;
+use http_body_util::{BodyExt, Either, Full};
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use tokio_util::sync::CancellationToken;
 
 use super::oauth::{CalledTool, Claims, Guard};
 use super::peers::PeerConnection;
 use super::scrape::Gauges;
-use super::sessions::{CappedSessions, Owner, Principal, watching};
+use super::sessions::{Owner, Principal, watching};
 use super::{Body, HEALTH_PATH, MCP_PATH, METRICS_PATH, front_door, plain};
-use mcpgraph_runtime::host::Handler;
 
-/// The MCP service, as rmcp serves it.
-pub(super) type Mcp = StreamableHttpService<Handler, CappedSessions>;
+/// The MCP service as the routes call it: rmcp's [`StreamableHttpService`]
+/// behind a trait object, made where `serve` is instantiated (see
+/// [`HttpArgs::serve`](crate::HttpArgs::serve)).
+pub(super) type Mcp = Arc<dyn Endpoint>;
 
 /// A request body as rmcp gets it: streamed within its bounds, or read
-/// already (to find the tools it calls).
-type McpBody = Either<front_door::BoundedBody, Full<Bytes>>;
+/// already (to find the tools it calls, or empty for a probe).
+pub(super) type McpBody = Either<front_door::BoundedBody, Full<Bytes>>;
+
+/// What the routes need of rmcp's service: one body type, so that rmcp's
+/// request handling is compiled once.
+pub(super) trait Endpoint: Send + Sync {
+    /// rmcp's response to `request`.
+    fn handle(&self, request: Request<McpBody>) -> BoxFuture<'static, Response<Body>>;
+}
+
+impl<S, M> Endpoint for StreamableHttpService<S, M>
+where
+    S: rmcp::ServerHandler + Send + 'static,
+    M: SessionManager,
+{
+    fn handle(&self, request: Request<McpBody>) -> BoxFuture<'static, Response<Body>> {
+        let service = self.clone();
+        Box::pin(async move { service.handle(request).await })
+    }
+}
 
 /// A connection as the routes see it.
 #[derive(Debug)]
@@ -174,8 +195,7 @@ impl Routes {
             }
             _ => request.map(Either::Left),
         };
-        let mut mcp = self.mcp.clone();
-        let (mut response, refused) = watching(super::tower_call(&mut mcp, request)).await;
+        let (mut response, refused) = watching(self.mcp.handle(request)).await;
         if refused {
             return too_many_sessions();
         }
@@ -234,9 +254,8 @@ impl Routes {
                 probe = probe.header(&name, value);
             }
         }
-        let probe = probe.body(Empty::<Bytes>::new()).ok()?;
-        let mut mcp = self.mcp.clone();
-        let answer = super::tower_call(&mut mcp, probe).await;
+        let probe = probe.body(Either::Right(Full::new(Bytes::new()))).ok()?;
+        let answer = self.mcp.handle(probe).await;
         matches!(
             answer.status(),
             StatusCode::BAD_REQUEST | StatusCode::FORBIDDEN

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hyper_util::rt::TokioTimer;
+use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, TcpStream};
@@ -47,17 +48,19 @@ pub(super) struct Server {
 }
 
 impl Server {
-    /// The server of `handler` on `local`, with `options`; `shutdown` is
-    /// cancelled at the first shutdown signal.
-    pub(super) fn new(
+    /// The server of `handler` on `local`, its sessions served by what
+    /// `session` makes of it, with `options`; `shutdown` is cancelled at
+    /// the first shutdown signal.
+    pub(super) fn new<S: ServerHandler + Send + 'static>(
         handler: Handler,
+        session: fn(&Handler) -> S,
         options: HttpOptions,
         local: SocketAddr,
         oauth: Option<Guard>,
         shutdown: CancellationToken,
     ) -> Server {
         let sessions = CancellationToken::new();
-        let (mcp, manager) = mcp_service(&handler, &options, local, sessions.clone());
+        let (mcp, manager) = mcp_service(&handler, session, &options, local, sessions.clone());
         let connections = Arc::new(Semaphore::new(options.max_connections));
         let refuser = front_door::Refuser::default();
         let gauges = Arc::new(Gauges {
@@ -168,10 +171,11 @@ impl Server {
     }
 }
 
-/// rmcp's MCP service for `handler` on `local`, its sessions capped and
-/// ended by `sessions`.
-fn mcp_service(
+/// rmcp's MCP service on `local`, each session served by what `session`
+/// makes of `handler`; the sessions capped and ended by `sessions`.
+fn mcp_service<S: ServerHandler + Send + 'static>(
     handler: &Handler,
+    session: fn(&Handler) -> S,
     options: &HttpOptions,
     local: SocketAddr,
     sessions: CancellationToken,
@@ -196,11 +200,11 @@ fn mcp_service(
         .with_sessions(!options.stateless)
         .with_identity(Arc::new(HttpIdentity));
     let mcp = StreamableHttpService::new(
-        move || Ok(session_handler.for_session()),
+        move || Ok(session(&session_handler)),
         Arc::clone(&manager),
         config,
     );
-    (mcp, manager)
+    (Arc::new(mcp), manager)
 }
 
 /// The `Host` values accepted: the loopback names, `--allowed-host`, and

@@ -27,6 +27,7 @@ impl HttpArgs {
     pub(crate) async fn serve(
         self,
         _: Handler,
+        _: fn(&Handler) -> Handler,
         _: Duration,
         _: CancellationToken,
     ) -> Result<(), MissingFeature> {

@@ -57,7 +57,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
     if args.http.requested() {
         return args
             .http
-            .serve(handler, drain, shutdown)
+            .serve(handler, Handler::for_session, drain, shutdown)
             .await
             .map_err(|e| CliError::Serve(Box::new(e)));
     }
