@@ -8,10 +8,11 @@
 # build stage that is a no-op.
 #
 # Stages that wait more than they compute run beside ones that compute (a
-# "step" of lanes): on CI's 2 cores the run is about a third shorter than
-# one stage after another. Each lane's output goes to a log printed when the
-# step ends, so lanes never interleave; a failed lane fails the run after
-# the others have finished.
+# "step" of lanes): on CI's 2 cores the run is shorter than one stage
+# after another (CONTRIBUTING.md, "How long it takes", has the figures).
+# Each lane's output goes to a log printed when the step ends, so lanes
+# never interleave; a failed lane fails the run after the others have
+# finished.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,10 +36,10 @@ stage() {
     echo "==> $line"
 }
 
-# step LANE... -- runs each lane (a quoted list of stages separated by
-# ";") in the background and waits for all of them. A lane is a shell
-# function name; its stages call `stage`, so their times are recorded in the
-# lane's log and collected here.
+# step LANE...: runs each lane (a shell function whose stages run one
+# after another) in the background and waits for all of them. The lanes'
+# stages call `stage`; their times are written beside the lane's log and
+# collected here.
 step() {
     local t0=$SECONDS lane pids=() failed=()
     for lane in "$@"; do
