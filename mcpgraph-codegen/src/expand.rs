@@ -188,6 +188,12 @@ fn graph_impl(
         .zip(schemas)
         .map(|(t, s)| tool_meta(t, s, options.lock.as_ref()));
     let servers = graph.mcp_servers.iter().map(|s| &s.spec);
+    // A graph that declares no server links no MCP client.
+    let connect = if graph.mcp_servers.is_empty() {
+        quote!(rt::no_servers)
+    } else {
+        quote!(rt::connect_servers)
+    };
     let file = options.display_path.as_deref();
     let transport_checks = graph
         .mcp_servers
@@ -222,7 +228,7 @@ fn graph_impl(
             fn servers() -> rt::Vec<rt::ServerSpec> {
                 rt::owned::vec([#(#servers),*])
             }
-            const CONNECT: rt::Connect = rt::connect_servers;
+            const CONNECT: rt::Connect = #connect;
             const LIMITS: rt::Limits = #limits;
             #lock
             #tests

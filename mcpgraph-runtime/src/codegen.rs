@@ -15,6 +15,8 @@ pub use crate::{
     ServerSpec, StartupError, Switch, ToolMeta, TransportSpec, schema_violation,
 };
 pub use ::mcpgraph_expr::parsed::Condition;
+/// The connector of a graph that declares no server.
+pub use crate::servers::no_servers;
 /// What a server's `auth` names.
 pub mod auth {
     pub use ::mcpgraph_format::{Algorithm, Enterprise, Grant, TokenStore};

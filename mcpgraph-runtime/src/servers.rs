@@ -64,6 +64,17 @@ pub type Connect =
 #[derive(Debug, Default)]
 pub struct NoServers;
 
+/// The [`Connect`] of a graph that declares no server: [`NoServers`]
+/// whatever `--mcp` adds (no node can call a server the graph does not
+/// declare). Generated code names it instead of the downstream crate's
+/// connector, so such a server links no MCP client and no transport.
+pub fn no_servers(
+    _: Vec<ServerSpec>,
+    _: Option<&'static str>,
+) -> Result<Arc<dyn Servers>, StartupError> {
+    Ok(Arc::new(NoServers))
+}
+
 impl Servers for NoServers {
     fn call<'a>(
         &'a self,

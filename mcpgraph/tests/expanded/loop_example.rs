@@ -53,7 +53,7 @@ const _: () = {
         fn servers() -> rt::Vec<rt::ServerSpec> {
             rt::owned::vec([])
         }
-        const CONNECT: rt::Connect = rt::connect_servers;
+        const CONNECT: rt::Connect = rt::no_servers;
         const LIMITS: rt::Limits = rt::Limits {
             max_node_executions: 1000,
             max_execution_time_ms: 300000,
