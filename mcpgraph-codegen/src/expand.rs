@@ -280,6 +280,7 @@ fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>, lock: Option<&Lock>
             .then(|| lit::string(&serde_json::Value::from(tool.icons.clone()).to_string())),
     );
     let required_scopes = tool.required_scopes.iter().map(|s| lit::string(s));
+    let task = &tool.task;
     quote! {
         rt::ToolMeta {
             name: #name,
@@ -292,6 +293,7 @@ fn tool_meta(tool: &Tool, schemas: &schema::ToolSchemas<'_>, lock: Option<&Lock>
             annotations: #annotations,
             icons: #icons,
             required_scopes: &[#(#required_scopes),*],
+            task: #task,
         }
     }
 }

@@ -100,6 +100,8 @@ pub struct Tool {
     /// `requiredScopes:` (an extension): the OAuth scopes a caller's token
     /// needs for this tool when the server validates OAuth tokens.
     pub required_scopes: Vec<String>,
+    /// `task:` (an extension): whether a call runs as an MCP task.
+    pub task: mcpgraph_format::TaskSupport,
 }
 
 /// An exit node's `content:`: the `mcp` nodes whose content blocks the

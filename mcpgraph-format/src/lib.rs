@@ -6,7 +6,8 @@
 //!   [`parse_mcp_file`] for a `--mcp` file of them;
 //! - [`Auth`]: a server's `auth` (FORMAT.md, "OAuth");
 //! - [`Limits`]: `executionLimits`, with [`Limits::DEFAULT`];
-//! - [`Resilience`] and [`Retry`]: a node's `retry` and `timeoutMs`.
+//! - [`Resilience`] and [`Retry`]: a node's `retry` and `timeoutMs`;
+//! - [`TaskSupport`]: a tool's `task`.
 //!
 //! The generator reads the YAML itself (its diagnostics point at lines and
 //! columns) and wraps these values with positions where it needs them;
@@ -21,6 +22,7 @@ mod mcp_file;
 pub mod owned;
 mod resilience;
 mod server;
+mod task;
 #[cfg(feature = "tokens")]
 mod tokens;
 
@@ -29,3 +31,4 @@ pub use limits::Limits;
 pub use mcp_file::{McpFileError, parse_mcp_file};
 pub use resilience::{Resilience, Retry};
 pub use server::{Server, Transport, is_env_name};
+pub use task::TaskSupport;

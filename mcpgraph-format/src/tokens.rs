@@ -8,7 +8,8 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
 
 use crate::{
-    Algorithm, Auth, Enterprise, Grant, Limits, Resilience, Retry, Server, TokenStore, Transport,
+    Algorithm, Auth, Enterprise, Grant, Limits, Resilience, Retry, Server, TaskSupport, TokenStore,
+    Transport,
 };
 
 /// An integer literal without a suffix.
@@ -64,6 +65,16 @@ impl ToTokens for Limits {
             quote!(#field: #value)
         });
         tokens.extend(quote!(rt::Limits { #(#fields,)* }));
+    }
+}
+
+impl ToTokens for TaskSupport {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(match self {
+            Self::Allowed => quote!(rt::TaskSupport::Allowed),
+            Self::Required => quote!(rt::TaskSupport::Required),
+            Self::Never => quote!(rt::TaskSupport::Never),
+        });
     }
 }
 

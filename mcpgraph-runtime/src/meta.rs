@@ -49,6 +49,9 @@ pub struct ToolMeta {
     /// needs for a `tools/call` of this tool when `serve --http` validates
     /// OAuth tokens (`--oauth-issuer`); ignored otherwise.
     pub required_scopes: &'static [&'static str],
+    /// `task` (an extension): whether a call of this tool runs as an MCP
+    /// task for a client that declared the tasks extension.
+    pub task: TaskSupport,
 }
 
 /// The exit node's `content:` (an mcpgraph extension, FORMAT.md "exit"):
@@ -73,6 +76,8 @@ pub type SchemaCheck = fn(&serde_json::Value) -> Option<String>;
 /// `executionLimits:` of a graph file, with [`Limits::DEFAULT`]: the
 /// format's type (`mcpgraph-format`).
 pub use mcpgraph_format::Limits;
+/// A tool's `task:` (FORMAT.md "Tasks").
+pub use mcpgraph_format::TaskSupport;
 
 // The format's default nesting is the expression engine's.
 const _: () = assert!(Limits::DEFAULT.max_value_depth == mcpgraph_expr::DEFAULT_MAX_VALUE_DEPTH);

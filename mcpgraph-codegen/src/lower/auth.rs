@@ -271,26 +271,6 @@ impl Cx<'_, '_> {
             self.err(pos, "`enterprise` goes with `grant: enterprise`");
         }
     }
-
-    /// `node` as one of `choices`, reported otherwise.
-    fn one_of(&mut self, node: &yaml::Node, what: &str, choices: &[&str]) -> Option<String> {
-        let value = self.string(node, what)?;
-        if choices.contains(&value.value.as_str()) {
-            return Some(value.value);
-        }
-        let found = match &node.value {
-            Value::String(s) => format!("`{s}`"),
-            _ => super::fields::describe(node),
-        };
-        self.err(
-            node.pos,
-            format!(
-                "{what} must be one of {}, found {found}",
-                choices.join(", ")
-            ),
-        );
-        None
-    }
 }
 
 #[cfg(test)]

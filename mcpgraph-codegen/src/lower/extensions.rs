@@ -6,6 +6,7 @@
 
 use super::Cx;
 use crate::model::{ExitContent, Sp, ToolAnnotations};
+use mcpgraph_format::TaskSupport;
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
 
@@ -123,6 +124,13 @@ impl Cx<'_, '_> {
             }
         }
         scopes.into_iter().filter(|s| is_scope_token(s)).collect()
+    }
+
+    /// A tool's `task:`: `allowed`, `required` or `never`.
+    pub(super) fn task_support(&mut self, node: &yaml::Node, context: &str) -> TaskSupport {
+        self.one_of(node, &format!("`task`{context}"), &TaskSupport::NAMES)
+            .and_then(|s| TaskSupport::parse(&s))
+            .unwrap_or_default()
     }
 
     /// A tool's `icons:`: MCP `Icon` objects.
@@ -302,6 +310,20 @@ mod tests {
             ]
         );
         assert_eq!((got[0].0, got[0].1), (12, 19));
+    }
+
+    #[test]
+    fn task_is_lowered_and_checked() {
+        let tool = |text: &str| load(&tool_with(text)).tools.remove(0).task;
+        assert_eq!(tool(""), TaskSupport::Allowed);
+        assert_eq!(tool("    task: required\n"), TaskSupport::Required);
+        assert_eq!(tool("    task: never\n"), TaskSupport::Never);
+        let got = errors(&tool_with("    task: always\n"));
+        let msgs: Vec<&str> = got.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(
+            msgs,
+            ["`task` in tool `t` must be one of allowed, required, never, found `always`"]
+        );
     }
 
     #[test]

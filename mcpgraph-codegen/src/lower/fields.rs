@@ -127,6 +127,26 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// `node` as one of `choices`, reported otherwise.
+    pub(super) fn one_of(&mut self, node: &yaml::Node, what: &str, choices: &[&str]) -> Option<String> {
+        let value = self.string(node, what)?;
+        if choices.contains(&value.value.as_str()) {
+            return Some(value.value);
+        }
+        let found = match &node.value {
+            Value::String(s) => format!("`{s}`"),
+            _ => describe(node),
+        };
+        self.err(
+            node.pos,
+            format!(
+                "{what} must be one of {}, found {found}",
+                choices.join(", ")
+            ),
+        );
+        None
+    }
+
     /// `node` as a string.
     pub(super) fn string(&mut self, node: &yaml::Node, what: &str) -> Option<Sp<String>> {
         match &node.value {

@@ -164,6 +164,7 @@ impl Cx<'_, '_> {
             annotations: ToolAnnotations::default(),
             icons: Vec::new(),
             required_scopes: Vec::new(),
+            task: mcpgraph_format::TaskSupport::default(),
         };
         let allowed = [
             "name",
@@ -174,6 +175,7 @@ impl Cx<'_, '_> {
             "annotations",
             "icons",
             "requiredScopes",
+            "task",
         ];
         // The name, when there is one, makes the other messages clearer.
         let named = match &node.value {
@@ -218,6 +220,9 @@ impl Cx<'_, '_> {
         }
         if let Some(n) = f.get("requiredScopes") {
             tool.required_scopes = self.required_scopes(n, &context);
+        }
+        if let Some(n) = f.get("task") {
+            tool.task = self.task_support(n, &context);
         }
         match f.get("nodes") {
             Some(n) => match &n.value {
