@@ -263,7 +263,7 @@ fn is_scope_token(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{icon_uri, is_icon_size, is_mime_type, is_scope_token};
+    use super::{TaskSupport, icon_uri, is_icon_size, is_mime_type, is_scope_token};
     use crate::test_support::{ENTRY, EXIT, errors, load, transform, with_nodes};
 
     /// The one-tool file with `extra` tool-level lines before `nodes:`.
