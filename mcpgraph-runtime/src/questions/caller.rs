@@ -114,6 +114,13 @@ impl Caller {
         }
     }
 
+    /// The same caller, asked in `rounds` (a task's round: the server
+    /// drives the rounds, not the client).
+    pub(crate) fn in_rounds(mut self, rounds: Arc<Rounds>) -> Self {
+        self.channel = Channel::Rounds(rounds);
+        self
+    }
+
     /// The same caller, whose request came with trace context `trace`.
     pub(crate) fn with_trace(mut self, trace: Option<mcpgraph_telemetry::TraceContext>) -> Self {
         self.trace = trace.map(Arc::new);

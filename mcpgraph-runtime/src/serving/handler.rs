@@ -7,10 +7,12 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
+use mcpgraph_tasks::TaskStore;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    DiscoverResult, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    ContentBlock, DiscoverResult, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler};
@@ -20,6 +22,7 @@ use crate::observe::ProgressEvent;
 use crate::serving::caps::{CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION};
 use crate::serving::identity::{RequestIdentity, Stdio};
 use crate::serving::metrics;
+use crate::serving::tasks::Mode;
 use mcpgraph_secrets::StateKeys;
 use mcpgraph_telemetry::TraceContext;
 
@@ -45,6 +48,8 @@ pub struct Handler {
     state_keys: Arc<StateKeys>,
     /// Who sent a request, as its transport tells.
     pub(super) identity: Arc<dyn RequestIdentity>,
+    /// Where calls run as MCP tasks are kept; none: no call is a task.
+    pub(super) tasks: Option<Arc<dyn TaskStore>>,
 }
 
 impl Clone for Handler {
@@ -57,6 +62,7 @@ impl Clone for Handler {
             sessions: self.sessions,
             state_keys: Arc::clone(&self.state_keys),
             identity: Arc::clone(&self.identity),
+            tasks: self.tasks.clone(),
         }
     }
 }
@@ -79,6 +85,7 @@ impl Handler {
             sessions: true,
             state_keys: Arc::new(StateKeys::ephemeral()),
             identity: Arc::new(Stdio),
+            tasks: None,
         }
     }
 
@@ -106,6 +113,13 @@ impl Handler {
     /// default, stdio's: one caller, no credential).
     pub fn with_identity(mut self, identity: Arc<dyn RequestIdentity>) -> Self {
         self.identity = identity;
+        self
+    }
+
+    /// The same handler running the calls of clients that declared the
+    /// tasks extension as MCP tasks, kept in `store`.
+    pub fn with_tasks(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.tasks = Some(store);
         self
     }
 
@@ -151,7 +165,12 @@ impl Handler {
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         let meta = self.engine.graph().server;
-        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        let capabilities = match self.tasks {
+            Some(_) => capabilities.enable_tasks().build(),
+            None => capabilities.build(),
+        };
+        let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(meta.name, meta.version).with_title(meta.title));
         match meta.instructions {
             Some(instructions) => info.with_instructions(instructions),
@@ -181,6 +200,30 @@ impl ServerHandler for Handler {
         tracing::info!("client initialized");
     }
 
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.task_get(request, &context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.task_update(request, &context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.task_cancel(request, &context).await
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -197,6 +240,16 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        // A task holds no slot of the caps on calls in flight: the store's
+        // cap on live tasks bounds them.
+        if let Mode::Task = self.mode(&request, &context)? {
+            let (caller, _) = self.caller(&request, &context)?;
+            let caller = caller
+                .with_trace(TraceContext::from_meta(&context.meta))
+                .with_token(self.identity.token(&context.extensions))
+                .with_owner(self.identity.owner(&context.extensions));
+            return self.start_task(request, caller, &context).await;
+        }
         let _admitted = self.caps.admit(&self.session).inspect_err(|_| {
             metrics::call(self.tool_label(&request.name), "refused");
         })?;
