@@ -34,7 +34,7 @@ chmod +x "$wrapper/rustdoc"
 # generator's `mcpgraph-format` has its `tokens` feature, which a server's
 # build never sees: resolver 2 keeps a proc macro's features apart).
 served=(mcpgraph mcpgraph-runtime mcpgraph-jsregex mcpgraph-expr mcpgraph-format mcpgraph-http
-    mcpgraph-graph-tests mcpgraph-downstream mcpgraph-secrets mcpgraph-oauth mcpgraph-telemetry)
+    mcpgraph-graph-tests mcpgraph-downstream mcpgraph-secrets mcpgraph-oauth mcpgraph-telemetry mcpgraph-tasks)
 generator=(mcpgraph-codegen mcpgraph-macros)
 for group in served generator; do
     declare -n crates="$group"

@@ -10,6 +10,8 @@
 #   - nginx and openssl (Debian packages, via apt-get when missing; needs
 #     root) for the replicas and TLS tests (tests/tests/serving/replicas.rs,
 #     tests/tests/downstream_tls.rs)
+#   - redis-server (Debian package, via apt-get when missing; needs root)
+#     for the task store's tests (mcpgraph-tasks/tests/)
 # Idempotent: each part is skipped when a stamp shows it already matches its
 # pinned inputs, so a second run takes well under a second.
 set -euo pipefail
@@ -101,4 +103,30 @@ else
     fi
     echo "install-peers: WARNING: nginx missing and cannot be installed here (no apt-get or not root);" \
          "tests/tests/serving/replicas.rs will fail until nginx is installed (apt-get install nginx)" >&2
+fi
+
+# --- redis-server (Debian package) ------------------------------------------
+# mcpgraph-tasks/tests/ run the Redis task store against a real Redis; each
+# test starts its own redis-server on a loopback port in a temporary
+# directory (never the system service).
+if command -v redis-server >/dev/null || [[ -x /usr/bin/redis-server ]]; then
+    echo "install-peers: redis-server present"
+elif command -v apt-get >/dev/null && [[ "$(id -u)" == 0 ]]; then
+    echo "install-peers: apt-get install -y redis-server"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends redis-server >/dev/null 2>&1 || {
+        apt-get update -qq >/dev/null
+        apt-get install -y --no-install-recommends redis-server >/dev/null
+    }
+    # Debian's postinst may start the system service; the tests run their own.
+    if command -v service >/dev/null; then service redis-server stop >/dev/null 2>&1 || true; fi
+    command -v redis-server >/dev/null || [[ -x /usr/bin/redis-server ]] || {
+        echo "install-peers: redis-server still missing after apt-get install" >&2; exit 1; }
+else
+    if [[ "${CI:-}" == "true" ]]; then
+        echo "install-peers: redis-server missing and apt-get unavailable (or not root): cannot install it" >&2
+        exit 1
+    fi
+    echo "install-peers: WARNING: redis-server missing and cannot be installed here (no apt-get or not root);" \
+         "mcpgraph-tasks' Redis tests will skip until it is installed (apt-get install redis-server)" >&2
 fi
