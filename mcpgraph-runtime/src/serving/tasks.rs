@@ -102,7 +102,7 @@ impl Handler {
             handler: self.clone(),
             store,
             id: task.id,
-            tool: request.name,
+            tool: request.name.into_owned(),
             arguments: request.arguments,
             caller,
         };

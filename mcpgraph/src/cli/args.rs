@@ -124,6 +124,22 @@ pub(super) struct ServeArgs {
     /// one more is refused with a JSON-RPC error at once.
     #[arg(long, default_value_t = server::DEFAULT_MAX_IN_FLIGHT_PER_SESSION, value_parser = at_least_one)]
     pub(super) max_in_flight_per_session: usize,
+
+    /// Where calls run as MCP tasks are kept (clients of MCP 2026-07-28
+    /// that declare the tasks extension): `memory`, this process; or
+    /// `redis://HOST:PORT/DB` (`rediss://` over TLS; Redis or Valkey),
+    /// shared by every replica on it (the `task-store-redis` feature).
+    #[arg(long, value_name = "URL", default_value = "memory")]
+    pub(super) task_store: String,
+
+    /// Tasks running at once, counted in the store (over every replica
+    /// sharing it); one more is refused with a tool error.
+    #[arg(long, default_value_t = DEFAULT_MAX_TASKS, value_parser = at_least_one)]
+    pub(super) max_tasks: usize,
+
+    /// Seconds a task, and then its result, is kept from its start.
+    #[arg(long, default_value_t = DEFAULT_TASK_TTL_SECS, value_parser = at_least_one)]
+    pub(super) task_ttl_secs: usize,
 }
 
 fn at_least_one(text: &str) -> Result<usize, NotAtLeastOne> {
@@ -146,6 +162,8 @@ impl std::fmt::Display for NotAtLeastOne {
 impl std::error::Error for NotAtLeastOne {}
 
 const DEFAULT_DRAIN_SECS: u64 = 10;
+const DEFAULT_MAX_TASKS: usize = 1000;
+const DEFAULT_TASK_TTL_SECS: usize = 3600;
 
 /// What a bare `<binary>` (no sub-command) means: stdio serving.
 impl Default for ServeArgs {
@@ -158,6 +176,9 @@ impl Default for ServeArgs {
             drain_secs: DEFAULT_DRAIN_SECS,
             max_in_flight: server::DEFAULT_MAX_IN_FLIGHT,
             max_in_flight_per_session: server::DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
+            task_store: "memory".to_owned(),
+            max_tasks: DEFAULT_MAX_TASKS,
+            task_ttl_secs: DEFAULT_TASK_TTL_SECS,
         }
     }
 }

@@ -22,6 +22,8 @@ pub(crate) enum CliError {
     /// used (the graph tests' error), or this build lacks the feature
     /// (`MissingFeature`).
     Recording(Box<dyn Error + Send + Sync>),
+    /// `--task-store` names no store this build can open.
+    TaskStore(Box<dyn Error + Send + Sync>),
     /// Serving failed: the stdio session's error, `mcpgraph-http`'s, or in
     /// a build without `http-server`, the feature `--http` needs.
     Serve(Box<dyn Error + Send + Sync>),
@@ -55,6 +57,7 @@ impl fmt::Display for CliError {
             Self::Startup(e) => e.fmt(f),
             Self::Runtime(e) => write!(f, "cannot start the tokio runtime: {e}"),
             Self::Recording(e) | Self::Serve(e) => e.fmt(f),
+            Self::TaskStore(e) => write!(f, "--task-store: {e}"),
             Self::ReadArguments { origin, source } => {
                 let from = match origin {
                     Origin::File(path) => format!("`{path}`"),
@@ -83,7 +86,7 @@ impl Error for CliError {
             Self::McpFile { source, .. } | Self::ReadArguments { source, .. } => Some(source),
             Self::Startup(e) => Some(e),
             Self::Runtime(e) => Some(e),
-            Self::Recording(e) | Self::Serve(e) => Some(&**e),
+            Self::Recording(e) | Self::Serve(e) | Self::TaskStore(e) => Some(&**e),
             Self::Arguments { source, .. } => source.as_ref().map(|e| e as _),
         }
     }

@@ -18,6 +18,19 @@ use mcpgraph_runtime::host::StateKeys;
 use mcpgraph_runtime::host::{CallCaps, Handler, serve};
 use mcpgraph_runtime::{Engine, StartupError};
 
+/// The store `--task-store` names, with `--max-tasks` and `--task-ttl-secs`.
+fn task_store(args: &ServeArgs) -> Result<Arc<dyn mcpgraph_tasks::TaskStore>, CliError> {
+    let limits = mcpgraph_tasks::StoreLimits {
+        max_live: args.max_tasks,
+        ttl: Duration::from_secs(args.task_ttl_secs as u64),
+        poll_interval: TASK_POLL_INTERVAL,
+    };
+    mcpgraph_tasks::open(&args.task_store, limits).map_err(|e| CliError::TaskStore(Box::new(e)))
+}
+
+/// How often a client is told to poll a task (`pollIntervalMs`).
+const TASK_POLL_INTERVAL: Duration = Duration::from_millis(500);
+
 /// What the whole shutdown may take beyond `--drain-secs`: the calls
 /// stopped at the drain's end (1 s), the last responses and connections
 /// (about 2 s), the downstream servers. Past it the process exits anyway.
@@ -44,7 +57,8 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             args.max_in_flight,
             args.max_in_flight_per_session,
         ))
-        .with_state_keys(Arc::new(state_keys));
+        .with_state_keys(Arc::new(state_keys))
+        .with_tasks(task_store(&args)?);
     // Listening from now on, so that no signal falls between.
     if let Some(signals) = Signals::new() {
         tokio::spawn(on_signals(
