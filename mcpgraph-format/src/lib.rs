@@ -31,4 +31,4 @@ pub use limits::Limits;
 pub use mcp_file::{McpFileError, parse_mcp_file};
 pub use resilience::{Resilience, Retry};
 pub use server::{Server, Transport, is_env_name};
-pub use task::TaskSupport;
+pub use task::{TaskMode, TaskSupport};

@@ -8,8 +8,8 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
 
 use crate::{
-    Algorithm, Auth, Enterprise, Grant, Limits, Resilience, Retry, Server, TaskSupport, TokenStore,
-    Transport,
+    Algorithm, Auth, Enterprise, Grant, Limits, Resilience, Retry, Server, TaskMode, TaskSupport,
+    TokenStore, Transport,
 };
 
 /// An integer literal without a suffix.
@@ -70,11 +70,13 @@ impl ToTokens for Limits {
 
 impl ToTokens for TaskSupport {
     fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(match self {
-            Self::Allowed => quote!(rt::TaskSupport::Allowed),
-            Self::Required => quote!(rt::TaskSupport::Required),
-            Self::Never => quote!(rt::TaskSupport::Never),
-        });
+        let mode = match self.mode {
+            TaskMode::Allowed => quote!(rt::TaskMode::Allowed),
+            TaskMode::Required => quote!(rt::TaskMode::Required),
+            TaskMode::Never => quote!(rt::TaskMode::Never),
+        };
+        let ask_first = self.ask_first;
+        tokens.extend(quote!(rt::TaskSupport { mode: #mode, ask_first: #ask_first }));
     }
 }
 

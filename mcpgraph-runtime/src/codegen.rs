@@ -12,7 +12,7 @@
 pub use crate::{
     Answer, Args, CallSpec, Connect, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
     NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerAuth, ServerMeta,
-    ServerSpec, StartupError, Switch, TaskSupport, ToolMeta, TransportSpec, schema_violation,
+    ServerSpec, StartupError, Switch, TaskMode, TaskSupport, ToolMeta, TransportSpec, schema_violation,
 };
 pub use ::mcpgraph_expr::parsed::Condition;
 /// The connector of a graph that declares no server.

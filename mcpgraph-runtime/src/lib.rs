@@ -39,7 +39,7 @@ pub use exec::retry::{Resilience, Retry};
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use mcpgraph_expr::memory::CountingAllocator;
 pub use mcpgraph_expr::parsed::{Args, Expr, Rule, Switch};
-pub use meta::{ContentMeta, Limits, SchemaCheck, ServerMeta, TaskSupport, ToolMeta};
+pub use meta::{ContentMeta, Limits, SchemaCheck, ServerMeta, TaskMode, TaskSupport, ToolMeta};
 pub use observe::{NodeRecord, NodeType, Observer, ProgressEvent};
 pub use questions::Caller;
 #[doc(hidden)]

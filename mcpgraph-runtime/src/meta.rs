@@ -77,7 +77,7 @@ pub type SchemaCheck = fn(&serde_json::Value) -> Option<String>;
 /// format's type (`mcpgraph-format`).
 pub use mcpgraph_format::Limits;
 /// A tool's `task:` (FORMAT.md "Tasks").
-pub use mcpgraph_format::TaskSupport;
+pub use mcpgraph_format::{TaskMode, TaskSupport};
 
 // The format's default nesting is the expression engine's.
 const _: () = assert!(Limits::DEFAULT.max_value_depth == mcpgraph_expr::DEFAULT_MAX_VALUE_DEPTH);

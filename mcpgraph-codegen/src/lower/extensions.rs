@@ -6,7 +6,7 @@
 
 use super::Cx;
 use crate::model::{ExitContent, Sp, ToolAnnotations};
-use mcpgraph_format::TaskSupport;
+use mcpgraph_format::{TaskMode, TaskSupport};
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
 
@@ -126,11 +126,32 @@ impl Cx<'_, '_> {
         scopes.into_iter().filter(|s| is_scope_token(s)).collect()
     }
 
-    /// A tool's `task:`: `allowed`, `required` or `never`.
+    /// A tool's `task:`: `allowed`, `required` or `never`, or a map of
+    /// `mode` (one of them) and `askFirst`.
     pub(super) fn task_support(&mut self, node: &yaml::Node, context: &str) -> TaskSupport {
-        self.one_of(node, &format!("`task`{context}"), &TaskSupport::NAMES)
-            .and_then(|s| TaskSupport::parse(&s))
-            .unwrap_or_default()
+        let mode = |cx: &mut Self, node: &yaml::Node, what: &str| {
+            cx.one_of(node, what, &TaskMode::NAMES)
+                .and_then(|s| TaskMode::parse(&s))
+                .unwrap_or_default()
+        };
+        let what = format!("`task`{context}");
+        if !matches!(node.value, Value::Map(_)) {
+            return TaskSupport {
+                mode: mode(self, node, &what),
+                ask_first: false,
+            };
+        }
+        let mut out = TaskSupport::default();
+        let Some(f) = self.fields(node, "`task`", &["mode", "askFirst"], context) else {
+            return out;
+        };
+        if let Some(n) = f.get("mode") {
+            out.mode = mode(self, n, &format!("`task.mode`{context}"));
+        }
+        if let Some(n) = f.get("askFirst") {
+            out.ask_first = self.boolean(n, &format!("`task.askFirst`{context}")).unwrap_or(false);
+        }
+        out
     }
 
     /// A tool's `icons:`: MCP `Icon` objects.
@@ -263,7 +284,7 @@ fn is_scope_token(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{TaskSupport, icon_uri, is_icon_size, is_mime_type, is_scope_token};
+    use super::{TaskMode, TaskSupport, icon_uri, is_icon_size, is_mime_type, is_scope_token};
     use crate::test_support::{ENTRY, EXIT, errors, load, transform, with_nodes};
 
     /// The one-tool file with `extra` tool-level lines before `nodes:`.
@@ -315,14 +336,29 @@ mod tests {
     #[test]
     fn task_is_lowered_and_checked() {
         let tool = |text: &str| load(&tool_with(text)).tools.remove(0).task;
-        assert_eq!(tool(""), TaskSupport::Allowed);
-        assert_eq!(tool("    task: required\n"), TaskSupport::Required);
-        assert_eq!(tool("    task: never\n"), TaskSupport::Never);
+        let mode = |mode, ask_first| TaskSupport { mode, ask_first };
+        assert_eq!(tool(""), mode(TaskMode::Allowed, false));
+        assert_eq!(tool("    task: required\n"), mode(TaskMode::Required, false));
+        assert_eq!(tool("    task: never\n"), mode(TaskMode::Never, false));
+        assert_eq!(
+            tool("    task: { mode: required, askFirst: true }\n"),
+            mode(TaskMode::Required, true)
+        );
+        assert_eq!(tool("    task: { askFirst: true }\n"), mode(TaskMode::Allowed, true));
         let got = errors(&tool_with("    task: always\n"));
         let msgs: Vec<&str> = got.iter().map(|e| e.2.as_str()).collect();
         assert_eq!(
             msgs,
             ["`task` in tool `t` must be one of allowed, required, never, found `always`"]
+        );
+        let got = errors(&tool_with("    task: { mode: never, askFirst: yes, when: now }\n"));
+        let msgs: Vec<&str> = got.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "unknown key `when` in `task` in tool `t`",
+                "`task.askFirst` in tool `t` must be `true` or `false`, found a string",
+            ]
         );
     }
 

@@ -22,6 +22,7 @@ use crate::observe::ProgressEvent;
 use crate::serving::caps::{CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION};
 use crate::serving::identity::{RequestIdentity, Stdio};
 use crate::serving::metrics;
+use crate::questions::{Rounds, Saved};
 use crate::serving::tasks::Mode;
 use mcpgraph_secrets::StateKeys;
 use mcpgraph_telemetry::TraceContext;
@@ -242,13 +243,18 @@ impl ServerHandler for Handler {
     ) -> Result<CallToolResponse, McpError> {
         // A task holds no slot of the caps on calls in flight: the store's
         // cap on live tasks bounds them.
-        if let Mode::Task = self.mode(&request, &context)? {
-            let (caller, _) = self.caller(&request, &context)?;
+        let mode = self.mode(&request, &context)?;
+        if let Mode::Task = mode {
+            let (caller, round) = self.caller(&request, &context)?;
             let caller = caller
                 .with_trace(TraceContext::from_meta(&context.meta))
                 .with_token(self.identity.token(&context.extensions))
                 .with_owner(self.identity.owner(&context.extensions));
-            return self.start_task(request, caller, &context).await;
+            let round = match round {
+                Some((round, _)) => round,
+                None => Arc::new(Rounds::new(Saved::default(), Default::default())),
+            };
+            return self.start_task(request, caller, round, &context).await;
         }
         let _admitted = self.caps.admit(&self.session).inspect_err(|_| {
             metrics::call(self.tool_label(&request.name), "refused");

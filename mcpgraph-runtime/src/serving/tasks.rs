@@ -27,7 +27,7 @@ use rmcp::{ErrorData as McpError, model::ErrorCode};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::TaskSupport;
+use crate::{TaskMode, TaskSupport};
 use crate::engine::{CallError, CallOptions};
 use crate::error::ErrorKind;
 use crate::questions::{Caller, Rounds, Saved};
@@ -40,6 +40,10 @@ pub(super) enum Mode {
     Plain,
     /// A task.
     Task,
+    /// A tool with `askFirst`, called without answers: a plain call (its
+    /// first round's questions go back as `input_required`); the call that
+    /// brings the answers is the task.
+    AskFirst,
 }
 
 impl Handler {
@@ -53,27 +57,32 @@ impl Handler {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Mode, McpError> {
+        let never = TaskSupport {
+            mode: TaskMode::Never,
+            ask_first: false,
+        };
         let support = self
             .engine()
             .tools()
             .iter()
             .find(|t| t.meta.name == request.name)
-            .map_or(TaskSupport::Never, |t| t.meta.task);
+            .map_or(never, |t| t.meta.task);
         let declared = context
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
             && context
                 .client_capabilities()
                 .is_some_and(|c| c.supports_tasks());
-        match support {
-            TaskSupport::Never => Ok(Mode::Plain),
-            TaskSupport::Required if !declared || self.tasks.is_none() => {
+        match support.mode {
+            TaskMode::Never => Ok(Mode::Plain),
+            TaskMode::Required if !declared || self.tasks.is_none() => {
                 Err(McpError::missing_required_client_capability(
                     ClientCapabilities::builder().enable_tasks().build(),
                 ))
             }
-            _ if declared && self.tasks.is_some() => Ok(Mode::Task),
-            _ => Ok(Mode::Plain),
+            _ if !declared || self.tasks.is_none() => Ok(Mode::Plain),
+            _ if support.ask_first && request.input_responses.is_none() => Ok(Mode::AskFirst),
+            _ => Ok(Mode::Task),
         }
     }
 
@@ -83,6 +92,7 @@ impl Handler {
         &self,
         request: CallToolRequestParams,
         caller: Caller,
+        round: Arc<Rounds>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let Some(store) = self.tasks.clone() else {
@@ -105,6 +115,7 @@ impl Handler {
             tool: request.name.into_owned(),
             arguments: request.arguments,
             caller,
+            first: round,
         };
         tokio::spawn(runner.run());
         Ok(CallToolResponse::Task(created))
@@ -267,6 +278,9 @@ struct Runner {
     /// The caller as the request made it (token, owner, trace); its channel
     /// is replaced by each round's.
     caller: Caller,
+    /// The first round: the request's own (a call of an `askFirst` tool
+    /// brings the answers to the questions asked before the task).
+    first: Arc<Rounds>,
 }
 
 /// How a task ended.
@@ -299,11 +313,15 @@ impl Runner {
     /// Runs the call round after round until it ends.
     async fn rounds(&self) -> End {
         let label = self.handler.tool_label(&self.tool);
+        let mut next = Some(Arc::clone(&self.first));
         let (mut saved, mut responses) = (Saved::default(), InputResponses::new());
         let mut round = 0;
         loop {
             round += 1;
-            let rounds = Arc::new(Rounds::new(saved, responses));
+            let rounds = match next.take() {
+                Some(first) => first,
+                None => Arc::new(Rounds::new(saved, responses)),
+            };
             let caller = self.caller.clone().in_rounds(Arc::clone(&rounds));
             let cancel = tokio_util::sync::CancellationToken::new();
             let options = CallOptions {

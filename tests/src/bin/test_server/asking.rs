@@ -11,7 +11,9 @@
 //! all three) that the client declared it can answer: the user's name
 //! (key `user_name`), a greeting from the model (`greeting`), the client's
 //! roots (`roots/list`, `client_roots`). A client that declared none of them
-//! gets error -32021 naming what was wanted. The retry with the echoed state
+//! gets error -32021 naming what was wanted; with `always: true` it asks
+//! them whatever the client declared (for the asking side's own checks).
+//! The retry with the echoed state
 //! and an answer under each key returns the answers as structuredContent
 //! `{answers}`; a key left unanswered is asked again.
 
@@ -117,7 +119,8 @@ pub fn ask_each(
         _ => EACH.iter().map(|(word, ..)| *word).collect(),
     };
     let declared = context.client_capabilities().unwrap_or_default();
-    let declares = |capability: &str| match capability {
+    let always = request.arguments.as_ref().and_then(|a| a.get("always")) == Some(&Value::Bool(true));
+    let declares = |capability: &str| always || match capability {
         "elicitation" => declared.elicitation.is_some(),
         "sampling" => declared.sampling.is_some(),
         _ => declared.roots.is_some(),
