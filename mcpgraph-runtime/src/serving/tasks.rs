@@ -260,6 +260,42 @@ fn detailed(task: Task) -> DetailedTask {
     DetailedTask::new(wire_task(&task), payload)
 }
 
+/// How often a task's status message may change in the store at most: a
+/// loop of fast nodes costs no store write per node.
+const MESSAGE_EVERY: Duration = Duration::from_millis(200);
+
+/// Keeps the task's status message on the node running (`running node
+/// `x``), written when the node changes, at most every [`MESSAGE_EVERY`],
+/// and the last one when the call ends.
+async fn report_nodes(
+    store: Arc<dyn TaskStore>,
+    id: TaskId,
+    mut events: tokio::sync::mpsc::UnboundedReceiver<crate::observe::ProgressEvent>,
+) {
+    let (mut written, mut latest): (Option<&'static str>, Option<&'static str>) = (None, None);
+    let mut next_write = tokio::time::Instant::now();
+    loop {
+        let event = tokio::select! {
+            event = events.recv() => event,
+            () = tokio::time::sleep_until(next_write), if latest != written => {
+                if let Some(node) = latest {
+                    let _ = store.set_message(&id, format!("running node `{node}`")).await;
+                }
+                written = latest;
+                next_write = tokio::time::Instant::now() + MESSAGE_EVERY;
+                continue;
+            }
+        };
+        match event {
+            Some(event) => latest = Some(event.node),
+            None => break,
+        }
+    }
+    if let Some(node) = latest.filter(|_| latest != written) {
+        let _ = store.set_message(&id, format!("running node `{node}`")).await;
+    }
+}
+
 /// Unix milliseconds as ISO 8601 (UTC, milliseconds).
 fn iso(ms: u64) -> String {
     let ms = i64::try_from(ms).unwrap_or(i64::MAX);
@@ -324,9 +360,16 @@ impl Runner {
             };
             let caller = self.caller.clone().in_rounds(Arc::clone(&rounds));
             let cancel = tokio_util::sync::CancellationToken::new();
+            let (progress, events) = tokio::sync::mpsc::unbounded_channel();
+            let reporting = tokio::spawn(report_nodes(
+                Arc::clone(&self.store),
+                self.id.clone(),
+                events,
+            ));
             let options = CallOptions {
                 cancel: cancel.clone(),
                 caller: Some(caller),
+                progress: Some(progress),
                 ..CallOptions::default()
             };
             let call = self
@@ -337,10 +380,13 @@ impl Runner {
                 outcome = call => outcome,
                 _ = self.store.cancelled(&self.id) => {
                     cancel.cancel();
+                    reporting.abort();
                     metrics::call(label, "cancelled");
                     return End::Cancelled;
                 }
             };
+            // The call's sender is gone: the last node's message is stored.
+            let _ = reporting.await;
             let error = match outcome.result {
                 Ok(value) => {
                     metrics::call(label, "ok");
