@@ -97,19 +97,6 @@ impl Status {
             Status::Cancelled => "cancelled",
         }
     }
-
-    /// The status spelt as [`Status::as_str`] does.
-    pub(crate) fn from_name(name: &str) -> Option<Status> {
-        [
-            Status::Working,
-            Status::InputRequired,
-            Status::Completed,
-            Status::Failed,
-            Status::Cancelled,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == name)
-    }
 }
 
 /// How a task ended: its result, or a JSON-RPC error.

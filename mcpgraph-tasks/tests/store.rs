@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use common::contract::{self, Pair, limits};
 use common::server::RedisServer;
-use mcpgraph_tasks::{MemoryStore, OpenError, RedisStore, StoreError, StoreLimits, TaskStore, open};
+use mcpgraph_tasks::{
+    MemoryStore, OpenError, RedisStore, StoreError, StoreLimits, TaskStore, open,
+};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_store_keeps_the_contract() {
@@ -58,7 +60,10 @@ async fn redis_outage_is_unavailable_at_once_then_recovers() {
         );
         assert!(took < Duration::from_secs(2), "round {round} took {took:?}");
         let created = store.create("alice", "slow").await;
-        assert!(matches!(created, Err(StoreError::Unavailable(_))), "{created:?}");
+        assert!(
+            matches!(created, Err(StoreError::Unavailable(_))),
+            "{created:?}"
+        );
     }
     // Redis is back (empty: the tests run it without persistence).
     server.restart();
@@ -82,7 +87,10 @@ async fn a_store_nobody_listens_on_is_unavailable() {
     let store = open(&format!("redis://127.0.0.1:{port}/0"), limits()).unwrap();
     let started = Instant::now();
     let created = store.create("alice", "slow").await;
-    assert!(matches!(created, Err(StoreError::Unavailable(_))), "{created:?}");
+    assert!(
+        matches!(created, Err(StoreError::Unavailable(_))),
+        "{created:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(2));
 }
 
@@ -108,7 +116,10 @@ fn urls_name_the_bad_part_and_never_the_password() {
     let bad = error("redis://:hunter2@127.0.0.1:6379/notadb");
     assert!(matches!(bad, OpenError::BadUrl { .. }), "{bad:?}");
     let text = bad.to_string();
-    assert!(text.contains(":***@127.0.0.1") && !text.contains("hunter2"), "{text}");
+    assert!(
+        text.contains(":***@127.0.0.1") && !text.contains("hunter2"),
+        "{text}"
+    );
     for junk in ["hunter2-is-my-long-password!", ":hunter2@host"] {
         assert!(!error(junk).to_string().contains("hunter2"));
     }
