@@ -14,6 +14,7 @@ use common::server::RedisServer;
 use mcpgraph_tasks::{
     MemoryStore, OpenError, RedisStore, StoreError, StoreLimits, TaskStore, open,
 };
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_store_keeps_the_contract() {
@@ -76,6 +77,49 @@ async fn redis_outage_is_unavailable_at_once_then_recovers() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert!(store.get(&task.id, "alice").await.unwrap().is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_keys_are_prefixed_and_expire_with_their_task() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let ttl = Duration::from_secs(30);
+    let store = open(&server.url(0), StoreLimits { ttl, ..limits() }).unwrap();
+    let task = store.create("alice", "slow").await.unwrap();
+    let id = &task.id;
+    store.ask(id, "q".into(), json!({})).await.unwrap();
+    store.ask(id, "r".into(), json!({})).await.unwrap();
+    let answered = store.answer(id, "alice", json!({"q": 1}).as_object().unwrap().clone());
+    assert!(answered.await.unwrap());
+    store.append_journal(id, json!("entry")).await.unwrap();
+    // A lease longer than the task has left ends with the task.
+    assert!(
+        store
+            .claim(id, "A", Duration::from_secs(3600))
+            .await
+            .unwrap()
+    );
+    let mut redis = redis::Client::open(server.url(0).as_str())
+        .and_then(|c| c.get_connection())
+        .expect("a plain connection to the test's Redis");
+    let mut keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut redis).unwrap();
+    keys.sort();
+    let task_key = format!("mcpgraph:task:{{{id}}}");
+    let mut expected: Vec<String> = ["", ":answers", ":asked", ":asks", ":journal", ":lease"]
+        .iter()
+        .map(|suffix| format!("{task_key}{suffix}"))
+        .chain(["mcpgraph:task:live".to_owned()])
+        .collect();
+    expected.sort();
+    assert_eq!(keys, expected);
+    for key in keys.iter().filter(|k| k.starts_with(&task_key)) {
+        let left: i64 = redis::cmd("PTTL").arg(key).query(&mut redis).unwrap();
+        assert!(
+            left > 25_000 && left <= 30_000,
+            "{key} expires in {left} ms"
+        );
+    }
 }
 
 #[tokio::test]

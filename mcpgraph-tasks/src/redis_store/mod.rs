@@ -92,7 +92,8 @@ impl RedisStore {
         let (fields, asks): (HashMap<String, String>, HashMap<String, String>) =
             self.connection.query(&pipe).await?;
         let task = record::task(id, fields, asks)?;
-        Ok(task.filter(|t| t.expires_at_ms() > now_ms()))
+        // Redis expires the hash (on its own clock).
+        Ok(task)
     }
 }
 
@@ -106,10 +107,8 @@ impl TaskStore for RedisStore {
             let poll_interval_ms = millis(self.limits.poll_interval);
             let mut call = self.scripts.create.prepare_invoke();
             call.key(LIVE).key(Keys::of(&id).task);
-            call.arg(id.as_str())
-                .arg(now)
-                .arg(now.saturating_add(ttl_ms));
-            call.arg(self.limits.max_live).arg(&owner).arg(&tool);
+            call.arg(id.as_str()).arg(now).arg(self.limits.max_live);
+            call.arg(&owner).arg(&tool);
             call.arg(ttl_ms).arg(poll_interval_ms);
             if self.connection.eval::<i64>(&call).await? == 0 {
                 return Err(StoreError::Full {
@@ -331,7 +330,8 @@ impl TaskStore for RedisStore {
         let (keys, replica) = (Keys::of(id), replica.to_owned());
         async move {
             let mut call = self.scripts.renew.prepare_invoke();
-            call.key(keys.lease).arg(replica).arg(millis(lease));
+            call.key(keys.task).key(keys.lease);
+            call.arg(replica).arg(millis(lease));
             Ok(self.connection.eval::<i64>(&call).await? == 1)
         }
         .boxed()
@@ -340,7 +340,7 @@ impl TaskStore for RedisStore {
     fn orphans(&self) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>> {
         async move {
             let mut call = self.scripts.orphans.prepare_invoke();
-            call.key(LIVE).arg(now_ms()).arg(PREFIX);
+            call.key(LIVE).arg(PREFIX);
             let ids: Vec<String> = self.connection.eval(&call).await?;
             ids.iter()
                 .map(|id| {
