@@ -14,7 +14,7 @@ use crate::error::StoreError;
 use crate::store::TaskStore;
 use crate::task::{
     JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, Outcome, Status, StoreLimits, Task, TaskId,
-    check_finish, millis, now_ms,
+    check_finish, deadline, millis, now_ms,
 };
 
 /// The tasks of one process. Expired tasks are dropped when the store is
@@ -103,7 +103,7 @@ impl MemoryStore {
                 Wait::Sleep(changed, expires) => (changed, expires),
             };
             let to_expiry = Duration::from_millis(expires_at_ms.saturating_sub(now_ms()));
-            let mut wake = Instant::now() + to_expiry;
+            let mut wake = crate::task::deadline(to_expiry);
             if let Some(deadline) = deadline {
                 if Instant::now() >= deadline {
                     return None;
@@ -235,7 +235,7 @@ impl TaskStore for MemoryStore {
     ) -> BoxFuture<'_, Result<Option<Value>, StoreError>> {
         let (id, key) = (id.clone(), key.to_owned());
         async move {
-            let deadline = Instant::now() + timeout;
+            let deadline = deadline(timeout);
             let answer = self
                 .wait(&id, Some(deadline), |e| match e {
                     None => Wait::Done(Err(StoreError::Gone)),

@@ -175,6 +175,12 @@ pub(crate) fn now_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
+/// `timeout` from now, or a year from now if it is longer (an `Instant`
+/// cannot hold every `Duration`).
+pub(crate) fn deadline(timeout: Duration) -> tokio::time::Instant {
+    tokio::time::Instant::now() + timeout.min(Duration::from_secs(365 * 24 * 3600))
+}
+
 /// A duration in whole milliseconds (at least 1).
 pub(crate) fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1)

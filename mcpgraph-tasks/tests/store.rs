@@ -172,4 +172,12 @@ fn urls_name_the_bad_part_and_never_the_password() {
         ..limits()
     };
     assert!(matches!(open("memory", zero), Err(OpenError::BadLimits(_))));
+    let forever = StoreLimits {
+        ttl: Duration::MAX,
+        ..limits()
+    };
+    assert!(matches!(
+        open("memory", forever),
+        Err(OpenError::BadLimits(_))
+    ));
 }

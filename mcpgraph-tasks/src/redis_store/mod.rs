@@ -16,7 +16,7 @@ use crate::error::{OpenError, StoreError};
 use crate::store::TaskStore;
 use crate::task::{
     JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, Outcome, Status, StoreLimits, Task, TaskId,
-    check_finish, millis, now_ms,
+    check_finish, deadline, millis, now_ms,
 };
 use connection::Connection;
 use scripts::Scripts;
@@ -195,7 +195,7 @@ impl TaskStore for RedisStore {
     ) -> BoxFuture<'_, Result<Option<Value>, StoreError>> {
         let (id, key) = (id.clone(), key.to_owned());
         async move {
-            let deadline = Instant::now() + timeout;
+            let deadline = deadline(timeout);
             let keys = Keys::of(&id);
             let mut call = self.scripts.take_answer.prepare_invoke();
             call.key(keys.task).key(keys.answers).arg(&key);

@@ -167,9 +167,10 @@ async fn cancellation((a, b): Pair) {
         .unwrap();
     let seen = a.get(id, "alice").await.unwrap().unwrap();
     assert!(seen.cancel_requested);
-    // A cancelled task's wait for an answer ends at once.
+    // A cancelled task's wait for an answer ends at once (however long
+    // the wait).
     let started = Instant::now();
-    let waited = a.wait_answer(id, "q", Duration::from_secs(10)).await;
+    let waited = a.wait_answer(id, "q", Duration::MAX).await;
     assert_eq!(waited.unwrap(), None);
     assert!(started.elapsed() < Duration::from_secs(3));
     a.finish(id, Status::Cancelled, None).await.unwrap();
