@@ -27,7 +27,7 @@ mod task;
 
 pub use error::{OpenError, StoreError};
 pub use memory::MemoryStore;
-pub use open::open;
+pub use open::{MAX_TTL, open};
 #[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
 pub use store::TaskStore;

@@ -14,7 +14,7 @@ use crate::error::StoreError;
 use crate::store::TaskStore;
 use crate::task::{
     JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, Outcome, Status, StoreLimits, Task, TaskId,
-    check_finish, millis, now_ms,
+    check_finish, deadline, millis, now_ms,
 };
 
 /// The tasks of one process. Expired tasks are dropped when the store is
@@ -79,6 +79,16 @@ impl MemoryStore {
         f(tasks.get_mut(id))
     }
 
+    /// A future that runs `f` on the task when polled (not when made).
+    fn later<T: Send + 'static>(
+        &self,
+        id: &TaskId,
+        f: impl FnOnce(Option<&mut Entry>) -> T + Send + 'static,
+    ) -> BoxFuture<'_, T> {
+        let id = id.clone();
+        async move { self.with(&id, f) }.boxed()
+    }
+
     /// Waits for `check` to be `Done`, waking on each change of the task
     /// and at its expiry; gives up with `None` at `deadline`.
     async fn wait<T>(
@@ -93,7 +103,7 @@ impl MemoryStore {
                 Wait::Sleep(changed, expires) => (changed, expires),
             };
             let to_expiry = Duration::from_millis(expires_at_ms.saturating_sub(now_ms()));
-            let mut wake = Instant::now() + to_expiry;
+            let mut wake = crate::task::deadline(to_expiry);
             if let Some(deadline) = deadline {
                 if Instant::now() >= deadline {
                     return None;
@@ -150,20 +160,20 @@ impl TaskStore for MemoryStore {
     }
 
     fn get(&self, id: &TaskId, owner: &str) -> BoxFuture<'_, Result<Option<Task>, StoreError>> {
-        let task = self.with(id, |e| {
-            e.filter(|e| e.task.owner == owner).map(|e| e.task.clone())
-        });
-        async move { Ok(task) }.boxed()
+        let owner = owner.to_owned();
+        self.later(id, move |e| {
+            Ok(e.filter(|e| e.task.owner == owner).map(|e| e.task.clone()))
+        })
     }
 
     fn set_message(&self, id: &TaskId, message: String) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.with(id, |e| {
+        self.later(id, move |e| {
             if let Some(e) = e.filter(|e| !e.task.status.is_terminal()) {
                 e.task.status_message = Some(message);
                 e.touch();
             }
-        });
-        async { Ok(()) }.boxed()
+            Ok(())
+        })
     }
 
     fn ask(
@@ -172,7 +182,7 @@ impl TaskStore for MemoryStore {
         key: String,
         request: Value,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
-        let result = self.with(id, |e| {
+        self.later(id, move |e| {
             let e = e
                 .filter(|e| !e.task.status.is_terminal())
                 .ok_or(StoreError::Gone)?;
@@ -183,8 +193,7 @@ impl TaskStore for MemoryStore {
             e.task.status = Status::InputRequired;
             e.touch();
             Ok(())
-        });
-        async move { result }.boxed()
+        })
     }
 
     fn answer(
@@ -193,12 +202,13 @@ impl TaskStore for MemoryStore {
         owner: &str,
         answers: serde_json::Map<String, Value>,
     ) -> BoxFuture<'_, Result<bool, StoreError>> {
-        let found = self.with(id, |e| {
+        let owner = owner.to_owned();
+        self.later(id, move |e| {
             let Some(e) = e.filter(|e| e.task.owner == owner) else {
-                return false;
+                return Ok(false);
             };
             if e.task.status.is_terminal() {
-                return true;
+                return Ok(true);
             }
             let mut taken = false;
             for (key, answer) in answers {
@@ -213,9 +223,8 @@ impl TaskStore for MemoryStore {
                 }
                 e.touch();
             }
-            true
-        });
-        async move { Ok(found) }.boxed()
+            Ok(true)
+        })
     }
 
     fn wait_answer(
@@ -226,7 +235,7 @@ impl TaskStore for MemoryStore {
     ) -> BoxFuture<'_, Result<Option<Value>, StoreError>> {
         let (id, key) = (id.clone(), key.to_owned());
         async move {
-            let deadline = Instant::now() + timeout;
+            let deadline = deadline(timeout);
             let answer = self
                 .wait(&id, Some(deadline), |e| match e {
                     None => Wait::Done(Err(StoreError::Gone)),
@@ -248,31 +257,30 @@ impl TaskStore for MemoryStore {
         status: Status,
         outcome: Option<Outcome>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
-        let result = check_finish(status, &outcome).map(|()| {
-            self.with(id, |e| {
-                if let Some(e) = e.filter(|e| !e.task.status.is_terminal()) {
-                    e.task.status = status;
-                    e.task.outcome = outcome;
-                    e.task.input_requests.clear();
-                    e.touch();
-                }
-            })
-        });
-        async move { result }.boxed()
+        self.later(id, move |e| {
+            check_finish(status, &outcome)?;
+            if let Some(e) = e.filter(|e| !e.task.status.is_terminal()) {
+                e.task.status = status;
+                e.task.outcome = outcome;
+                e.task.input_requests.clear();
+                e.touch();
+            }
+            Ok(())
+        })
     }
 
     fn cancel(&self, id: &TaskId, owner: &str) -> BoxFuture<'_, Result<bool, StoreError>> {
-        let found = self.with(id, |e| {
+        let owner = owner.to_owned();
+        self.later(id, move |e| {
             let Some(e) = e.filter(|e| e.task.owner == owner) else {
-                return false;
+                return Ok(false);
             };
             if !e.task.status.is_terminal() && !e.task.cancel_requested {
                 e.task.cancel_requested = true;
                 e.touch();
             }
-            true
-        });
-        async move { Ok(found) }.boxed()
+            Ok(true)
+        })
     }
 
     fn cancelled(&self, id: &TaskId) -> BoxFuture<'_, Result<(), StoreError>> {
@@ -292,7 +300,7 @@ impl TaskStore for MemoryStore {
 
     fn append_journal(&self, id: &TaskId, entry: Value) -> BoxFuture<'_, Result<(), StoreError>> {
         let bytes = serde_json::to_vec(&entry).map_or(0, |v| v.len());
-        let result = self.with(id, |e| {
+        self.later(id, move |e| {
             let e = e.ok_or(StoreError::Gone)?;
             if e.journal.len() >= JOURNAL_MAX_ENTRIES {
                 return Err(StoreError::JournalFull {
@@ -307,13 +315,11 @@ impl TaskStore for MemoryStore {
             e.journal_bytes += bytes;
             e.journal.push(entry);
             Ok(())
-        });
-        async move { result }.boxed()
+        })
     }
 
     fn journal(&self, id: &TaskId) -> BoxFuture<'_, Result<Vec<Value>, StoreError>> {
-        let journal = self.with(id, |e| e.map(|e| e.journal.clone()).unwrap_or_default());
-        async move { Ok(journal) }.boxed()
+        self.later(id, |e| Ok(e.map(|e| e.journal.clone()).unwrap_or_default()))
     }
 
     fn claim(
@@ -322,21 +328,21 @@ impl TaskStore for MemoryStore {
         replica: &str,
         lease: Duration,
     ) -> BoxFuture<'_, Result<bool, StoreError>> {
-        let now = now_ms();
-        let taken = self.with(id, |e| {
+        let replica = replica.to_owned();
+        self.later(id, move |e| {
+            let now = now_ms();
             let Some(e) = e.filter(|e| !e.task.status.is_terminal()) else {
-                return false;
+                return Ok(false);
             };
             let free = match &e.lease {
-                Some((holder, until)) => holder == replica || *until <= now,
+                Some((holder, until)) => *holder == replica || *until <= now,
                 None => true,
             };
             if free {
-                e.lease = Some((replica.to_owned(), now.saturating_add(millis(lease))));
+                e.lease = Some((replica, now.saturating_add(millis(lease))));
             }
-            free
-        });
-        async move { Ok(taken) }.boxed()
+            Ok(free)
+        })
     }
 
     fn renew(
@@ -345,28 +351,32 @@ impl TaskStore for MemoryStore {
         replica: &str,
         lease: Duration,
     ) -> BoxFuture<'_, Result<bool, StoreError>> {
-        let now = now_ms();
-        let held = self.with(id, |e| match e.and_then(|e| e.lease.as_mut()) {
-            Some((holder, until)) if holder == replica && *until > now => {
-                *until = now.saturating_add(millis(lease));
-                true
+        let replica = replica.to_owned();
+        self.later(id, move |e| {
+            let now = now_ms();
+            match e.and_then(|e| e.lease.as_mut()) {
+                Some((holder, until)) if *holder == replica && *until > now => {
+                    *until = now.saturating_add(millis(lease));
+                    Ok(true)
+                }
+                _ => Ok(false),
             }
-            _ => false,
-        });
-        async move { Ok(held) }.boxed()
+        })
     }
 
     fn orphans(&self) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>> {
-        let now = now_ms();
-        let mut tasks = self.lock();
-        tasks.retain(|_, e| e.task.expires_at_ms() > now);
-        let orphans = tasks
-            .iter()
-            .filter(|(_, e)| !e.task.status.is_terminal())
-            .filter(|(_, e)| e.lease.as_ref().is_none_or(|(_, until)| *until <= now))
-            .map(|(id, _)| id.clone())
-            .collect();
-        drop(tasks);
-        async move { Ok(orphans) }.boxed()
+        async move {
+            let now = now_ms();
+            let mut tasks = self.lock();
+            tasks.retain(|_, e| e.task.expires_at_ms() > now);
+            let orphans = tasks
+                .iter()
+                .filter(|(_, e)| !e.task.status.is_terminal())
+                .filter(|(_, e)| e.lease.as_ref().is_none_or(|(_, until)| *until <= now))
+                .map(|(id, _)| id.clone())
+                .collect();
+            Ok(orphans)
+        }
+        .boxed()
     }
 }

@@ -1,11 +1,15 @@
 //! A store chosen by its URL (`serve --task-store URL`).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::error::OpenError;
 use crate::memory::MemoryStore;
 use crate::store::TaskStore;
 use crate::task::StoreLimits;
+
+/// The longest TTL [`open`] accepts.
+pub const MAX_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// The store `url` names, with these bounds:
 /// - `memory`: this process only ([`MemoryStore`]);
@@ -25,6 +29,12 @@ pub fn open(url: &str, limits: StoreLimits) -> Result<Arc<dyn TaskStore>, OpenEr
         return Err(OpenError::BadLimits(
             "the TTL is 0: every task would expire at once".to_owned(),
         ));
+    }
+    if limits.ttl > MAX_TTL {
+        return Err(OpenError::BadLimits(format!(
+            "the TTL is over {} days",
+            MAX_TTL.as_secs() / 86_400
+        )));
     }
     if url == "memory" {
         return Ok(Arc::new(MemoryStore::new(limits)));

@@ -97,19 +97,6 @@ impl Status {
             Status::Cancelled => "cancelled",
         }
     }
-
-    /// The status spelt as [`Status::as_str`] does.
-    pub(crate) fn from_name(name: &str) -> Option<Status> {
-        [
-            Status::Working,
-            Status::InputRequired,
-            Status::Completed,
-            Status::Failed,
-            Status::Cancelled,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == name)
-    }
 }
 
 /// How a task ended: its result, or a JSON-RPC error.
@@ -186,6 +173,12 @@ pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// `timeout` from now, or a year from now if it is longer (an `Instant`
+/// cannot hold every `Duration`).
+pub(crate) fn deadline(timeout: Duration) -> tokio::time::Instant {
+    tokio::time::Instant::now() + timeout.min(Duration::from_secs(365 * 24 * 3600))
 }
 
 /// A duration in whole milliseconds (at least 1).

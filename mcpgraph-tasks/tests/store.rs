@@ -11,7 +11,10 @@ use std::time::{Duration, Instant};
 
 use common::contract::{self, Pair, limits};
 use common::server::RedisServer;
-use mcpgraph_tasks::{MemoryStore, OpenError, RedisStore, StoreError, StoreLimits, TaskStore, open};
+use mcpgraph_tasks::{
+    MemoryStore, OpenError, RedisStore, StoreError, StoreLimits, TaskStore, open,
+};
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_store_keeps_the_contract() {
@@ -58,7 +61,10 @@ async fn redis_outage_is_unavailable_at_once_then_recovers() {
         );
         assert!(took < Duration::from_secs(2), "round {round} took {took:?}");
         let created = store.create("alice", "slow").await;
-        assert!(matches!(created, Err(StoreError::Unavailable(_))), "{created:?}");
+        assert!(
+            matches!(created, Err(StoreError::Unavailable(_))),
+            "{created:?}"
+        );
     }
     // Redis is back (empty: the tests run it without persistence).
     server.restart();
@@ -73,6 +79,49 @@ async fn redis_outage_is_unavailable_at_once_then_recovers() {
     assert!(store.get(&task.id, "alice").await.unwrap().is_some());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_keys_are_prefixed_and_expire_with_their_task() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let ttl = Duration::from_secs(30);
+    let store = open(&server.url(0), StoreLimits { ttl, ..limits() }).unwrap();
+    let task = store.create("alice", "slow").await.unwrap();
+    let id = &task.id;
+    store.ask(id, "q".into(), json!({})).await.unwrap();
+    store.ask(id, "r".into(), json!({})).await.unwrap();
+    let answered = store.answer(id, "alice", json!({"q": 1}).as_object().unwrap().clone());
+    assert!(answered.await.unwrap());
+    store.append_journal(id, json!("entry")).await.unwrap();
+    // A lease longer than the task has left ends with the task.
+    assert!(
+        store
+            .claim(id, "A", Duration::from_secs(3600))
+            .await
+            .unwrap()
+    );
+    let mut redis = redis::Client::open(server.url(0).as_str())
+        .and_then(|c| c.get_connection())
+        .expect("a plain connection to the test's Redis");
+    let mut keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut redis).unwrap();
+    keys.sort();
+    let task_key = format!("mcpgraph:task:{{{id}}}");
+    let mut expected: Vec<String> = ["", ":answers", ":asked", ":asks", ":journal", ":lease"]
+        .iter()
+        .map(|suffix| format!("{task_key}{suffix}"))
+        .chain(["mcpgraph:task:live".to_owned()])
+        .collect();
+    expected.sort();
+    assert_eq!(keys, expected);
+    for key in keys.iter().filter(|k| k.starts_with(&task_key)) {
+        let left: i64 = redis::cmd("PTTL").arg(key).query(&mut redis).unwrap();
+        assert!(
+            left > 25_000 && left <= 30_000,
+            "{key} expires in {left} ms"
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_store_nobody_listens_on_is_unavailable() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -82,7 +131,10 @@ async fn a_store_nobody_listens_on_is_unavailable() {
     let store = open(&format!("redis://127.0.0.1:{port}/0"), limits()).unwrap();
     let started = Instant::now();
     let created = store.create("alice", "slow").await;
-    assert!(matches!(created, Err(StoreError::Unavailable(_))), "{created:?}");
+    assert!(
+        matches!(created, Err(StoreError::Unavailable(_))),
+        "{created:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(2));
 }
 
@@ -108,7 +160,10 @@ fn urls_name_the_bad_part_and_never_the_password() {
     let bad = error("redis://:hunter2@127.0.0.1:6379/notadb");
     assert!(matches!(bad, OpenError::BadUrl { .. }), "{bad:?}");
     let text = bad.to_string();
-    assert!(text.contains(":***@127.0.0.1") && !text.contains("hunter2"), "{text}");
+    assert!(
+        text.contains(":***@127.0.0.1") && !text.contains("hunter2"),
+        "{text}"
+    );
     for junk in ["hunter2-is-my-long-password!", ":hunter2@host"] {
         assert!(!error(junk).to_string().contains("hunter2"));
     }
@@ -117,4 +172,12 @@ fn urls_name_the_bad_part_and_never_the_password() {
         ..limits()
     };
     assert!(matches!(open("memory", zero), Err(OpenError::BadLimits(_))));
+    let forever = StoreLimits {
+        ttl: Duration::MAX,
+        ..limits()
+    };
+    assert!(matches!(
+        open("memory", forever),
+        Err(OpenError::BadLimits(_))
+    ));
 }

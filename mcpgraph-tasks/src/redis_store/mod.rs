@@ -1,38 +1,30 @@
 //! `redis://`: tasks every replica shares, in Redis or Valkey.
 
+mod connection;
 mod record;
 mod scripts;
-mod url;
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{FromRedisValue, RedisError, ScriptInvocation};
 use serde_json::Value;
-use tokio::sync::OnceCell;
 use tokio::time::Instant;
 
 use crate::error::{OpenError, StoreError};
 use crate::store::TaskStore;
 use crate::task::{
     JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, Outcome, Status, StoreLimits, Task, TaskId,
-    check_finish, millis, now_ms,
+    check_finish, deadline, millis, now_ms,
 };
+use connection::Connection;
 use scripts::Scripts;
-use url::redact_url;
 
 /// What every key of the store starts with.
 const PREFIX: &str = "mcpgraph:task:";
 /// The running tasks, scored by their expiry (Unix ms).
 const LIVE: &str = "mcpgraph:task:live";
-/// The longest one operation may take, connecting included, before it is
-/// [`StoreError::Unavailable`].
-const OP_TIMEOUT: Duration = Duration::from_millis(1500);
-/// The longest a connection attempt, or a reply, may take.
-const IO_TIMEOUT: Duration = Duration::from_secs(1);
 /// How often `wait_answer` and `cancelled` look again.
 const ANSWER_POLL: Duration = Duration::from_millis(50);
 const CANCEL_POLL: Duration = Duration::from_millis(100);
@@ -44,9 +36,8 @@ const CANCEL_POLL: Duration = Duration::from_millis(100);
 /// while Redis is away every operation fails within 1.5 s with
 /// [`StoreError::Unavailable`].
 pub struct RedisStore {
-    client: redis::Client,
+    connection: Connection,
     limits: StoreLimits,
-    connection: OnceCell<ConnectionManager>,
     scripts: Scripts,
 }
 
@@ -74,16 +65,6 @@ impl Keys {
     }
 }
 
-/// A Redis failure as the store reports it: the cause, never a value.
-fn failure(e: RedisError) -> StoreError {
-    match e.kind() {
-        redis::ErrorKind::Parse | redis::ErrorKind::UnexpectedReturnType => {
-            StoreError::Corrupt(format!("unexpected reply from Redis: {e}"))
-        }
-        _ => StoreError::Unavailable(format!("Redis: {e}")),
-    }
-}
-
 fn parse_json(id: &TaskId, what: &str, text: &str) -> Result<Value, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("task {id}: {what}: {e}")))
 }
@@ -92,80 +73,11 @@ impl RedisStore {
     /// A store on the Redis at `url` (`redis://`, `valkey://`; `rediss://`
     /// and `valkeys://` with the `tls` feature). Nothing is connected yet.
     pub fn new(url: &str, limits: StoreLimits) -> Result<RedisStore, OpenError> {
-        let scheme = url.split_once("://").map_or("", |(s, _)| s);
-        if matches!(scheme, "rediss" | "valkeys") {
-            if !cfg!(feature = "tls") {
-                return Err(OpenError::NotBuilt {
-                    scheme: scheme.to_owned(),
-                    feature: "tls",
-                });
-            }
-            // The provider every rustls user in mcpgraph installs; a
-            // second install is a no-op.
-            #[cfg(feature = "tls")]
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
-        let client = redis::Client::open(url).map_err(|e| OpenError::BadUrl {
-            url: redact_url(url),
-            reason: e.to_string(),
-        })?;
         Ok(RedisStore {
-            client,
+            connection: Connection::new(url)?,
             limits,
-            connection: OnceCell::new(),
             scripts: Scripts::new(),
         })
-    }
-
-    async fn connection(&self) -> Result<ConnectionManager, StoreError> {
-        let connect = || async {
-            let config = ConnectionManagerConfig::new()
-                .set_connection_timeout(Some(IO_TIMEOUT))
-                .set_response_timeout(Some(IO_TIMEOUT))
-                .set_number_of_retries(1)
-                .set_max_delay(Duration::from_millis(500));
-            ConnectionManager::new_with_config(self.client.clone(), config)
-                .await
-                .map_err(failure)
-        };
-        self.connection.get_or_try_init(connect).await.cloned()
-    }
-
-    /// `op`, given up after [`OP_TIMEOUT`].
-    async fn bounded<T>(
-        &self,
-        op: impl Future<Output = Result<T, StoreError>>,
-    ) -> Result<T, StoreError> {
-        tokio::time::timeout(OP_TIMEOUT, op)
-            .await
-            .unwrap_or_else(|_| {
-                Err(StoreError::Unavailable(format!(
-                    "Redis did not answer within {} ms",
-                    OP_TIMEOUT.as_millis()
-                )))
-            })
-    }
-
-    async fn eval<T: FromRedisValue>(
-        &self,
-        invocation: &ScriptInvocation<'_>,
-    ) -> Result<T, StoreError> {
-        self.bounded(async {
-            let mut connection = self.connection().await?;
-            invocation
-                .invoke_async(&mut connection)
-                .await
-                .map_err(failure)
-        })
-        .await
-    }
-
-    async fn query<T: FromRedisValue>(&self, pipe: &redis::Pipeline) -> Result<T, StoreError> {
-        self.bounded(async {
-            let mut connection = self.connection().await?;
-            pipe.query_async(&mut connection).await.map_err(failure)
-        })
-        .await
     }
 
     /// The task as it is, whoever owns it.
@@ -178,9 +90,10 @@ impl RedisStore {
             .cmd("HGETALL")
             .arg(&keys.asks);
         let (fields, asks): (HashMap<String, String>, HashMap<String, String>) =
-            self.query(&pipe).await?;
+            self.connection.query(&pipe).await?;
         let task = record::task(id, fields, asks)?;
-        Ok(task.filter(|t| t.expires_at_ms() > now_ms()))
+        // Redis expires the hash (on its own clock).
+        Ok(task)
     }
 }
 
@@ -194,10 +107,10 @@ impl TaskStore for RedisStore {
             let poll_interval_ms = millis(self.limits.poll_interval);
             let mut call = self.scripts.create.prepare_invoke();
             call.key(LIVE).key(Keys::of(&id).task);
-            call.arg(id.as_str()).arg(now).arg(now.saturating_add(ttl_ms));
-            call.arg(self.limits.max_live).arg(&owner).arg(&tool);
+            call.arg(id.as_str()).arg(now).arg(self.limits.max_live);
+            call.arg(&owner).arg(&tool);
             call.arg(ttl_ms).arg(poll_interval_ms);
-            if self.eval::<i64>(&call).await? == 0 {
+            if self.connection.eval::<i64>(&call).await? == 0 {
                 return Err(StoreError::Full {
                     max_live: self.limits.max_live,
                 });
@@ -230,18 +143,23 @@ impl TaskStore for RedisStore {
         async move {
             let mut call = self.scripts.set_message.prepare_invoke();
             call.key(keys.task).arg(message).arg(now_ms());
-            self.eval::<i64>(&call).await.map(drop)
+            self.connection.eval::<i64>(&call).await.map(drop)
         }
         .boxed()
     }
 
-    fn ask(&self, id: &TaskId, key: String, request: Value) -> BoxFuture<'_, Result<(), StoreError>> {
+    fn ask(
+        &self,
+        id: &TaskId,
+        key: String,
+        request: Value,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
         let keys = Keys::of(id);
         async move {
             let mut call = self.scripts.ask.prepare_invoke();
             call.key(keys.task).key(keys.asks).key(keys.asked);
             call.arg(&key).arg(request.to_string()).arg(now_ms());
-            match self.eval::<i64>(&call).await? {
+            match self.connection.eval::<i64>(&call).await? {
                 1 => Ok(()),
                 0 => Err(StoreError::AlreadyAsked { key }),
                 _ => Err(StoreError::Gone),
@@ -264,7 +182,7 @@ impl TaskStore for RedisStore {
             for (key, answer) in &answers {
                 call.arg(key).arg(answer.to_string());
             }
-            Ok(self.eval::<i64>(&call).await? == 1)
+            Ok(self.connection.eval::<i64>(&call).await? == 1)
         }
         .boxed()
     }
@@ -277,12 +195,12 @@ impl TaskStore for RedisStore {
     ) -> BoxFuture<'_, Result<Option<Value>, StoreError>> {
         let (id, key) = (id.clone(), key.to_owned());
         async move {
-            let deadline = Instant::now() + timeout;
+            let deadline = deadline(timeout);
             let keys = Keys::of(&id);
             let mut call = self.scripts.take_answer.prepare_invoke();
             call.key(keys.task).key(keys.answers).arg(&key);
             loop {
-                match self.eval::<(i64, String)>(&call).await? {
+                match self.connection.eval::<(i64, String)>(&call).await? {
                     (1, answer) => return parse_json(&id, "answer", &answer).map(Some),
                     (2, _) => return Ok(None),
                     (3, _) => return Err(StoreError::Gone),
@@ -314,8 +232,11 @@ impl TaskStore for RedisStore {
             };
             let mut call = self.scripts.finish.prepare_invoke();
             call.key(keys.task).key(keys.asks).key(LIVE);
-            call.arg(id.as_str()).arg(status.as_str()).arg(outcome).arg(now_ms());
-            self.eval::<i64>(&call).await.map(drop)
+            call.arg(id.as_str())
+                .arg(status.as_str())
+                .arg(outcome)
+                .arg(now_ms());
+            self.connection.eval::<i64>(&call).await.map(drop)
         }
         .boxed()
     }
@@ -325,7 +246,7 @@ impl TaskStore for RedisStore {
         async move {
             let mut call = self.scripts.cancel.prepare_invoke();
             call.key(keys.task).arg(owner).arg(now_ms());
-            Ok(self.eval::<i64>(&call).await? == 1)
+            Ok(self.connection.eval::<i64>(&call).await? == 1)
         }
         .boxed()
     }
@@ -336,7 +257,7 @@ impl TaskStore for RedisStore {
             let mut pipe = redis::pipe();
             pipe.cmd("HGET").arg(&keys.task).arg("cancel");
             loop {
-                let (flag,): (Option<String>,) = self.query(&pipe).await?;
+                let (flag,): (Option<String>,) = self.connection.query(&pipe).await?;
                 if flag.is_none_or(|f| f == "1") {
                     return Ok(());
                 }
@@ -354,7 +275,7 @@ impl TaskStore for RedisStore {
             call.arg(entry.to_string())
                 .arg(JOURNAL_MAX_ENTRIES)
                 .arg(JOURNAL_MAX_BYTES);
-            match self.eval::<i64>(&call).await? {
+            match self.connection.eval::<i64>(&call).await? {
                 1 => Ok(()),
                 -2 => Err(StoreError::JournalFull {
                     limit: format!("{JOURNAL_MAX_ENTRIES} entries"),
@@ -373,7 +294,7 @@ impl TaskStore for RedisStore {
         async move {
             let mut pipe = redis::pipe();
             pipe.cmd("LRANGE").arg(&keys.journal).arg(0).arg(-1);
-            let (entries,): (Vec<String>,) = self.query(&pipe).await?;
+            let (entries,): (Vec<String>,) = self.connection.query(&pipe).await?;
             entries
                 .iter()
                 .map(|e| parse_json(&id, "journal entry", e))
@@ -391,8 +312,11 @@ impl TaskStore for RedisStore {
         let (keys, replica) = (Keys::of(id), replica.to_owned());
         async move {
             let mut call = self.scripts.claim.prepare_invoke();
-            call.key(keys.task).key(keys.lease).arg(replica).arg(millis(lease));
-            Ok(self.eval::<i64>(&call).await? == 1)
+            call.key(keys.task)
+                .key(keys.lease)
+                .arg(replica)
+                .arg(millis(lease));
+            Ok(self.connection.eval::<i64>(&call).await? == 1)
         }
         .boxed()
     }
@@ -406,8 +330,9 @@ impl TaskStore for RedisStore {
         let (keys, replica) = (Keys::of(id), replica.to_owned());
         async move {
             let mut call = self.scripts.renew.prepare_invoke();
-            call.key(keys.lease).arg(replica).arg(millis(lease));
-            Ok(self.eval::<i64>(&call).await? == 1)
+            call.key(keys.task).key(keys.lease);
+            call.arg(replica).arg(millis(lease));
+            Ok(self.connection.eval::<i64>(&call).await? == 1)
         }
         .boxed()
     }
@@ -415,8 +340,8 @@ impl TaskStore for RedisStore {
     fn orphans(&self) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>> {
         async move {
             let mut call = self.scripts.orphans.prepare_invoke();
-            call.key(LIVE).arg(now_ms()).arg(PREFIX);
-            let ids: Vec<String> = self.eval(&call).await?;
+            call.key(LIVE).arg(PREFIX);
+            let ids: Vec<String> = self.connection.eval(&call).await?;
             ids.iter()
                 .map(|id| {
                     TaskId::parse(id).ok_or_else(|| {

@@ -24,8 +24,16 @@ pub(super) fn task(
     let owner = text("owner")?;
     let tool = text("tool")?;
     let status = text("status")?;
-    let status =
-        Status::from_name(&status).ok_or_else(|| corrupt(&format!("status `{status}`")))?;
+    let status = [
+        Status::Working,
+        Status::InputRequired,
+        Status::Completed,
+        Status::Failed,
+        Status::Cancelled,
+    ]
+    .into_iter()
+    .find(|s| s.as_str() == status)
+    .ok_or_else(|| corrupt(&format!("status `{status}`")))?;
     let number = |name: &str| -> Result<u64, StoreError> {
         let value = fields
             .get(name)
@@ -41,8 +49,7 @@ pub(super) fn task(
     let cancel_requested = fields.get("cancel").is_some_and(|c| c == "1");
     let outcome = match fields.get("outcome") {
         Some(json) => Some(
-            serde_json::from_str::<Outcome>(json)
-                .map_err(|e| corrupt(&format!("outcome: {e}")))?,
+            serde_json::from_str::<Outcome>(json).map_err(|e| corrupt(&format!("outcome: {e}")))?,
         ),
         None => None,
     };

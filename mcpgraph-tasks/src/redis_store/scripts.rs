@@ -3,32 +3,44 @@
 //! on one task see one order.
 //!
 //! A task's keys (see [`Keys`](super::Keys)): its hash (`owner`, `tool`,
-//! `status`, `message`, `created`, `updated`, `ttl`, `poll`, `expires`,
-//! `cancel`, `outcome`, `jbytes`), `:asks` (outstanding questions),
-//! `:asked` (every key ever asked), `:answers` (answers not yet taken),
-//! `:journal`, `:lease`; and the shared `live` sorted set of running
-//! tasks scored by their expiry. Every key of a task expires when its
-//! hash does (`PEXPIREAT` to `expires`); the lease expires sooner.
+//! `status`, `message`, `created`, `updated`, `ttl`, `poll`, `cancel`,
+//! `outcome`, `jbytes`), `:asks` (outstanding questions), `:asked` (every
+//! key ever asked), `:answers` (answers not yet taken), `:journal`,
+//! `:lease`; and the shared `live` sorted set of running tasks scored by
+//! their expiry. Expiry runs on Redis's clock, never a replica's (their
+//! clocks may disagree): the hash gets `PX ttl`, every other key of the
+//! task the hash's remaining time, the lease no more than that, and `live`
+//! is trimmed by Redis's `TIME`.
 
 use redis::Script;
 
-/// Shared by the scripts: whether a status has ended.
+/// Shared by the scripts: whether a status has ended, Redis's clock, a
+/// key made to expire with its task.
 const PRELUDE: &str = "
 local function terminal(s)
   return s == 'completed' or s == 'failed' or s == 'cancelled'
 end
+local function now_ms()
+  local t = redis.call('TIME')
+  return string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+local function follow(task, key)
+  local left = redis.call('PTTL', task)
+  if left > 0 then redis.call('PEXPIRE', key, left) end
+end
 ";
 
-/// KEYS: live, task. ARGV: id, now, expires, max_live, owner, tool, ttl,
-/// poll. 1 if created, 0 if full.
+/// KEYS: live, task. ARGV: id, now (the replica's, for `created`),
+/// max_live, owner, tool, ttl, poll. 1 if created, 0 if full.
 const CREATE: &str = "
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('HSET', KEYS[2], 'owner', ARGV[5], 'tool', ARGV[6], 'status', 'working',
-  'created', ARGV[2], 'updated', ARGV[2], 'ttl', ARGV[7], 'poll', ARGV[8],
-  'expires', ARGV[3], 'cancel', '0', 'jbytes', '0')
-redis.call('PEXPIREAT', KEYS[2], ARGV[3])
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+local now = now_ms()
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[2], 'owner', ARGV[4], 'tool', ARGV[5], 'status', 'working',
+  'created', ARGV[2], 'updated', ARGV[2], 'ttl', ARGV[6], 'poll', ARGV[7],
+  'cancel', '0', 'jbytes', '0')
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+redis.call('ZADD', KEYS[1], string.format('%d', now + tonumber(ARGV[6])), ARGV[1])
 return 1
 ";
 
@@ -48,16 +60,15 @@ if not s or terminal(s) then return -1 end
 if redis.call('SADD', KEYS[3], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[1], 'status', 'input_required', 'updated', ARGV[3])
-local expires = redis.call('HGET', KEYS[1], 'expires')
-redis.call('PEXPIREAT', KEYS[2], expires)
-redis.call('PEXPIREAT', KEYS[3], expires)
+follow(KEYS[1], KEYS[2])
+follow(KEYS[1], KEYS[3])
 return 1
 ";
 
 /// KEYS: task, asks, answers. ARGV: owner, now, then key and answer pairs.
 /// 1 if the owner's task exists, 0 if not.
 const ANSWER: &str = "
-local t = redis.call('HMGET', KEYS[1], 'owner', 'status', 'expires')
+local t = redis.call('HMGET', KEYS[1], 'owner', 'status')
 if not t[1] or t[1] ~= ARGV[1] then return 0 end
 if terminal(t[2]) then return 1 end
 local taken = 0
@@ -72,7 +83,7 @@ if taken > 0 then
     redis.call('HSET', KEYS[1], 'status', 'working')
   end
   redis.call('HSET', KEYS[1], 'updated', ARGV[2])
-  redis.call('PEXPIREAT', KEYS[3], t[3])
+  follow(KEYS[1], KEYS[3])
 end
 return 1
 ";
@@ -113,14 +124,14 @@ return 1
 /// KEYS: task, journal. ARGV: entry, max entries, max bytes. 1 appended,
 /// -1 the task is gone, -2 too many entries, -3 too many bytes.
 const APPEND: &str = "
-local expires = redis.call('HGET', KEYS[1], 'expires')
-if not expires then return -1 end
+local jbytes = redis.call('HGET', KEYS[1], 'jbytes')
+if not jbytes then return -1 end
 if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[2]) then return -2 end
-local bytes = tonumber(redis.call('HGET', KEYS[1], 'jbytes') or '0') + string.len(ARGV[1])
+local bytes = tonumber(jbytes) + string.len(ARGV[1])
 if bytes > tonumber(ARGV[3]) then return -3 end
 redis.call('HSET', KEYS[1], 'jbytes', bytes)
 redis.call('RPUSH', KEYS[2], ARGV[1])
-redis.call('PEXPIREAT', KEYS[2], expires)
+follow(KEYS[1], KEYS[2])
 return 1
 ";
 
@@ -131,24 +142,27 @@ if not s or terminal(s) then return 0 end
 local holder = redis.call('GET', KEYS[2])
 if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then follow(KEYS[1], KEYS[2]) end
 return 1
 ";
 
-/// KEYS: lease. ARGV: replica, lease ms. 1 if still held (and extended).
+/// KEYS: task, lease. ARGV: replica, lease ms. 1 if still held (and
+/// extended).
 const RENEW: &str = "
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then follow(KEYS[1], KEYS[2]) end
 return 1
 ";
 
-/// KEYS: live. ARGV: now, the key prefix. The running tasks with no
+/// KEYS: live. ARGV: the key prefix. The running tasks with no
 /// lease. (The lease keys are built here, not declared: fine for one
 /// Redis, not for a cluster.)
 const ORPHANS: &str = "
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms())
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  if redis.call('EXISTS', ARGV[2] .. '{' .. id .. '}:lease') == 0 then
+  if redis.call('EXISTS', ARGV[1] .. '{' .. id .. '}:lease') == 0 then
     table.insert(out, id)
   end
 end

@@ -75,7 +75,10 @@ impl RedisServer {
         self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(10);
         while !self.pings() {
-            let exited = self.child.as_mut().and_then(|c| c.try_wait().ok().flatten());
+            let exited = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten());
             assert!(
                 exited.is_none(),
                 "redis-server exited at start ({exited:?}): port {} taken?",
