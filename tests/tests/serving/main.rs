@@ -36,4 +36,5 @@ mod secrets;
 mod session_owner;
 mod shutdown;
 mod stderr_pressure;
+mod tasks;
 mod tools_list;

@@ -1,4 +1,4 @@
-//! A redis-server of the test's own: a free loopback port, a temporary
+//! A redis-server of the test's own (the task store's tests): a free
 //! directory, no persistence; killed when dropped.
 
 use std::io::{Read, Write};
@@ -6,7 +6,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-pub(crate) struct RedisServer {
+pub struct RedisServer {
     child: Option<Child>,
     port: u16,
     dir: tempfile::TempDir,
@@ -15,7 +15,7 @@ pub(crate) struct RedisServer {
 impl RedisServer {
     /// A running server, or `None` (with the reason on stderr) where
     /// redis-server is not installed and this is not CI.
-    pub(crate) fn start() -> Option<RedisServer> {
+    pub fn start() -> Option<RedisServer> {
         let found = Command::new("redis-server")
             .arg("--version")
             .stdout(Stdio::null())
@@ -47,12 +47,12 @@ impl RedisServer {
     }
 
     /// The URL of database `db`.
-    pub(crate) fn url(&self, db: usize) -> String {
+    pub fn url(&self, db: usize) -> String {
         format!("redis://127.0.0.1:{}/{db}", self.port)
     }
 
     /// Kills the server (SIGKILL) and waits for it.
-    pub(crate) fn kill(&mut self) {
+    pub fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
@@ -61,7 +61,7 @@ impl RedisServer {
 
     /// Starts the server (again, on the same port), empty, and waits until
     /// it answers PING.
-    pub(crate) fn restart(&mut self) {
+    pub fn restart(&mut self) {
         self.kill();
         let child = Command::new("redis-server")
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])

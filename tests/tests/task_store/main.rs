@@ -1,16 +1,16 @@
-//! The task stores against one contract (tests/common/contract.rs): the
+//! The task stores (`mcpgraph-tasks`) against one contract (contract.rs): the
 //! memory store, and the Redis store on a real redis-server started here,
 //! with two `RedisStore`s on one database playing two replicas. Then what
 //! only Redis can do: go away and come back.
 
-mod common;
+mod contract;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use common::contract::{self, Pair, limits};
-use common::server::RedisServer;
+use contract::{Pair, limits};
+use mcpgraph_tests::RedisServer;
 use mcpgraph_tasks::{
     MemoryStore, OpenError, RedisStore, StoreError, StoreLimits, TaskStore, open,
 };
