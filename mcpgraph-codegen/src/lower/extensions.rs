@@ -142,7 +142,7 @@ impl Cx<'_, '_> {
             };
         }
         let mut out = TaskSupport::default();
-        let Some(f) = self.fields(node, "`task`", &["mode", "askFirst"], context) else {
+        let Some(f) = self.fields(node, "`task`", &["mode", "askFirst"], &format!(" in `task`{context}")) else {
             return out;
         };
         if let Some(n) = f.get("mode") {
@@ -356,8 +356,8 @@ mod tests {
         assert_eq!(
             msgs,
             [
-                "unknown key `when` in `task` in tool `t`",
                 "`task.askFirst` in tool `t` must be `true` or `false`, found a string",
+                "unknown key `when` in `task` in tool `t`",
             ]
         );
     }

@@ -47,6 +47,10 @@ const _: () = {
                 annotations: rt::None,
                 icons: rt::None,
                 required_scopes: &[],
+                task: rt::TaskSupport {
+                    mode: rt::TaskMode::Allowed,
+                    ask_first: false,
+                },
             },
             rt::ToolMeta {
                 name: "sum_file_sizes",
@@ -61,6 +65,10 @@ const _: () = {
                 annotations: rt::None,
                 icons: rt::None,
                 required_scopes: &[],
+                task: rt::TaskSupport {
+                    mode: rt::TaskMode::Allowed,
+                    ask_first: false,
+                },
             },
         ];
         fn servers() -> rt::Vec<rt::ServerSpec> {

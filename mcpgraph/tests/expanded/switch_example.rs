@@ -48,6 +48,10 @@ const _: () = {
                 ),
                 icons: rt::None,
                 required_scopes: &[],
+                task: rt::TaskSupport {
+                    mode: rt::TaskMode::Allowed,
+                    ask_first: false,
+                },
             },
         ];
         fn servers() -> rt::Vec<rt::ServerSpec> {
