@@ -9,14 +9,15 @@
 //! `#[derive(rt::Clone)]`), so generated code never spells
 //! `::core::result::Result::Ok`.
 
+/// The connector of a graph that declares no server.
+pub use crate::servers::no_servers;
 pub use crate::{
     Answer, Args, CallSpec, Connect, ContentMeta, Elicit, Execution, Expr, ForEach, Graph, Limits,
     NodeError, NodeType, Parallel, Resilience, Retry, Rule, RunFuture, ServerAuth, ServerMeta,
-    ServerSpec, StartupError, Switch, TaskMode, TaskSupport, ToolMeta, TransportSpec, schema_violation,
+    ServerSpec, StartupError, Switch, TaskMode, TaskSupport, ToolMeta, TransportSpec,
+    schema_violation,
 };
 pub use ::mcpgraph_expr::parsed::Condition;
-/// The connector of a graph that declares no server.
-pub use crate::servers::no_servers;
 /// What a server's `auth` names.
 pub mod auth {
     pub use ::mcpgraph_format::{Algorithm, Enterprise, Grant, TokenStore};

@@ -6,9 +6,9 @@
 
 use super::Cx;
 use crate::model::{ExitContent, Sp, ToolAnnotations};
-use mcpgraph_format::{TaskMode, TaskSupport};
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
+use mcpgraph_format::{TaskMode, TaskSupport};
 
 /// The content block types, as MCP spells them.
 const BLOCK_TYPES: &[&str] = &["text", "image", "audio", "resource", "resource_link"];
@@ -142,14 +142,21 @@ impl Cx<'_, '_> {
             };
         }
         let mut out = TaskSupport::default();
-        let Some(f) = self.fields(node, "`task`", &["mode", "askFirst"], &format!(" in `task`{context}")) else {
+        let Some(f) = self.fields(
+            node,
+            "`task`",
+            &["mode", "askFirst"],
+            &format!(" in `task`{context}"),
+        ) else {
             return out;
         };
         if let Some(n) = f.get("mode") {
             out.mode = mode(self, n, &format!("`task.mode`{context}"));
         }
         if let Some(n) = f.get("askFirst") {
-            out.ask_first = self.boolean(n, &format!("`task.askFirst`{context}")).unwrap_or(false);
+            out.ask_first = self
+                .boolean(n, &format!("`task.askFirst`{context}"))
+                .unwrap_or(false);
         }
         out
     }
@@ -338,20 +345,28 @@ mod tests {
         let tool = |text: &str| load(&tool_with(text)).tools.remove(0).task;
         let mode = |mode, ask_first| TaskSupport { mode, ask_first };
         assert_eq!(tool(""), mode(TaskMode::Allowed, false));
-        assert_eq!(tool("    task: required\n"), mode(TaskMode::Required, false));
+        assert_eq!(
+            tool("    task: required\n"),
+            mode(TaskMode::Required, false)
+        );
         assert_eq!(tool("    task: never\n"), mode(TaskMode::Never, false));
         assert_eq!(
             tool("    task: { mode: required, askFirst: true }\n"),
             mode(TaskMode::Required, true)
         );
-        assert_eq!(tool("    task: { askFirst: true }\n"), mode(TaskMode::Allowed, true));
+        assert_eq!(
+            tool("    task: { askFirst: true }\n"),
+            mode(TaskMode::Allowed, true)
+        );
         let got = errors(&tool_with("    task: always\n"));
         let msgs: Vec<&str> = got.iter().map(|e| e.2.as_str()).collect();
         assert_eq!(
             msgs,
             ["`task` in tool `t` must be one of allowed, required, never, found `always`"]
         );
-        let got = errors(&tool_with("    task: { mode: never, askFirst: yes, when: now }\n"));
+        let got = errors(&tool_with(
+            "    task: { mode: never, askFirst: yes, when: now }\n",
+        ));
         let msgs: Vec<&str> = got.iter().map(|e| e.2.as_str()).collect();
         assert_eq!(
             msgs,

@@ -128,7 +128,12 @@ impl Cx<'_, '_> {
     }
 
     /// `node` as one of `choices`, reported otherwise.
-    pub(super) fn one_of(&mut self, node: &yaml::Node, what: &str, choices: &[&str]) -> Option<String> {
+    pub(super) fn one_of(
+        &mut self,
+        node: &yaml::Node,
+        what: &str,
+        choices: &[&str],
+    ) -> Option<String> {
         let value = self.string(node, what)?;
         if choices.contains(&value.value.as_str()) {
             return Some(value.value);

@@ -19,10 +19,10 @@ use rmcp::{ErrorData as McpError, ServerHandler};
 
 use crate::engine::{CallError, CallOptions, Engine};
 use crate::observe::ProgressEvent;
+use crate::questions::{Rounds, Saved};
 use crate::serving::caps::{CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION};
 use crate::serving::identity::{RequestIdentity, Stdio};
 use crate::serving::metrics;
-use crate::questions::{Rounds, Saved};
 use crate::serving::tasks::Mode;
 use mcpgraph_secrets::StateKeys;
 use mcpgraph_telemetry::TraceContext;

@@ -27,12 +27,12 @@ use rmcp::{ErrorData as McpError, model::ErrorCode};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::{TaskMode, TaskSupport};
 use crate::engine::{CallError, CallOptions};
 use crate::error::ErrorKind;
 use crate::questions::{Caller, Rounds, Saved};
 use crate::serving::handler::Handler;
 use crate::serving::metrics;
+use crate::{TaskMode, TaskSupport};
 
 /// What a call's client and tool say about running it as a task.
 pub(super) enum Mode {
@@ -163,11 +163,7 @@ impl Handler {
     }
 
     /// The caller's task `id`, or error -32602.
-    async fn find(
-        &self,
-        id: &str,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Task, McpError> {
+    async fn find(&self, id: &str, context: &RequestContext<RoleServer>) -> Result<Task, McpError> {
         let (store, id, owner) = self.lookup(id, context)?;
         match store.get(&id, &owner).await {
             Ok(Some(task)) => Ok(task),
@@ -292,7 +288,9 @@ async fn report_nodes(
         }
     }
     if let Some(node) = latest.filter(|_| latest != written) {
-        let _ = store.set_message(&id, format!("running node `{node}`")).await;
+        let _ = store
+            .set_message(&id, format!("running node `{node}`"))
+            .await;
     }
 }
 

@@ -19,10 +19,8 @@ const TOKEN_VAR: &str = "MCPGRAPH_TASKS_TEST_TOKEN";
 
 /// The fixture, its one server the test server, serving HTTP with `extra`.
 async fn fixture(tag: &str, extra: &[&str], token: Option<&str>) -> HttpServer {
-    let file = std::env::temp_dir().join(format!(
-        "mcpgraph-tasks-{tag}-{}.json",
-        std::process::id()
-    ));
+    let file =
+        std::env::temp_dir().join(format!("mcpgraph-tasks-{tag}-{}.json", std::process::id()));
     let servers = json!({ "mcpServers": { "test": { "command": TEST_SERVER } } });
     std::fs::write(&file, servers.to_string()).expect("write --mcp file");
     let mut cmd = tokio::process::Command::new(FIXTURE);
@@ -105,7 +103,8 @@ impl Client {
     }
 
     async fn get(&mut self, id: &str) -> Value {
-        self.send("tasks/get", json!({ "taskId": id }), Some(id)).await
+        self.send("tasks/get", json!({ "taskId": id }), Some(id))
+            .await
     }
 
     /// Polls `tasks/get` until the task's status is `status`, for `within`.
@@ -117,7 +116,10 @@ impl Client {
             if task["status"] == json!(status) {
                 return task.clone();
             }
-            assert!(Instant::now() < end, "not {status} within {within:?}: {task}");
+            assert!(
+                Instant::now() < end,
+                "not {status} within {within:?}: {task}"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -128,7 +130,8 @@ impl Client {
     }
 
     async fn cancel(&mut self, id: &str) -> Value {
-        self.send("tasks/cancel", json!({ "taskId": id }), Some(id)).await
+        self.send("tasks/cancel", json!({ "taskId": id }), Some(id))
+            .await
     }
 }
 
@@ -161,14 +164,18 @@ async fn a_task_runs_asks_and_is_cancelled_over_http() {
     let id = client
         .start("slow_compute", json!({ "seconds": 1, "label": "a" }))
         .await;
-    let working = client.wait_for(&id, "working", Duration::from_secs(2)).await;
+    let working = client
+        .wait_for(&id, "working", Duration::from_secs(2))
+        .await;
     assert!(working["ttlMs"].as_u64().is_some(), "{working}");
     let end = Instant::now() + Duration::from_secs(2);
     while client.get(&id).await["result"]["statusMessage"] != json!("running node `wait`") {
         assert!(Instant::now() < end, "no status message naming the node");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let done = client.wait_for(&id, "completed", Duration::from_secs(10)).await;
+    let done = client
+        .wait_for(&id, "completed", Duration::from_secs(10))
+        .await;
     assert_eq!(text(&done), "\"computed a in 1 s\"", "{done}");
 
     // A question inside the task: input_required, answered by tasks/update.
@@ -183,26 +190,38 @@ async fn a_task_runs_asks_and_is_cancelled_over_http() {
         .update(&id, json!({ key: { "action": "accept", "content": { "confirm": true } }, "nobody-asked": {} }))
         .await;
     assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
-    let done = client.wait_for(&id, "completed", Duration::from_secs(10)).await;
+    let done = client
+        .wait_for(&id, "completed", Duration::from_secs(10))
+        .await;
     assert_eq!(text(&done), "\"deleted x.txt\"", "{done}");
 
     // Cancelled while its downstream call runs: cancelled within seconds.
-    let id = client
-        .start("slow_compute", json!({ "seconds": 60 }))
+    let id = client.start("slow_compute", json!({ "seconds": 60 })).await;
+    client
+        .wait_for(&id, "working", Duration::from_secs(2))
         .await;
-    client.wait_for(&id, "working", Duration::from_secs(2)).await;
     let ack = client.cancel(&id).await;
     assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
-    client.wait_for(&id, "cancelled", Duration::from_secs(5)).await;
+    client
+        .wait_for(&id, "cancelled", Duration::from_secs(5))
+        .await;
 
     // A tool marked `task: never` is a plain call; one marked `task:
     // required` refuses a client without the extension; an unknown task
     // is -32602.
     let greeting = client.call("greet", json!({ "name": "Ada" })).await;
-    assert_eq!(greeting["content"][0]["text"], json!("Hello, Ada!"), "{greeting}");
+    assert_eq!(
+        greeting["content"][0]["text"],
+        json!("Hello, Ada!"),
+        "{greeting}"
+    );
     let mut plain = Client::new(&server, false, None);
     let refused = plain
-        .send("tools/call", json!({ "name": "failing_job", "arguments": {} }), Some("failing_job"))
+        .send(
+            "tools/call",
+            json!({ "name": "failing_job", "arguments": {} }),
+            Some("failing_job"),
+        )
         .await;
     assert_eq!(refused["error"]["code"], json!(-32021), "{refused}");
     assert!(
@@ -219,23 +238,27 @@ async fn a_task_runs_asks_and_is_cancelled_over_http() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tasks_are_bounded_by_their_cap_and_ttl() {
-    let server = fixture("bounds", &["--max-tasks", "1", "--task-ttl-secs", "2"], None).await;
+    let server = fixture(
+        "bounds",
+        &["--max-tasks", "1", "--task-ttl-secs", "2"],
+        None,
+    )
+    .await;
     let mut client = Client::new(&server, true, None);
-    let first = client
-        .start("slow_compute", json!({ "seconds": 60 }))
-        .await;
+    let first = client.start("slow_compute", json!({ "seconds": 60 })).await;
     // The cap: a second task is refused with a tool error naming it.
     let refused = client.call("slow_compute", json!({ "seconds": 1 })).await;
     assert_eq!(refused["isError"], json!(true), "{refused}");
     let why = refused["content"][0]["text"].as_str().unwrap_or("");
-    assert!(why.contains("slow_compute") && why.contains('1'), "{refused}");
+    assert!(
+        why.contains("slow_compute") && why.contains('1'),
+        "{refused}"
+    );
     // Past its TTL a task is gone, running or not; the slot is free again.
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let gone = client.get(&first).await;
     assert_eq!(gone["error"]["code"], json!(-32602), "{gone}");
-    let second = client
-        .start("slow_compute", json!({ "seconds": 0 }))
-        .await;
+    let second = client.start("slow_compute", json!({ "seconds": 0 })).await;
     client
         .wait_for(&second, "completed", Duration::from_secs(5))
         .await;
@@ -268,10 +291,15 @@ async fn replicas_share_tasks_through_redis() {
         .await;
     let key = question_key(&asking);
     let ack = on_b
-        .update(&id, json!({ key: { "action": "accept", "content": { "confirm": true } } }))
+        .update(
+            &id,
+            json!({ key: { "action": "accept", "content": { "confirm": true } } }),
+        )
         .await;
     assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
-    let done = on_a.wait_for(&id, "completed", Duration::from_secs(10)).await;
+    let done = on_a
+        .wait_for(&id, "completed", Duration::from_secs(10))
+        .await;
     assert_eq!(text(&done), "\"deleted shared.txt\"", "{done}");
 
     // Another principal's replica: no such task, for reading, answering or
@@ -285,12 +313,11 @@ async fn replicas_share_tasks_through_redis() {
     }
 
     // Cancelled through B while A runs its downstream call.
-    let id = on_a
-        .start("slow_compute", json!({ "seconds": 60 }))
-        .await;
+    let id = on_a.start("slow_compute", json!({ "seconds": 60 })).await;
     on_b.wait_for(&id, "working", Duration::from_secs(2)).await;
     on_b.cancel(&id).await;
-    on_a.wait_for(&id, "cancelled", Duration::from_secs(5)).await;
+    on_a.wait_for(&id, "cancelled", Duration::from_secs(5))
+        .await;
 
     // Redis gone: a task cannot start (a tool error naming the store, in
     // seconds, not a hang); a plain call is served.
@@ -304,7 +331,15 @@ async fn replicas_share_tasks_through_redis() {
             .is_some_and(|t| t.contains("store")),
         "{refused}"
     );
-    assert!(began.elapsed() < Duration::from_secs(5), "{:?}", began.elapsed());
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
     let greeting = on_b.call("greet", json!({ "name": "Bo" })).await;
-    assert_eq!(greeting["content"][0]["text"], json!("Hello, Bo!"), "{greeting}");
+    assert_eq!(
+        greeting["content"][0]["text"],
+        json!("Hello, Bo!"),
+        "{greeting}"
+    );
 }

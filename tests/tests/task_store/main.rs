@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use contract::{Pair, limits};
-use mcpgraph_tests::RedisServer;
 use mcpgraph_tasks::{
     MemoryStore, OpenError, RedisStore, StoreError, StoreLimits, TaskStore, open,
 };
+use mcpgraph_tests::RedisServer;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -119,11 +119,15 @@ pub fn ask_each(
         _ => EACH.iter().map(|(word, ..)| *word).collect(),
     };
     let declared = context.client_capabilities().unwrap_or_default();
-    let always = request.arguments.as_ref().and_then(|a| a.get("always")) == Some(&Value::Bool(true));
-    let declares = |capability: &str| always || match capability {
-        "elicitation" => declared.elicitation.is_some(),
-        "sampling" => declared.sampling.is_some(),
-        _ => declared.roots.is_some(),
+    let always =
+        request.arguments.as_ref().and_then(|a| a.get("always")) == Some(&Value::Bool(true));
+    let declares = |capability: &str| {
+        always
+            || match capability {
+                "elicitation" => declared.elicitation.is_some(),
+                "sampling" => declared.sampling.is_some(),
+                _ => declared.roots.is_some(),
+            }
     };
     let asked: Vec<_> = EACH
         .iter()
