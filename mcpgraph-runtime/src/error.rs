@@ -40,6 +40,10 @@ pub enum ErrorKind {
     /// Not a failure: the call waits for its client's answers (MCP
     /// 2026-07-28), and the server answers `input_required`.
     InputRequired,
+    /// A task taken over from a replica that stopped had a downstream call
+    /// in flight that may not be made again (its tool is neither
+    /// read-only nor idempotent by the lock).
+    TaskInterrupted,
     /// The graph cannot run the call: it ended without reaching its exit
     /// node, or its file has errors; or the server could not run it (a
     /// worker thread could not start or stopped).
@@ -163,6 +167,7 @@ const NAMES: &[(ErrorKind, &str)] = &[
     (ErrorKind::Shutdown, "shutdown"),
     (ErrorKind::UnknownTool, "unknown_tool"),
     (ErrorKind::InputRequired, "input_required"),
+    (ErrorKind::TaskInterrupted, "task.interrupted"),
     (ErrorKind::Internal, "internal"),
 ];
 

@@ -22,6 +22,7 @@
 mod budget;
 mod caller;
 mod declared;
+pub(crate) mod journal;
 mod owner;
 mod rounds;
 mod saved;

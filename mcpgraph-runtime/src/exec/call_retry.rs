@@ -63,6 +63,9 @@ impl FanOutCall {
                 )
             });
         }
+        round
+            .begin_call(&slot, self.server, self.tool)
+            .map_err(|e| self.error(ErrorKind::TaskInterrupted, e.to_string()))?;
         let first = round.attempt(&slot).unwrap_or(1);
         let result = self.tries(arguments, resilience, first).await?;
         round.record_call(slot, serde_json::to_value(&result).unwrap_or_default());

@@ -11,7 +11,7 @@ use super::intercept::through;
 use super::retry::{Attempt, Resilience};
 use super::{Execution, from_json_opt, kind_of};
 use crate::error::{Downstream, ErrorKind, NodeError};
-use crate::questions::Caller;
+use crate::questions::{Caller, Slot};
 use crate::servers::convert::output_of_result;
 use mcpgraph_expr::parsed::Args;
 
@@ -65,6 +65,11 @@ impl Execution {
         let result = match self.replayed(caller.as_ref())? {
             Some(result) => result,
             None => {
+                if let Some(round) = caller.as_ref().and_then(|c| c.round()) {
+                    round
+                        .begin_call(&Slot::node(self.current), server, tool)
+                        .map_err(|e| self.error(ErrorKind::TaskInterrupted, e.to_string()))?;
+                }
                 let result = self
                     .call_with(server, tool, arguments, caller.as_ref(), resilience)
                     .await?;

@@ -19,6 +19,11 @@ impl Owner {
         Self(Arc::from(name))
     }
 
+    /// The owner's name, as [`Owner::new`] was given it.
+    pub(crate) fn name(&self) -> &str {
+        &self.0
+    }
+
     /// Whether this is the client of a graph served over stdio (named
     /// `stdio` by `serving::handler`): the only caller, so its share of
     /// what is held for callers protects nobody.

@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rmcp::model::{InputRequests, InputResponses};
 use serde_json::Value;
 
+use super::journal::{Interrupted, Journal, Journaled};
 use super::saved::{FORMAT, Pending, Saved};
 use super::slot::Slot;
 
@@ -41,6 +42,8 @@ pub struct Rounds {
     inner: Mutex<Inner>,
     /// Set when a call asks: the round will stop.
     stopping: tokio::sync::watch::Sender<bool>,
+    /// A task's round: where its journal goes.
+    journal: std::sync::OnceLock<Journal>,
 }
 
 #[derive(Debug, Default)]
@@ -92,7 +95,46 @@ impl Rounds {
                 missing: None,
             }),
             stopping: tokio::sync::watch::Sender::default(),
+            journal: std::sync::OnceLock::new(),
         }
+    }
+
+    /// From now on, tells `journal` what the round learns (a task's
+    /// round); once.
+    pub(crate) fn journal_to(&self, journal: Journal) {
+        let _ = self.journal.set(journal);
+    }
+
+    fn journal(&self, entry: Journaled) {
+        if let Some(journal) = self.journal.get() {
+            journal.send(entry);
+        }
+    }
+
+    /// Call `slot` of `server`'s `tool` is about to be made (none of the
+    /// tape's entries was for it): journaled; refused if it is the call a
+    /// stopped replica had in flight and may not be made again.
+    pub(crate) fn begin_call(
+        &self,
+        slot: &Slot,
+        server: &str,
+        tool: &str,
+    ) -> Result<(), Interrupted> {
+        if self
+            .journal
+            .get()
+            .is_some_and(|j| j.interrupted.contains(slot))
+        {
+            return Err(Interrupted {
+                slot: slot.to_string(),
+            });
+        }
+        self.journal(Journaled::Began {
+            slot: slot.clone(),
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+        });
+        Ok(())
     }
 
     /// Counts `n` more questions asked by downstream servers; the total
@@ -152,6 +194,10 @@ impl Rounds {
 
     /// Records what the call `slot` got this round.
     pub(crate) fn record_call(&self, slot: Slot, value: Value) {
+        self.journal(Journaled::Ended {
+            slot: slot.clone(),
+            value: value.clone(),
+        });
         self.inner().tape.push((slot, value));
     }
 

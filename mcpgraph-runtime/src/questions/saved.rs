@@ -30,6 +30,16 @@ pub struct Saved {
     pub(crate) asked: u64,
 }
 
+impl Saved {
+    /// What a task's journal replays: `tape`, no question pending.
+    pub(crate) fn from_tape(tape: Vec<(Slot, Value)>) -> Self {
+        Self {
+            tape,
+            ..Self::default()
+        }
+    }
+}
+
 impl Default for Saved {
     fn default() -> Self {
         Self {

@@ -46,11 +46,13 @@ pub struct Handler {
     /// `--stateless`).
     pub(super) sessions: bool,
     /// The keys sealing the state a waiting call hands its client.
-    state_keys: Arc<StateKeys>,
+    pub(super) state_keys: Arc<StateKeys>,
     /// Who sent a request, as its transport tells.
     pub(super) identity: Arc<dyn RequestIdentity>,
     /// Where calls run as MCP tasks are kept; none: no call is a task.
     pub(super) tasks: Option<Arc<dyn TaskStore>>,
+    /// This process's name in the task store's leases.
+    pub(super) replica: Arc<str>,
 }
 
 impl Clone for Handler {
@@ -64,6 +66,7 @@ impl Clone for Handler {
             state_keys: Arc::clone(&self.state_keys),
             identity: Arc::clone(&self.identity),
             tasks: self.tasks.clone(),
+            replica: Arc::clone(&self.replica),
         }
     }
 }
@@ -87,6 +90,7 @@ impl Handler {
             state_keys: Arc::new(StateKeys::ephemeral()),
             identity: Arc::new(Stdio),
             tasks: None,
+            replica: replica_name(),
         }
     }
 
@@ -335,4 +339,12 @@ impl ServerHandler for Handler {
             }
         }
     }
+}
+
+/// A name for this process among replicas: its id and start time.
+fn replica_name() -> Arc<str> {
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    Arc::from(format!("{}-{started:x}", std::process::id()).as_str())
 }

@@ -12,24 +12,30 @@
 //! waits for `tasks/update` to bring the answers, and the call runs again
 //! from its entry with the tape of what it already got, so no downstream
 //! call is made twice.
+//!
+//! The replica running a task holds a lease on it in the store and keeps
+//! its journal there (`journal`): when the replica stops, another takes
+//! the task over and replays the journal (`runner`).
+
+mod journal;
+mod runner;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use mcpgraph_tasks::{Outcome, Status, Task, TaskId, TaskStore};
+use rmcp::ErrorData as McpError;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
-    ContentBlock, CreateTaskResult, DetailedTask, GetTaskParams, GetTaskResult, InputResponses,
-    ProtocolVersion, TaskPayload, TaskStatus, UpdateTaskParams,
+    ContentBlock, CreateTaskResult, DetailedTask, GetTaskParams, GetTaskResult, ProtocolVersion,
+    TaskPayload, TaskStatus, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ErrorData as McpError, model::ErrorCode};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::engine::{CallError, CallOptions};
-use crate::error::ErrorKind;
-use crate::questions::{Caller, Rounds, Saved};
+use self::journal::{Entry, LEASE, Sealer, Start};
+use self::runner::Runner;
+use crate::questions::{Caller, Rounds};
 use crate::serving::handler::Handler;
 use crate::serving::metrics;
 use crate::{TaskMode, TaskSupport};
@@ -108,17 +114,69 @@ impl Handler {
             }
         };
         let created = CreateTaskResult::new(wire_task(&task));
+        // This replica runs it, and the journal starts with the call.
+        let start = Start {
+            tool: request.name.into_owned(),
+            arguments: request.arguments,
+            capabilities: context.client_capabilities(),
+            owner: caller.owner().map(|o| o.name().to_owned()),
+        };
+        let sealer = Arc::new(self.task_sealer(&task.id));
+        let kept = async {
+            if !store.claim(&task.id, &self.replica(), LEASE).await? {
+                return Ok(false);
+            }
+            store
+                .append_journal(&task.id, sealer.seal(&Entry::Start(start.clone())))
+                .await?;
+            Ok::<_, mcpgraph_tasks::StoreError>(true)
+        };
+        match kept.await {
+            Ok(true) => {}
+            other => {
+                let why = match other {
+                    Err(e) => e.to_string(),
+                    _ => "another replica holds it".to_owned(),
+                };
+                let text = format!("tool `{}` cannot start as a task: {why}", start.tool);
+                let _ = store.cancel(&task.id, &owner).await;
+                return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+            }
+        }
         let runner = Runner {
             handler: self.clone(),
             store,
             id: task.id,
-            tool: request.name.into_owned(),
-            arguments: request.arguments,
+            start,
             caller,
             first: round,
+            rounds_before: 0,
+            interrupted: Vec::new(),
+            sealer,
         };
         tokio::spawn(runner.run());
         Ok(CallToolResponse::Task(created))
+    }
+
+    /// Takes over, from now on, the tasks of the replicas sharing this
+    /// one's store that stop (a task whose lease runs out): a server calls
+    /// it once. Nothing without a task store.
+    pub fn adopt_tasks(&self) {
+        if let Some(store) = self.tasks.clone() {
+            tokio::spawn(runner::adopt_orphans(self.clone(), store));
+        }
+    }
+
+    /// What seals the journal of task `id`.
+    fn task_sealer(&self, id: &TaskId) -> Sealer {
+        let server = self.engine().graph().server;
+        let graph = [server.name.as_bytes(), b"\0", server.version.as_bytes()].concat();
+        Sealer::new(Arc::clone(&self.state_keys), &graph, id)
+    }
+
+    /// This replica's name in the task store's leases.
+    fn replica(&self) -> Arc<str> {
+        Arc::clone(&self.replica)
     }
 
     /// `tasks/get`: the caller's task, with its questions, result or error.
@@ -256,216 +314,10 @@ fn detailed(task: Task) -> DetailedTask {
     DetailedTask::new(wire_task(&task), payload)
 }
 
-/// How often a task's status message may change in the store at most: a
-/// loop of fast nodes costs no store write per node.
-const MESSAGE_EVERY: Duration = Duration::from_millis(200);
-
-/// Keeps the task's status message on the node running (`running node
-/// `x``), written when the node changes, at most every [`MESSAGE_EVERY`],
-/// and the last one when the call ends.
-async fn report_nodes(
-    store: Arc<dyn TaskStore>,
-    id: TaskId,
-    mut events: tokio::sync::mpsc::UnboundedReceiver<crate::observe::ProgressEvent>,
-) {
-    let (mut written, mut latest): (Option<&'static str>, Option<&'static str>) = (None, None);
-    let mut next_write = tokio::time::Instant::now();
-    loop {
-        let event = tokio::select! {
-            event = events.recv() => event,
-            () = tokio::time::sleep_until(next_write), if latest != written => {
-                if let Some(node) = latest {
-                    let _ = store.set_message(&id, format!("running node `{node}`")).await;
-                }
-                written = latest;
-                next_write = tokio::time::Instant::now() + MESSAGE_EVERY;
-                continue;
-            }
-        };
-        match event {
-            Some(event) => latest = Some(event.node),
-            None => break,
-        }
-    }
-    if let Some(node) = latest.filter(|_| latest != written) {
-        let _ = store
-            .set_message(&id, format!("running node `{node}`"))
-            .await;
-    }
-}
-
 /// Unix milliseconds as ISO 8601 (UTC, milliseconds).
 fn iso(ms: u64) -> String {
     let ms = i64::try_from(ms).unwrap_or(i64::MAX);
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
-
-/// One task's call, run to its end.
-struct Runner {
-    handler: Handler,
-    store: Arc<dyn TaskStore>,
-    id: TaskId,
-    tool: String,
-    arguments: Option<serde_json::Map<String, Value>>,
-    /// The caller as the request made it (token, owner, trace); its channel
-    /// is replaced by each round's.
-    caller: Caller,
-    /// The first round: the request's own (a call of an `askFirst` tool
-    /// brings the answers to the questions asked before the task).
-    first: Arc<Rounds>,
-}
-
-/// How a task ended.
-enum End {
-    Done(CallToolResult),
-    Failed { code: i64, message: String },
-    Cancelled,
-}
-
-impl Runner {
-    async fn run(self) {
-        let end = self.rounds().await;
-        let (status, outcome) = match end {
-            End::Done(result) => (
-                Status::Completed,
-                Some(Outcome::Result(
-                    serde_json::to_value(result).unwrap_or(Value::Null),
-                )),
-            ),
-            End::Failed { code, message } => {
-                (Status::Failed, Some(Outcome::Error { code, message }))
-            }
-            End::Cancelled => (Status::Cancelled, None),
-        };
-        if let Err(e) = self.store.finish(&self.id, status, outcome).await {
-            tracing::warn!(task = %self.id, error = %e, "a task's end could not be stored");
-        }
-    }
-
-    /// Runs the call round after round until it ends.
-    async fn rounds(&self) -> End {
-        let label = self.handler.tool_label(&self.tool);
-        let mut next = Some(Arc::clone(&self.first));
-        let (mut saved, mut responses) = (Saved::default(), InputResponses::new());
-        let mut round = 0;
-        loop {
-            round += 1;
-            let rounds = match next.take() {
-                Some(first) => first,
-                None => Arc::new(Rounds::new(saved, responses)),
-            };
-            let caller = self.caller.clone().in_rounds(Arc::clone(&rounds));
-            let cancel = tokio_util::sync::CancellationToken::new();
-            let (progress, events) = tokio::sync::mpsc::unbounded_channel();
-            let reporting = tokio::spawn(report_nodes(
-                Arc::clone(&self.store),
-                self.id.clone(),
-                events,
-            ));
-            let options = CallOptions {
-                cancel: cancel.clone(),
-                caller: Some(caller),
-                progress: Some(progress),
-                ..CallOptions::default()
-            };
-            let call = self
-                .handler
-                .engine()
-                .call_with(&self.tool, self.arguments.clone(), options);
-            let outcome = tokio::select! {
-                outcome = call => outcome,
-                _ = self.store.cancelled(&self.id) => {
-                    cancel.cancel();
-                    reporting.abort();
-                    metrics::call(label, "cancelled");
-                    return End::Cancelled;
-                }
-            };
-            // The call's sender is gone: the last node's message is stored.
-            let _ = reporting.await;
-            let error = match outcome.result {
-                Ok(value) => {
-                    metrics::call(label, "ok");
-                    return End::Done(crate::serving::result::tool_result(value, outcome.content));
-                }
-                Err(CallError::UnknownTool(name)) => {
-                    return End::Failed {
-                        code: ErrorCode::INVALID_PARAMS.0.into(),
-                        message: format!("unknown tool `{name}`"),
-                    };
-                }
-                Err(CallError::Failed(e)) => e,
-            };
-            if let Some(missing) = rounds.missing() {
-                metrics::call(label, "error");
-                return End::Failed {
-                    code: ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0.into(),
-                    message: format!("{error} (the client must declare {missing})"),
-                };
-            }
-            let asked = (error.kind() == ErrorKind::InputRequired)
-                .then(|| rounds.asked())
-                .flatten();
-            let Some((requests, next)) = asked else {
-                metrics::call(label, "error");
-                metrics::node_error(error.kind());
-                let text = crate::servers::convert::cut_to(
-                    error.to_string(),
-                    2 * crate::servers::convert::MAX_ERROR_BYTES,
-                );
-                return End::Done(CallToolResult::error(vec![ContentBlock::text(text)]));
-            };
-            match self.ask(round, requests).await {
-                Ok(Some(answers)) => (saved, responses) = (next, answers),
-                Ok(None) => return End::Cancelled,
-                Err(message) => {
-                    return End::Done(CallToolResult::error(vec![ContentBlock::text(message)]));
-                }
-            }
-        }
-    }
-
-    /// Puts a round's questions in the task and waits for every answer,
-    /// each for at most `maxAnswerWaitMs`. The task's keys are the round's
-    /// own, prefixed with the round number, so that no key is used twice in
-    /// the task's life. `None`: cancelled while waiting.
-    async fn ask(
-        &self,
-        round: u32,
-        requests: rmcp::model::InputRequests,
-    ) -> Result<Option<InputResponses>, String> {
-        let failed = |e: mcpgraph_tasks::StoreError| format!("the task store failed: {e}");
-        let mut keys = Vec::with_capacity(requests.len());
-        for (key, request) in requests {
-            let task_key = format!("r{round}.{key}");
-            let request = serde_json::to_value(&request).map_err(|e| e.to_string())?;
-            self.store
-                .ask(&self.id, task_key.clone(), request)
-                .await
-                .map_err(failed)?;
-            keys.push((key, task_key));
-        }
-        let wait = Duration::from_millis(self.handler.engine().graph().limits.max_answer_wait_ms);
-        let mut answers = InputResponses::new();
-        for (key, task_key) in keys {
-            let answer = tokio::select! {
-                answer = self.store.wait_answer(&self.id, &task_key, wait) => answer.map_err(failed)?,
-                _ = self.store.cancelled(&self.id) => return Ok(None),
-            };
-            match answer {
-                Some(answer) => {
-                    answers.insert(key, answer);
-                }
-                None => {
-                    return Err(format!(
-                        "question `{task_key}` was not answered within {} ms (maxAnswerWaitMs)",
-                        wait.as_millis()
-                    ));
-                }
-            }
-        }
-        Ok(Some(answers))
-    }
 }

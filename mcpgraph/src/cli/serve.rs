@@ -59,6 +59,8 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
         ))
         .with_state_keys(Arc::new(state_keys))
         .with_tasks(task_store(&args)?);
+    // Tasks of replicas that stop (sharing this one's store) go on here.
+    handler.adopt_tasks();
     // Listening from now on, so that no signal falls between.
     if let Some(signals) = Signals::new() {
         tokio::spawn(on_signals(

@@ -47,6 +47,7 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
@@ -167,6 +168,8 @@ impl ServerHandler for TestServer {
                 .filter(|(name, _)| !(drift && *name == "image"))
                 .map(|(name, description)| match *name {
                     "text" if drift => Tool::new(*name, *description, Arc::clone(&text_schema)),
+                    "read_slowly" => Tool::new(*name, *description, Arc::clone(&schema))
+                        .annotate(ToolAnnotations::new().read_only(true)),
                     _ => Tool::new(*name, *description, Arc::clone(&schema)),
                 })
                 .collect(),
@@ -226,6 +229,7 @@ impl ServerHandler for TestServer {
                 r.structured_content = Some(args);
                 r
             }
+            "read_slowly" | "write_slowly" => slowly(&request).await,
             "sleep" => {
                 let ms = arg(&request, "ms").and_then(Value::as_u64).unwrap_or(0);
                 tokio::time::sleep(Duration::from_millis(ms)).await;
@@ -398,4 +402,26 @@ async fn main() {
         std::process::exit(2);
     };
     let _ = service.waiting().await;
+}
+
+/// `read_slowly` and `write_slowly`: `item` appended to the file `log` (a
+/// line each call: a test counts the calls), then `ms` of waiting.
+async fn slowly(request: &CallToolRequestParams) -> CallToolResult {
+    use std::io::Write;
+    let item = arg(request, "item").cloned().unwrap_or(Value::Null);
+    if let Some(log) = arg(request, "log").and_then(Value::as_str) {
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .and_then(|mut f| writeln!(f, "{item}"));
+        if let Err(e) = written {
+            return CallToolResult::error(vec![ContentBlock::text(format!("cannot log: {e}"))]);
+        }
+    }
+    let ms = arg(request, "ms").and_then(Value::as_u64).unwrap_or(0);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    let mut r = CallToolResult::success(vec![ContentBlock::text(item.to_string())]);
+    r.structured_content = Some(json!({ "item": item }));
+    r
 }

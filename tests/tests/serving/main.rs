@@ -36,5 +36,6 @@ mod secrets;
 mod session_owner;
 mod shutdown;
 mod stderr_pressure;
+mod task_takeover;
 mod tasks;
 mod tools_list;

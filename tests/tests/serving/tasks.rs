@@ -14,11 +14,11 @@ use serde_json::{Value, json};
 const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_fixture");
 const TEST_SERVER: &str = env!("CARGO_BIN_EXE_mcpgraph-test-server");
 const MODERN: &str = "2026-07-28";
-const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub(super) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 const TOKEN_VAR: &str = "MCPGRAPH_TASKS_TEST_TOKEN";
 
 /// The fixture, its one server the test server, serving HTTP with `extra`.
-async fn fixture(tag: &str, extra: &[&str], token: Option<&str>) -> HttpServer {
+pub(super) async fn fixture(tag: &str, extra: &[&str], token: Option<&str>) -> HttpServer {
     let file =
         std::env::temp_dir().join(format!("mcpgraph-tasks-{tag}-{}.json", std::process::id()));
     let servers = json!({ "mcpServers": { "test": { "command": TEST_SERVER } } });
@@ -38,7 +38,7 @@ async fn fixture(tag: &str, extra: &[&str], token: Option<&str>) -> HttpServer {
 
 /// A client of MCP 2026-07-28, with or without the tasks extension, with
 /// or without a bearer token.
-struct Client {
+pub(super) struct Client {
     addr: std::net::SocketAddr,
     tasks: bool,
     token: Option<String>,
@@ -46,7 +46,7 @@ struct Client {
 }
 
 impl Client {
-    fn new(server: &HttpServer, tasks: bool, token: Option<&str>) -> Client {
+    pub(super) fn new(server: &HttpServer, tasks: bool, token: Option<&str>) -> Client {
         Client {
             addr: server.addr,
             tasks,
@@ -56,7 +56,12 @@ impl Client {
     }
 
     /// One request; the JSON-RPC response.
-    async fn send(&mut self, method: &str, mut params: Value, name: Option<&str>) -> Value {
+    pub(super) async fn send(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        name: Option<&str>,
+    ) -> Value {
         let capabilities = match self.tasks {
             true => json!({ "elicitation": {}, "extensions": { EXTENSION: {} } }),
             false => json!({ "elicitation": {} }),
@@ -81,7 +86,12 @@ impl Client {
         messages.into_iter().next().unwrap()
     }
 
-    async fn result(&mut self, method: &str, params: Value, name: Option<&str>) -> Value {
+    pub(super) async fn result(
+        &mut self,
+        method: &str,
+        params: Value,
+        name: Option<&str>,
+    ) -> Value {
         let reply = self.send(method, params, name).await;
         reply
             .get("result")
@@ -89,26 +99,26 @@ impl Client {
             .clone()
     }
 
-    async fn call(&mut self, tool: &str, arguments: Value) -> Value {
+    pub(super) async fn call(&mut self, tool: &str, arguments: Value) -> Value {
         let params = json!({ "name": tool, "arguments": arguments });
         self.result("tools/call", params, Some(tool)).await
     }
 
     /// Starts `tool` as a task; its id.
-    async fn start(&mut self, tool: &str, arguments: Value) -> String {
+    pub(super) async fn start(&mut self, tool: &str, arguments: Value) -> String {
         let created = self.call(tool, arguments).await;
         assert_eq!(created["resultType"], json!("task"), "{tool}: {created}");
         assert!(created.get("result").is_none(), "{created}");
         created["taskId"].as_str().expect("taskId").to_owned()
     }
 
-    async fn get(&mut self, id: &str) -> Value {
+    pub(super) async fn get(&mut self, id: &str) -> Value {
         self.send("tasks/get", json!({ "taskId": id }), Some(id))
             .await
     }
 
     /// Polls `tasks/get` until the task's status is `status`, for `within`.
-    async fn wait_for(&mut self, id: &str, status: &str, within: Duration) -> Value {
+    pub(super) async fn wait_for(&mut self, id: &str, status: &str, within: Duration) -> Value {
         let end = Instant::now() + within;
         loop {
             let reply = self.get(id).await;
@@ -124,24 +134,24 @@ impl Client {
         }
     }
 
-    async fn update(&mut self, id: &str, answers: Value) -> Value {
+    pub(super) async fn update(&mut self, id: &str, answers: Value) -> Value {
         let params = json!({ "taskId": id, "inputResponses": answers });
         self.send("tasks/update", params, Some(id)).await
     }
 
-    async fn cancel(&mut self, id: &str) -> Value {
+    pub(super) async fn cancel(&mut self, id: &str) -> Value {
         self.send("tasks/cancel", json!({ "taskId": id }), Some(id))
             .await
     }
 }
 
 /// The text of a finished task's result.
-fn text(task: &Value) -> &str {
+pub(super) fn text(task: &Value) -> &str {
     task["result"]["content"][0]["text"].as_str().unwrap_or("")
 }
 
 /// One outstanding question's key, checked to be an elicitation.
-fn question_key(task: &Value) -> String {
+pub(super) fn question_key(task: &Value) -> String {
     let requests = task["inputRequests"].as_object().expect("inputRequests");
     assert_eq!(requests.len(), 1, "{task}");
     let (key, request) = requests.iter().next().unwrap();

@@ -29,6 +29,14 @@ pub const TOOLS: &[(&str, &str)] = &[
     ),
     ("sleep", "Waits `ms` milliseconds, then returns {slept: ms}"),
     (
+        "read_slowly",
+        "Appends `item` to the file `log`, waits `ms`, returns {item}; read-only",
+    ),
+    (
+        "write_slowly",
+        "Appends `item` to the file `log`, waits `ms`, returns {item}; neither read-only nor idempotent",
+    ),
+    (
         "crash",
         "Writes `stderr_lines` lines (default 1) on stderr, then exits 3 without answering",
     ),
