@@ -127,7 +127,10 @@ impl Handler {
                 return Ok(false);
             }
             store
-                .append_journal(&task.id, sealer.seal(&Entry::Start(start.clone())))
+                .append_journal(
+                    &task.id,
+                    sealer.seal(&Entry::Start(Box::new(start.clone()))),
+                )
                 .await?;
             Ok::<_, mcpgraph_tasks::StoreError>(true)
         };

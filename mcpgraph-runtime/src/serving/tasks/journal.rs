@@ -38,7 +38,7 @@ pub(super) struct Start {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) enum Entry {
-    Start(Start),
+    Start(Box<Start>),
     Step(Journaled),
 }
 
@@ -107,7 +107,7 @@ impl Sealer {
     pub(super) fn replay(&self, journal: Vec<Value>) -> Result<Replay, String> {
         let mut entries = journal.into_iter().map(|v| self.open(v));
         let start = match entries.next() {
-            Some(Ok(Entry::Start(start))) => start,
+            Some(Ok(Entry::Start(start))) => *start,
             Some(Err(why)) => return Err(why),
             _ => return Err("it does not start with the call".to_owned()),
         };
