@@ -201,11 +201,7 @@ impl Handler {
     ) -> Result<(), McpError> {
         let (store, id, owner) = self.lookup(&request.task_id, context)?;
         let answers = request.input_responses.into_iter().collect();
-        match store.answer(&id, &owner, answers).await {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(not_found()),
-            Err(e) => Err(store_failed(&e)),
-        }
+        acknowledged(store.answer(&id, &owner, answers).await)
     }
 
     /// `tasks/cancel`: asks the task to stop; a finished task is left as it
@@ -216,11 +212,7 @@ impl Handler {
         context: &RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         let (store, id, owner) = self.lookup(&request.task_id, context)?;
-        match store.cancel(&id, &owner).await {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(not_found()),
-            Err(e) => Err(store_failed(&e)),
-        }
+        acknowledged(store.cancel(&id, &owner).await)
     }
 
     /// The caller's task `id`, or error -32602.
@@ -257,6 +249,16 @@ fn task_owner(principal: &[u8]) -> String {
     }
     let digest = Sha256::digest(principal);
     digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The empty acknowledgement of `tasks/update` and `tasks/cancel`: the
+/// store found the caller's task (`true`), or error -32602.
+fn acknowledged(found: Result<bool, mcpgraph_tasks::StoreError>) -> Result<(), McpError> {
+    match found {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(not_found()),
+        Err(e) => Err(store_failed(&e)),
+    }
 }
 
 fn not_found() -> McpError {

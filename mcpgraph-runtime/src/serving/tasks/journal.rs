@@ -52,6 +52,30 @@ enum Kept {
     Gap(String),
 }
 
+/// Why a task's journal cannot be replayed.
+#[derive(Debug)]
+pub(super) enum JournalError {
+    /// An entry could not be kept when it was written (too large to seal).
+    Gap(String),
+    /// An entry does not open with these keys (another key file, say).
+    Sealed(mcpgraph_secrets::StateError),
+    /// An entry does not read as one.
+    Unreadable(serde_json::Error),
+    /// The entries are not a call's journal (no start, or two).
+    Shape(&'static str),
+}
+
+impl std::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Gap(why) => write!(f, "an entry could not be kept ({why})"),
+            Self::Sealed(e) => write!(f, "an entry does not open ({e})"),
+            Self::Unreadable(e) => write!(f, "an entry does not read ({e})"),
+            Self::Shape(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Seals and opens one task's entries.
 pub(super) struct Sealer {
     keys: Arc<StateKeys>,
@@ -88,15 +112,15 @@ impl Sealer {
     }
 
     /// The entry the store kept as `value`.
-    fn open(&self, value: Value) -> Result<Entry, String> {
-        match serde_json::from_value(value).map_err(|e| e.to_string())? {
-            Kept::Gap(why) => Err(format!("an entry could not be kept ({why})")),
+    fn open(&self, value: Value) -> Result<Entry, JournalError> {
+        match serde_json::from_value(value).map_err(JournalError::Unreadable)? {
+            Kept::Gap(why) => Err(JournalError::Gap(why)),
             Kept::Sealed(token) => {
                 let plain = self
                     .keys
                     .open(&token, &self.binding)
-                    .map_err(|e| format!("an entry does not open ({e})"))?;
-                serde_json::from_slice(&plain).map_err(|e| format!("an entry does not read ({e})"))
+                    .map_err(JournalError::Sealed)?;
+                serde_json::from_slice(&plain).map_err(JournalError::Unreadable)
             }
         }
     }
@@ -104,12 +128,12 @@ impl Sealer {
     /// A whole journal, read back: the call, what the rounds got in order,
     /// the call in flight when the journal ends (its slot, server and
     /// tool), and the last round that asked.
-    pub(super) fn replay(&self, journal: Vec<Value>) -> Result<Replay, String> {
+    pub(super) fn replay(&self, journal: Vec<Value>) -> Result<Replay, JournalError> {
         let mut entries = journal.into_iter().map(|v| self.open(v));
         let start = match entries.next() {
             Some(Ok(Entry::Start(start))) => *start,
             Some(Err(why)) => return Err(why),
-            _ => return Err("it does not start with the call".to_owned()),
+            _ => return Err(JournalError::Shape("it does not start with the call")),
         };
         let mut replay = Replay {
             start,
@@ -120,7 +144,7 @@ impl Sealer {
         let mut waiting = false;
         for entry in entries {
             let step = match entry? {
-                Entry::Start(_) => return Err("it starts twice".to_owned()),
+                Entry::Start(_) => return Err(JournalError::Shape("it starts twice")),
                 Entry::Step(step) => step,
             };
             waiting = matches!(step, Journaled::Asked { .. });
