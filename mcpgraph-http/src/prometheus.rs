@@ -120,8 +120,8 @@ mod tests {
         let counters = Counters {
             calls: vec![(("we\"ird", "ok"), 1), (("(unknown)", "unknown_tool"), 1)],
             node_errors: vec![
-                (ErrorKind::Expression, 2),
-                (ErrorKind::Downstream(Downstream::TimedOut), 1),
+                (ErrorKind::Expression.as_str(), 2),
+                (ErrorKind::Downstream(Downstream::TimedOut).as_str(), 1),
             ],
             refusals: vec![],
             circuit_open: vec![("fs".to_owned(), 1)],

@@ -14,7 +14,6 @@
 //! (`mcpgraph-downstream` connects them), `serving` speaks
 //! MCP through rmcp.
 
-mod caller_token;
 #[doc(hidden)]
 pub mod codegen;
 mod engine;

@@ -22,7 +22,7 @@
 mod budget;
 mod caller;
 mod declared;
-pub(crate) mod journal;
+mod journal;
 mod owner;
 mod rounds;
 mod saved;
@@ -33,6 +33,7 @@ mod wait_clock;
 pub use budget::{Budget, Stop};
 pub use caller::Caller;
 pub use declared::Declared;
+pub use journal::{Journal, Journaled};
 pub use owner::Owner;
 pub use rounds::Rounds;
 pub use saved::Saved;

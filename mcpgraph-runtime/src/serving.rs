@@ -19,7 +19,7 @@ pub(crate) mod result;
 mod resume;
 pub(crate) mod session;
 pub(crate) mod stdio;
-mod tasks;
+pub(crate) mod tasks;
 pub(crate) mod tools;
 
 /// Time for responses produced during shutdown to reach their streams.

@@ -9,15 +9,19 @@
 //!   values remembered as secrets;
 //! - [`withhold_from_children`]: the variables downstream servers never
 //!   inherit;
+//! - [`CallerToken`]: a caller's access token, kept with its call and
+//!   never printed;
 //! - [`StateKeys`]: the sealing of the state a client keeps between rounds
 //!   (MCP 2026-07-28's `requestState`), bound to a [`Binding`], with its
 //!   keys read from a file or a variable.
 
+mod caller_token;
 mod env;
 mod redact;
 mod seal;
 mod withheld;
 
+pub use caller_token::CallerToken;
 pub use env::{ExpandError, expand_env, expand_with};
 pub use redact::{Remembered, redact, redact_bytes, remember, remember_token};
 pub use seal::{Binding, KeysError, MAX_TOKEN_BYTES, StateError, StateKeys};

@@ -1,5 +1,6 @@
-//! The task store of an mcpgraph server (an internal crate of mcpgraph,
-//! with no semver promise: use it through `mcpgraph`).
+//! MCP tasks of an mcpgraph server: the task store and the calls run as
+//! tasks (an internal crate of mcpgraph, with no semver promise: use it
+//! through `mcpgraph`).
 //!
 //! A graph call run as an MCP task (the `io.modelcontextprotocol/tasks`
 //! extension) lives here, so that any replica can report it, answer its
@@ -12,16 +13,20 @@
 //!   journal, leases);
 //! - [`MemoryStore`] (`memory`) and `RedisStore` (`redis://`, with the
 //!   `redis` feature), chosen by URL with [`open`];
-//! - [`StoreLimits`]: the cap of running tasks, the TTL, the poll interval.
+//! - [`StoreLimits`]: the cap of running tasks, the TTL, the poll interval;
+//! - [`Tasks`]: the graph calls a replica runs as tasks (the core's
+//!   `TaskHost`), its lease on each, the sealed journal another replica
+//!   takes one over from.
 //!
-//! Values are opaque JSON to the store, which never logs them; sealing
-//! secrets is the caller's job.
+//! Values are opaque JSON to the store, which never logs them; [`Tasks`]
+//! seals the journal with the server's state keys.
 
 mod error;
 mod memory;
 mod open;
 #[cfg(feature = "redis")]
 mod redis_store;
+mod serving;
 mod store;
 mod task;
 
@@ -30,6 +35,7 @@ pub use memory::MemoryStore;
 pub use open::{MAX_TTL, open};
 #[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
+pub use serving::Tasks;
 pub use store::TaskStore;
 pub use task::{
     JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, Outcome, Status, StoreLimits, Task, TaskId,

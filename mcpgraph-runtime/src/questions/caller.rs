@@ -39,7 +39,7 @@ pub struct Caller {
     /// The trace context of the caller's request.
     trace: Option<Arc<mcpgraph_telemetry::TraceContext>>,
     /// The access token the caller's request carried (inbound OAuth).
-    token: Option<crate::caller_token::CallerToken>,
+    token: Option<mcpgraph_secrets::CallerToken>,
     /// Where the asking node's progress goes, and the node's number.
     progress: Option<(UnboundedSender<ProgressEvent>, u64)>,
     /// Who the caller is, for its share of what is held for callers.
@@ -128,13 +128,13 @@ impl Caller {
     }
 
     /// The same caller, whose request carried the access token `token`.
-    pub(crate) fn with_token(mut self, token: Option<crate::caller_token::CallerToken>) -> Self {
+    pub(crate) fn with_token(mut self, token: Option<mcpgraph_secrets::CallerToken>) -> Self {
         self.token = token;
         self
     }
 
     /// The same caller, known as `owner`.
-    pub(crate) fn with_owner(mut self, owner: Owner) -> Self {
+    pub fn with_owner(mut self, owner: Owner) -> Self {
         self.owner = Some(owner);
         self
     }
@@ -148,7 +148,7 @@ impl Caller {
     /// The access token the caller's request carried, if inbound OAuth
     /// accepted one.
     #[doc(hidden)]
-    pub fn token(&self) -> Option<&crate::caller_token::CallerToken> {
+    pub fn token(&self) -> Option<&mcpgraph_secrets::CallerToken> {
         self.token.as_ref()
     }
 

@@ -1,4 +1,4 @@
-//! What a round tells a task's journal as it goes (`serving::tasks`): a
+//! What a round tells a task's journal as it goes (`mcpgraph-tasks` keeps it): a
 //! downstream call about to be made, and each result the round records
 //! (a call's result, an answer). Another replica that takes the task over
 //! replays the results and knows which call was in flight.
@@ -12,28 +12,39 @@ use super::slot::Slot;
 /// One entry of a task's journal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) enum Journaled {
-    /// Call `slot` of `server`'s `tool` is about to be made.
+pub enum Journaled {
+    /// A downstream call is about to be made.
     Began {
+        /// Where in the call it is.
         slot: Slot,
+        /// The server called.
         server: String,
+        /// Its tool.
         tool: String,
     },
-    /// What `slot` got (a call's result, a question's answer).
-    Ended { slot: Slot, value: Value },
-    /// Round `round` stopped for answers (the task's question keys start
-    /// `r{round}.`).
-    Asked { round: u32 },
+    /// What a slot got (a call's result, a question's answer).
+    Ended {
+        /// The slot.
+        slot: Slot,
+        /// What it got.
+        value: Value,
+    },
+    /// A round stopped for answers.
+    Asked {
+        /// Its number (the task's question keys start `r{round}.`).
+        round: u32,
+    },
 }
 
 /// Where a round's journal goes, and the call that was in flight when the
 /// task's last replica stopped, if it may not be made again.
 #[derive(Debug, Default)]
-pub(crate) struct Journal {
-    pub(crate) sink: Option<UnboundedSender<Journaled>>,
+pub struct Journal {
+    /// Where the entries go.
+    pub sink: Option<UnboundedSender<Journaled>>,
     /// The calls a stopped replica had in flight that may not be made
     /// again.
-    pub(crate) interrupted: Vec<Slot>,
+    pub interrupted: Vec<Slot>,
 }
 
 impl Journal {

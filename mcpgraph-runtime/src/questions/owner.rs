@@ -20,7 +20,7 @@ impl Owner {
     }
 
     /// The owner's name, as [`Owner::new`] was given it.
-    pub(crate) fn name(&self) -> &str {
+    pub fn name(&self) -> &str {
         &self.0
     }
 

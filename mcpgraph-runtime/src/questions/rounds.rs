@@ -101,7 +101,7 @@ impl Rounds {
 
     /// From now on, tells `journal` what the round learns (a task's
     /// round); once.
-    pub(crate) fn journal_to(&self, journal: Journal) {
+    pub fn journal_to(&self, journal: Journal) {
         let _ = self.journal.set(journal);
     }
 

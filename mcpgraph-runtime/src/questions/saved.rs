@@ -32,7 +32,7 @@ pub struct Saved {
 
 impl Saved {
     /// What a task's journal replays: `tape`, no question pending.
-    pub(crate) fn from_tape(tape: Vec<(Slot, Value)>) -> Self {
+    pub fn from_tape(tape: Vec<(Slot, Value)>) -> Self {
         Self {
             tape,
             ..Self::default()

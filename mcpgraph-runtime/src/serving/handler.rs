@@ -7,12 +7,10 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
-use mcpgraph_tasks::TaskStore;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
-    ContentBlock, DiscoverResult, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
-    UpdateTaskParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, DiscoverResult,
+    GetTaskParams, GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler};
@@ -23,7 +21,7 @@ use crate::questions::{Rounds, Saved};
 use crate::serving::caps::{CallCaps, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION};
 use crate::serving::identity::{RequestIdentity, Stdio};
 use crate::serving::metrics;
-use crate::serving::tasks::Mode;
+use crate::serving::tasks::{self, TaskCall, TaskEngine, TaskHost};
 use mcpgraph_secrets::StateKeys;
 use mcpgraph_telemetry::TraceContext;
 
@@ -49,10 +47,8 @@ pub struct Handler {
     pub(super) state_keys: Arc<StateKeys>,
     /// Who sent a request, as its transport tells.
     pub(super) identity: Arc<dyn RequestIdentity>,
-    /// Where calls run as MCP tasks are kept; none: no call is a task.
-    pub(super) tasks: Option<Arc<dyn TaskStore>>,
-    /// This process's name in the task store's leases.
-    pub(super) replica: Arc<str>,
+    /// What runs calls as MCP tasks; none: no call is a task.
+    pub(super) tasks: Option<Arc<dyn TaskHost>>,
 }
 
 impl Clone for Handler {
@@ -66,7 +62,6 @@ impl Clone for Handler {
             state_keys: Arc::clone(&self.state_keys),
             identity: Arc::clone(&self.identity),
             tasks: self.tasks.clone(),
-            replica: Arc::clone(&self.replica),
         }
     }
 }
@@ -90,7 +85,6 @@ impl Handler {
             state_keys: Arc::new(StateKeys::ephemeral()),
             identity: Arc::new(Stdio),
             tasks: None,
-            replica: replica_name(),
         }
     }
 
@@ -122,14 +116,14 @@ impl Handler {
     }
 
     /// The same handler running the calls of clients that declared the
-    /// tasks extension as MCP tasks, kept in `store`.
-    pub fn with_tasks(mut self, store: Arc<dyn TaskStore>) -> Self {
-        self.tasks = Some(store);
+    /// tasks extension as MCP tasks, with `host`.
+    pub fn with_tasks(mut self, host: Arc<dyn TaskHost>) -> Self {
+        self.tasks = Some(host);
         self
     }
 
     /// The keys sealing the state a waiting call hands its client.
-    pub fn state_keys(&self) -> &StateKeys {
+    pub fn state_keys(&self) -> &Arc<StateKeys> {
         &self.state_keys
     }
 
@@ -154,16 +148,38 @@ impl Handler {
         &self.engine
     }
 
-    /// The label `/metrics` counts a call of `name` under: the graph's own
-    /// name for one of its tools, [`metrics::UNKNOWN_TOOL`] for any other,
-    /// so that no client can add labels (or memory) by making names up.
+    /// The label `/metrics` counts a call of `name` under.
     pub(super) fn tool_label(&self, name: &str) -> &'static str {
-        self.engine
-            .tools()
-            .iter()
-            .map(|t| t.meta.name)
-            .find(|known| *known == name)
-            .unwrap_or(metrics::UNKNOWN_TOOL)
+        metrics::tool_label(&self.engine, name)
+    }
+
+    /// What a task host runs this handler's calls with.
+    fn task_engine(&self) -> TaskEngine {
+        TaskEngine {
+            engine: self.engine.clone(),
+            state_keys: Arc::clone(&self.state_keys),
+        }
+    }
+
+    /// The task host with the principal of the request `context` is of, or
+    /// error -32602 (no task is known here).
+    fn task_host(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(&Arc<dyn TaskHost>, Vec<u8>), McpError> {
+        let host = self.tasks.as_ref().ok_or_else(|| {
+            McpError::invalid_params("Failed to retrieve task: Task not found", None)
+        })?;
+        Ok((host, self.identity.principal(&context.extensions)))
+    }
+
+    /// Takes over, from now on, the tasks of the replicas sharing this
+    /// one's store that stop (a task whose lease runs out): a server calls
+    /// it once. Nothing when no call runs as a task.
+    pub fn adopt_tasks(&self) {
+        if let Some(host) = &self.tasks {
+            host.adopt(self.task_engine());
+        }
     }
 }
 
@@ -210,7 +226,8 @@ impl ServerHandler for Handler {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
-        self.task_get(request, &context).await
+        let (host, principal) = self.task_host(&context)?;
+        host.get(principal, request).await
     }
 
     async fn update_task(
@@ -218,7 +235,8 @@ impl ServerHandler for Handler {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.task_update(request, &context).await
+        let (host, principal) = self.task_host(&context)?;
+        host.update(principal, request).await
     }
 
     async fn cancel_task(
@@ -226,7 +244,8 @@ impl ServerHandler for Handler {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.task_cancel(request, &context).await
+        let (host, principal) = self.task_host(&context)?;
+        host.cancel(principal, request).await
     }
 
     async fn list_tools(
@@ -245,29 +264,34 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        // A task holds no slot of the caps on calls in flight: the store's
-        // cap on live tasks bounds them.
-        let mode = self.mode(&request, &context)?;
-        if let Mode::Task = mode {
-            let (caller, round) = self.caller(&request, &context)?;
-            let caller = caller
-                .with_trace(TraceContext::from_meta(&context.meta))
-                .with_token(self.identity.token(&context.extensions))
-                .with_owner(self.identity.owner(&context.extensions));
-            let round = match round {
-                Some((round, _)) => round,
-                None => Arc::new(Rounds::new(Saved::default(), Default::default())),
-            };
-            return self.start_task(request, caller, round, &context).await;
-        }
-        let _admitted = self.caps.admit(&self.session).inspect_err(|_| {
-            metrics::call(self.tool_label(&request.name), "refused");
-        })?;
+        let as_task = tasks::runs_as_task(&self.engine, self.tasks.is_some(), &request, &context)?;
         let (caller, round) = self.caller(&request, &context)?;
         let caller = caller
             .with_trace(TraceContext::from_meta(&context.meta))
             .with_token(self.identity.token(&context.extensions))
             .with_owner(self.identity.owner(&context.extensions));
+        // A task holds no slot of the caps on calls in flight: the store's
+        // cap on live tasks bounds them.
+        if let Some(host) = self.tasks.as_ref().filter(|_| as_task) {
+            let first = round.map_or_else(
+                || Arc::new(Rounds::new(Saved::default(), Default::default())),
+                |(round, _)| round,
+            );
+            return host
+                .start(TaskCall {
+                    engine: self.task_engine(),
+                    tool: request.name.into_owned(),
+                    arguments: request.arguments,
+                    capabilities: context.client_capabilities(),
+                    caller,
+                    first,
+                    principal: self.identity.principal(&context.extensions),
+                })
+                .await;
+        }
+        let _admitted = self.caps.admit(&self.session).inspect_err(|_| {
+            metrics::call(self.tool_label(&request.name), "refused");
+        })?;
         let mut options = CallOptions {
             cancel: context.ct.clone(),
             caller: Some(caller),
@@ -325,26 +349,9 @@ impl ServerHandler for Handler {
                 response
             }
             Err(CallError::Failed(e)) => {
-                metrics::call(self.tool_label(&request.name), "error");
-                metrics::node_error(e.kind());
-                // A downstream server's text in it is cut to 8 KiB already;
-                // the whole (with what the graph says around it) is bounded
-                // too.
-                let text = crate::servers::convert::cut_to(
-                    e.to_string(),
-                    2 * crate::servers::convert::MAX_ERROR_BYTES,
-                );
-                tracing::warn!(tool = %request.name, error = %text, "tool call failed");
-                Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+                let label = self.tool_label(&request.name);
+                Ok(crate::serving::result::tool_error(label, &e).into())
             }
         }
     }
-}
-
-/// A name for this process among replicas: its id and start time.
-fn replica_name() -> Arc<str> {
-    let started = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    Arc::from(format!("{}-{started:x}", std::process::id()).as_str())
 }

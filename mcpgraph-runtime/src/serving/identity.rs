@@ -7,8 +7,8 @@
 
 use rmcp::model::Extensions;
 
-use crate::caller_token::CallerToken;
 use crate::questions::Owner;
+use mcpgraph_secrets::CallerToken;
 
 /// What a transport knows of the sender of a request. Each method reads
 /// the request's `extensions`; the defaults are stdio's.

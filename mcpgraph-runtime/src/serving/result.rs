@@ -1,11 +1,26 @@
-//! A successful call's MCP result: the graph's value as JSON text (and
+//! A call's MCP result: the graph's value as JSON text (and
 //! `structuredContent`), with the downstream content blocks its exit's
-//! `content:` returns (FORMAT.md, "exit").
+//! `content:` returns (FORMAT.md, "exit"); or a failed call's tool error.
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
+use crate::error::NodeError;
 use crate::exec::ExitContent;
+use crate::servers::convert::{MAX_ERROR_BYTES, cut_to};
+use crate::serving::metrics;
+
+/// The tool error of a call of the tool labelled `label` that failed with
+/// `error`, counted on `/metrics`. A downstream server's text in it is cut
+/// to 8 KiB already; the whole (with what the graph says around it) is
+/// bounded too.
+pub(crate) fn tool_error(label: &'static str, error: &NodeError) -> CallToolResult {
+    metrics::call(label, "error");
+    metrics::node_error(error.kind());
+    let text = cut_to(error.to_string(), 2 * MAX_ERROR_BYTES);
+    tracing::warn!(tool = label, error = %text, "tool call failed");
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
 
 /// The result for `value`: [`success_result`] when the exit has no
 /// `content:`; otherwise its blocks, after the JSON text block and with

@@ -1,328 +1,218 @@
 //! Graph calls as MCP tasks (the `io.modelcontextprotocol/tasks`
-//! extension, MCP 2026-07-28): a `tools/call` of a client that declared the
-//! extension returns a task at once, and the call runs on here, its state
-//! in the server's task store (`mcpgraph-tasks`), where `tasks/get`,
-//! `tasks/update` and `tasks/cancel` find it on any replica sharing the
-//! store.
-//!
-//! A task's questions (an `elicit` node's, a downstream server's) are asked
-//! the way a 2026-07-28 call asks them, in rounds (`questions::rounds`),
-//! but the rounds are driven here instead of by the client: a round that
-//! stops for answers puts its questions in the task (`input_required`),
-//! waits for `tasks/update` to bring the answers, and the call runs again
-//! from its entry with the tape of what it already got, so no downstream
-//! call is made twice.
-//!
-//! The replica running a task holds a lease on it in the store and keeps
-//! its journal there (`journal`): when the replica stops, another takes
-//! the task over and replays the journal (`runner`).
-
-mod journal;
-mod runner;
+//! extension, MCP 2026-07-28), as far as the core knows them: which call
+//! runs as a task ([`runs_as_task`]), the seam through which the crate
+//! that runs tasks (`mcpgraph-tasks`: the store, the runner, the journal,
+//! takeover by another replica) is handed one ([`TaskHost`]), and what it
+//! runs a task's rounds with ([`TaskEngine`]): rounds as a 2026-07-28 call
+//! has them (`questions::rounds`), driven by the task's runner instead of
+//! the client, each ending with the call or with its questions
+//! ([`RoundEnd::Asked`]), so that no downstream call is made twice.
 
 use std::sync::Arc;
 
-use mcpgraph_tasks::{Outcome, Status, Task, TaskId, TaskStore};
+use futures::future::BoxFuture;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
-    ContentBlock, CreateTaskResult, DetailedTask, GetTaskParams, GetTaskResult, ProtocolVersion,
-    TaskPayload, TaskStatus, UpdateTaskParams,
+    ErrorCode, GetTaskParams, GetTaskResult, InputRequests, ProtocolVersion, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use serde_json::Value;
-use sha2::{Digest, Sha256};
+use serde_json::{Map, Value};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
 
-use self::journal::{Entry, LEASE, Sealer, Start};
-use self::runner::Runner;
-use crate::questions::{Caller, Rounds};
-use crate::serving::handler::Handler;
+use crate::engine::{CallError, CallOptions, Engine};
+use crate::error::ErrorKind;
+use crate::graph::GraphDef;
+use crate::meta::{TaskMode, TaskSupport};
+use crate::observe::ProgressEvent;
+use crate::questions::{Caller, Rounds, Saved};
 use crate::serving::metrics;
-use crate::{TaskMode, TaskSupport};
+use mcpgraph_secrets::StateKeys;
 
-/// What a call's client and tool say about running it as a task.
-pub(super) enum Mode {
-    /// A plain call.
-    Plain,
-    /// A task.
-    Task,
-    /// A tool with `askFirst`, called without answers: a plain call (its
-    /// first round's questions go back as `input_required`); the call that
-    /// brings the answers is the task.
-    AskFirst,
-}
-
-impl Handler {
-    /// Whether `request` runs as a task: only for a 2026-07-28 request
-    /// that declares the extension (in its own `_meta`; the extension is
-    /// not defined for session-era clients), of a tool that allows it, on
-    /// a server with a task store. A tool marked `task: required` called
-    /// without the extension is error -32021 naming it.
-    pub(super) fn mode(
+/// What runs calls as MCP tasks and answers `tasks/get`, `tasks/update`
+/// and `tasks/cancel`: `mcpgraph-tasks` implements it, the facade installs
+/// it with `Handler::with_tasks`. Each request method is given the
+/// caller's principal (the bytes its credential names; empty for none),
+/// which a task is visible to alone.
+pub trait TaskHost: Send + Sync + 'static {
+    /// Starts `call` as a task and answers with it.
+    fn start(&self, call: TaskCall) -> BoxFuture<'static, Result<CallToolResponse, McpError>>;
+    /// `tasks/get`.
+    fn get(
         &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Mode, McpError> {
-        let never = TaskSupport {
-            mode: TaskMode::Never,
-            ask_first: false,
-        };
-        let support = self
-            .engine()
-            .tools()
-            .iter()
-            .find(|t| t.meta.name == request.name)
-            .map_or(never, |t| t.meta.task);
-        let declared = context
-            .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
-            && context
-                .client_capabilities()
-                .is_some_and(|c| c.supports_tasks());
-        match support.mode {
-            TaskMode::Never => Ok(Mode::Plain),
-            TaskMode::Required if !declared || self.tasks.is_none() => {
-                Err(McpError::missing_required_client_capability(
-                    ClientCapabilities::builder().enable_tasks().build(),
-                ))
-            }
-            _ if !declared || self.tasks.is_none() => Ok(Mode::Plain),
-            _ if support.ask_first && request.input_responses.is_none() => Ok(Mode::AskFirst),
-            _ => Ok(Mode::Task),
-        }
-    }
-
-    /// Starts `request` as a task and answers with it. The task is in the
-    /// store (any replica can read it) before the answer goes out.
-    pub(super) async fn start_task(
-        &self,
-        request: CallToolRequestParams,
-        caller: Caller,
-        round: Arc<Rounds>,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, McpError> {
-        let Some(store) = self.tasks.clone() else {
-            return Err(McpError::internal_error("no task store", None));
-        };
-        let owner = task_owner(&self.identity.principal(&context.extensions));
-        let task = match store.create(&owner, &request.name).await {
-            Ok(task) => task,
-            Err(e) => {
-                metrics::call(self.tool_label(&request.name), "refused");
-                let text = format!("tool `{}` cannot start as a task: {e}", request.name);
-                return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
-            }
-        };
-        let created = CreateTaskResult::new(wire_task(&task));
-        // This replica runs it, and the journal starts with the call.
-        let start = Start {
-            tool: request.name.into_owned(),
-            arguments: request.arguments,
-            capabilities: context.client_capabilities(),
-            owner: caller.owner().map(|o| o.name().to_owned()),
-        };
-        let sealer = Arc::new(self.task_sealer(&task.id));
-        let kept = async {
-            if !store.claim(&task.id, &self.replica(), LEASE).await? {
-                return Ok(false);
-            }
-            store
-                .append_journal(
-                    &task.id,
-                    sealer.seal(&Entry::Start(Box::new(start.clone()))),
-                )
-                .await?;
-            Ok::<_, mcpgraph_tasks::StoreError>(true)
-        };
-        match kept.await {
-            Ok(true) => {}
-            other => {
-                let why = match other {
-                    Err(e) => e.to_string(),
-                    _ => "another replica holds it".to_owned(),
-                };
-                let text = format!("tool `{}` cannot start as a task: {why}", start.tool);
-                let _ = store.cancel(&task.id, &owner).await;
-                return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
-            }
-        }
-        let runner = Runner {
-            handler: self.clone(),
-            store,
-            id: task.id,
-            start,
-            caller,
-            first: round,
-            rounds_before: 0,
-            interrupted: Vec::new(),
-            sealer,
-        };
-        tokio::spawn(runner.run());
-        Ok(CallToolResponse::Task(created))
-    }
-
-    /// Takes over, from now on, the tasks of the replicas sharing this
-    /// one's store that stop (a task whose lease runs out): a server calls
-    /// it once. Nothing without a task store.
-    pub fn adopt_tasks(&self) {
-        if let Some(store) = self.tasks.clone() {
-            tokio::spawn(runner::adopt_orphans(self.clone(), store));
-        }
-    }
-
-    /// What seals the journal of task `id`.
-    fn task_sealer(&self, id: &TaskId) -> Sealer {
-        let server = self.engine().graph().server;
-        let graph = [server.name.as_bytes(), b"\0", server.version.as_bytes()].concat();
-        Sealer::new(Arc::clone(&self.state_keys), &graph, id)
-    }
-
-    /// This replica's name in the task store's leases.
-    fn replica(&self) -> Arc<str> {
-        Arc::clone(&self.replica)
-    }
-
-    /// `tasks/get`: the caller's task, with its questions, result or error.
-    pub(super) async fn task_get(
-        &self,
+        principal: Vec<u8>,
         request: GetTaskParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, McpError> {
-        let task = self.find(&request.task_id, context).await?;
-        Ok(GetTaskResult::new(detailed(task)))
-    }
-
-    /// `tasks/update`: answers to the task's outstanding questions (any
-    /// other key is ignored).
-    pub(super) async fn task_update(
+    ) -> BoxFuture<'static, Result<GetTaskResult, McpError>>;
+    /// `tasks/update`: answers to the task's questions.
+    fn update(
         &self,
+        principal: Vec<u8>,
         request: UpdateTaskParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<(), McpError> {
-        let (store, id, owner) = self.lookup(&request.task_id, context)?;
-        let answers = request.input_responses.into_iter().collect();
-        acknowledged(store.answer(&id, &owner, answers).await)
-    }
-
-    /// `tasks/cancel`: asks the task to stop; a finished task is left as it
-    /// is (and the request acknowledged all the same).
-    pub(super) async fn task_cancel(
+    ) -> BoxFuture<'static, Result<(), McpError>>;
+    /// `tasks/cancel`.
+    fn cancel(
         &self,
+        principal: Vec<u8>,
         request: CancelTaskParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<(), McpError> {
-        let (store, id, owner) = self.lookup(&request.task_id, context)?;
-        acknowledged(store.cancel(&id, &owner).await)
-    }
+    ) -> BoxFuture<'static, Result<(), McpError>>;
+    /// Takes over, from now on, the tasks of the replicas sharing this
+    /// one's store that stop; `engine` runs them. Called once per server.
+    fn adopt(&self, engine: TaskEngine);
+}
 
-    /// The caller's task `id`, or error -32602.
-    async fn find(&self, id: &str, context: &RequestContext<RoleServer>) -> Result<Task, McpError> {
-        let (store, id, owner) = self.lookup(id, context)?;
-        match store.get(&id, &owner).await {
-            Ok(Some(task)) => Ok(task),
-            Ok(None) => Err(not_found()),
-            Err(e) => Err(store_failed(&e)),
+/// A `tools/call` that starts as a task, as the handler hands it over.
+pub struct TaskCall {
+    /// What runs it.
+    pub engine: TaskEngine,
+    /// The tool called.
+    pub tool: String,
+    /// Its arguments.
+    pub arguments: Option<Map<String, Value>>,
+    /// What the client declared.
+    pub capabilities: Option<ClientCapabilities>,
+    /// The caller as the request made it (token, owner, trace).
+    pub caller: Caller,
+    /// The first round: the request's own (the call of an `askFirst` tool
+    /// brings the answers to the questions asked before the task).
+    pub first: Arc<Rounds>,
+    /// Whose task it is (see [`TaskHost`]).
+    pub principal: Vec<u8>,
+}
+
+/// How one round of a task's call ended.
+pub enum RoundEnd {
+    /// The call's result, or its tool error.
+    Done(CallToolResult),
+    /// A protocol error (an unknown tool, a capability the client lacks).
+    Failed {
+        /// Its JSON-RPC code.
+        code: i64,
+        /// Its message.
+        message: String,
+    },
+    /// The round stopped for answers.
+    Asked {
+        /// The questions, by key.
+        requests: InputRequests,
+        /// What the next round starts from.
+        saved: Saved,
+    },
+}
+
+/// Whether `request` runs as a task: only for a 2026-07-28 request that
+/// declares the extension (in its own `_meta`; the extension is not
+/// defined for session-era clients), of a tool that allows it, on a server
+/// that runs tasks (`hosted`). A tool with `askFirst` called without
+/// answers runs as a plain call (its first round's questions go back as
+/// `input_required`); the call that brings the answers is the task. A tool
+/// marked `task: required` called without the extension is error -32021
+/// naming it.
+pub(super) fn runs_as_task(
+    engine: &Engine,
+    hosted: bool,
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<bool, McpError> {
+    let never = TaskSupport {
+        mode: TaskMode::Never,
+        ask_first: false,
+    };
+    let support = engine
+        .tools()
+        .iter()
+        .find(|t| t.meta.name == request.name)
+        .map_or(never, |t| t.meta.task);
+    let declared = context
+        .protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        && context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks());
+    match support.mode {
+        TaskMode::Never => Ok(false),
+        TaskMode::Required if !declared || !hosted => {
+            Err(McpError::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            ))
         }
+        _ if !declared || !hosted => Ok(false),
+        _ => Ok(!support.ask_first || request.input_responses.is_some()),
+    }
+}
+
+/// The engine as a task host sees it: what runs a task's rounds, the graph,
+/// the keys sealing what a task keeps.
+#[derive(Clone)]
+pub struct TaskEngine {
+    pub(super) engine: Engine,
+    pub(super) state_keys: Arc<StateKeys>,
+}
+
+impl TaskEngine {
+    /// The graph its calls run.
+    pub fn graph(&self) -> &GraphDef {
+        self.engine.graph()
     }
 
-    /// The store, the parsed id and the caller's owner key for `id`.
-    fn lookup(
+    /// The keys sealing the state of calls, which replicas share.
+    pub fn state_keys(&self) -> &Arc<StateKeys> {
+        &self.state_keys
+    }
+
+    /// One round of task call `tool`: the engine's call with `caller` in
+    /// `rounds`, each node reported on `progress`, stopped by `cancel`;
+    /// counted on `/metrics` as it ends (a round that asks is not).
+    pub async fn round(
         &self,
-        id: &str,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<(Arc<dyn TaskStore>, TaskId, String), McpError> {
-        let store = self.tasks.clone().ok_or_else(not_found)?;
-        let id = TaskId::parse(id).ok_or_else(not_found)?;
-        let owner = task_owner(&self.identity.principal(&context.extensions));
-        Ok((store, id, owner))
-    }
-}
-
-/// Who a task belongs to: the digest of the caller's principal (its
-/// access token's subject, or its static token), so that the same caller
-/// finds it on any connection and any replica; callers without a
-/// credential share one owner, and a task id (128 random bits) is what
-/// keeps them apart.
-fn task_owner(principal: &[u8]) -> String {
-    if principal.is_empty() {
-        return "anonymous".to_owned();
-    }
-    let digest = Sha256::digest(principal);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The empty acknowledgement of `tasks/update` and `tasks/cancel`: the
-/// store found the caller's task (`true`), or error -32602.
-fn acknowledged(found: Result<bool, mcpgraph_tasks::StoreError>) -> Result<(), McpError> {
-    match found {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(not_found()),
-        Err(e) => Err(store_failed(&e)),
-    }
-}
-
-fn not_found() -> McpError {
-    McpError::invalid_params("Failed to retrieve task: Task not found", None)
-}
-
-fn store_failed(e: &mcpgraph_tasks::StoreError) -> McpError {
-    McpError::internal_error(format!("the task store failed: {e}"), None)
-}
-
-/// A stored task as the wire's `Task`.
-fn wire_task(task: &Task) -> rmcp::model::Task {
-    let status = match task.status {
-        Status::Working => TaskStatus::Working,
-        Status::InputRequired => TaskStatus::InputRequired,
-        Status::Completed => TaskStatus::Completed,
-        Status::Failed => TaskStatus::Failed,
-        Status::Cancelled => TaskStatus::Cancelled,
-    };
-    let mut wire = rmcp::model::Task::new(
-        task.id.to_string(),
-        status,
-        iso(task.created_at_ms),
-        iso(task.updated_at_ms),
-    )
-    .with_ttl_ms(task.ttl_ms)
-    .with_poll_interval_ms(task.poll_interval_ms);
-    if let Some(message) = &task.status_message {
-        wire = wire.with_status_message(message.clone());
-    }
-    wire
-}
-
-/// A stored task with what its status carries.
-fn detailed(task: Task) -> DetailedTask {
-    let payload = match (&task.status, &task.outcome) {
-        (Status::InputRequired, _) => TaskPayload::InputRequired {
-            input_requests: task
-                .input_requests
-                .iter()
-                .filter_map(|(k, v)| Some((k.clone(), serde_json::from_value(v.clone()).ok()?)))
-                .collect(),
-        },
-        (Status::Completed, Some(Outcome::Result(Value::Object(result)))) => {
-            TaskPayload::Completed {
-                result: result.clone(),
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        caller: Caller,
+        rounds: Arc<Rounds>,
+        progress: UnboundedSender<ProgressEvent>,
+        cancel: CancellationToken,
+    ) -> RoundEnd {
+        let label = metrics::tool_label(&self.engine, tool);
+        let options = CallOptions {
+            cancel,
+            caller: Some(caller.in_rounds(Arc::clone(&rounds))),
+            progress: Some(progress),
+            ..CallOptions::default()
+        };
+        let outcome = self.engine.call_with(tool, arguments, options).await;
+        let error = match outcome.result {
+            Ok(value) => {
+                metrics::call(label, "ok");
+                return RoundEnd::Done(crate::serving::result::tool_result(value, outcome.content));
             }
+            Err(CallError::UnknownTool(name)) => {
+                metrics::call(metrics::UNKNOWN_TOOL, "unknown_tool");
+                return RoundEnd::Failed {
+                    code: ErrorCode::INVALID_PARAMS.0.into(),
+                    message: format!("unknown tool `{name}`"),
+                };
+            }
+            Err(CallError::Failed(e)) => e,
+        };
+        if let Some(missing) = rounds.missing() {
+            metrics::call(label, "error");
+            return RoundEnd::Failed {
+                code: ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0.into(),
+                message: format!("{error} (the client must declare {missing})"),
+            };
         }
-        (Status::Failed, Some(Outcome::Error { code, message })) => TaskPayload::Failed {
-            error: serde_json::json!({ "code": code, "message": message })
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-        },
-        (Status::Cancelled, _) => TaskPayload::Cancelled,
-        _ => TaskPayload::Working,
-    };
-    DetailedTask::new(wire_task(&task), payload)
-}
+        let asked = (error.kind() == ErrorKind::InputRequired)
+            .then(|| rounds.asked())
+            .flatten();
+        if let Some((requests, saved)) = asked {
+            return RoundEnd::Asked { requests, saved };
+        }
+        RoundEnd::Done(crate::serving::result::tool_error(label, &error))
+    }
 
-/// Unix milliseconds as ISO 8601 (UTC, milliseconds).
-fn iso(ms: u64) -> String {
-    let ms = i64::try_from(ms).unwrap_or(i64::MAX);
-    chrono::DateTime::from_timestamp_millis(ms)
-        .unwrap_or_default()
-        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    /// Counts a call of `tool` that ended as `outcome` without a round
+    /// (refused, cancelled) on `/metrics`.
+    pub fn count_call(&self, tool: &str, outcome: &'static str) {
+        metrics::call(metrics::tool_label(&self.engine, tool), outcome);
+    }
 }

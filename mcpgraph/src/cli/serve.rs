@@ -58,7 +58,7 @@ pub(super) async fn serve_command(engine: &Engine, args: ServeArgs) -> Result<()
             args.max_in_flight_per_session,
         ))
         .with_state_keys(Arc::new(state_keys))
-        .with_tasks(task_store(&args)?);
+        .with_tasks(Arc::new(mcpgraph_tasks::Tasks::new(task_store(&args)?)));
     // Tasks of replicas that stop (sharing this one's store) go on here.
     handler.adopt_tasks();
     // Listening from now on, so that no signal falls between.

@@ -8,14 +8,13 @@ use std::sync::Arc;
 /// A caller's access token, and the scopes it grants (checked against
 /// the `requiredScopes` of every tool the call reaches, nested ones too).
 #[derive(Clone)]
-#[doc(hidden)]
 pub struct CallerToken {
     token: Arc<str>,
     scopes: Arc<[String]>,
 }
 
-// Made by inbound OAuth (`mcpgraph-http`), read by the token exchange
-// (`mcpgraph-downstream`'s `http-client`).
+// Made by inbound OAuth (`mcpgraph-http`), kept with a call by the core,
+// read by the token exchange (`mcpgraph-downstream`'s `http-client`).
 impl CallerToken {
     /// The token `token`, granting `scopes`.
     pub fn new(token: &str, scopes: impl IntoIterator<Item = String>) -> CallerToken {
@@ -26,13 +25,17 @@ impl CallerToken {
     }
 
     /// The token itself, to send where it belongs.
-    #[doc(hidden)]
     pub fn secret(&self) -> &str {
         &self.token
     }
 
+    /// The scopes it grants.
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
     /// The first of `required` the token does not grant, if any.
-    pub(crate) fn lacks<'a>(&self, required: &[&'a str]) -> Option<&'a str> {
+    pub fn lacks<'a>(&self, required: &[&'a str]) -> Option<&'a str> {
         required
             .iter()
             .find(|s| !self.scopes.iter().any(|g| g == *s))

@@ -6,18 +6,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpgraph_tasks::{Outcome, Status, StoreError, TaskId, TaskStore};
-use rmcp::model::{CallToolResult, ContentBlock, ErrorCode, InputResponses};
+use mcpgraph_runtime::host::{Journal, Journaled, Owner, RoundEnd, Slot, TaskEngine};
+use mcpgraph_runtime::{Caller, ProgressEvent, Rounds, Saved};
+use rmcp::model::{CallToolResult, ContentBlock, InputResponses};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::journal::{Entry, LEASE, Sealer, Start, may_repeat};
-use crate::engine::{CallError, CallOptions};
-use crate::error::ErrorKind;
-use crate::questions::journal::{Journal, Journaled};
-use crate::questions::{Caller, Owner, Rounds, Saved};
-use crate::serving::handler::Handler;
-use crate::serving::metrics;
+use crate::{Outcome, Status, StoreError, TaskId, TaskStore};
 
 /// How often a task's status message may change in the store at most: a
 /// loop of fast nodes costs no store write per node.
@@ -25,8 +21,10 @@ const MESSAGE_EVERY: Duration = Duration::from_millis(200);
 
 /// One task's call, run to its end.
 pub(super) struct Runner {
-    pub(super) handler: Handler,
+    pub(super) engine: TaskEngine,
     pub(super) store: Arc<dyn TaskStore>,
+    /// This replica's name in the store's leases.
+    pub(super) replica: Arc<str>,
     pub(super) id: TaskId,
     pub(super) start: Start,
     /// The caller as the request made it (token, owner, trace); its channel
@@ -41,7 +39,7 @@ pub(super) struct Runner {
     pub(super) rounds_before: u32,
     /// The calls a stopped replica had in flight that may not be made
     /// again.
-    pub(super) interrupted: Vec<crate::questions::Slot>,
+    pub(super) interrupted: Vec<Slot>,
     pub(super) sealer: Arc<Sealer>,
 }
 
@@ -60,7 +58,7 @@ impl Runner {
         let lease = tokio::spawn(hold_lease(
             Arc::clone(&self.store),
             self.id.clone(),
-            self.handler.replica(),
+            Arc::clone(&self.replica),
             lost.clone(),
         ));
         let end = tokio::select! {
@@ -90,7 +88,6 @@ impl Runner {
 
     /// Runs the call round after round until it ends.
     async fn rounds(&self) -> End {
-        let label = self.handler.tool_label(&self.start.tool);
         let (sink, steps) = tokio::sync::mpsc::unbounded_channel();
         let journaling = tokio::spawn(keep_journal(
             Arc::clone(&self.store),
@@ -98,7 +95,7 @@ impl Runner {
             Arc::clone(&self.sealer),
             steps,
         ));
-        let journal = |interrupted: Vec<crate::questions::Slot>| Journal {
+        let journal = |interrupted: Vec<Slot>| Journal {
             sink: Some(sink.clone()),
             interrupted,
         };
@@ -116,7 +113,6 @@ impl Runner {
                     rounds
                 }
             };
-            let caller = self.caller.clone().in_rounds(Arc::clone(&rounds));
             let cancel = CancellationToken::new();
             let (progress, events) = tokio::sync::mpsc::unbounded_channel();
             let reporting = tokio::spawn(report_nodes(
@@ -124,59 +120,29 @@ impl Runner {
                 self.id.clone(),
                 events,
             ));
-            let options = CallOptions {
-                cancel: cancel.clone(),
-                caller: Some(caller),
-                progress: Some(progress),
-                ..CallOptions::default()
-            };
-            let call = self.handler.engine().call_with(
+            let call = self.engine.round(
                 &self.start.tool,
                 self.start.arguments.clone(),
-                options,
+                self.caller.clone(),
+                rounds,
+                progress,
+                cancel.clone(),
             );
-            let outcome = tokio::select! {
-                outcome = call => outcome,
+            let ended = tokio::select! {
+                ended = call => ended,
                 _ = self.store.cancelled(&self.id) => {
                     cancel.cancel();
                     reporting.abort();
-                    metrics::call(label, "cancelled");
+                    self.engine.count_call(&self.start.tool, "cancelled");
                     break End::Cancelled;
                 }
             };
             // The call's sender is gone: the last node's message is stored.
             let _ = reporting.await;
-            let error = match outcome.result {
-                Ok(value) => {
-                    metrics::call(label, "ok");
-                    break End::Done(crate::serving::result::tool_result(value, outcome.content));
-                }
-                Err(CallError::UnknownTool(name)) => {
-                    break End::Failed {
-                        code: ErrorCode::INVALID_PARAMS.0.into(),
-                        message: format!("unknown tool `{name}`"),
-                    };
-                }
-                Err(CallError::Failed(e)) => e,
-            };
-            if let Some(missing) = rounds.missing() {
-                metrics::call(label, "error");
-                break End::Failed {
-                    code: ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0.into(),
-                    message: format!("{error} (the client must declare {missing})"),
-                };
-            }
-            let asked = (error.kind() == ErrorKind::InputRequired)
-                .then(|| rounds.asked())
-                .flatten();
-            let Some((requests, next_saved)) = asked else {
-                metrics::call(label, "error");
-                metrics::node_error(error.kind());
-                let text = crate::servers::convert::cut_to(
-                    error.to_string(),
-                    2 * crate::servers::convert::MAX_ERROR_BYTES,
-                );
-                break End::Done(CallToolResult::error(vec![ContentBlock::text(text)]));
+            let (requests, next_saved) = match ended {
+                RoundEnd::Done(result) => break End::Done(result),
+                RoundEnd::Failed { code, message } => break End::Failed { code, message },
+                RoundEnd::Asked { requests, saved } => (requests, saved),
             };
             let _ = sink.send(Journaled::Asked { round });
             match self.ask(round, requests).await {
@@ -215,7 +181,7 @@ impl Runner {
             }
             keys.push((key, task_key));
         }
-        let wait = Duration::from_millis(self.handler.engine().graph().limits.max_answer_wait_ms);
+        let wait = Duration::from_millis(self.engine.graph().limits.max_answer_wait_ms);
         let mut answers = InputResponses::new();
         for (key, task_key) in keys {
             let answer = tokio::select! {
@@ -281,7 +247,7 @@ async fn hold_lease(
 async fn report_nodes(
     store: Arc<dyn TaskStore>,
     id: TaskId,
-    mut events: tokio::sync::mpsc::UnboundedReceiver<crate::observe::ProgressEvent>,
+    mut events: tokio::sync::mpsc::UnboundedReceiver<ProgressEvent>,
 ) {
     let (mut written, mut latest): (Option<&'static str>, Option<&'static str>) = (None, None);
     let mut next_write = tokio::time::Instant::now();
@@ -313,7 +279,11 @@ async fn report_nodes(
 /// one's journal is replayed (no downstream call made again for a result
 /// it holds; a call that was in flight made again only if the lock marks
 /// its tool read-only or idempotent) and the call runs on here.
-pub(super) async fn adopt_orphans(handler: Handler, store: Arc<dyn TaskStore>) {
+pub(super) async fn adopt_orphans(
+    engine: TaskEngine,
+    store: Arc<dyn TaskStore>,
+    replica: Arc<str>,
+) {
     loop {
         tokio::time::sleep(LEASE / 2).await;
         let orphans = match store.orphans().await {
@@ -324,16 +294,18 @@ pub(super) async fn adopt_orphans(handler: Handler, store: Arc<dyn TaskStore>) {
             }
         };
         for id in orphans {
-            if store.claim(&id, &handler.replica(), LEASE).await == Ok(true) {
-                tokio::spawn(take_over(handler.clone(), Arc::clone(&store), id));
+            if store.claim(&id, &replica, LEASE).await == Ok(true) {
+                let (engine, store, replica) =
+                    (engine.clone(), Arc::clone(&store), Arc::clone(&replica));
+                tokio::spawn(take_over(engine, store, replica, id));
             }
         }
     }
 }
 
 /// Runs task `id`, claimed by this replica, from its journal.
-async fn take_over(handler: Handler, store: Arc<dyn TaskStore>, id: TaskId) {
-    let sealer = Arc::new(handler.task_sealer(&id));
+async fn take_over(engine: TaskEngine, store: Arc<dyn TaskStore>, replica: Arc<str>, id: TaskId) {
+    let sealer = Arc::new(Sealer::for_task(&engine, &id));
     let journal = match store.journal(&id).await {
         Ok(journal) => journal,
         Err(e) => {
@@ -355,7 +327,7 @@ async fn take_over(handler: Handler, store: Arc<dyn TaskStore>, id: TaskId) {
         }
     };
     tracing::info!(task = %id, tool = %replay.start.tool, "taking over a task whose replica stopped");
-    let lock = handler.engine().graph().lock;
+    let lock = engine.graph().lock;
     let interrupted = replay
         .in_flight
         .into_values()
@@ -371,8 +343,9 @@ async fn take_over(handler: Handler, store: Arc<dyn TaskStore>, id: TaskId) {
         InputResponses::new(),
     ));
     Runner {
-        handler,
+        engine,
         store,
+        replica,
         id,
         start: replay.start,
         caller,

@@ -11,14 +11,13 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpgraph_secrets::{Binding, StateKeys};
-use mcpgraph_tasks::TaskId;
+use mcpgraph_runtime::host::{Journaled, Slot, StateKeys, TaskEngine};
+use mcpgraph_secrets::Binding;
 use rmcp::model::ClientCapabilities;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::questions::Slot;
-use crate::questions::journal::Journaled;
+use crate::TaskId;
 
 /// How long a replica holds a task it runs without renewing (it renews
 /// three times as often); a task whose lease ran out is taken over.
@@ -87,11 +86,13 @@ pub(super) struct Sealer {
 const SEALED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
 
 impl Sealer {
-    /// For task `id` of the graph named `graph` (name and version).
-    pub(super) fn new(keys: Arc<StateKeys>, graph: &[u8], id: &TaskId) -> Self {
+    /// For task `id` of `engine`'s graph, with its keys.
+    pub(super) fn for_task(engine: &TaskEngine, id: &TaskId) -> Self {
+        let server = engine.graph().server;
+        let graph = [server.name.as_bytes(), b"\0", server.version.as_bytes()].concat();
         Self {
-            keys,
-            binding: Binding::new(graph, b"task", id.as_str().as_bytes()),
+            keys: Arc::clone(engine.state_keys()),
+            binding: Binding::new(&graph, b"task", id.as_str().as_bytes()),
         }
     }
 
@@ -195,7 +196,7 @@ pub(super) fn may_repeat(lock: Option<&str>, server: &str, tool: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::may_repeat;
+    use crate::serving::journal::may_repeat;
 
     #[test]
     fn only_read_only_or_idempotent_tools_repeat() {
