@@ -364,14 +364,17 @@ impl TaskStore for MemoryStore {
         })
     }
 
-    fn orphans(&self) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>> {
+    fn orphans(&self, grace: Duration) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>> {
         async move {
             let now = now_ms();
+            let born_before =
+                now.saturating_sub(u64::try_from(grace.as_millis()).unwrap_or(u64::MAX));
             let mut tasks = self.lock();
             tasks.retain(|_, e| e.task.expires_at_ms() > now);
             let orphans = tasks
                 .iter()
                 .filter(|(_, e)| !e.task.status.is_terminal())
+                .filter(|(_, e)| e.task.created_at_ms <= born_before)
                 .filter(|(_, e)| e.lease.as_ref().is_none_or(|(_, until)| *until <= now))
                 .map(|(id, _)| id.clone())
                 .collect();

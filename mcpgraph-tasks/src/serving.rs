@@ -11,6 +11,7 @@
 
 mod journal;
 mod runner;
+mod sealer;
 mod wire;
 
 use std::sync::Arc;
@@ -25,8 +26,9 @@ use rmcp::model::{
 };
 use sha2::{Digest, Sha256};
 
-use self::journal::{Entry, LEASE, Sealer, Start};
+use self::journal::{Entry, KeptToken, LEASE, Start};
 use self::runner::Runner;
+use self::sealer::Sealer;
 use crate::{StoreError, Task, TaskId, TaskStore};
 
 /// The tasks of this replica, kept in a store that other replicas may
@@ -75,6 +77,7 @@ impl Tasks {
             arguments,
             capabilities,
             owner: caller.owner().map(|o| o.name().to_owned()),
+            token: caller.token().map(KeptToken::of),
         };
         let sealer = Arc::new(Sealer::for_task(&engine, &task.id));
         let kept = async {
@@ -139,16 +142,22 @@ impl TaskHost for Tasks {
     }
 
     /// Answers to the task's outstanding questions (any other key is
-    /// ignored).
+    /// ignored), sealed for the task.
     fn update(
         &self,
+        engine: TaskEngine,
         principal: Vec<u8>,
         request: UpdateTaskParams,
     ) -> BoxFuture<'static, Result<(), McpError>> {
         let store = Arc::clone(&self.store);
         async move {
             let id = TaskId::parse(&request.task_id).ok_or_else(not_found)?;
-            let answers = request.input_responses.into_iter().collect();
+            let sealer = Sealer::for_task(&engine, &id);
+            let answers = request
+                .input_responses
+                .into_iter()
+                .map(|(key, answer)| (key, sealer.seal_answer(&answer)))
+                .collect();
             acknowledged(store.answer(&id, &task_owner(&principal), answers).await)
         }
         .boxed()

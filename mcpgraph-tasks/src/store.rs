@@ -117,7 +117,9 @@ pub trait TaskStore: Send + Sync + 'static {
         lease: Duration,
     ) -> BoxFuture<'_, Result<bool, StoreError>>;
 
-    /// The running tasks nobody holds a lease on: never claimed, or whose
-    /// lease expired (their replica died or hung).
-    fn orphans(&self) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>>;
+    /// The running tasks nobody holds a lease on, created more than
+    /// `grace` ago: never claimed (the replica starting it died before it
+    /// could; a younger one is still being started), or whose lease
+    /// expired (their replica died or hung).
+    fn orphans(&self, grace: Duration) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>>;
 }

@@ -65,6 +65,7 @@ impl FanOutCall {
         }
         round
             .begin_call(&slot, self.server, self.tool)
+            .await
             .map_err(|e| self.error(ErrorKind::TaskInterrupted, e.to_string()))?;
         let first = round.attempt(&slot).unwrap_or(1);
         let result = self.tries(arguments, resilience, first).await?;

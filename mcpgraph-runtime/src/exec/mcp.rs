@@ -68,6 +68,7 @@ impl Execution {
                 if let Some(round) = caller.as_ref().and_then(|c| c.round()) {
                     round
                         .begin_call(&Slot::node(self.current), server, tool)
+                        .await
                         .map_err(|e| self.error(ErrorKind::TaskInterrupted, e.to_string()))?;
                 }
                 let result = self

@@ -128,7 +128,7 @@ impl Caller {
     }
 
     /// The same caller, whose request carried the access token `token`.
-    pub(crate) fn with_token(mut self, token: Option<mcpgraph_secrets::CallerToken>) -> Self {
+    pub fn with_token(mut self, token: Option<mcpgraph_secrets::CallerToken>) -> Self {
         self.token = token;
         self
     }

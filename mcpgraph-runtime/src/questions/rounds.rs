@@ -112,29 +112,35 @@ impl Rounds {
     }
 
     /// Call `slot` of `server`'s `tool` is about to be made (none of the
-    /// tape's entries was for it): journaled; refused if it is the call a
-    /// stopped replica had in flight and may not be made again.
-    pub(crate) fn begin_call(
+    /// tape's entries was for it): refused if it is the call a stopped
+    /// replica had in flight and may not be made again; otherwise
+    /// journaled, and made once the journal holds it.
+    pub(crate) async fn begin_call(
         &self,
         slot: &Slot,
         server: &str,
         tool: &str,
     ) -> Result<(), Interrupted> {
-        if self
-            .journal
-            .get()
-            .is_some_and(|j| j.interrupted.contains(slot))
-        {
-            return Err(Interrupted {
+        let Some(journal) = self.journal.get() else {
+            return Ok(());
+        };
+        if journal.interrupted.contains(slot) {
+            return Err(Interrupted::InFlight {
                 slot: slot.to_string(),
             });
         }
-        self.journal(Journaled::Began {
+        let began = Journaled::Began {
             slot: slot.clone(),
             server: server.to_owned(),
             tool: tool.to_owned(),
-        });
-        Ok(())
+        };
+        journal
+            .keep(began)
+            .await
+            .map_err(|why| Interrupted::Unkept {
+                slot: slot.to_string(),
+                why,
+            })
     }
 
     /// Counts `n` more questions asked by downstream servers; the total

@@ -236,7 +236,7 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         let (host, principal) = self.task_host(&context)?;
-        host.update(principal, request).await
+        host.update(self.task_engine(), principal, request).await
     }
 
     async fn cancel_task(

@@ -44,9 +44,11 @@ pub trait TaskHost: Send + Sync + 'static {
         principal: Vec<u8>,
         request: GetTaskParams,
     ) -> BoxFuture<'static, Result<GetTaskResult, McpError>>;
-    /// `tasks/update`: answers to the task's questions.
+    /// `tasks/update`: answers to the task's questions, of a call of
+    /// `engine`'s graph.
     fn update(
         &self,
+        engine: TaskEngine,
         principal: Vec<u8>,
         request: UpdateTaskParams,
     ) -> BoxFuture<'static, Result<(), McpError>>;

@@ -337,10 +337,12 @@ impl TaskStore for RedisStore {
         .boxed()
     }
 
-    fn orphans(&self) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>> {
+    fn orphans(&self, grace: Duration) -> BoxFuture<'_, Result<Vec<TaskId>, StoreError>> {
         async move {
             let mut call = self.scripts.orphans.prepare_invoke();
-            call.key(LIVE).arg(PREFIX);
+            call.key(LIVE)
+                .arg(PREFIX)
+                .arg(now_ms().saturating_sub(millis(grace)));
             let ids: Vec<String> = self.connection.eval(&call).await?;
             ids.iter()
                 .map(|id| {

@@ -155,14 +155,16 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then follow(KEYS[1], KEYS[2])
 return 1
 ";
 
-/// KEYS: live. ARGV: the key prefix. The running tasks with no
-/// lease. (The lease keys are built here, not declared: fine for one
+/// KEYS: live. ARGV: the key prefix, the latest creation time (ms) of a
+/// task to list. The running tasks created by then with no lease. (The lease keys are built here, not declared: fine for one
 /// Redis, not for a cluster.)
 const ORPHANS: &str = "
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms())
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  if redis.call('EXISTS', ARGV[1] .. '{' .. id .. '}:lease') == 0 then
+  local task = ARGV[1] .. '{' .. id .. '}'
+  local created = tonumber(redis.call('HGET', task, 'created') or '0')
+  if created <= tonumber(ARGV[2]) and redis.call('EXISTS', task .. ':lease') == 0 then
     table.insert(out, id)
   end
 end

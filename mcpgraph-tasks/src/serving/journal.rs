@@ -1,23 +1,30 @@
 //! A task's journal in the store: what another replica needs to take the
 //! task over when the one running it stops (its lease runs out). The first
-//! entry is the call (the tool, its arguments, what the client declared);
-//! then each downstream call about to be made, each result and answer the
-//! call's rounds record, and each round that asked. Every entry is sealed
-//! with the state keys (which replicas share, `--state-key-file`), bound
-//! to the graph and the task, so the store holds no argument, result or
-//! answer in the clear.
+//! entry is the call (the tool, its arguments, what the client declared,
+//! the caller's token); then each downstream call about to be made, each
+//! result and answer the call's rounds record, and each round that asked.
+//! Every entry is sealed with the state keys (which replicas share,
+//! `--state-key-file`), bound to the graph and the task, so the store holds
+//! no argument, result, answer or token in the clear.
+//!
+//! The steps are written in batches ([`keep`]): one store write when a
+//! downstream call begins (with the results recorded since the last one),
+//! which the call waits for; results alone at most [`LINGER`] after they
+//! were recorded. A node costs at most one write.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpgraph_runtime::host::{Journaled, Slot, StateKeys, TaskEngine};
-use mcpgraph_secrets::Binding;
+use mcpgraph_runtime::host::{CallerToken, Journaled, Slot, Step};
 use rmcp::model::ClientCapabilities;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::oneshot;
 
-use crate::TaskId;
+use super::sealer::{JournalError, Sealer};
+use crate::{TaskId, TaskStore};
 
 /// How long a replica holds a task it runs without renewing (it renews
 /// three times as often); a task whose lease ran out is taken over.
@@ -31,6 +38,37 @@ pub(super) struct Start {
     pub(super) capabilities: Option<ClientCapabilities>,
     /// Who the caller is, for its share of what is held for callers.
     pub(super) owner: Option<String>,
+    /// The caller's access token, so that a replica taking the task over
+    /// calls downstream servers on the caller's behalf as the first did.
+    #[serde(default)]
+    pub(super) token: Option<KeptToken>,
+}
+
+/// A caller's access token as a task's journal keeps it (sealed with the
+/// rest of its first entry); never printed.
+#[derive(Clone, Serialize, Deserialize)]
+pub(super) struct KeptToken {
+    secret: String,
+    scopes: Vec<String>,
+}
+
+impl KeptToken {
+    pub(super) fn of(token: &CallerToken) -> Self {
+        Self {
+            secret: token.secret().to_owned(),
+            scopes: token.scopes().to_vec(),
+        }
+    }
+
+    pub(super) fn token(&self) -> CallerToken {
+        CallerToken::new(&self.secret, self.scopes.iter().cloned())
+    }
+}
+
+impl std::fmt::Debug for KeptToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeptToken(..)")
+    }
 }
 
 /// One journal entry, before it is sealed.
@@ -38,116 +76,32 @@ pub(super) struct Start {
 #[serde(rename_all = "camelCase")]
 pub(super) enum Entry {
     Start(Box<Start>),
-    Step(Journaled),
+    Steps(Vec<Journaled>),
 }
 
-/// A journal entry as the store keeps it: sealed, or the mark of one that
-/// could not be kept (too large to seal), after which the journal cannot
-/// be replayed.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-enum Kept {
-    Sealed(String),
-    Gap(String),
-}
-
-/// Why a task's journal cannot be replayed.
-#[derive(Debug)]
-pub(super) enum JournalError {
-    /// An entry could not be kept when it was written (too large to seal).
-    Gap(String),
-    /// An entry does not open with these keys (another key file, say).
-    Sealed(mcpgraph_secrets::StateError),
-    /// An entry does not read as one.
-    Unreadable(serde_json::Error),
-    /// The entries are not a call's journal (no start, or two).
-    Shape(&'static str),
-}
-
-impl std::fmt::Display for JournalError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Gap(why) => write!(f, "an entry could not be kept ({why})"),
-            Self::Sealed(e) => write!(f, "an entry does not open ({e})"),
-            Self::Unreadable(e) => write!(f, "an entry does not read ({e})"),
-            Self::Shape(why) => f.write_str(why),
-        }
-    }
-}
-
-/// Seals and opens one task's entries.
-pub(super) struct Sealer {
-    keys: Arc<StateKeys>,
-    binding: Binding,
-}
-
-/// How long a sealed entry opens: the longest task TTL (the store drops
-/// the entries with their task before).
-const SEALED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
-
-impl Sealer {
-    /// For task `id` of `engine`'s graph, with its keys.
-    pub(super) fn for_task(engine: &TaskEngine, id: &TaskId) -> Self {
-        let server = engine.graph().server;
-        let graph = [server.name.as_bytes(), b"\0", server.version.as_bytes()].concat();
-        Self {
-            keys: Arc::clone(engine.state_keys()),
-            binding: Binding::new(&graph, b"task", id.as_str().as_bytes()),
-        }
-    }
-
-    /// `entry` as the store keeps it.
-    pub(super) fn seal(&self, entry: &Entry) -> Value {
-        let kept = serde_json::to_vec(entry)
-            .map_err(|e| e.to_string())
-            .and_then(|plain| {
-                self.keys
-                    .seal(&plain, &self.binding, SEALED_FOR)
-                    .map_err(|e| e.to_string())
-            });
-        let kept = match kept {
-            Ok(sealed) => Kept::Sealed(sealed),
-            Err(why) => Kept::Gap(why),
+/// A whole journal, read back with `sealer`: the call, what the rounds got in order,
+/// the call in flight when the journal ends (its slot, server and
+/// tool), and the last round that asked.
+pub(super) fn replay(sealer: &Sealer, journal: Vec<Value>) -> Result<Replay, JournalError> {
+    let mut entries = journal.into_iter().map(|v| sealer.open(v));
+    let start = match entries.next() {
+        Some(Ok(Entry::Start(start))) => *start,
+        Some(Err(why)) => return Err(why),
+        _ => return Err(JournalError::Shape("it does not start with the call")),
+    };
+    let mut replay = Replay {
+        start,
+        tape: Vec::new(),
+        in_flight: BTreeMap::new(),
+        rounds_before: 0,
+    };
+    let mut waiting = false;
+    for entry in entries {
+        let steps = match entry? {
+            Entry::Start(_) => return Err(JournalError::Shape("it starts twice")),
+            Entry::Steps(steps) => steps,
         };
-        serde_json::to_value(kept).unwrap_or(Value::Null)
-    }
-
-    /// The entry the store kept as `value`.
-    fn open(&self, value: Value) -> Result<Entry, JournalError> {
-        match serde_json::from_value(value).map_err(JournalError::Unreadable)? {
-            Kept::Gap(why) => Err(JournalError::Gap(why)),
-            Kept::Sealed(token) => {
-                let plain = self
-                    .keys
-                    .open(&token, &self.binding)
-                    .map_err(JournalError::Sealed)?;
-                serde_json::from_slice(&plain).map_err(JournalError::Unreadable)
-            }
-        }
-    }
-
-    /// A whole journal, read back: the call, what the rounds got in order,
-    /// the call in flight when the journal ends (its slot, server and
-    /// tool), and the last round that asked.
-    pub(super) fn replay(&self, journal: Vec<Value>) -> Result<Replay, JournalError> {
-        let mut entries = journal.into_iter().map(|v| self.open(v));
-        let start = match entries.next() {
-            Some(Ok(Entry::Start(start))) => *start,
-            Some(Err(why)) => return Err(why),
-            _ => return Err(JournalError::Shape("it does not start with the call")),
-        };
-        let mut replay = Replay {
-            start,
-            tape: Vec::new(),
-            in_flight: BTreeMap::new(),
-            rounds_before: 0,
-        };
-        let mut waiting = false;
-        for entry in entries {
-            let step = match entry? {
-                Entry::Start(_) => return Err(JournalError::Shape("it starts twice")),
-                Entry::Step(step) => step,
-            };
+        for step in steps {
             waiting = matches!(step, Journaled::Asked { .. });
             match step {
                 Journaled::Began { slot, server, tool } => {
@@ -162,13 +116,13 @@ impl Sealer {
                 Journaled::Asked { round } => replay.rounds_before = round,
             }
         }
-        // Stopped while it waited for answers: the same round asks again,
-        // under the keys the client may be answering.
-        if waiting {
-            replay.rounds_before -= 1;
-        }
-        Ok(replay)
     }
+    // Stopped while it waited for answers: the same round asks again,
+    // under the keys the client may be answering.
+    if waiting {
+        replay.rounds_before -= 1;
+    }
+    Ok(replay)
 }
 
 /// A journal read back (see [`Sealer::replay`]).
@@ -180,6 +134,86 @@ pub(super) struct Replay {
     pub(super) in_flight: BTreeMap<String, (Slot, String, String)>,
     /// The rounds the task ran before the one to run now.
     pub(super) rounds_before: u32,
+}
+
+/// How long a recorded result waits for the next call's beginning to be
+/// written with it, at most.
+pub(super) const LINGER: Duration = Duration::from_millis(250);
+
+/// Appends a round's steps to task `id`'s journal, sealed, in order and in
+/// batches: a step someone waits for (a call about to be made) or a round
+/// that asked is written at once, with every step before it; other steps
+/// wait at most [`LINGER`] for one. Each waiting step is told when its
+/// batch is in the store, or why it is not.
+pub(super) async fn keep(
+    store: Arc<dyn TaskStore>,
+    id: TaskId,
+    sealer: Arc<Sealer>,
+    mut steps: UnboundedReceiver<Step>,
+) {
+    let mut batch = Batch::default();
+    let mut due = None;
+    loop {
+        let next = match due {
+            None => steps.recv().await,
+            Some(due_at) => match tokio::time::timeout_at(due_at, steps.recv()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    batch.write(&*store, &id, &sealer).await;
+                    due = None;
+                    continue;
+                }
+            },
+        };
+        let Some(step) = next else { break };
+        let mut now = batch.push(step);
+        // Steps sent at the same moment (a fan-out's calls) join it.
+        while let Ok(step) = steps.try_recv() {
+            now |= batch.push(step);
+        }
+        if now {
+            batch.write(&*store, &id, &sealer).await;
+            due = None;
+        } else if due.is_none() {
+            due = Some(tokio::time::Instant::now() + LINGER);
+        }
+    }
+    batch.write(&*store, &id, &sealer).await;
+}
+
+/// The steps not yet written, and who waits for them.
+#[derive(Default)]
+struct Batch {
+    entries: Vec<Journaled>,
+    waiting: Vec<oneshot::Sender<Result<(), String>>>,
+}
+
+impl Batch {
+    /// Adds `step`; `true` if the batch is to be written at once.
+    fn push(&mut self, step: Step) -> bool {
+        let now = step.kept.is_some() || matches!(step.entry, Journaled::Asked { .. });
+        self.entries.push(step.entry);
+        self.waiting.extend(step.kept);
+        now
+    }
+
+    /// Writes the batch as one entry, and tells those waiting.
+    async fn write(&mut self, store: &dyn TaskStore, id: &TaskId, sealer: &Sealer) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let entry = sealer.seal(&Entry::Steps(std::mem::take(&mut self.entries)));
+        let kept = store
+            .append_journal(id, entry)
+            .await
+            .map_err(|e| e.to_string());
+        if let Err(e) = &kept {
+            tracing::warn!(task = %id, error = %e, "a task's journal entries could not be kept");
+        }
+        for waiting in self.waiting.drain(..) {
+            let _ = waiting.send(kept.clone());
+        }
+    }
 }
 
 /// Whether the lock (`lock`, the graph's schema lock as JSON text) marks

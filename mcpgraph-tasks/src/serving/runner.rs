@@ -6,13 +6,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpgraph_runtime::host::{Journal, Journaled, Owner, RoundEnd, Slot, TaskEngine};
+use mcpgraph_runtime::host::{Journal, Journaled, Owner, RoundEnd, Slot, Step, TaskEngine};
 use mcpgraph_runtime::{Caller, ProgressEvent, Rounds, Saved};
 use rmcp::model::{CallToolResult, ContentBlock, InputResponses};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::journal::{Entry, LEASE, Sealer, Start, may_repeat};
+use super::journal::{self, KeptToken, LEASE, Start, may_repeat};
+use super::sealer::{JournalError, Sealer};
 use crate::{Outcome, Status, StoreError, TaskId, TaskStore};
 
 /// How often a task's status message may change in the store at most: a
@@ -89,7 +90,7 @@ impl Runner {
     /// Runs the call round after round until it ends.
     async fn rounds(&self) -> End {
         let (sink, steps) = tokio::sync::mpsc::unbounded_channel();
-        let journaling = tokio::spawn(keep_journal(
+        let journaling = tokio::spawn(journal::keep(
             Arc::clone(&self.store),
             self.id.clone(),
             Arc::clone(&self.sealer),
@@ -144,7 +145,10 @@ impl Runner {
                 RoundEnd::Failed { code, message } => break End::Failed { code, message },
                 RoundEnd::Asked { requests, saved } => (requests, saved),
             };
-            let _ = sink.send(Journaled::Asked { round });
+            let _ = sink.send(Step {
+                entry: Journaled::Asked { round },
+                kept: None,
+            });
             match self.ask(round, requests).await {
                 Ok(Some(answers)) => (saved, responses) = (next_saved, answers),
                 Ok(None) => break End::Cancelled,
@@ -190,6 +194,14 @@ impl Runner {
             };
             match answer {
                 Some(answer) => {
+                    let answer = self.sealer.open_answer(answer).map_err(|e| match e {
+                        JournalError::Sealed(_) => format!(
+                            "the answer to question `{task_key}` was sealed by a replica with \
+                             other state keys: replicas on one task store need the same \
+                             `--state-key-file`"
+                        ),
+                        e => format!("the answer to question `{task_key}` does not open: {e}"),
+                    })?;
                     answers.insert(key, answer);
                 }
                 None => {
@@ -201,21 +213,6 @@ impl Runner {
             }
         }
         Ok(Some(answers))
-    }
-}
-
-/// Appends a round's entries to the task's journal, sealed, in order.
-async fn keep_journal(
-    store: Arc<dyn TaskStore>,
-    id: TaskId,
-    sealer: Arc<Sealer>,
-    mut steps: tokio::sync::mpsc::UnboundedReceiver<Journaled>,
-) {
-    while let Some(step) = steps.recv().await {
-        let kept = sealer.seal(&Entry::Step(step));
-        if let Err(e) = store.append_journal(&id, kept).await {
-            tracing::warn!(task = %id, error = %e, "a task's journal entry could not be kept");
-        }
     }
 }
 
@@ -275,7 +272,11 @@ async fn report_nodes(
     }
 }
 
-/// Takes over, every half lease, the tasks whose replica stopped: each
+/// How often a replica looks for tasks to take over: a task whose replica
+/// died runs again at most a lease and this long after its last renewal.
+const ADOPT_EVERY: Duration = Duration::from_secs(1);
+
+/// Takes over, every [`ADOPT_EVERY`], the tasks whose replica stopped: each
 /// one's journal is replayed (no downstream call made again for a result
 /// it holds; a call that was in flight made again only if the lock marks
 /// its tool read-only or idempotent) and the call runs on here.
@@ -285,8 +286,8 @@ pub(super) async fn adopt_orphans(
     replica: Arc<str>,
 ) {
     loop {
-        tokio::time::sleep(LEASE / 2).await;
-        let orphans = match store.orphans().await {
+        tokio::time::sleep(ADOPT_EVERY).await;
+        let orphans = match store.orphans(LEASE).await {
             Ok(orphans) => orphans,
             Err(e) => {
                 tracing::warn!(error = %e, "the task store cannot list tasks to take over");
@@ -313,7 +314,7 @@ async fn take_over(engine: TaskEngine, store: Arc<dyn TaskStore>, replica: Arc<s
             return;
         }
     };
-    let replay = match sealer.replay(journal) {
+    let replay = match journal::replay(&sealer, journal) {
         Ok(replay) => replay,
         Err(why) => {
             let text = format!(
@@ -338,6 +339,7 @@ async fn take_over(engine: TaskEngine, store: Arc<dyn TaskStore>, replica: Arc<s
     if let Some(owner) = &replay.start.owner {
         caller = caller.with_owner(Owner::new(owner));
     }
+    caller = caller.with_token(replay.start.token.as_ref().map(KeptToken::token));
     let first = Arc::new(Rounds::new(
         Saved::from_tape(replay.tape),
         InputResponses::new(),

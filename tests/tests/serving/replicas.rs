@@ -10,7 +10,7 @@ use mcpgraph_tests::*;
 use serde_json::{Value, json};
 
 /// The `http` block's servers: round-robin over `upstreams` on `port`.
-fn nginx_servers(port: u16, upstreams: &[std::net::SocketAddr]) -> String {
+pub(super) fn nginx_servers(port: u16, upstreams: &[std::net::SocketAddr]) -> String {
     let servers: String = upstreams
         .iter()
         .map(|a| format!("        server {a} max_fails=0;\n"))

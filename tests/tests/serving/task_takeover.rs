@@ -1,21 +1,27 @@
 //! A task outlives its replica: two replicas on one real Redis (and one
-//! state key file, which seals the task's journal), a task of twenty slow
-//! calls started on A, A killed (SIGKILL) half-way; B takes the task over
-//! once A's lease runs out, replays the journal (no call made again for a
-//! recorded result) and finishes it. The call in flight when A died is
+//! state key file, which seals the task's journal) behind nginx, a task of
+//! twenty slow calls started on A, A killed (SIGKILL) half-way; through
+//! nginx, B is seen running the task again within the lease (and one scan
+//! for orphans), having replayed the journal (no call made again for a
+//! recorded result), then finishing it. The call in flight when A died is
 //! made again only for a tool the lock marks read-only; for any other the
-//! task ends with a `task.interrupted` tool error naming the call.
+//! task ends with a `task.interrupted` tool error naming the call. The
+//! journal took at most one store write per call.
 
-use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, Instant};
 
 use mcpgraph_tests::*;
 use serde_json::{Value, json};
 
-use super::tasks::{Client, fixture};
+use super::tasks::{Client, fixture, shared_state_keys};
 
 /// Each call of the test server's slow tools takes this long.
 const CALL_MS: u64 = 250;
+
+/// How long after A's death B runs the task at most: the lease (6 s,
+/// renewed every 2 s, so it runs out at most 6 s after the kill), one scan
+/// for orphans (every second), and a second for a loaded machine.
+const RUNNING_AGAIN_WITHIN: Duration = Duration::from_secs(8);
 
 /// The items the log holds, one a line, in order.
 fn logged(log: &std::path::Path) -> Vec<u64> {
@@ -30,9 +36,7 @@ fn logged(log: &std::path::Path) -> Vec<u64> {
 /// eight items, and returns what B reports at the end, with the log.
 async fn kill_half_way(redis: &RedisServer, tool: &str) -> (Value, Vec<u64>) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let keys = dir.path().join("state.keys");
-    std::fs::write(&keys, "k1=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n").unwrap();
-    std::fs::set_permissions(&keys, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let keys = shared_state_keys(dir.path());
     let log = dir.path().join("calls.log");
     let store = redis.url(1);
     let extra = [
@@ -43,8 +47,14 @@ async fn kill_half_way(redis: &RedisServer, tool: &str) -> (Value, Vec<u64>) {
     ];
     let a = fixture(&format!("takeover-a-{tool}"), &extra, Some("takeover")).await;
     let b = fixture(&format!("takeover-b-{tool}"), &extra, Some("takeover")).await;
+    let upstreams = [a.addr, b.addr];
+    let nginx = Nginx::start(&format!("takeover-{tool}"), |_, port| {
+        super::replicas::nginx_servers(port, &upstreams)
+    })
+    .await;
     let mut on_a = Client::new(&a, true, Some("takeover"));
-    let mut on_b = Client::new(&b, true, Some("takeover"));
+    let nginx_addr = std::net::SocketAddr::from(([127, 0, 0, 1], nginx.port()));
+    let mut via_nginx = Client::at(nginx_addr, true, Some("takeover"));
     let id = on_a
         .start(tool, json!({ "log": log.to_str().unwrap(), "ms": CALL_MS }))
         .await;
@@ -55,13 +65,54 @@ async fn kill_half_way(redis: &RedisServer, tool: &str) -> (Value, Vec<u64>) {
     }
     drop(a); // SIGKILL (kill_on_drop)
     let killed = Instant::now();
-    let task = on_b
+    // Running again: B makes a call A did not (or ends the task, when the
+    // call in flight may not be made again); `tasks/get` through nginx
+    // reaches B all along.
+    let made = logged(&log).len();
+    loop {
+        let reply = via_nginx.get(&id).await;
+        let status = reply["result"]["status"].clone();
+        assert!(
+            status == json!("working") || status == json!("completed"),
+            "{tool}: {reply}"
+        );
+        if logged(&log).len() > made || status == json!("completed") {
+            break;
+        }
+        assert!(
+            killed.elapsed() < RUNNING_AGAIN_WITHIN,
+            "{tool}: not running again {RUNNING_AGAIN_WITHIN:?} after A was killed: {reply}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!(
+        "{tool}: running on B {:?} after A was killed",
+        killed.elapsed()
+    );
+    let task = via_nginx
         .wait_for(&id, "completed", Duration::from_secs(30))
         .await;
     eprintln!(
         "{tool}: completed on B {:?} after A was killed",
         killed.elapsed()
     );
+    drop(b);
+    // The journal: the call, then one write per call begun (with the
+    // result before it), and the last results.
+    let limits = mcpgraph_tasks::StoreLimits {
+        max_live: 10,
+        ttl: Duration::from_secs(60),
+        poll_interval: Duration::from_millis(500),
+    };
+    let store = mcpgraph_tasks::open(&store, limits).expect("the task store");
+    let task_id = mcpgraph_tasks::TaskId::parse(&id).expect("a task id");
+    let writes = store.journal(&task_id).await.expect("the journal").len();
+    let calls = logged(&log).len();
+    assert!(
+        writes <= calls + 2,
+        "{tool}: {writes} journal writes for {calls} calls"
+    );
+    eprintln!("{tool}: {writes} journal writes for {calls} calls");
     (task, logged(&log))
 }
 

@@ -36,6 +36,16 @@ pub(super) async fn fixture(tag: &str, extra: &[&str], token: Option<&str>) -> H
     HttpServer::spawn("conformance_fixture", cmd, extra).await
 }
 
+/// A state key file in `dir`, for replicas that share a task store (its
+/// journals and answers are sealed with the keys).
+pub(super) fn shared_state_keys(dir: &std::path::Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let keys = dir.join("state.keys");
+    std::fs::write(&keys, "k1=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n").unwrap();
+    std::fs::set_permissions(&keys, std::fs::Permissions::from_mode(0o600)).unwrap();
+    keys
+}
+
 /// A client of MCP 2026-07-28, with or without the tasks extension, with
 /// or without a bearer token.
 pub(super) struct Client {
@@ -47,8 +57,13 @@ pub(super) struct Client {
 
 impl Client {
     pub(super) fn new(server: &HttpServer, tasks: bool, token: Option<&str>) -> Client {
+        Client::at(server.addr, tasks, token)
+    }
+
+    /// A client of the server (or load balancer) at `addr`.
+    pub(super) fn at(addr: std::net::SocketAddr, tasks: bool, token: Option<&str>) -> Client {
         Client {
-            addr: server.addr,
+            addr,
             tasks,
             token: token.map(|t| format!("Bearer {t}")),
             next: 1,
@@ -283,8 +298,15 @@ async fn replicas_share_tasks_through_redis() {
     let Some(mut redis) = RedisServer::start() else {
         return;
     };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let keys = shared_state_keys(dir.path());
     let store = redis.url(0);
-    let extra = ["--task-store", store.as_str()];
+    let extra = [
+        "--task-store",
+        store.as_str(),
+        "--state-key-file",
+        keys.to_str().unwrap(),
+    ];
     let a = fixture("redis-a", &extra, Some("token-one")).await;
     let b = fixture("redis-b", &extra, Some("token-one")).await;
     let c = fixture("redis-c", &extra, Some("token-two")).await;

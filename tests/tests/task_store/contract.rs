@@ -327,27 +327,35 @@ async fn leases((a, b): Pair) {
     let lease = Duration::from_millis(800);
     let task = a.create("alice", "slow").await.unwrap();
     let id = &task.id;
-    // Never claimed: an orphan.
-    assert_eq!(b.orphans().await.unwrap(), std::slice::from_ref(id));
+    // Never claimed: an orphan, once older than the grace given (a younger
+    // one is still being started).
+    assert!(b.orphans(Duration::from_secs(60)).await.unwrap().is_empty());
+    assert_eq!(
+        b.orphans(Duration::ZERO).await.unwrap(),
+        std::slice::from_ref(id)
+    );
     assert!(a.claim(id, "A", lease).await.unwrap());
     assert!(
         a.claim(id, "A", lease).await.unwrap(),
         "a holder may claim again"
     );
     assert!(!b.claim(id, "B", lease).await.unwrap());
-    assert!(b.orphans().await.unwrap().is_empty());
+    assert!(b.orphans(Duration::ZERO).await.unwrap().is_empty());
     assert!(a.renew(id, "A", lease).await.unwrap());
     assert!(!b.renew(id, "B", lease).await.unwrap());
     // Replica A stops renewing (it died): the task is an orphan, B takes it.
     tokio::time::sleep(lease + Duration::from_millis(300)).await;
-    assert_eq!(b.orphans().await.unwrap(), std::slice::from_ref(id));
+    assert_eq!(
+        b.orphans(Duration::ZERO).await.unwrap(),
+        std::slice::from_ref(id)
+    );
     assert!(b.claim(id, "B", lease).await.unwrap());
     assert!(!a.renew(id, "A", lease).await.unwrap(), "A's lease is lost");
     assert!(b.renew(id, "B", lease).await.unwrap());
-    assert!(a.orphans().await.unwrap().is_empty());
+    assert!(a.orphans(Duration::ZERO).await.unwrap().is_empty());
     // An ended task is nobody's orphan, and cannot be claimed.
     b.finish(id, Status::Cancelled, None).await.unwrap();
     tokio::time::sleep(lease + Duration::from_millis(300)).await;
-    assert!(a.orphans().await.unwrap().is_empty());
+    assert!(a.orphans(Duration::ZERO).await.unwrap().is_empty());
     assert!(!a.claim(id, "A", lease).await.unwrap());
 }
