@@ -49,7 +49,13 @@ cargo build --release -p mcpgraph-bench --bins --example engine_loop
 # HTTP/2 server) and grow.
 cargo build --release -p mcpgraph-bench-graph
 # The "first build" rows (full runs only) make the starter crate with it.
+# The tasks rows' Redis store (full runs only) needs the graph server built
+# with it, in a target directory of its own (so that the measured
+# bench-graph stays the default build).
 if [[ " $* " != *" --quick "* ]]; then
     cargo build --release -p mcpgraph-cli
+    redis_target="${CARGO_TARGET_DIR:-$root/target}/bench-redis"
+    CARGO_TARGET_DIR="$redis_target" cargo build --release -p mcpgraph-bench-graph --features task-store-redis
+    export MCPGRAPH_BENCH_REDIS_GRAPH="$redis_target/release/bench-graph"
 fi
 exec "${CARGO_TARGET_DIR:-$root/target}/release/bench" "$@"

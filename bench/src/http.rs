@@ -40,8 +40,42 @@ impl Connection {
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args_json}}}}}"#
         );
+        self.post(id, &body, "MCP-Protocol-Version: 2025-06-18\r\n")
+    }
+
+    /// POSTs a request of MCP 2026-07-28 (`method`, `params` with the
+    /// client's `_meta` added, about `name`), from a client that declares
+    /// the tasks extension if `tasks`; the JSON-RPC reply.
+    pub fn request_2026(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        name: &str,
+        tasks: bool,
+    ) -> Result<Value, String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let capabilities = match tasks {
+            true => serde_json::json!({ "extensions": { "io.modelcontextprotocol/tasks": {} } }),
+            false => serde_json::json!({}),
+        };
+        params["_meta"] = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+            "io.modelcontextprotocol/clientInfo": { "name": "mcpgraph-bench", "version": "0.0.0" }
+        });
+        let body =
+            serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        let headers = format!(
+            "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\nMcp-Name: {name}\r\n"
+        );
+        self.post(id, &body.to_string(), &headers)
+    }
+
+    /// POSTs `body` (request `id`) with `headers` (each ending in CRLF).
+    fn post(&mut self, id: u64, body: &str, headers: &str) -> Result<Value, String> {
         let request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\n\r\n{body}",
             self.host,
             body.len()
         );

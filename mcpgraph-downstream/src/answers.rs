@@ -1,8 +1,7 @@
-//! The caller's answers to the questions an `input_required` result holds
-//! (MCP 2026-07-28): each request asked of the caller, the answers sent back
-//! with the server's state.
+//! The caller's answers to the questions an `input_required` result or a
+//! task holds (MCP 2026-07-28): each request asked of the caller.
 
-use rmcp::model::{ClientResult, InputRequest, InputRequiredResult, InputResponses, ServerRequest};
+use rmcp::model::{ClientResult, InputRequest, InputRequests, InputResponses, ServerRequest};
 
 use super::DownstreamError;
 use mcpgraph_runtime::Downstream as Kind;
@@ -18,15 +17,14 @@ pub(super) fn server_request(request: InputRequest) -> Option<ServerRequest> {
     }
 }
 
-/// The caller's answers to an `input_required` result's requests, and the
-/// state to send back with them.
+/// The caller's answers to `requests` (an `input_required` result's, or a
+/// task's).
 pub(super) async fn answer(
-    input: InputRequiredResult,
+    requests: InputRequests,
     caller: Option<&Caller>,
     what: &str,
-) -> Result<(InputResponses, Option<String>), DownstreamError> {
+) -> Result<InputResponses, DownstreamError> {
     let mut responses = InputResponses::new();
-    let requests = input.input_requests.unwrap_or_default();
     if let Some(caller) = caller {
         caller
             .count_questions(requests.len())
@@ -63,7 +61,7 @@ pub(super) async fn answer(
         })?;
         responses.insert(key, answer);
     }
-    Ok((responses, input.request_state))
+    Ok(responses)
 }
 
 /// The input request a server-to-client request is.

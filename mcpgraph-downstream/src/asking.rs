@@ -24,7 +24,7 @@ use rmcp::model::{
     CreateMessageResult, ElicitRequest, ElicitRequestParams, ElicitResult, ErrorCode,
     Implementation, ListRootsRequest, ListRootsResult, RequestId, ServerRequest,
 };
-use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::model::{ProgressNotificationParam, ProgressToken, TASKS_EXTENSION_ID};
 use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RoleClient};
 use rmcp::{ClientHandler, ErrorData as McpError};
 use tokio::sync::{mpsc, oneshot};
@@ -248,6 +248,11 @@ impl ClientHandler for Questions {
     fn get_info(&self) -> ClientConfig {
         let mut info = ClientConfig::default();
         info.capabilities = self.declared.capabilities();
+        // Every server may run a call as a task (see `task_call`).
+        info.capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
         info.client_info = Implementation::new("mcpgraph", env!("CARGO_PKG_VERSION"));
         info
     }

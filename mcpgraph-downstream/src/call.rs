@@ -12,9 +12,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResult, InputRequests, InputRequiredResult, InputResponses,
-};
+use rmcp::model::{CallToolRequestParams, CallToolResult, InputRequests, InputResponses};
 use serde_json::Value;
 
 use super::connection::Connection;
@@ -24,6 +22,7 @@ use mcpgraph_runtime::{Caller, host::Declared};
 use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
 
 use super::answers::{answer, answer_to, input_request, server_request};
+use super::task_call::TASK;
 
 /// How a sealed state names a parked call (see `parking`).
 const PARKED: &str = "mcpgraph-parked:";
@@ -112,6 +111,23 @@ impl ClientManager {
         })?;
         self.check_lock(server, tool, &connection, &downstream)
             .await?;
+        // The retry of a 2026-07-28 client whose answers go to this
+        // server's task.
+        if let Some((responses, Some(state))) = &resumed
+            && let Some(id) = state.strip_prefix(TASK)
+        {
+            let answers = Some(responses.clone());
+            return self
+                .follow_task(
+                    &connection,
+                    &downstream,
+                    id.to_owned(),
+                    answers,
+                    caller,
+                    &what,
+                )
+                .await;
+        }
         let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         if let Some((responses, state)) = resumed {
             params.input_responses = Some(responses);
@@ -145,16 +161,22 @@ impl ClientManager {
                     if let Some(caller) = caller
                         && let Some(round) = caller.round()
                     {
-                        return Err(pass_on(input, caller, round, &what));
+                        let requests = input.input_requests.unwrap_or_default();
+                        return Err(pass_on(requests, input.request_state, caller, round, &what));
                     }
-                    let (responses, state) = answer(input, caller, &what).await?;
-                    params.input_responses = Some(responses);
-                    params.request_state = state;
+                    let requests = input.input_requests.unwrap_or_default();
+                    params.input_responses = Some(answer(requests, caller, &what).await?);
+                    params.request_state = input.request_state;
                 }
                 Sent::Asked(mut waiting, parked) => {
                     // The parked call keeps the connection's turn.
                     waiting.turn = turn.take();
                     return self.finish(Sent::Asked(waiting, parked), caller, &what);
+                }
+                Sent::Task(id) => {
+                    return self
+                        .follow_task(&connection, &downstream, id, None, caller, &what)
+                        .await;
                 }
                 complete => return self.finish(complete, caller, &what),
             }
@@ -177,6 +199,10 @@ impl ClientManager {
         match sent {
             Sent::Complete(result) => Ok(result),
             Sent::HeaderMismatch(why) => Err(DownstreamError::new(Kind::Protocol, why)),
+            Sent::Task(_) => Err(DownstreamError::new(
+                Kind::Protocol,
+                format!("{what} started a task after it asked in its session"),
+            )),
             Sent::InputRequired(_) => Err(DownstreamError::new(
                 Kind::Protocol,
                 format!(
@@ -348,13 +374,13 @@ pub(super) fn parking_full(what: &str, full: &dyn std::fmt::Display) -> Downstre
 /// The server's questions, passed on to a client of 2026-07-28 as this
 /// call's own `input_required` result (under the server's keys), which ends
 /// the round; or why the client cannot be asked them.
-fn pass_on(
-    input: InputRequiredResult,
+pub(super) fn pass_on(
+    requests: InputRequests,
+    state: Option<String>,
     caller: &Caller,
     round: &mcpgraph_runtime::Rounds,
     what: &str,
 ) -> DownstreamError {
-    let requests = input.input_requests.unwrap_or_default();
     if let Err(stop) = caller.count_questions(requests.len()) {
         return super::waiting::stopped(what, stop);
     }
@@ -368,12 +394,7 @@ fn pass_on(
             );
         }
     }
-    round.ask_call(
-        caller.slot(),
-        caller.attempt(),
-        requests,
-        input.request_state,
-    );
+    round.ask_call(caller.slot(), caller.attempt(), requests, state);
     DownstreamError::of(
         ErrorKind::InputRequired,
         format!("{what} waits for the calling client's answers"),

@@ -93,6 +93,7 @@ mod stdin_writer;
 mod stdio;
 #[cfg(feature = "http-client")]
 mod streamable;
+mod task_call;
 #[cfg(feature = "http-client")]
 mod unavailable;
 mod waiting;

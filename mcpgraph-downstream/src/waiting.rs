@@ -36,6 +36,8 @@ pub(super) enum Sent {
     /// The server found the request's `Mcp-*` headers wrong (-32020): its
     /// tools changed since they were listed (the error says how).
     HeaderMismatch(String),
+    /// The server runs the call as a task, with this id (see `task_call`).
+    Task(String),
 }
 
 /// A `tools/call` in flight, and what it holds while it waits.
@@ -183,10 +185,7 @@ pub(super) async fn wait(
         Ok(ServerResult::InputRequiredResult(input)) => Ok(Sent::InputRequired(input)),
         // A reply with no content (MCP 2026-07-28 allows an empty one).
         Ok(ServerResult::EmptyResult(_)) => Ok(Sent::Complete(CallToolResult::success(vec![]))),
-        Ok(ServerResult::CreateTaskResult(_)) => Err(DownstreamError::new(
-            Kind::Protocol,
-            format!("{what} started a task, which graphs do not support yet"),
-        )),
+        Ok(ServerResult::CreateTaskResult(created)) => Ok(Sent::Task(created.task.task_id)),
         Ok(_) => Err(DownstreamError::new(
             Kind::Protocol,
             format!("{what} answered with something that is not a tool result"),

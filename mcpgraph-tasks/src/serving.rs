@@ -112,6 +112,7 @@ impl Tasks {
             interrupted: Vec::new(),
             sealer,
         };
+        tracing::info!(task = %runner.id, "started a task for tool `{}`", runner.start.tool);
         tokio::spawn(runner.run());
         Ok(CallToolResponse::Task(created))
     }

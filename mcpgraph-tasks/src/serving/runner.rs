@@ -80,7 +80,10 @@ impl Runner {
             End::Failed { code, message } => {
                 (Status::Failed, Some(Outcome::Error { code, message }))
             }
-            End::Cancelled => (Status::Cancelled, None),
+            End::Cancelled => {
+                tracing::info!(task = %self.id, "task {} was cancelled", self.id);
+                (Status::Cancelled, None)
+            }
         };
         if let Err(e) = self.store.finish(&self.id, status, outcome).await {
             tracing::warn!(task = %self.id, error = %e, "a task's end could not be stored");

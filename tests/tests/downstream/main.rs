@@ -27,3 +27,4 @@ mod orphans;
 mod python_servers;
 mod redirects;
 mod resilience;
+mod tasks;

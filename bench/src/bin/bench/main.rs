@@ -21,7 +21,8 @@
 //! on a slow figure.
 //!
 //! One module a measure, each returning its rows of the table: [`startup`],
-//! [`latency`], [`throughput`] (stdio and HTTP), [`memory`], [`fan_out`]
+//! [`latency`], [`throughput`] (stdio and HTTP), [`tasks`] (a call as an
+//! MCP task, memory and Redis stores), [`memory`], [`fan_out`]
 //! (its own peers: `parallel` and `forEach` over slow servers), [`micro`],
 //! [`build`] (the build side) and [`first_build`] (the starter crate's first
 //! build, full runs only); [`output`] writes the results.
@@ -35,6 +36,7 @@ mod micro;
 mod output;
 mod per_node;
 mod startup;
+mod tasks;
 mod throughput;
 
 use std::path::{Path, PathBuf};
@@ -251,6 +253,7 @@ fn run() -> Result<(), String> {
         &workloads,
         &mean_latency,
     )?);
+    rows.extend(tasks::task_rows(&config, &workloads)?);
     rows.extend(memory::memory(&config, &workloads)?);
     rows.extend(fan_out::fan_out_rows(&config)?);
     rows.extend(per_node::in_process(&config)?);

@@ -135,18 +135,24 @@ pub(crate) fn throughput_stdio(
 }
 
 /// A peer serving stateless streamable HTTP on a free loopback port.
-struct HttpPeer {
+pub(crate) struct HttpPeer {
     child: Child,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl HttpPeer {
     fn start(launch: &Launch) -> Result<Self, String> {
+        Self::start_with(launch, &[])
+    }
+
+    /// The peer with `extra` arguments after `serve`'s own.
+    pub(crate) fn start_with(launch: &Launch, extra: &[&str]) -> Result<Self, String> {
         let mut args = launch.args.clone();
         if !args.iter().any(|a| a == "serve") {
             args.push("serve".into());
         }
         args.extend(["--http".into(), "127.0.0.1:0".into(), "--stateless".into()]);
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
         let mut child = Command::new(&launch.program)
             .args(&args)
             .stdin(Stdio::null())
