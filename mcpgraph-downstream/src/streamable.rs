@@ -113,11 +113,17 @@ impl StreamableHttpClient for GuardedClient {
         let mut limits = limits;
         limits.max_sse_event_size = limits.max_sse_event_size.min(MAX_REPLY_BYTES);
         limits.max_json_response_size = limits.max_json_response_size.min(MAX_REPLY_BYTES);
-        // A caller's `tools/call` and its access token, for a server that
-        // passes it on.
+        // A caller's `tools/call` (or a request about the task it
+        // became) and its access token, for a server that passes it on.
         let (call, caller) = match (&self.auth, &message) {
             (Some(_), ClientJsonRpcMessage::Request(r)) => (
-                matches!(r.request, ClientRequest::CallToolRequest(_)),
+                matches!(
+                    r.request,
+                    ClientRequest::CallToolRequest(_)
+                        | ClientRequest::GetTaskRequest(_)
+                        | ClientRequest::UpdateTaskRequest(_)
+                        | ClientRequest::CancelTaskRequest(_)
+                ),
                 r.request.extensions().get::<CallerToken>().cloned(),
             ),
             _ => (false, None),

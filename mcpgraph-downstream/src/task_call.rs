@@ -1,8 +1,9 @@
 //! A downstream call that its server runs as an MCP task (the tasks
 //! extension of MCP 2026-07-28, which mcpgraph declares to every server):
-//! instead of a request held open, the task is polled with `tasks/get` at
-//! the interval the server asks for (kept between [`MIN_POLL`] and
-//! [`MAX_POLL`]); its questions are taken to the caller and answered with
+//! instead of a request held open, the task is polled with `tasks/get`,
+//! first after [`MIN_POLL`], then twice as long each time up to the
+//! interval the server asks for (at most [`MAX_POLL`]), so that a short
+//! task costs little more than a plain call; its questions are taken to the caller and answered with
 //! `tasks/update` (a 2026-07-28 caller hears them as this round's, and its
 //! retry brings the answers to the same task); it is cancelled with
 //! `tasks/cancel` when the call is abandoned or runs out of time. Its time
@@ -13,9 +14,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolResult, CancelTaskParams, GetTaskParams, InputResponses, TaskPayload, UpdateTaskParams,
+    CallToolResult, CancelTaskParams, CancelTaskRequest, ClientRequest, GetExtensions,
+    GetTaskParams, GetTaskRequest, GetTaskResult, InputResponses, ServerResult, TaskPayload,
+    UpdateTaskParams, UpdateTaskRequest,
 };
-use rmcp::service::{Peer, RoleClient};
+use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 
 use super::answers::answer;
@@ -24,6 +27,7 @@ use super::connection::Connection;
 use super::{ClientManager, Downstream, DownstreamError};
 use mcpgraph_runtime::Caller;
 use mcpgraph_runtime::Downstream as Kind;
+use mcpgraph_runtime::host::CallerToken;
 
 /// How a sealed state names a downstream task waiting for the caller's
 /// answers.
@@ -34,11 +38,13 @@ pub(super) const TASK: &str = "mcpgraph-task:";
 const MIN_POLL: Duration = Duration::from_millis(20);
 const MAX_POLL: Duration = Duration::from_secs(5);
 
-/// The wait before the next poll, as the server asks, within bounds.
-fn interval(asked_ms: Option<u64>) -> Duration {
-    asked_ms
+/// The wait before the next poll, after `last`: twice as long, up to what
+/// the server asks for, within bounds.
+fn interval(last: Duration, asked_ms: Option<u64>) -> Duration {
+    let asked = asked_ms
         .map_or(Duration::from_millis(500), Duration::from_millis)
-        .clamp(MIN_POLL, MAX_POLL)
+        .clamp(MIN_POLL, MAX_POLL);
+    (last * 2).min(asked)
 }
 
 impl ClientManager {
@@ -55,9 +61,11 @@ impl ClientManager {
         what: &str,
     ) -> Result<CallToolResult, DownstreamError> {
         let peer = connection.service.peer().clone();
+        let token = caller.and_then(Caller::token).cloned();
         let mut abandon = CancelTaskOnDrop {
             peer: Some(peer.clone()),
             id: id.clone(),
+            token: token.clone(),
             runtime: self.runtime.clone(),
         };
         let failed = |doing: &str, e: rmcp::service::ServiceError| {
@@ -69,18 +77,16 @@ impl ClientManager {
         let work = async {
             let mut wait = MIN_POLL;
             if let Some(responses) = answers {
-                let update = UpdateTaskParams::new(id.clone(), responses);
-                peer.update_task(update)
+                update(&peer, &id, responses, token.as_ref())
                     .await
                     .map_err(|e| failed("answering", e))?;
             }
             loop {
                 tokio::time::sleep(wait).await;
-                let got = peer
-                    .get_task(GetTaskParams::new(id.clone()))
+                let got = get(&peer, &id, token.as_ref())
                     .await
                     .map_err(|e| failed("polling", e))?;
-                wait = interval(got.task.task.poll_interval_ms);
+                wait = interval(wait, got.task.task.poll_interval_ms);
                 match got.task.payload {
                     TaskPayload::Working => {}
                     TaskPayload::InputRequired { input_requests } => {
@@ -91,7 +97,7 @@ impl ClientManager {
                             return Err(pass_on(input_requests, state, caller, round, what));
                         }
                         let responses = answer(input_requests, caller, what).await?;
-                        peer.update_task(UpdateTaskParams::new(id.clone(), responses))
+                        update(&peer, &id, responses, token.as_ref())
                             .await
                             .map_err(|e| failed("answering", e))?;
                         wait = MIN_POLL;
@@ -154,11 +160,54 @@ impl ClientManager {
     }
 }
 
+/// Sends a request about a task with the caller's token (carried
+/// in-process to the transport, never sent, as the call's own request
+/// does: the servers that pass the caller's identity on exchange it), so
+/// that the server finds the task as the caller's.
+async fn send(
+    peer: &Peer<RoleClient>,
+    mut request: ClientRequest,
+    token: Option<&CallerToken>,
+) -> Result<ServerResult, ServiceError> {
+    if let Some(token) = token {
+        request.extensions_mut().insert(token.clone());
+    }
+    peer.send_request(request).await
+}
+
+/// `tasks/get` of task `id`.
+async fn get(
+    peer: &Peer<RoleClient>,
+    id: &str,
+    token: Option<&CallerToken>,
+) -> Result<GetTaskResult, ServiceError> {
+    let request = GetTaskRequest::new(GetTaskParams::new(id));
+    match send(peer, ClientRequest::GetTaskRequest(request), token).await? {
+        ServerResult::GetTaskResult(got) => Ok(got),
+        _ => Err(ServiceError::UnexpectedResponse),
+    }
+}
+
+/// `tasks/update` of task `id` with `responses`.
+async fn update(
+    peer: &Peer<RoleClient>,
+    id: &str,
+    responses: InputResponses,
+    token: Option<&CallerToken>,
+) -> Result<(), ServiceError> {
+    let request = UpdateTaskRequest::new(UpdateTaskParams::new(id, responses));
+    match send(peer, ClientRequest::UpdateTaskRequest(request), token).await? {
+        ServerResult::TaskAckResult(_) | ServerResult::EmptyResult(_) => Ok(()),
+        _ => Err(ServiceError::UnexpectedResponse),
+    }
+}
+
 /// Sends `tasks/cancel` for a task abandoned before it ended (the graph's
 /// time limit, a cancelled call, the server's `timeoutMs`).
 struct CancelTaskOnDrop {
     peer: Option<Peer<RoleClient>>,
     id: String,
+    token: Option<CallerToken>,
     runtime: tokio::runtime::Handle,
 }
 
@@ -174,8 +223,15 @@ impl Drop for CancelTaskOnDrop {
             return;
         };
         let id = std::mem::take(&mut self.id);
+        let token = self.token.take();
         self.runtime.spawn(async move {
-            let _ = peer.cancel_task(CancelTaskParams::new(id)).await;
+            let request = CancelTaskRequest::new(CancelTaskParams::new(id));
+            let _ = send(
+                &peer,
+                ClientRequest::CancelTaskRequest(request),
+                token.as_ref(),
+            )
+            .await;
         });
     }
 }
