@@ -25,5 +25,6 @@ done
 # The build stage's variant of the runner and everything below it (the
 # same flags as mcpgraph_tests::bin_path's build): `-p mcpgraph-tests`
 # alone resolves features for that package only, and rebuilt the stack.
-cargo build --quiet --workspace --lib --examples --bin differential
+# Skipped when the caller built it already (MCPGRAPH_BUILT=1: scripts/test.sh).
+[[ -n "${MCPGRAPH_BUILT:-}" ]] || cargo build --quiet --workspace --lib --examples --bin differential
 exec "${CARGO_TARGET_DIR:-$root/target}/debug/differential" "$@"

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-crates=(mcpgraph-jsregex mcpgraph-format mcpgraph-expr mcpgraph-secrets mcpgraph-telemetry mcpgraph-tasks mcpgraph-codegen mcpgraph-macros mcpgraph-runtime mcpgraph-oauth mcpgraph-downstream mcpgraph-graph-tests mcpgraph-http mcpgraph mcpgraph-cli)
+crates=(mcpgraph-jsregex mcpgraph-format mcpgraph-expr mcpgraph-secrets mcpgraph-telemetry mcpgraph-codegen mcpgraph-macros mcpgraph-runtime mcpgraph-tasks mcpgraph-oauth mcpgraph-downstream mcpgraph-graph-tests mcpgraph-http mcpgraph mcpgraph-cli)
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
 verify=(--no-verify)

@@ -97,7 +97,9 @@ tests_other() {
 # one minute of mixed calls with faults (memory, descriptors and children
 # stay flat).
 checks() {
-    stage differential scripts/differential.sh
+    # The build stage built the runner: no `cargo build`, which would wait
+    # for the starter lane's lock on the target directory.
+    MCPGRAPH_BUILT=1 stage differential scripts/differential.sh
     stage conformance scripts/conformance.sh
     stage soak scripts/soak.sh --seconds 60
 }
@@ -108,6 +110,11 @@ starter() { stage starter scripts/starter-check.sh; }
 # and the facade's public API matches its pinned list
 # (mcpgraph/public-api.txt): one rustdoc run. Then the package check.
 docs_package() {
+    # In a target directory of their own: rustdoc checks the dependency
+    # tree anew anyway (nothing of the build stage but build scripts and
+    # proc macros is of use to it), and so neither this lane nor the
+    # starter's builds wait for the other's lock on target/.
+    export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}/docs-lane"
     stage docs scripts/docs.sh
     stage package scripts/package-check.sh
 }
