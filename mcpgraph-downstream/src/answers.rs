@@ -1,11 +1,12 @@
 //! The caller's answers to the questions an `input_required` result or a
-//! task holds (MCP 2026-07-28): each request asked of the caller.
+//! task holds (MCP 2026-07-28): each request asked of the caller, or the
+//! questions passed on to a 2026-07-28 caller as its round's.
 
 use rmcp::model::{ClientResult, InputRequest, InputRequests, InputResponses, ServerRequest};
 
 use super::DownstreamError;
-use mcpgraph_runtime::Downstream as Kind;
 use mcpgraph_runtime::{Caller, host::Declared};
+use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
 
 /// The server-to-client request an input request is.
 pub(super) fn server_request(request: InputRequest) -> Option<ServerRequest> {
@@ -119,4 +120,34 @@ impl std::fmt::Display for AnswerError {
             Self::Unknown => f.write_str("an answer to an unknown request"),
         }
     }
+}
+
+/// The server's questions, passed on to a client of 2026-07-28 as this
+/// call's own `input_required` result (under the server's keys), which ends
+/// the round; or why the client cannot be asked them.
+pub(super) fn pass_on(
+    requests: InputRequests,
+    state: Option<String>,
+    caller: &Caller,
+    round: &mcpgraph_runtime::Rounds,
+    what: &str,
+) -> DownstreamError {
+    if let Err(stop) = caller.count_questions(requests.len()) {
+        return super::waiting::stopped(what, stop);
+    }
+    for request in requests.values() {
+        if let Some(request) = server_request(request.clone())
+            && let Err(why) = caller.may_ask(&request)
+        {
+            return DownstreamError::new(
+                Kind::Protocol,
+                format!("{what} asked the calling client a question, and {why}"),
+            );
+        }
+    }
+    round.ask_call(caller.slot(), caller.attempt(), requests, state);
+    DownstreamError::of(
+        ErrorKind::InputRequired,
+        format!("{what} waits for the calling client's answers"),
+    )
 }

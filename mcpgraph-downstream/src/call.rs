@@ -21,7 +21,7 @@ use super::{ClientManager, Downstream, DownstreamError};
 use mcpgraph_runtime::{Caller, host::Declared};
 use mcpgraph_runtime::{Downstream as Kind, ErrorKind};
 
-use super::answers::{answer, answer_to, input_request, server_request};
+use super::answers::{answer, answer_to, input_request, pass_on};
 use super::task_call::TASK;
 
 /// How a sealed state names a parked call (see `parking`).
@@ -368,35 +368,5 @@ pub(super) fn parking_full(what: &str, full: &dyn std::fmt::Display) -> Downstre
     DownstreamError::of(
         ErrorKind::Refused,
         format!("{what} asked a question mid-call, and {full}; retry later"),
-    )
-}
-
-/// The server's questions, passed on to a client of 2026-07-28 as this
-/// call's own `input_required` result (under the server's keys), which ends
-/// the round; or why the client cannot be asked them.
-pub(super) fn pass_on(
-    requests: InputRequests,
-    state: Option<String>,
-    caller: &Caller,
-    round: &mcpgraph_runtime::Rounds,
-    what: &str,
-) -> DownstreamError {
-    if let Err(stop) = caller.count_questions(requests.len()) {
-        return super::waiting::stopped(what, stop);
-    }
-    for request in requests.values() {
-        if let Some(request) = server_request(request.clone())
-            && let Err(why) = caller.may_ask(&request)
-        {
-            return DownstreamError::new(
-                Kind::Protocol,
-                format!("{what} asked the calling client a question, and {why}"),
-            );
-        }
-    }
-    round.ask_call(caller.slot(), caller.attempt(), requests, state);
-    DownstreamError::of(
-        ErrorKind::InputRequired,
-        format!("{what} waits for the calling client's answers"),
     )
 }

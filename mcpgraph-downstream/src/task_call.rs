@@ -21,8 +21,7 @@ use rmcp::model::{
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 
-use super::answers::answer;
-use super::call::pass_on;
+use super::answers::{answer, pass_on};
 use super::connection::Connection;
 use super::{ClientManager, Downstream, DownstreamError};
 use mcpgraph_runtime::Caller;

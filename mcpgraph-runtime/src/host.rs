@@ -8,7 +8,7 @@
 
 pub use crate::one_copy::{OneCopy, one_copy};
 pub use crate::questions::{
-    Budget, Declared, Journal, Journaled, Owner, Slot, Step, Stop, Unanswered, WaitClock,
+    Budget, Declared, JournalSink, Owner, Slot, Stop, Unanswered, WaitClock,
 };
 pub use crate::servers::convert;
 pub use crate::servers::{

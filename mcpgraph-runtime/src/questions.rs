@@ -33,7 +33,7 @@ mod wait_clock;
 pub use budget::{Budget, Stop};
 pub use caller::Caller;
 pub use declared::Declared;
-pub use journal::{Journal, Journaled, Step};
+pub use journal::JournalSink;
 pub use owner::Owner;
 pub use rounds::Rounds;
 pub use saved::Saved;

@@ -12,6 +12,7 @@
 mod journal;
 mod runner;
 mod sealer;
+mod steps;
 mod wire;
 
 use std::sync::Arc;

@@ -66,7 +66,7 @@ impl FanOutCall {
         round
             .begin_call(&slot, self.server, self.tool)
             .await
-            .map_err(|e| self.error(ErrorKind::TaskInterrupted, e.to_string()))?;
+            .map_err(|why| self.error(ErrorKind::TaskInterrupted, why))?;
         let first = round.attempt(&slot).unwrap_or(1);
         let result = self.tries(arguments, resilience, first).await?;
         round.record_call(slot, serde_json::to_value(&result).unwrap_or_default());

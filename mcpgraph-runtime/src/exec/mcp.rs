@@ -69,7 +69,7 @@ impl Execution {
                     round
                         .begin_call(&Slot::node(self.current), server, tool)
                         .await
-                        .map_err(|e| self.error(ErrorKind::TaskInterrupted, e.to_string()))?;
+                        .map_err(|why| self.error(ErrorKind::TaskInterrupted, why))?;
                 }
                 let result = self
                     .call_with(server, tool, arguments, caller.as_ref(), resilience)

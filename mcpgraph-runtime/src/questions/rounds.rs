@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rmcp::model::{InputRequests, InputResponses};
 use serde_json::Value;
 
-use super::journal::{Interrupted, Journal, Journaled};
+use super::journal::JournalSink;
 use super::saved::{FORMAT, Pending, Saved};
 use super::slot::Slot;
 
@@ -43,7 +43,7 @@ pub struct Rounds {
     /// Set when a call asks: the round will stop.
     stopping: tokio::sync::watch::Sender<bool>,
     /// A task's round: where its journal goes.
-    journal: std::sync::OnceLock<Journal>,
+    journal: std::sync::OnceLock<std::sync::Arc<dyn JournalSink>>,
 }
 
 #[derive(Debug, Default)]
@@ -101,46 +101,23 @@ impl Rounds {
 
     /// From now on, tells `journal` what the round learns (a task's
     /// round); once.
-    pub fn journal_to(&self, journal: Journal) {
+    pub fn journal_to(&self, journal: std::sync::Arc<dyn JournalSink>) {
         let _ = self.journal.set(journal);
     }
 
-    fn journal(&self, entry: Journaled) {
-        if let Some(journal) = self.journal.get() {
-            journal.send(entry);
-        }
-    }
-
     /// Call `slot` of `server`'s `tool` is about to be made (none of the
-    /// tape's entries was for it): refused if it is the call a stopped
-    /// replica had in flight and may not be made again; otherwise
-    /// journaled, and made once the journal holds it.
+    /// tape's entries was for it): in a task, made once the journal holds
+    /// it, or refused with the reason (see [`JournalSink::began`]).
     pub(crate) async fn begin_call(
         &self,
         slot: &Slot,
         server: &str,
         tool: &str,
-    ) -> Result<(), Interrupted> {
-        let Some(journal) = self.journal.get() else {
-            return Ok(());
-        };
-        if journal.interrupted.contains(slot) {
-            return Err(Interrupted::InFlight {
-                slot: slot.to_string(),
-            });
+    ) -> Result<(), String> {
+        match self.journal.get() {
+            Some(journal) => journal.began(slot, server, tool).await,
+            None => Ok(()),
         }
-        let began = Journaled::Began {
-            slot: slot.clone(),
-            server: server.to_owned(),
-            tool: tool.to_owned(),
-        };
-        journal
-            .keep(began)
-            .await
-            .map_err(|why| Interrupted::Unkept {
-                slot: slot.to_string(),
-                why,
-            })
     }
 
     /// Counts `n` more questions asked by downstream servers; the total
@@ -200,10 +177,9 @@ impl Rounds {
 
     /// Records what the call `slot` got this round.
     pub(crate) fn record_call(&self, slot: Slot, value: Value) {
-        self.journal(Journaled::Ended {
-            slot: slot.clone(),
-            value: value.clone(),
-        });
+        if let Some(journal) = self.journal.get() {
+            journal.ended(&slot, &value);
+        }
         self.inner().tape.push((slot, value));
     }
 

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpgraph_runtime::host::{CallerToken, Journaled, Slot, Step};
+use mcpgraph_runtime::host::{CallerToken, Slot};
 use rmcp::model::ClientCapabilities;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -24,6 +24,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::oneshot;
 
 use super::sealer::{JournalError, Sealer};
+use super::steps::{Journaled, Step};
 use crate::{TaskId, TaskStore};
 
 /// How long a replica holds a task it runs without renewing (it renews
@@ -83,7 +84,7 @@ pub(super) enum Entry {
 /// the call in flight when the journal ends (its slot, server and
 /// tool), and the last round that asked.
 pub(super) fn replay(sealer: &Sealer, journal: Vec<Value>) -> Result<Replay, JournalError> {
-    let mut entries = journal.into_iter().map(|v| sealer.open(v));
+    let mut entries = journal.into_iter().map(|v| sealer.open::<Entry>(v));
     let start = match entries.next() {
         Some(Ok(Entry::Start(start))) => *start,
         Some(Err(why)) => return Err(why),

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpgraph_runtime::host::{Journal, Journaled, Owner, RoundEnd, Slot, Step, TaskEngine};
+use mcpgraph_runtime::host::{Owner, RoundEnd, Slot, TaskEngine};
 use mcpgraph_runtime::{Caller, ProgressEvent, Rounds, Saved};
 use rmcp::model::{CallToolResult, ContentBlock, InputResponses};
 use serde_json::Value;
@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::journal::{self, KeptToken, LEASE, Start, may_repeat};
 use super::sealer::{JournalError, Sealer};
+use super::steps::{Journaled, Sink, Step};
 use crate::{Outcome, Status, StoreError, TaskId, TaskStore};
 
 /// How often a task's status message may change in the store at most: a
@@ -99,9 +100,11 @@ impl Runner {
             Arc::clone(&self.sealer),
             steps,
         ));
-        let journal = |interrupted: Vec<Slot>| Journal {
-            sink: Some(sink.clone()),
-            interrupted,
+        let journal = |interrupted: Vec<Slot>| {
+            Arc::new(Sink {
+                steps: sink.clone(),
+                interrupted,
+            })
         };
         self.first.journal_to(journal(self.interrupted.clone()));
         let mut next = Some(Arc::clone(&self.first));
@@ -148,10 +151,7 @@ impl Runner {
                 RoundEnd::Failed { code, message } => break End::Failed { code, message },
                 RoundEnd::Asked { requests, saved } => (requests, saved),
             };
-            let _ = sink.send(Step {
-                entry: Journaled::Asked { round },
-                kept: None,
-            });
+            let _ = sink.send(Step::sent(Journaled::Asked { round }));
             match self.ask(round, requests).await {
                 Ok(Some(answers)) => (saved, responses) = (next_saved, answers),
                 Ok(None) => break End::Cancelled,

@@ -12,7 +12,6 @@ use mcpgraph_secrets::Binding;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::journal::Entry;
 use crate::TaskId;
 
 /// A journal entry or an answer as the store keeps it: sealed, or the mark
@@ -73,13 +72,16 @@ impl Sealer {
         }
     }
 
-    /// `entry` as the store keeps it.
-    pub(super) fn seal(&self, entry: &Entry) -> Value {
+    /// A journal `entry` as the store keeps it.
+    pub(super) fn seal<T: Serialize>(&self, entry: &T) -> Value {
         seal(&self.keys, &self.journal, entry)
     }
 
-    /// The entry the store kept as `value`.
-    pub(super) fn open(&self, value: Value) -> Result<Entry, JournalError> {
+    /// The journal entry the store kept as `value`.
+    pub(super) fn open<T: for<'de> Deserialize<'de>>(
+        &self,
+        value: Value,
+    ) -> Result<T, JournalError> {
         open(&self.keys, &self.journal, value)
     }
 
