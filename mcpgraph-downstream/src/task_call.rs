@@ -130,15 +130,7 @@ impl ClientManager {
             }
         };
         let timeout = downstream.spec.timeout();
-        let outcome = match caller {
-            Some(caller) => tokio::select! {
-                outcome = caller.clock().timeout(timeout, work) => outcome,
-                stop = caller.budget().stopped() => {
-                    return Err(super::waiting::stopped(what, stop));
-                }
-            },
-            None => tokio::time::timeout(timeout, work).await.ok(),
-        };
+        let outcome = super::waiting::bounded(caller, timeout, what, work).await?;
         match outcome {
             None => Err(DownstreamError::new(
                 Kind::TimedOut,

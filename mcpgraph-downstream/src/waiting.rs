@@ -140,14 +140,7 @@ pub(super) async fn wait(
                 None => Next::Answer(response.await),
             }
         };
-        match caller {
-            // A limit on the call's questions stops it (see `Budget`).
-            Some(caller) => tokio::select! {
-                outcome = caller.clock().timeout(waiting.timeout, work) => outcome,
-                stop = caller.budget().stopped() => return Err(stopped(&waiting.what, stop)),
-            },
-            None => tokio::time::timeout(waiting.timeout, work).await.ok(),
-        }
+        bounded(caller, waiting.timeout, &waiting.what, work).await?
     };
     let what = waiting.what.clone();
     let note = waiting.registered.as_ref().and_then(Registered::problem);
@@ -233,6 +226,25 @@ pub(super) async fn wait(
                 DownstreamError::new(kind, format!("{what} failed: {e}"))
             }
         }),
+    }
+}
+
+/// `work`, a part of downstream call `what`, within `timeout` (on the
+/// caller's clock, which leaves out the time it takes to answer); `None`
+/// when the time ran out. A limit on the call's questions stops it (see
+/// `Budget`).
+pub(super) async fn bounded<T>(
+    caller: Option<&Caller>,
+    timeout: std::time::Duration,
+    what: &str,
+    work: impl Future<Output = T>,
+) -> Result<Option<T>, DownstreamError> {
+    match caller {
+        Some(caller) => tokio::select! {
+            outcome = caller.clock().timeout(timeout, work) => Ok(outcome),
+            stop = caller.budget().stopped() => Err(stopped(what, stop)),
+        },
+        None => Ok(tokio::time::timeout(timeout, work).await.ok()),
     }
 }
 
