@@ -2,13 +2,17 @@
 //! (the conformance fixture, which makes every call of a client that
 //! declares the tasks extension a task) over streamable HTTP. The calling
 //! graph gets the task, polls it to its end and returns its result; a
-//! call that runs out of its `timeoutMs` cancels the task downstream.
+//! call that runs out of its `timeoutMs` cancels the task downstream; a
+//! question the task asks reaches the calling client (asked live, or as
+//! the round's `input_required`) and its answer goes back to the task.
 
 use std::time::{Duration, Instant};
 
 use mcpgraph::Engine;
 use mcpgraph::TransportSpec;
-use mcpgraph_tests::{HttpServer, engine_call, replace_server};
+use mcpgraph_tests::{
+    HttpServer, Sdk, call_text, engine_call, program_target, replace_server, run_sdk_client_with,
+};
 use serde_json::json;
 
 mod graph {
@@ -96,4 +100,56 @@ async fn a_downstream_task_is_polled_to_its_end_or_cancelled() {
         "the remote task was not cancelled: {}",
         remote.stderr()
     );
+}
+
+/// The calling graph compiled as a server, its `remote` the conformance
+/// fixture over HTTP.
+fn calling_graph(remote: &HttpServer, tag: &str) -> Vec<String> {
+    let file = std::env::temp_dir().join(format!(
+        "mcpgraph-downstream-tasks-{tag}-{}.json",
+        std::process::id()
+    ));
+    let servers = json!({ "mcpServers": { "remote": { "type": "http", "url": remote.url() } } });
+    std::fs::write(&file, servers.to_string()).expect("write --mcp file");
+    vec!["--mcp".to_owned(), file.to_string_lossy().into_owned()]
+}
+
+/// A client answers `decline` to the question the downstream task asks:
+/// the question reaches it as the task wrote it, the answer reaches the
+/// task (which takes its decline route), and the task's result is the
+/// call's.
+async fn a_question_inside_a_downstream_task_is_answered(modern: bool) {
+    let remote = remote_graph().await;
+    let fixture = std::path::Path::new(env!("CARGO_BIN_EXE_downstream_tasks_fixture"));
+    let tag = if modern { "modern" } else { "session" };
+    let (target, _server) = program_target(fixture, &calling_graph(&remote, tag), false).await;
+    let calls = json!([{ "name": "remote_asks", "arguments": { "message": "Who are you?" } }]);
+    let mut options = vec!["--elicit", "decline"];
+    if modern {
+        options.push("--modern");
+    }
+    let run = run_sdk_client_with(Sdk::Python, &target, &calls, &options).await;
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let asked = run.asked();
+    assert_eq!(asked.len(), 1, "{run:?}");
+    assert_eq!(asked[0]["params"]["message"], "Who are you?", "{run:?}");
+    let (text, is_error) = call_text(run.calls()[0]);
+    assert!(!is_error, "{text}");
+    let result: serde_json::Value = serde_json::from_str(&text).expect("a JSON result");
+    assert_eq!(result, json!({ "action": "decline" }), "{run:?}");
+    assert!(
+        logged(&remote, "started a task for tool `test_elicitation`").await,
+        "the remote server ran no task: {}",
+        remote.stderr()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_question_inside_a_downstream_task_reaches_a_live_client() {
+    a_question_inside_a_downstream_task_is_answered(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_question_inside_a_downstream_task_becomes_the_rounds_input_required() {
+    a_question_inside_a_downstream_task_is_answered(true).await;
 }
