@@ -57,5 +57,11 @@ if [[ " $* " != *" --quick "* ]]; then
     redis_target="${CARGO_TARGET_DIR:-$root/target}/bench-redis"
     CARGO_TARGET_DIR="$redis_target" cargo build --release -p mcpgraph-bench-graph --features task-store-redis
     export MCPGRAPH_BENCH_REDIS_GRAPH="$redis_target/release/bench-graph"
+    # The mcp-proxy rows' peer, built once (its build directory is removed
+    # after the install; only the binary stays).
+    proxy_root="${CARGO_TARGET_DIR:-$root/target}/mcp-proxy"
+    if [[ ! -x "$proxy_root/bin/mcp-proxy" ]]; then
+        cargo install mcp-proxy --version 0.6.0 --locked --root "$proxy_root"
+    fi
 fi
 exec "${CARGO_TARGET_DIR:-$root/target}/release/bench" "$@"

@@ -1,7 +1,8 @@
-//! A raw HTTP/1.1 client for stateless streamable-HTTP MCP servers: one
-//! keep-alive connection, JSON-RPC POSTs to `/mcp`, JSON replies. The
-//! replies are read with the test harness's HTTP/1.1 reader
-//! (`mcpgraph_tests::http1`).
+//! A raw HTTP/1.1 client for streamable-HTTP MCP servers: one keep-alive
+//! connection, JSON-RPC POSTs to the server's path (`/mcp` for ours),
+//! JSON or one-event SSE replies; stateless, or in a session it opens
+//! with `initialize`. The replies are read with the test harness's
+//! HTTP/1.1 reader (`mcpgraph_tests::http1`).
 
 use std::io::{BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -14,6 +15,9 @@ pub struct Connection {
     writer: TcpStream,
     reader: BufReader<TcpStream>,
     host: String,
+    path: String,
+    /// The session's `Mcp-Session-Id` header line, once one is open.
+    session: String,
     next_id: u64,
 }
 
@@ -29,8 +33,34 @@ impl Connection {
             writer: stream,
             reader,
             host: addr.to_string(),
+            path: "/mcp".to_owned(),
+            session: String::new(),
             next_id: 1,
         })
+    }
+
+    /// A connection to the server at `path` on `addr`, in a session of
+    /// its own: `initialize`, then `notifications/initialized`.
+    pub fn open_session(addr: SocketAddr, path: &str) -> Result<Self, String> {
+        let mut connection = Self::open(addr)?;
+        connection.path = path.to_owned();
+        let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpgraph-bench","version":"0.0.0"}}}"#;
+        let reply = connection.send(initialize, "")?;
+        let status = reply.status()?;
+        if status != 200 {
+            return Err(format!("initialize: HTTP {status}"));
+        }
+        let session = reply
+            .header("mcp-session-id")
+            .ok_or("initialize: no Mcp-Session-Id in the reply")?;
+        connection.session = format!("Mcp-Session-Id: {session}\r\n");
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let headers = "MCP-Protocol-Version: 2025-06-18\r\n";
+        let status = connection.send(initialized, headers)?.status()?;
+        if !(200..300).contains(&status) {
+            return Err(format!("notifications/initialized: HTTP {status}"));
+        }
+        Ok(connection)
     }
 
     /// POSTs a `tools/call` and returns the JSON-RPC reply.
@@ -72,17 +102,25 @@ impl Connection {
         self.post(id, &body.to_string(), &headers)
     }
 
-    /// POSTs `body` (request `id`) with `headers` (each ending in CRLF).
-    fn post(&mut self, id: u64, body: &str, headers: &str) -> Result<Value, String> {
+    /// POSTs `body` with `headers` (each ending in CRLF) and the session's;
+    /// the HTTP response.
+    fn send(&mut self, body: &str, headers: &str) -> Result<http1::Message, String> {
         let request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+            "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{headers}{}Content-Length: {}\r\n\r\n{body}",
+            self.path,
             self.host,
+            self.session,
             body.len()
         );
         self.writer
             .write_all(request.as_bytes())
             .map_err(|e| format!("write: {e}"))?;
-        let reply = http1::read_response(&mut self.reader, "POST")?;
+        http1::read_response(&mut self.reader, "POST")
+    }
+
+    /// POSTs `body` (request `id`) with `headers` (each ending in CRLF).
+    fn post(&mut self, id: u64, body: &str, headers: &str) -> Result<Value, String> {
+        let reply = self.send(body, headers)?;
         let status = reply.status()?;
         let content_type = reply
             .header("content-type")

@@ -43,6 +43,9 @@ pub struct Row {
     pub ours: Cell,
     pub hand: Cell,
     pub mcpgraph: Cell,
+    /// A peer of this row only (the physical limit, mcp-proxy): its name
+    /// and figure.
+    pub other: Option<(&'static str, Cell)>,
     /// The same graph server built from an earlier commit
     /// (`MCPGRAPH_BENCH_BASELINE`), when the run has one.
     pub baseline: Option<Cell>,
@@ -104,19 +107,27 @@ fn fmt_ratio(r: Option<f64>) -> String {
     }
 }
 
-/// The markdown table; with a baseline peer in the run, two more columns:
-/// its figure and how many times better ours is than it.
+/// The markdown table; with rows that have a peer of their own, three more
+/// columns: its name, its figure and how many times better ours is; with a
+/// baseline peer in the run, two more: its figure and how many times
+/// better ours is than it.
 pub fn table(rows: &[Row]) -> String {
+    let with_other = rows.iter().any(|r| r.other.is_some());
     let with_baseline = rows.iter().any(|r| r.baseline.is_some());
     let mut out = String::new();
+    let mut rule = "|---|---|---|---:|---:|---:|---:|---:|".to_owned();
     out.push_str(
         "| section | workload | figure | ours (generated) | hand-written rmcp | ours vs hand-written | mcpGraph 0.1.23 | ours vs mcpGraph |",
     );
-    out.push_str(if with_baseline {
-        " baseline (before) | ours vs baseline |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n"
-    } else {
-        "\n|---|---|---|---:|---:|---:|---:|---:|\n"
-    });
+    if with_other {
+        out.push_str(" other peer | its figure | ours vs it |");
+        rule.push_str("---|---:|---:|");
+    }
+    if with_baseline {
+        out.push_str(" baseline (before) | ours vs baseline |");
+        rule.push_str("---:|---:|");
+    }
+    let _ = write!(out, "\n{rule}\n");
     for row in rows {
         let _ = write!(
             out,
@@ -130,6 +141,19 @@ pub fn table(rows: &[Row]) -> String {
             fmt_cell(&row.mcpgraph, row.unit),
             fmt_ratio(row.ratio(&row.mcpgraph)),
         );
+        if with_other {
+            match &row.other {
+                Some((peer, cell)) => {
+                    let _ = write!(
+                        out,
+                        " {peer} | {} | {} |",
+                        fmt_cell(cell, row.unit),
+                        fmt_ratio(row.ratio(cell))
+                    );
+                }
+                None => out.push_str(" | | |"),
+            }
+        }
         if with_baseline {
             let base = row.baseline.clone().unwrap_or_else(Cell::na);
             let _ = write!(

@@ -55,6 +55,7 @@ pub(crate) fn build_rows(config: &Config) -> Result<Vec<Row>, String> {
             mcpgraph: loads[ts_files[k].to_string_lossy().as_ref()]
                 .as_f64()
                 .map_or_else(Cell::na, Cell::Value),
+            other: None,
             baseline: None,
         });
     }
@@ -180,6 +181,7 @@ fn rebuild_row(
         ours: Cell::Value(median(&rebuild[0])),
         hand: Cell::Value(median(&rebuild[1])),
         mcpgraph: Cell::Text("none (interpreted)".into()),
+        other: None,
         baseline: config.baseline.as_ref().map(|_| match rebuild.get(2) {
             Some(samples) => Cell::Value(median(samples)),
             None => Cell::Text("needs MCPGRAPH_BENCH_BASELINE_SRC".into()),
@@ -204,6 +206,7 @@ fn size_row(config: &Config) -> Result<Row, String> {
         ours: Cell::Value(size("bench-graph")?),
         hand: Cell::Value(size("bench-handwritten")?),
         mcpgraph: Cell::Value(node_modules),
+        other: None,
         baseline: config.base_cell(|_| match &config.baseline {
             Some(b) => std::fs::metadata(b.bin_dir.join("bench-graph"))
                 .map_or_else(|_| Cell::na(), |m| Cell::Value(m.len() as f64 / 1e6)),

@@ -48,6 +48,7 @@ fn launches(config: &Config) -> Result<Vec<Launch>, String> {
     let slow = serde_json::json!({"command": config.bin_dir.join("bench-slow"), "args": []});
     let mcp = serde_json::json!({"mcpServers": {
         "s1": slow, "s2": slow, "s3": slow, "s4": slow,
+        "echo": {"command": config.bin_dir.join("bench-raw-echo"), "args": []},
     }});
     let mcp_json = config.work.join("fanout-mcp.json");
     std::fs::write(&mcp_json, mcp.to_string()).map_err(|e| e.to_string())?;
@@ -176,6 +177,7 @@ pub(crate) fn fan_out_rows(config: &Config) -> Result<Vec<Row>, String> {
             ours: figure(find(OURS, w), q),
             hand: figure(find(HAND, w), q),
             mcpgraph: figure(find(TS, w), q),
+            other: None,
             baseline: config.baseline.as_ref().map(|_| figure(base, q)),
         }
     };
@@ -208,6 +210,7 @@ pub(crate) fn fan_out_rows(config: &Config) -> Result<Vec<Row>, String> {
             ours: Cell::Value(seq_p50 / par_p50),
             hand: Cell::na(),
             mcpgraph: Cell::na(),
+            other: None,
             baseline: None,
         },
         row(&each, "p50", &for_each, 0.5),

@@ -59,6 +59,7 @@ fn measure(config: &Config, mcpgraph: &Path, work: &Path) -> Result<Vec<Row>, St
         ours: Cell::Value(value),
         hand: Cell::na(),
         mcpgraph: Cell::Text(ts.into()),
+        other: None,
         baseline: config
             .baseline
             .as_ref()

@@ -84,6 +84,7 @@ pub(crate) fn latency(
                 ours: Cell::Value(stats[OURS][k]),
                 hand: Cell::Value(stats[HAND][k]),
                 mcpgraph: Cell::Value(stats[TS][k]),
+                other: None,
                 baseline: config.base_cell(|i| Cell::Value(stats[i][k])),
             });
         }
@@ -109,6 +110,7 @@ fn per_node_row(config: &Config, p50s: &[(&str, Vec<f64>)]) -> Option<Row> {
         ours: cell(OURS),
         hand: Cell::na(),
         mcpgraph: cell(TS),
+        other: None,
         baseline: config.base_cell(cell),
     })
 }

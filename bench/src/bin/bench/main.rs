@@ -5,8 +5,12 @@
 //! prints the markdown table and writes it with a chart.
 //!
 //! ```text
-//! bench [--quick] [--rebuild] [--out DIR]
+//! bench [--quick] [--rebuild] [--out DIR] [--only MEASURE,...]
 //! ```
+//!
+//! `--only` runs the measures named (the module names below: `latency`,
+//! `limit`, `proxy`, …; the throughput rows also run the latency they are
+//! sized from) and writes under the release directory's `bench-only/`.
 //!
 //! A fourth peer, the **baseline**, joins when `MCPGRAPH_BENCH_BASELINE`
 //! names a `bench-graph` binary built from an earlier commit (release, in a
@@ -21,9 +25,11 @@
 //! on a slow figure.
 //!
 //! One module a measure, each returning its rows of the table: [`startup`],
-//! [`latency`], [`throughput`] (stdio and HTTP), [`tasks`] (a call as an
+//! [`latency`], [`throughput`] (stdio and HTTP), [`limit`] (the physical
+//! limit: a raw echo server with no SDK beside ours and the hand-written), [`tasks`] (a call as an
 //! MCP task, memory and Redis stores), [`memory`], [`fan_out`]
-//! (its own peers: `parallel` and `forEach` over slow servers), [`micro`],
+//! (its own peers: `parallel` and `forEach` over slow servers), [`proxy`]
+//! (mcp-proxy as a peer, full runs only), [`micro`],
 //! [`build`] (the build side) and [`first_build`] (the starter crate's first
 //! build, full runs only); [`output`] writes the results.
 
@@ -31,10 +37,12 @@ mod build;
 mod fan_out;
 mod first_build;
 mod latency;
+mod limit;
 mod memory;
 mod micro;
 mod output;
 mod per_node;
+mod proxy;
 mod startup;
 mod tasks;
 mod throughput;
@@ -132,15 +140,20 @@ fn run() -> Result<(), String> {
     let mut quick = false;
     let mut rebuild = false;
     let mut out: Option<PathBuf> = None;
+    let mut only: Option<Vec<String>> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => quick = true,
             "--rebuild" => rebuild = true,
             "--out" => out = args.next().map(PathBuf::from),
+            "--only" => {
+                let list = args.next().ok_or("--only needs a list of measures")?;
+                only = Some(list.split(',').map(str::to_owned).collect());
+            }
             other => {
                 return Err(format!(
-                    "unknown argument `{other}` (use --quick, --rebuild, --out DIR)"
+                    "unknown argument `{other}` (use --quick, --rebuild, --out DIR, --only LIST)"
                 ));
             }
         }
@@ -157,7 +170,9 @@ fn run() -> Result<(), String> {
     let work = bin_dir.join("bench-work");
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let out = out.unwrap_or_else(|| {
-        if quick {
+        if only.is_some() {
+            bin_dir.join("bench-only")
+        } else if quick {
             bin_dir.join("bench-quick")
         } else {
             root.join("docs/bench")
@@ -239,27 +254,59 @@ fn run() -> Result<(), String> {
         config.out.display()
     ));
 
+    let runs = |measure: &str| only.as_ref().is_none_or(|o| o.iter().any(|m| m == measure));
     let mut rows = Vec::new();
-    rows.extend(startup::startup(&config)?);
-    let (latency_rows, mean_latency) = latency::latency(&config, &workloads)?;
-    rows.extend(latency_rows);
-    rows.extend(throughput::throughput_stdio(
-        &config,
-        &workloads,
-        &mean_latency,
-    )?);
-    rows.extend(throughput::throughput_http(
-        &config,
-        &workloads,
-        &mean_latency,
-    )?);
-    rows.extend(tasks::task_rows(&config, &workloads)?);
-    rows.extend(memory::memory(&config, &workloads)?);
-    rows.extend(fan_out::fan_out_rows(&config)?);
-    rows.extend(per_node::in_process(&config)?);
-    rows.extend(micro::micro_rows(&config)?);
-    rows.extend(build::build_rows(&config)?);
-    rows.extend(first_build::first_build_rows(&config)?);
+    if runs("startup") {
+        rows.extend(startup::startup(&config)?);
+    }
+    let throughput = runs("throughput") || runs("throughput_stdio") || runs("throughput_http");
+    let mut mean_latency = Vec::new();
+    if runs("latency") || throughput {
+        let (latency_rows, means) = latency::latency(&config, &workloads)?;
+        rows.extend(latency_rows);
+        mean_latency = means;
+    }
+    if runs("throughput") || runs("throughput_stdio") {
+        rows.extend(throughput::throughput_stdio(
+            &config,
+            &workloads,
+            &mean_latency,
+        )?);
+    }
+    if runs("limit") {
+        rows.extend(limit::limit_rows(&config, &workloads)?);
+    }
+    if runs("throughput") || runs("throughput_http") {
+        rows.extend(throughput::throughput_http(
+            &config,
+            &workloads,
+            &mean_latency,
+        )?);
+    }
+    if runs("tasks") {
+        rows.extend(tasks::task_rows(&config, &workloads)?);
+    }
+    if runs("memory") {
+        rows.extend(memory::memory(&config, &workloads)?);
+    }
+    if runs("fan_out") {
+        rows.extend(fan_out::fan_out_rows(&config)?);
+    }
+    if runs("proxy") {
+        rows.extend(proxy::proxy_rows(&config)?);
+    }
+    if runs("per_node") {
+        rows.extend(per_node::in_process(&config)?);
+    }
+    if runs("micro") {
+        rows.extend(micro::micro_rows(&config)?);
+    }
+    if runs("build") {
+        rows.extend(build::build_rows(&config)?);
+    }
+    if runs("first_build") {
+        rows.extend(first_build::first_build_rows(&config)?);
+    }
 
     let elapsed = started.elapsed();
     let table = report::table(&rows);

@@ -53,6 +53,7 @@ pub(crate) fn memory(config: &Config, workloads: &[Workload]) -> Result<Vec<Row>
         ours: Cell::Value(v[OURS]),
         hand: Cell::Value(v[HAND]),
         mcpgraph: Cell::Value(v[TS]),
+        other: None,
         baseline: config.base_cell(|i| Cell::Value(v[i])),
     };
     Ok(vec![

@@ -79,6 +79,7 @@ pub(crate) fn micro_rows(config: &Config) -> Result<Vec<Row>, String> {
         ours: pick(&ours, group, workload),
         hand: Cell::na(),
         mcpgraph: pick(&js, js_group, workload),
+        other: None,
         baseline: None,
     };
     for name in &ordered {

@@ -122,6 +122,18 @@ pub(crate) fn write_results(
          the history functions, one call at a time), all calling the same servers \
          (`bench-slow`: answers after the `ms` it is given, calls served concurrently). \
          \"Ours, one call at a time\" is the same `parallel` node with `maxConcurrency: 1`.\n\
+         - Physical limit: `bench-raw-echo` (`bench/src/bin/raw_echo.rs`) answers the \
+         transform-only call with serde_json and a pipe, no MCP SDK and no async runtime \
+         (the replies to every request already read in one write); ours and the \
+         hand-written server are measured beside it, interleaved, with the same client.\n\
+         - mcp-proxy (full runs only): crates.io `mcp-proxy` 0.6.0, installed by \
+         `scripts/bench.sh` under the target directory, serving streamable HTTP in \
+         sessions (it has no stateless mode in its default build) with the raw echo \
+         server and four `bench-slow` servers behind it; ours is `bench-fanout` in \
+         sessions (`serve --http`) with the same servers: tool `hop` (`entry` → `mcp` → \
+         `exit`) against `echo/echo`, and the `parallel` node `fan_out` against a \
+         `[[composite_tools]]` entry over the four. The same raw HTTP/1.1 client, one \
+         session per connection.\n\
          - mcpGraph logs at debug level on stderr, always (sent to /dev/null here); that \
          cost is part of its figures, as shipped.\n\
          - The machine is shared with other builds: figures are noisy; the ratios, \
@@ -149,6 +161,9 @@ pub(crate) fn write_results(
                 "mcpgraph": cell(&r.mcpgraph),
                 "ratio_vs_hand_written": r.ratio(&r.hand),
                 "ratio_vs_mcpgraph": r.ratio(&r.mcpgraph),
+                "other_peer": r.other.as_ref().map(|(peer, _)| *peer),
+                "other": r.other.as_ref().map(|(_, c)| cell(c)),
+                "ratio_vs_other": r.other.as_ref().and_then(|(_, c)| r.ratio(c)),
                 "baseline": r.baseline.as_ref().map(cell),
                 "ratio_vs_baseline": r.baseline.as_ref().and_then(|b| r.ratio(b)),
             })

@@ -49,6 +49,7 @@ pub(crate) fn in_process(config: &Config) -> Result<Vec<Row>, String> {
         ours: Cell::Value(median(&samples[0])),
         hand: Cell::na(),
         mcpgraph: Cell::na(),
+        other: None,
         baseline: base_cell,
     }])
 }

@@ -26,6 +26,7 @@ pub(crate) fn startup(config: &Config) -> Result<Vec<Row>, String> {
         ours: Cell::Value(median(&samples[OURS])),
         hand: Cell::Value(median(&samples[HAND])),
         mcpgraph: Cell::Value(median(&samples[TS])),
+        other: None,
         baseline: config.base_cell(|i| Cell::Value(median(&samples[i]))),
     }])
 }

@@ -157,6 +157,7 @@ pub(crate) fn task_rows(config: &Config, workloads: &[Workload]) -> Result<Vec<R
             ours: Cell::Value(value),
             hand: Cell::Text("no tasks".into()),
             mcpgraph: Cell::Text("no tasks".into()),
+            other: None,
             baseline: config.base_cell(|_| Cell::na()),
         };
         let (plain_p50, task_p50) = (median(&plain), median(&task));

@@ -24,7 +24,11 @@ fn calls_for(budget: Duration, mean_us: f64, min: usize, max: usize) -> usize {
 
 /// `n` calls with up to 64 in flight over stdio; calls per second, or what
 /// went wrong.
-fn pipelined(peer: &mut StdioPeer, workload: &Workload, n: usize) -> Result<f64, String> {
+pub(crate) fn pipelined(
+    peer: &mut StdioPeer,
+    workload: &Workload,
+    n: usize,
+) -> Result<f64, String> {
     let started = Instant::now();
     let (mut sent, mut done, mut wrong) = (0usize, 0usize, 0usize);
     let mut first_wrong = None;
@@ -128,6 +132,7 @@ pub(crate) fn throughput_stdio(
             ours: cell(OURS),
             hand: cell(HAND),
             mcpgraph: cell(TS),
+            other: None,
             baseline: config.base_cell(cell),
         });
     }
@@ -147,11 +152,22 @@ impl HttpPeer {
 
     /// The peer with `extra` arguments after `serve`'s own.
     pub(crate) fn start_with(launch: &Launch, extra: &[&str]) -> Result<Self, String> {
+        let mut with = vec!["--stateless"];
+        with.extend(extra);
+        Self::spawn(launch, &with)
+    }
+
+    /// The peer serving sessions (not `--stateless`).
+    pub(crate) fn start_sessions(launch: &Launch) -> Result<Self, String> {
+        Self::spawn(launch, &[])
+    }
+
+    fn spawn(launch: &Launch, extra: &[&str]) -> Result<Self, String> {
         let mut args = launch.args.clone();
         if !args.iter().any(|a| a == "serve") {
             args.push("serve".into());
         }
-        args.extend(["--http".into(), "127.0.0.1:0".into(), "--stateless".into()]);
+        args.extend(["--http".into(), "127.0.0.1:0".into()]);
         args.extend(extra.iter().map(|a| (*a).to_owned()));
         let mut child = Command::new(&launch.program)
             .args(&args)
@@ -252,6 +268,7 @@ pub(crate) fn throughput_http(
             ours: Cell::Value(median(&rates[OURS])),
             hand: Cell::Value(median(&rates[HAND])),
             mcpgraph: Cell::Text("stdio only".into()),
+            other: None,
             baseline: config.base_cell(|i| Cell::Value(median(&rates[i]))),
         });
     }
