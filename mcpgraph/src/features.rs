@@ -1,7 +1,28 @@
 //! What this build was compiled with: the facade's cargo features that add
 //! transports (`http-server`, `http-client`, `tls`), the error naming one
-//! that is missing, and the build-time checks of a graph's HTTP servers
+//! that is missing, the allocator `allocator!()` counts over (`mimalloc`),
+//! and the build-time checks of a graph's HTTP servers
 //! that generated code calls (`rt::require_tls`, `rt::require_http_client`).
+
+/// The allocator `allocator!()` counts over: mimalloc with the `mimalloc`
+/// feature, else the system's.
+#[cfg(feature = "mimalloc")]
+pub type DefaultAllocator = mimalloc::MiMalloc;
+/// See the other [`DefaultAllocator`].
+#[cfg(not(feature = "mimalloc"))]
+pub type DefaultAllocator = std::alloc::System;
+
+/// The [`DefaultAllocator`] itself, for a `static`'s initializer.
+pub const DEFAULT_ALLOCATOR: DefaultAllocator = {
+    #[cfg(feature = "mimalloc")]
+    {
+        mimalloc::MiMalloc
+    }
+    #[cfg(not(feature = "mimalloc"))]
+    {
+        std::alloc::System
+    }
+};
 
 /// Whether this build speaks HTTPS to downstream servers (the `tls`
 /// feature).

@@ -146,6 +146,10 @@
 //!   given at run time fails its calls with that reason.
 //! - `otel`: export tool-call and node spans over OTLP/HTTP
 //!   (`--otlp-endpoint`, to `http://` or `https://` collectors).
+//! - `mimalloc` (default): [`allocator!`]`()` counts over mimalloc (a C
+//!   library, built with the crate) instead of the system allocator:
+//!   1.2-1.5x the calls per second of a loaded server, about the same
+//!   resident memory (transparent huge pages off), +0.2 MB of binary.
 //! - `graph-tests` (default): the graph's own tests, `test` and
 //!   [`graph_tests!`], and `serve --record-failures`. Without it, `test`
 //!   and `serve --record-failures` exit with an error naming the feature;
@@ -163,13 +167,17 @@ pub use mcpgraph_runtime::{
 /// Declares [`CountingAllocator`] the program's global allocator, so that
 /// one evaluation cannot allocate past `maxValueBytes` (see the crate's
 /// "Memory of an evaluation"). Once per program, in the binary's
-/// `main.rs`: `mcpgraph::allocator!()` counts over the system allocator;
-/// `mcpgraph::allocator!(mimalloc::MiMalloc)` over another, given as the
+/// `main.rs`: `mcpgraph::allocator!()` counts over mimalloc (the
+/// `mimalloc` feature, on by default) or else the system allocator;
+/// `mcpgraph::allocator!(std::alloc::System)` over another, given as the
 /// path of a unit struct that implements `GlobalAlloc`.
 #[macro_export]
 macro_rules! allocator {
     () => {
-        $crate::allocator!(::std::alloc::System);
+        #[global_allocator]
+        static MCPGRAPH_GLOBAL_ALLOCATOR: $crate::CountingAllocator<
+            $crate::__private::DefaultAllocator,
+        > = $crate::CountingAllocator::new($crate::__private::DEFAULT_ALLOCATOR);
     };
     ($inner:path) => {
         #[global_allocator]
@@ -187,7 +195,9 @@ mod features;
 /// names it emits. Not a public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::features::{require_http_client, require_tls};
+    pub use crate::features::{
+        DEFAULT_ALLOCATOR, DefaultAllocator, require_http_client, require_tls,
+    };
     pub use mcpgraph_downstream::connect as connect_servers;
     pub use mcpgraph_runtime::codegen::*;
 
