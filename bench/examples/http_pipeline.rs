@@ -8,11 +8,8 @@
 //!     [--tool NAME] [--args JSON] [--calls N] [--rounds R] ADDR [ADDR...]
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
-use mcpgraph_bench::http::Connection;
+use mcpgraph_bench::http::{Connection, spread};
 use mcpgraph_bench::median;
 
 const CONNECTIONS: usize = 64;
@@ -61,30 +58,14 @@ fn main() -> Result<(), String> {
 
 /// `n` calls over 64 connections; calls per second.
 fn run(addr: SocketAddr, tool: &str, args_json: &str, n: usize) -> Result<f64, String> {
-    let next = Arc::new(AtomicUsize::new(0));
     let mut connections = (0..CONNECTIONS)
         .map(|_| Connection::open(addr))
         .collect::<Result<Vec<_>, _>>()?;
-    let started = Instant::now();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = connections
-            .iter_mut()
-            .map(|connection| {
-                let next = Arc::clone(&next);
-                scope.spawn(move || -> Result<(), String> {
-                    while next.fetch_add(1, Ordering::Relaxed) < n {
-                        let reply = connection.call(tool, args_json)?;
-                        if reply.get("error").is_some() || reply["result"]["isError"] == true {
-                            return Err(format!("call failed: {reply}"));
-                        }
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .try_for_each(|h| h.join().map_err(|_| "client thread panicked".to_owned())?)
-    })?;
-    Ok(n as f64 / started.elapsed().as_secs_f64())
+    spread(&mut connections, n, |connection| {
+        let reply = connection.call(tool, args_json)?;
+        if reply.get("error").is_some() || reply["result"]["isError"] == true {
+            return Err(format!("call failed: {reply}"));
+        }
+        Ok(())
+    })
 }

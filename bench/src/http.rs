@@ -6,6 +6,8 @@
 
 use std::io::{BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use mcpgraph_tests::http1;
 use serde_json::Value;
@@ -148,4 +150,33 @@ impl Connection {
         }
         Ok(value)
     }
+}
+
+/// `n` calls spread over `connections`, one in flight on each, `call`
+/// making one on a connection; calls per second.
+pub fn spread(
+    connections: &mut [Connection],
+    n: usize,
+    call: impl Fn(&mut Connection) -> Result<(), String> + Sync,
+) -> Result<f64, String> {
+    let next = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = connections
+            .iter_mut()
+            .map(|connection| {
+                let (next, call) = (&next, &call);
+                scope.spawn(move || -> Result<(), String> {
+                    while next.fetch_add(1, Ordering::Relaxed) < n {
+                        call(connection)?;
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .try_for_each(|h| h.join().map_err(|_| "client thread panicked".to_owned())?)
+    })?;
+    Ok(n as f64 / started.elapsed().as_secs_f64())
 }

@@ -16,11 +16,9 @@ use std::io::{BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcpgraph_bench::http::Connection;
+use mcpgraph_bench::http::{Connection, spread};
 use mcpgraph_bench::report::{Better, Cell, Row};
 use mcpgraph_bench::rpc::Launch;
 use mcpgraph_bench::workloads::check_reply;
@@ -208,29 +206,12 @@ fn fan_call(connection: &mut Connection, side: &Side) -> Result<f64, String> {
 /// `n` hop calls over 32 session connections, one call in flight on
 /// each; calls per second.
 fn concurrent(side: &Side, args: &str, expected: &Value, n: usize) -> Result<f64, String> {
-    let next = Arc::new(AtomicUsize::new(0));
     let mut connections = (0..CONNECTIONS)
         .map(|_| Connection::open_session(side.addr, side.path))
         .collect::<Result<Vec<_>, _>>()?;
-    let started = Instant::now();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = connections
-            .iter_mut()
-            .map(|connection| {
-                let next = Arc::clone(&next);
-                scope.spawn(move || -> Result<(), String> {
-                    while next.fetch_add(1, Ordering::Relaxed) < n {
-                        check_reply(&connection.call(side.hop, args)?, expected)?;
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .try_for_each(|h| h.join().map_err(|_| "client thread panicked".to_owned())?)
-    })?;
-    Ok(n as f64 / started.elapsed().as_secs_f64())
+    spread(&mut connections, n, |connection| {
+        check_reply(&connection.call(side.hop, args)?, expected)
+    })
 }
 
 /// mcp-proxy running on a free loopback port with the raw echo server
