@@ -57,6 +57,9 @@ if [[ " $* " != *" --quick "* ]]; then
     redis_target="${CARGO_TARGET_DIR:-$root/target}/bench-redis"
     CARGO_TARGET_DIR="$redis_target" cargo build --release -p mcpgraph-bench-graph --features task-store-redis
     export MCPGRAPH_BENCH_REDIS_GRAPH="$redis_target/release/bench-graph"
+    # The size row of the stdio-only build (default-features = false).
+    stdio_target="${CARGO_TARGET_DIR:-$root/target}/bench-stdio"
+    CARGO_TARGET_DIR="$stdio_target" cargo build --release -p mcpgraph-bench-graph --no-default-features --bin bench-graph
     # The mcp-proxy rows' peer, built once (its build directory is removed
     # after the install; only the binary stays).
     proxy_root="${CARGO_TARGET_DIR:-$root/target}/mcp-proxy"

@@ -66,6 +66,7 @@ pub(crate) fn build_rows(config: &Config) -> Result<Vec<Row>, String> {
         rows.extend(rebuild_rows(config)?);
     }
     rows.push(size_row(config)?);
+    rows.extend(stdio_size_row(config));
     Ok(rows)
 }
 
@@ -212,6 +213,28 @@ fn size_row(config: &Config) -> Result<Row, String> {
                 .map_or_else(|_| Cell::na(), |m| Cell::Value(m.len() as f64 / 1e6)),
             None => Cell::na(),
         }),
+    })
+}
+
+/// The size of `bench-graph` built with stdio only (`default-features =
+/// false`: no HTTP serving or calling, no TLS, the system allocator), which
+/// `scripts/bench.sh` builds into `bench-stdio/` beside the release
+/// directory in full runs; none without it.
+fn stdio_size_row(config: &Config) -> Option<Row> {
+    let target = config.bin_dir.parent()?;
+    let size = |path: &Path| std::fs::metadata(path).ok().map(|m| m.len() as f64 / 1e6);
+    let ours = size(&target.join("bench-stdio/release/bench-graph"))?;
+    Some(Row {
+        section: "build",
+        workload: "binary size, stdio only (`default-features = false`)".into(),
+        figure: "release, not stripped; the floor as built".into(),
+        unit: "MB",
+        better: Better::Lower,
+        ours: Cell::Value(ours),
+        hand: size(&config.bin_dir.join("bench-handwritten")).map_or_else(Cell::na, Cell::Value),
+        mcpgraph: Cell::na(),
+        other: None,
+        baseline: config.base_cell(|_| Cell::na()),
     })
 }
 
