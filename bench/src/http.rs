@@ -46,8 +46,10 @@ impl Connection {
     pub fn open_session(addr: SocketAddr, path: &str) -> Result<Self, String> {
         let mut connection = Self::open(addr)?;
         connection.path = path.to_owned();
-        let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpgraph-bench","version":"0.0.0"}}}"#;
-        let reply = connection.send(initialize, "")?;
+        // `initialize` is request 1: the calls go on from 2, no id used
+        // twice in the session.
+        let reply = connection.send(&mcpgraph_tests::initialize_body(), "")?;
+        connection.next_id = 2;
         let status = reply.status()?;
         if status != 200 {
             return Err(format!("initialize: HTTP {status}"));

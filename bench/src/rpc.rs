@@ -185,6 +185,42 @@ impl StdioPeer {
         }
     }
 
+    /// `n` calls of `tool` with up to `in_flight` of them written before a
+    /// reply is awaited, each reply put through `check`; calls per second,
+    /// or how many replies were wrong (with the first reason).
+    pub fn pipelined(
+        &mut self,
+        tool: &str,
+        args_json: &str,
+        n: usize,
+        in_flight: usize,
+        check: impl Fn(&Value) -> Result<(), String>,
+    ) -> Result<f64, String> {
+        let started = Instant::now();
+        let (mut sent, mut done, mut wrong) = (0usize, 0usize, 0usize);
+        let mut first_wrong = None;
+        while done < n {
+            while sent < n && sent - done < in_flight {
+                self.send_call(tool, args_json)?;
+                sent += 1;
+            }
+            self.flush()?;
+            let reply = self
+                .recv(REPLY_TIMEOUT)
+                .map_err(|e| format!("{e} after {done} of {n} replies"))?;
+            if let Err(e) = check(&reply.value) {
+                wrong += 1;
+                first_wrong.get_or_insert(e);
+            }
+            done += 1;
+        }
+        let rate = n as f64 / started.elapsed().as_secs_f64();
+        match first_wrong {
+            None => Ok(rate),
+            Some(e) => Err(format!("{wrong} of {n} replies wrong, e.g. {e}")),
+        }
+    }
+
     /// Stops the child (as dropping it does).
     pub fn stop(self) {
         drop(self);

@@ -4,25 +4,13 @@
 //! and the build-time checks of a graph's HTTP servers
 //! that generated code calls (`rt::require_tls`, `rt::require_http_client`).
 
-/// The allocator `allocator!()` counts over: mimalloc with the `mimalloc`
-/// feature, else the system's.
+/// The allocator `allocator!()` counts over (a unit struct, so both its
+/// type and its value): mimalloc with the `mimalloc` feature, else the
+/// system's.
 #[cfg(feature = "mimalloc")]
-pub type DefaultAllocator = mimalloc::MiMalloc;
-/// See the other [`DefaultAllocator`].
+pub use mimalloc::MiMalloc as DefaultAllocator;
 #[cfg(not(feature = "mimalloc"))]
-pub type DefaultAllocator = std::alloc::System;
-
-/// The [`DefaultAllocator`] itself, for a `static`'s initializer.
-pub const DEFAULT_ALLOCATOR: DefaultAllocator = {
-    #[cfg(feature = "mimalloc")]
-    {
-        mimalloc::MiMalloc
-    }
-    #[cfg(not(feature = "mimalloc"))]
-    {
-        std::alloc::System
-    }
-};
+pub use std::alloc::System as DefaultAllocator;
 
 /// Whether this build speaks HTTPS to downstream servers (the `tls`
 /// feature).

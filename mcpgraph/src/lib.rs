@@ -174,10 +174,7 @@ pub use mcpgraph_runtime::{
 #[macro_export]
 macro_rules! allocator {
     () => {
-        #[global_allocator]
-        static MCPGRAPH_GLOBAL_ALLOCATOR: $crate::CountingAllocator<
-            $crate::__private::DefaultAllocator,
-        > = $crate::CountingAllocator::new($crate::__private::DEFAULT_ALLOCATOR);
+        $crate::allocator!($crate::__private::DefaultAllocator);
     };
     ($inner:path) => {
         #[global_allocator]
@@ -195,9 +192,7 @@ mod features;
 /// names it emits. Not a public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::features::{
-        DEFAULT_ALLOCATOR, DefaultAllocator, require_http_client, require_tls,
-    };
+    pub use crate::features::{DefaultAllocator, require_http_client, require_tls};
     pub use mcpgraph_downstream::connect as connect_servers;
     pub use mcpgraph_runtime::codegen::*;
 

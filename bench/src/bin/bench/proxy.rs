@@ -13,7 +13,7 @@
 //!   (`fan_out`); p50 one call at a time.
 
 use std::io::{BufReader, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -223,10 +223,7 @@ struct ProxyProcess {
 
 impl ProxyProcess {
     fn start(program: &Path, work: &Path, echo: &Path, slow: &Path) -> Result<Self, String> {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map_err(|e| format!("a free port: {e}"))?
-            .port();
+        let port = mcpgraph_tests::free_port();
         let backend = |name: &str, command: &Path| {
             format!(
                 "[[backends]]\nname = \"{name}\"\ntransport = \"stdio\"\ncommand = {}\nargs = []\n\n",

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use mcpgraph_bench::report::{Better, Cell, Row};
-use mcpgraph_bench::rpc::{Launch, REPLY_TIMEOUT, StdioPeer};
+use mcpgraph_bench::rpc::{Launch, StdioPeer};
 use mcpgraph_bench::workloads::{Workload, check_reply};
 use mcpgraph_bench::{http, median};
 
@@ -22,36 +22,16 @@ fn calls_for(budget: Duration, mean_us: f64, min: usize, max: usize) -> usize {
     n.clamp(min, max)
 }
 
-/// `n` calls with up to 64 in flight over stdio; calls per second, or what
-/// went wrong.
+/// `n` calls of `workload` with up to 64 in flight over stdio, each reply
+/// checked; calls per second, or what went wrong.
 pub(crate) fn pipelined(
     peer: &mut StdioPeer,
     workload: &Workload,
     n: usize,
 ) -> Result<f64, String> {
-    let started = Instant::now();
-    let (mut sent, mut done, mut wrong) = (0usize, 0usize, 0usize);
-    let mut first_wrong = None;
-    while done < n {
-        while sent < n && sent - done < IN_FLIGHT {
-            peer.send_call(workload.tool, &workload.args_json)?;
-            sent += 1;
-        }
-        peer.flush()?;
-        let reply = peer
-            .recv(REPLY_TIMEOUT)
-            .map_err(|e| format!("{e} after {done} of {n} replies"))?;
-        if let Err(e) = check_reply(&reply.value, &workload.expected) {
-            wrong += 1;
-            first_wrong.get_or_insert(e);
-        }
-        done += 1;
-    }
-    let rate = n as f64 / started.elapsed().as_secs_f64();
-    match first_wrong {
-        None => Ok(rate),
-        Some(e) => Err(format!("{wrong} of {n} replies wrong, e.g. {}", clip(&e))),
-    }
+    peer.pipelined(workload.tool, &workload.args_json, n, IN_FLIGHT, |reply| {
+        check_reply(reply, &workload.expected)
+    })
 }
 
 fn clip(s: &str) -> String {
