@@ -70,13 +70,15 @@ async fn a_server_asking_question_after_question_stops_at_max_questions() {
     let asked = run.asked();
     let methods = |m: &str| asked.iter().filter(|q| q["method"] == m).count();
     // 16 of `ask_forever` (in turn; the 17th is refused before it reaches
-    // the client), then the one of `ask_once`. Sometimes one more
-    // elicitation: the server, cancelled, may ask once more before it sees
-    // the cancellation, and over stdio that question goes to the call then
-    // on the connection (`ask_once`'s; see the report of issue 42).
+    // the client), then the one of `ask_once`. Sometimes one or two more:
+    // the server, cancelled, goes on asking (in turn) until it sees the
+    // cancellation; what it asks after the failed call's end goes to the
+    // call then on the connection (`ask_once`'s; see the report of issue
+    // 42). In the runs seen, at most one of each kind came after the
+    // 16th; CI once saw (9, 9).
     let counts = (methods("roots/list"), methods("elicitation/create"));
     assert!(
-        counts.0 == 8 && (9..=10).contains(&counts.1),
+        (8..=9).contains(&counts.0) && (9..=10).contains(&counts.1),
         "{counts:?}: {asked:?}"
     );
     let (next, next_error) = call_text(calls[1]);
