@@ -40,6 +40,9 @@ pub struct Handler {
     caps: Arc<CallCaps>,
     /// This session's calls in flight.
     session: Arc<AtomicUsize>,
+    /// This session's random name: whom the tasks of a session-era client
+    /// without a credential belong to.
+    session_nonce: u128,
     /// Whether a session-era client can be sent requests (not under
     /// `--stateless`).
     pub(super) sessions: bool,
@@ -58,6 +61,7 @@ impl Clone for Handler {
             tools: Arc::clone(&self.tools),
             caps: Arc::clone(&self.caps),
             session: Arc::clone(&self.session),
+            session_nonce: self.session_nonce,
             sessions: self.sessions,
             state_keys: Arc::clone(&self.state_keys),
             identity: Arc::clone(&self.identity),
@@ -81,6 +85,7 @@ impl Handler {
                 DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
             )),
             session: Arc::default(),
+            session_nonce: tasks::session_nonce(),
             sessions: true,
             state_keys: Arc::new(StateKeys::ephemeral()),
             identity: Arc::new(Stdio),
@@ -132,6 +137,7 @@ impl Handler {
     pub fn for_session(&self) -> Self {
         Self {
             session: Arc::default(),
+            session_nonce: tasks::session_nonce(),
             ..self.clone()
         }
     }
@@ -170,7 +176,20 @@ impl Handler {
         let host = self.tasks.as_ref().ok_or_else(|| {
             McpError::invalid_params("Failed to retrieve task: Task not found", None)
         })?;
-        Ok((host, self.identity.principal(&context.extensions)))
+        Ok((host, self.task_principal(context)))
+    }
+
+    /// Whom the tasks of the request `context` is of belong to: the
+    /// principal its credential names; without one, for a client of the
+    /// session era served with sessions, its session (a task is seen by
+    /// the session that started it alone); else no one (stdio's one
+    /// caller, or stateless requests without a credential).
+    fn task_principal(&self, context: &RequestContext<RoleServer>) -> Vec<u8> {
+        let principal = self.identity.principal(&context.extensions);
+        if principal.is_empty() && self.sessions && tasks::session_era(context) {
+            return [&b"session\0"[..], &self.session_nonce.to_le_bytes()].concat();
+        }
+        principal
     }
 
     /// Takes over, from now on, the tasks of the replicas sharing this
@@ -285,7 +304,7 @@ impl ServerHandler for Handler {
                     capabilities: context.client_capabilities(),
                     caller,
                     first,
-                    principal: self.identity.principal(&context.extensions),
+                    principal: self.task_principal(&context),
                 })
                 .await;
         }

@@ -1,6 +1,7 @@
 //! Graph calls as MCP tasks (the `io.modelcontextprotocol/tasks`
-//! extension) over streamable HTTP, driven with raw JSON-RPC: neither the
-//! Python nor the TypeScript SDK speaks the extension yet. The conformance
+//! extension) over streamable HTTP, driven with raw JSON-RPC by clients of
+//! both eras (2026-07-28 requests, and sessions opened with `initialize`):
+//! neither the Python nor the TypeScript SDK speaks the extension yet. The conformance
 //! fixture (`graphs/conformance.yaml` compiled) serves its tasks tools,
 //! the purpose-built test server behind them; with `--task-store redis://`
 //! two replicas share a real Redis (the Debian package, which
@@ -14,11 +15,23 @@ use serde_json::{Value, json};
 const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_fixture");
 const TEST_SERVER: &str = env!("CARGO_BIN_EXE_mcpgraph-test-server");
 const MODERN: &str = "2026-07-28";
+const SESSION_ERA: &str = "2025-11-25";
 pub(super) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 const TOKEN_VAR: &str = "MCPGRAPH_TASKS_TEST_TOKEN";
 
-/// The fixture, its one server the test server, serving HTTP with `extra`.
+/// The fixture, its one server the test server, serving stateless HTTP
+/// with `extra`.
 pub(super) async fn fixture(tag: &str, extra: &[&str], token: Option<&str>) -> HttpServer {
+    fixture_serving(tag, extra, token, true).await
+}
+
+/// The fixture serving HTTP with `extra`, `stateless` or with sessions.
+async fn fixture_serving(
+    tag: &str,
+    extra: &[&str],
+    token: Option<&str>,
+    stateless: bool,
+) -> HttpServer {
     let file =
         std::env::temp_dir().join(format!("mcpgraph-tasks-{tag}-{}.json", std::process::id()));
     let servers = json!({ "mcpServers": { "test": { "command": TEST_SERVER } } });
@@ -26,7 +39,8 @@ pub(super) async fn fixture(tag: &str, extra: &[&str], token: Option<&str>) -> H
     let mut cmd = tokio::process::Command::new(FIXTURE);
     cmd.arg("--mcp")
         .arg(&file)
-        .args(["serve", "--http", "127.0.0.1:0", "--stateless"])
+        .args(["serve", "--http", "127.0.0.1:0"])
+        .args(stateless.then_some("--stateless"))
         .args(extra)
         .kill_on_drop(true);
     if let Some(token) = token {
@@ -47,12 +61,22 @@ pub(super) fn shared_state_keys(dir: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// A client of MCP 2026-07-28, with or without the tasks extension, with
-/// or without a bearer token.
+/// or without a bearer token; or of the session era, in its session.
 pub(super) struct Client {
     addr: std::net::SocketAddr,
     tasks: bool,
     token: Option<String>,
     next: u64,
+    /// The session of a session-era client.
+    session: Option<String>,
+}
+
+/// What a client declares, with or without the tasks extension.
+fn capabilities(tasks: bool) -> Value {
+    match tasks {
+        true => json!({ "elicitation": {}, "extensions": { EXTENSION: {} } }),
+        false => json!({ "elicitation": {} }),
+    }
 }
 
 impl Client {
@@ -67,6 +91,41 @@ impl Client {
             tasks,
             token: token.map(|t| format!("Bearer {t}")),
             next: 1,
+            session: None,
+        }
+    }
+
+    /// A client of the session era (`initialize` with 2025-11-25, then
+    /// `notifications/initialized`) in a session of its own; checks that
+    /// the server declares the extension.
+    async fn open_session(server: &HttpServer, tasks: bool) -> Client {
+        let body = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {
+                "protocolVersion": SESSION_ERA,
+                "capabilities": capabilities(tasks),
+                "clientInfo": { "name": "mcpgraph-tests-tasks", "version": "0.0.0" }
+            }
+        });
+        let init = post_mcp(server.addr, &[], &body.to_string()).await;
+        assert_accepted(&init, "initialize");
+        let result = &init.messages()[0]["result"];
+        assert_eq!(result["protocolVersion"], json!(SESSION_ERA), "{result}");
+        assert!(
+            result["capabilities"]["extensions"][EXTENSION].is_object(),
+            "{result}"
+        );
+        let session = init.header("mcp-session-id").expect("a session").to_owned();
+        let headers = [("Mcp-Session-Id", session.as_str())];
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let r = post_mcp(server.addr, &headers, initialized).await;
+        assert_eq!(r.status, 202, "notifications/initialized: {r:?}");
+        Client {
+            addr: server.addr,
+            tasks,
+            token: None,
+            next: 1,
+            session: Some(session),
         }
     }
 
@@ -77,16 +136,27 @@ impl Client {
         mut params: Value,
         name: Option<&str>,
     ) -> Value {
-        let capabilities = match self.tasks {
-            true => json!({ "elicitation": {}, "extensions": { EXTENSION: {} } }),
-            false => json!({ "elicitation": {} }),
-        };
+        self.next += 1;
+        if let Some(session) = &self.session {
+            let body =
+                json!({ "jsonrpc": "2.0", "id": self.next, "method": method, "params": params });
+            let headers = [
+                ("Mcp-Session-Id", session.as_str()),
+                ("MCP-Protocol-Version", SESSION_ERA),
+            ];
+            let response = post_mcp(self.addr, &headers, &body.to_string()).await;
+            // The reply, after any notification on the request's stream.
+            return response
+                .messages()
+                .into_iter()
+                .find(|m| m["id"] == json!(self.next))
+                .unwrap_or_else(|| panic!("{method}: no reply in {response:?}"));
+        }
         params["_meta"] = json!({
             "io.modelcontextprotocol/protocolVersion": MODERN,
-            "io.modelcontextprotocol/clientCapabilities": capabilities,
+            "io.modelcontextprotocol/clientCapabilities": capabilities(self.tasks),
             "io.modelcontextprotocol/clientInfo": { "name": "mcpgraph-tests-tasks", "version": "0.0.0" }
         });
-        self.next += 1;
         let body = json!({ "jsonrpc": "2.0", "id": self.next, "method": method, "params": params });
         let mut headers = vec![("MCP-Protocol-Version", MODERN), ("Mcp-Method", method)];
         if let Some(name) = name {
@@ -259,6 +329,88 @@ async fn a_task_runs_asks_and_is_cancelled_over_http() {
     assert_eq!(sync["resultType"], json!("complete"), "{sync}");
     let unknown = client.get("no-such-task").await;
     assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");
+}
+
+/// A client of the session era that declares the extension in
+/// `initialize` gets tasks in its session: started, asked, answered,
+/// cancelled; a tool with `askFirst` is a task from the start (no round
+/// before it), its question the task's `input_required`. Another session
+/// does not see them; a session without the extension gets plain calls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_era_client_gets_tasks_in_its_session() {
+    let server = fixture_serving("sessions", &[], None, false).await;
+    let mut client = Client::open_session(&server, true).await;
+    let id = client
+        .start("slow_compute", json!({ "seconds": 1, "label": "s" }))
+        .await;
+    let done = client
+        .wait_for(&id, "completed", Duration::from_secs(10))
+        .await;
+    assert_eq!(text(&done), "\"computed s in 1 s\"", "{done}");
+
+    // Another session, even with the extension, does not know the task.
+    let mut other = Client::open_session(&server, true).await;
+    let unknown = other.get(&id).await;
+    assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");
+
+    // Asked first: the call is the task; its question comes as
+    // input_required, answered by tasks/update.
+    let id = client.start("test_tool_with_task", json!({})).await;
+    let asking = client
+        .wait_for(&id, "input_required", Duration::from_secs(5))
+        .await;
+    let key = question_key(&asking);
+    let refused = other
+        .update(
+            &id,
+            json!({ key.clone(): { "action": "accept", "content": { "name": "Eve" } } }),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], json!(-32602), "{refused}");
+    let ack = client
+        .update(
+            &id,
+            json!({ key: { "action": "accept", "content": { "name": "Ada" } } }),
+        )
+        .await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+    let done = client
+        .wait_for(&id, "completed", Duration::from_secs(10))
+        .await;
+    assert_eq!(text(&done), "\"Hello, Ada!\"", "{done}");
+
+    // Cancelled through its own session only.
+    let id = client.start("slow_compute", json!({ "seconds": 60 })).await;
+    let refused = other.cancel(&id).await;
+    assert_eq!(refused["error"]["code"], json!(-32602), "{refused}");
+    client
+        .wait_for(&id, "working", Duration::from_secs(2))
+        .await;
+    let ack = client.cancel(&id).await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+    client
+        .wait_for(&id, "cancelled", Duration::from_secs(5))
+        .await;
+
+    // Without the extension: plain calls, and `task: required` refused.
+    let mut plain = Client::open_session(&server, false).await;
+    let sync = plain
+        .call("slow_compute", json!({ "seconds": 0, "label": "now" }))
+        .await;
+    assert!(sync.get("taskId").is_none(), "{sync}");
+    assert_eq!(
+        sync["content"][0]["text"],
+        json!("\"computed now in 0 s\""),
+        "{sync}"
+    );
+    let refused = plain
+        .send(
+            "tools/call",
+            json!({ "name": "failing_job", "arguments": {} }),
+            Some("failing_job"),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], json!(-32021), "{refused}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
