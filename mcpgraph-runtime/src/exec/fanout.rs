@@ -146,16 +146,25 @@ impl Execution {
         let node_deadline = timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
         let mut results: Vec<JValue> = vec![JValue::Null; count];
         let mut running = FuturesUnordered::new();
+        // The calls started and not ended, for progress that names them.
+        let mut live = std::collections::BTreeSet::new();
         let (mut next, mut ended, mut done, mut bytes) = (0, 0, 0, 0u64);
         let mut asked = None;
+        // Whether a call ended since the last progress event: told once
+        // the calls that take its place have started.
+        let mut news = false;
         while ended < count {
             while running.len() < max && next < count {
                 self.count_execution()?;
                 running.push(start(self, next)?);
+                live.insert(next);
                 if let Some(at) = began.get_mut(next) {
                     *at = Some(Instant::now());
                 }
                 next += 1;
+            }
+            if std::mem::take(&mut news) {
+                self.part_done(done, count, &live, &part);
             }
             let limit = node_deadline.map_or(self.deadline, |node| node.min(self.deadline));
             let Ok(finished) = tokio::time::timeout_at(limit.into(), running.next()).await else {
@@ -171,6 +180,7 @@ impl Execution {
                 return Err(self.time_limit());
             };
             let Some((i, outcome)) = finished else { break };
+            live.remove(&i);
             if let Some(Some(at)) = began.get(i).copied() {
                 self.record_part(part(i), at, &outcome);
             }
@@ -189,8 +199,11 @@ impl Execution {
                 value
             };
             done += 1;
-            self.part_done(done, count);
+            news = true;
             self.pace().await;
+        }
+        if news {
+            self.part_done(done, count, &live, &part);
         }
         match asked {
             Some(asked) => Err(asked),

@@ -242,36 +242,40 @@ async fn hold_lease(
 }
 
 /// Keeps the task's status message on the node running (`running node
-/// `x``), written when the node changes, at most every [`MESSAGE_EVERY`],
-/// and the last one when the call ends.
+/// `x``, with the node's own news: for a `parallel` or `forEach` node, the
+/// calls done and the branches or items running), written when it
+/// changes, at most every [`MESSAGE_EVERY`], and the last one when the
+/// call ends.
 async fn report_nodes(
     store: Arc<dyn TaskStore>,
     id: TaskId,
     mut events: tokio::sync::mpsc::UnboundedReceiver<ProgressEvent>,
 ) {
-    let (mut written, mut latest): (Option<&'static str>, Option<&'static str>) = (None, None);
+    let status = |event: &ProgressEvent| match &event.message {
+        Some(message) => format!("running node `{}`: {message}", event.node),
+        None => format!("running node `{}`", event.node),
+    };
+    let (mut written, mut latest): (Option<String>, Option<String>) = (None, None);
     let mut next_write = tokio::time::Instant::now();
     loop {
         let event = tokio::select! {
             event = events.recv() => event,
             () = tokio::time::sleep_until(next_write), if latest != written => {
-                if let Some(node) = latest {
-                    let _ = store.set_message(&id, format!("running node `{node}`")).await;
+                if let Some(message) = &latest {
+                    let _ = store.set_message(&id, message.clone()).await;
                 }
-                written = latest;
+                written.clone_from(&latest);
                 next_write = tokio::time::Instant::now() + MESSAGE_EVERY;
                 continue;
             }
         };
         match event {
-            Some(event) => latest = Some(event.node),
+            Some(event) => latest = Some(status(&event)),
             None => break,
         }
     }
-    if let Some(node) = latest.filter(|_| latest != written) {
-        let _ = store
-            .set_message(&id, format!("running node `{node}`"))
-            .await;
+    if let Some(message) = latest.filter(|m| Some(m) != written.as_ref()) {
+        let _ = store.set_message(&id, message).await;
     }
 }
 

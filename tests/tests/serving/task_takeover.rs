@@ -63,6 +63,19 @@ async fn kill_half_way(redis: &RedisServer, tool: &str) -> (Value, Vec<u64>) {
         assert!(Instant::now() < end, "{tool}: the calls did not start");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // The status names the node, its calls done and the item running.
+    let end = Instant::now() + Duration::from_secs(2);
+    loop {
+        let reply = on_a.get(&id).await;
+        let message = reply["result"]["statusMessage"].as_str().unwrap_or("");
+        if message.starts_with("running node `each`: ")
+            && message.contains(" of 20 calls done; running item ")
+        {
+            break;
+        }
+        assert!(Instant::now() < end, "{tool}: status {reply}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     drop(a); // SIGKILL (kill_on_drop)
     let killed = Instant::now();
     // Running again: B makes a call A did not (or ends the task, when the

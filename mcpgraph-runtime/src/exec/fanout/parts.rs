@@ -62,15 +62,51 @@ impl Execution {
         })
     }
 
-    /// A progress event for each call done (`done` of `count`).
-    pub(super) fn part_done(&self, done: usize, count: usize) {
-        if let Some(progress) = &self.watch.progress {
-            let _ = progress.send(ProgressEvent {
-                progress: self.executed.get() as f64,
-                node: self.current,
-                message: Some(format!("{done} of {count} calls done")),
-            });
+    /// A progress event for each call done (`done` of `count`), naming
+    /// the calls still running (`live`, named by `part`: a branch's name,
+    /// an item's index), the first [`NAMED`] of them.
+    pub(super) fn part_done(
+        &self,
+        done: usize,
+        count: usize,
+        live: &std::collections::BTreeSet<usize>,
+        part: &impl Fn(usize) -> String,
+    ) {
+        /// How many running calls a progress message names.
+        const NAMED: usize = 3;
+        let Some(progress) = &self.watch.progress else {
+            return;
+        };
+        let mut message = format!("{done} of {count} calls done");
+        if !live.is_empty() {
+            let branches = self
+                .pending
+                .as_ref()
+                .is_none_or(|p| p.node_type == NodeType::Parallel);
+            let names: Vec<String> = live
+                .iter()
+                .take(NAMED)
+                .map(|&i| match branches {
+                    true => format!("`{}`", part(i)),
+                    false => part(i),
+                })
+                .collect();
+            let (one, many) = if branches {
+                ("branch", "branches")
+            } else {
+                ("item", "items")
+            };
+            let kind = if live.len() == 1 { one } else { many };
+            message.push_str(&format!("; running {kind} {}", names.join(", ")));
+            if live.len() > NAMED {
+                message.push_str(&format!(" and {} more", live.len() - NAMED));
+            }
         }
+        let _ = progress.send(ProgressEvent {
+            progress: self.executed.get() as f64,
+            node: self.current,
+            message: Some(message),
+        });
     }
 
     /// Every `YIELD_EVERY` of running, lets the worker's other tasks run
