@@ -93,3 +93,133 @@ pub fn expansion_ms(path: &Path, runs: usize) -> Result<(f64, usize), String> {
     samples.sort_by(f64::total_cmp);
     Ok((samples[samples.len() / 2], size))
 }
+
+/// Nodes in each tool of [`write_tools_crate`]'s graphs.
+pub const NODES_PER_TOOL: usize = 12;
+
+/// The graph of `tools` tools of [`NODES_PER_TOOL`] nodes each, in
+/// mcpgraph's dialect: entry, transforms building JSONata objects, a switch
+/// with JSON Logic rules, two `mcp` nodes calling the `echo` server, exit.
+/// `edit` changes one constant of the first tool's first transform, as a
+/// person editing one tool does.
+pub fn tools_graph(tools: usize, edit: u32) -> String {
+    let mut y = String::new();
+    let _ = writeln!(
+        y,
+        "version: \"1.0\"\nserver: {{ name: \"scale{tools}\", version: \"1.0.0\" }}\nmcpServers:\n  echo: {{ command: \"bench-raw-echo\" }}\ntools:"
+    );
+    for t in 0..tools {
+        let k = if t == 0 { edit } else { 0 };
+        let _ = write!(
+            y,
+            r#"  - name: "tool_{t}"
+    description: "Generated tool {t} of {tools}"
+    inputSchema: {{ type: object, properties: {{ s: {{ type: string }}, v: {{ type: number }} }}, required: [s, v] }}
+    nodes:
+      - {{ id: entry, type: entry, next: shape }}
+      - id: shape
+        type: transform
+        transform: {{ expr: '{{ "v": $.entry.v + {t} + {k}, "s": $uppercase($.entry.s), "tags": ["a", "b", $string($.entry.v)] }}' }}
+        next: route
+      - id: route
+        type: switch
+        conditions:
+          - rule: {{ ">": [{{ "var": "$.shape.v" }}, 1000000] }}
+            next: big
+          - rule: {{ "and": [{{ "==": [{{ "var": "$.shape.s" }}, "X"] }}, {{ "<": [{{ "var": "$.entry.v" }}, 0] }}] }}
+            next: big
+        next: small
+      - id: big
+        type: transform
+        transform: {{ expr: '{{ "name": $.shape.s & "-big", "n": $.shape.v / 2 }}' }}
+        next: ask
+      - id: small
+        type: transform
+        transform: {{ expr: '{{ "name": $lowercase($.shape.s) & "-small", "n": $.shape.v * 2 }}' }}
+        next: ask
+      - id: ask
+        type: mcp
+        server: echo
+        tool: echo
+        args: {{ name: {{ expr: "$.shape.s" }}, n: {{ expr: "$.shape.v" }} }}
+        next: merge
+      - id: merge
+        type: transform
+        transform: {{ expr: '{{ "first": $.ask, "count": $count($.shape.tags), "t": {t} }}' }}
+        next: again
+      - id: again
+        type: mcp
+        server: echo
+        tool: echo
+        args: {{ name: {{ expr: '$.shape.s & "-2"' }}, n: {{ expr: "$.merge.count" }} }}
+        next: sum
+      - id: sum
+        type: transform
+        transform: {{ expr: '{{ "total": $sum([$.shape.v, $.merge.count]), "tags": $join($.shape.tags, ",") }}' }}
+        next: check
+      - id: check
+        type: switch
+        conditions:
+          - rule: {{ "in": [{{ "var": "$.entry.s" }}, ["stop", "halt"]] }}
+            next: done
+        next: done
+      - id: done
+        type: transform
+        transform: {{ expr: '{{ "result": $.sum, "again": $.again, "tool": "tool_{t}" }}' }}
+        next: exit
+      - {{ id: exit, type: exit }}
+"#
+        );
+    }
+    y
+}
+
+/// Writes a crate at `dir` serving [`tools_graph`]`(tools, edit)`: a
+/// package of its own (its own `[workspace]`), on the mcpgraph facade at
+/// `facade` with its default features, as a user's crate is. Rewrites only
+/// the files whose text changed, so that a rebuild sees one edit.
+pub fn write_tools_crate(dir: &Path, facade: &Path, tools: usize, edit: u32) -> Result<(), String> {
+    let write = |path: PathBuf, text: String| -> Result<(), String> {
+        if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+            return Ok(());
+        }
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let manifest = format!(
+        "[package]\nname = \"scale-{tools}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nmcpgraph = {{ path = {:?} }}\n\n[workspace]\n",
+        facade.display().to_string()
+    );
+    write(dir.join("Cargo.toml"), manifest)?;
+    write(
+        dir.join("src/main.rs"),
+        "mcpgraph::mcpgraph!(\"graph.yaml\");\nmcpgraph::allocator!();\n\nfn main() -> std::process::ExitCode {\n    Server::main()\n}\n"
+            .to_owned(),
+    )?;
+    write(dir.join("graph.yaml"), tools_graph(tools, edit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated graphs are valid (no diagnostics at all), with the
+    /// nodes they claim, and the edit changes the first tool alone.
+    #[test]
+    fn generated_tool_graphs_expand_cleanly() {
+        let dir = std::env::temp_dir().join(format!("mcpgraph-bench-tools-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("graph.yaml");
+        std::fs::write(&path, tools_graph(3, 0)).unwrap();
+        let display = path.display().to_string();
+        let out = mcpgraph_codegen::generate_file(&path, &display, &Default::default());
+        assert!(out.is_ok(), "{}", out.diagnostics);
+        assert!(out.diagnostics.to_string().is_empty(), "{}", out.diagnostics);
+        let graph = tools_graph(3, 0);
+        assert_eq!(graph.matches("\n      - ").count(), 3 * NODES_PER_TOOL);
+        let edited = tools_graph(3, 1);
+        let differ = graph.lines().zip(edited.lines()).filter(|(a, b)| a != b).count();
+        assert_eq!(differ, 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

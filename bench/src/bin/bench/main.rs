@@ -30,12 +30,15 @@
 //! MCP task, memory and Redis stores), [`memory`], [`fan_out`]
 //! (its own peers: `parallel` and `forEach` over slow servers), [`proxy`]
 //! (mcp-proxy as a peer, full runs only), [`micro`],
-//! [`build`] (the build side) and [`first_build`] (the starter crate's first
-//! build, full runs only); [`output`] writes the results.
+//! [`build`] (the build side), [`first_build`] (the starter crate's first
+//! build, full runs only) and [`graph_size`] (how build time, binary and
+//! rebuilds grow with the graph, full runs only); [`output`] writes the
+//! results.
 
 mod build;
 mod fan_out;
 mod first_build;
+mod graph_size;
 mod latency;
 mod limit;
 mod memory;
@@ -306,6 +309,9 @@ fn run() -> Result<(), String> {
     }
     if runs("first_build") {
         rows.extend(first_build::first_build_rows(&config)?);
+    }
+    if runs("graph_size") {
+        rows.extend(graph_size::graph_size_rows(&config)?);
     }
 
     let elapsed = started.elapsed();
