@@ -214,11 +214,19 @@ mod tests {
         let display = path.display().to_string();
         let out = mcpgraph_codegen::generate_file(&path, &display, &Default::default());
         assert!(out.is_ok(), "{}", out.diagnostics);
-        assert!(out.diagnostics.to_string().is_empty(), "{}", out.diagnostics);
+        assert!(
+            out.diagnostics.to_string().is_empty(),
+            "{}",
+            out.diagnostics
+        );
         let graph = tools_graph(3, 0);
         assert_eq!(graph.matches("\n      - ").count(), 3 * NODES_PER_TOOL);
         let edited = tools_graph(3, 1);
-        let differ = graph.lines().zip(edited.lines()).filter(|(a, b)| a != b).count();
+        let differ = graph
+            .lines()
+            .zip(edited.lines())
+            .filter(|(a, b)| a != b)
+            .count();
         assert_eq!(differ, 1);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -98,11 +98,22 @@ impl StdioPeer {
     /// Spawns and completes the handshake; returns the peer and the time
     /// from spawn to the `initialize` reply.
     pub fn start(launch: &Launch) -> Result<(Self, Duration), String> {
+        Self::start_declaring(launch, "{}")
+    }
+
+    /// [`StdioPeer::start`] for a client that declares `capabilities` (a
+    /// JSON object) in `initialize`.
+    pub fn start_declaring(
+        launch: &Launch,
+        capabilities: &str,
+    ) -> Result<(Self, Duration), String> {
         let started = Instant::now();
         let mut peer = Self::spawn(launch)?;
         let id = peer.send(
             "initialize",
-            r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpgraph-bench","version":"0.1.0"}}"#,
+            &format!(
+                r#"{{"protocolVersion":"2025-06-18","capabilities":{capabilities},"clientInfo":{{"name":"mcpgraph-bench","version":"0.1.0"}}}}"#
+            ),
         )?;
         peer.flush()?;
         let reply = peer.recv(Duration::from_secs(60))?;

@@ -43,7 +43,7 @@ fn run(peer: usize, workload: &Workload, min: usize) -> Run<'_> {
 /// The fan-out graph's peers, indexed as `Config::launches` (`OURS`,
 /// `HAND`, `TS`, and `BASE` when the baseline's directory has a
 /// `bench-fanout`).
-fn launches(config: &Config) -> Result<Vec<Launch>, String> {
+pub(crate) fn launches(config: &Config) -> Result<Vec<Launch>, String> {
     // `args` even empty: mcpGraph requires it.
     let slow = serde_json::json!({"command": config.bin_dir.join("bench-slow"), "args": []});
     let mcp = serde_json::json!({"mcpServers": {

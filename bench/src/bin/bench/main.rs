@@ -31,9 +31,9 @@
 //! (its own peers: `parallel` and `forEach` over slow servers), [`proxy`]
 //! (mcp-proxy as a peer, full runs only), [`micro`],
 //! [`build`] (the build side), [`first_build`] (the starter crate's first
-//! build, full runs only) and [`graph_size`] (how build time, binary and
-//! rebuilds grow with the graph, full runs only); [`output`] writes the
-//! results.
+//! build, full runs only), [`graph_size`] and [`work_size`] (how cost
+//! grows with the graph and with the work, full runs only); [`output`]
+//! writes the results.
 
 mod build;
 mod fan_out;
@@ -49,6 +49,7 @@ mod proxy;
 mod startup;
 mod tasks;
 mod throughput;
+mod work_size;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -312,6 +313,9 @@ fn run() -> Result<(), String> {
     }
     if runs("graph_size") {
         rows.extend(graph_size::graph_size_rows(&config)?);
+    }
+    if runs("work_size") {
+        rows.extend(work_size::work_size_rows(&config)?);
     }
 
     let elapsed = started.elapsed();

@@ -142,6 +142,17 @@ impl HttpPeer {
         Self::spawn(launch, &[])
     }
 
+    /// The peer serving sessions, with `extra` arguments after `serve`'s
+    /// own.
+    pub(crate) fn start_sessions_with(launch: &Launch, extra: &[&str]) -> Result<Self, String> {
+        Self::spawn(launch, extra)
+    }
+
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     fn spawn(launch: &Launch, extra: &[&str]) -> Result<Self, String> {
         let mut args = launch.args.clone();
         if !args.iter().any(|a| a == "serve") {
