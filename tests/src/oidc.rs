@@ -294,8 +294,21 @@ impl Protected {
     /// `port`, taking tokens of `provider` with `scope` (no leeway), once
     /// it listens.
     pub async fn start(program: &Path, provider: &Provider, port: u16, scope: &str) -> Protected {
+        Protected::start_with(program, &[], provider, port, scope).await
+    }
+
+    /// [`Protected::start`], with the program's global arguments `global`
+    /// (before `serve`: `--mcp FILE`, say).
+    pub async fn start_with(
+        program: &Path,
+        global: &[&std::ffi::OsStr],
+        provider: &Provider,
+        port: u16,
+        scope: &str,
+    ) -> Protected {
         let url = format!("http://127.0.0.1:{port}/mcp");
         let child = tokio::process::Command::new(program)
+            .args(global)
             .args(["serve", "--http", &format!("127.0.0.1:{port}")])
             .args(["--oauth-issuer", &provider.issuer, "--oauth-resource", &url])
             .args(["--oauth-scopes", scope, "--oauth-leeway-secs", "0"])

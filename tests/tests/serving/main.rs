@@ -36,6 +36,7 @@ mod secrets;
 mod session_owner;
 mod shutdown;
 mod stderr_pressure;
+mod task_exchange;
 mod task_takeover;
 mod tasks;
 mod tools_list;
