@@ -91,19 +91,30 @@ impl ClientManager {
                     }
                     return Ok((downstream, turn));
                 }
-                // All busy: once the first is free, pick again.
+                // All busy: the first turn that comes free is this call's,
+                // if the caller's share allows. (A turn taken then given
+                // back to pick again would go at once to the next call
+                // waiting, never found free: the waiting calls would hand
+                // it round for ever.)
                 Picked::Busy(pool) => {
-                    let waits = pool.iter().map(|downstream| {
-                        let turns = downstream.turns.clone();
+                    let waits = pool.into_iter().map(|downstream| {
                         Box::pin(async move {
-                            if let Some(turns) = turns {
-                                drop(turns.acquire_owned().await.ok()?);
-                            }
-                            Some(())
+                            let turn = match &downstream.turns {
+                                Some(turns) => Some(Arc::clone(turns).acquire_owned().await.ok()?),
+                                None => None,
+                            };
+                            Some((downstream, turn))
                         })
                     });
                     let (first, _, _) = futures::future::select_all(waits).await;
-                    first.ok_or_else(closing)?;
+                    let (downstream, turn) = first.ok_or_else(closing)?;
+                    if self
+                        .claim(&downstream, declared, owner)
+                        .ok_or_else(closing)?
+                    {
+                        return Ok((downstream, turn));
+                    }
+                    tokio::time::sleep(CAP_POLL).await;
                 }
                 Picked::OverShare => tokio::time::sleep(CAP_POLL).await,
                 Picked::AtCap if Instant::now() < deadline => {
@@ -184,6 +195,34 @@ impl ClientManager {
             .or_default()
             .push(Arc::clone(&downstream));
         Some(Picked::Ready(downstream, turn, replaced))
+    }
+
+    /// Under the pools' lock: takes `downstream`, whose turn this call
+    /// holds, for `owner` unless the caller holds its share of the set's
+    /// connections already; `None` when the lock is poisoned.
+    fn claim(
+        &self,
+        downstream: &Arc<Downstream>,
+        declared: Declared,
+        owner: Option<&Owner>,
+    ) -> Option<bool> {
+        let declaring = self.declaring.lock().ok()?;
+        if let Some(owner) = owner.filter(|o| !o.is_sole_client()) {
+            let key = (downstream.spec.name.clone(), declared);
+            let held = declaring
+                .get(&key)
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .filter(|d| !Arc::ptr_eq(d, downstream) && d.held_by(owner))
+                .count();
+            if held >= MAX_TURNS_PER_CALLER {
+                return Some(false);
+            }
+        }
+        downstream.touch();
+        downstream.hold(owner);
+        Some(true)
     }
 
     /// Starts, once, the task that closes the connections of `declaring`

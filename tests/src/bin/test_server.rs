@@ -293,9 +293,15 @@ impl ServerHandler for TestServer {
                         std::future::pending::<CallToolResult>().await
                     }
                     "@malformed" => malformed(&context).await,
-                    _ => match path.strip_prefix("@huge:") {
-                        Some(n) => huge(n.parse().unwrap_or(0)),
-                        None => CallToolResult::success(vec![ContentBlock::text(
+                    _ => match (path.strip_prefix("@huge:"), path.strip_prefix("@slow:")) {
+                        (Some(n), _) => huge(n.parse().unwrap_or(0)),
+                        // The listing after `ms` milliseconds.
+                        (_, Some(ms)) => {
+                            let ms = ms.parse().unwrap_or(0);
+                            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+                            CallToolResult::success(vec![ContentBlock::text("[FILE] a.txt")])
+                        }
+                        _ => CallToolResult::success(vec![ContentBlock::text(
                             "[FILE] a.txt\n[FILE] b.txt\n[DIR] sub",
                         )]),
                     },

@@ -543,3 +543,60 @@ async fn one_caller_holds_at_most_half_the_connections_of_a_set_of_capabilities(
         call.abort();
     }
 }
+
+/// More calls than a set of capabilities has connections, from several
+/// callers, each call a while on its connection: the calls past the four
+/// wait for a turn and take it when one comes free, so every call ends in
+/// about two turns' time. (Waiting calls once handed a freed turn round
+/// among themselves for ever, never finding it free.)
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_waiting_for_a_turn_take_it_when_it_comes_free() {
+    let dir = TempDir::new("child-turns");
+    let child_tag = tag("turns");
+    let config = json!({"mcpServers": {"filesystem": {
+        "command": TEST_SERVER,
+        "args": ["--describe", child_tag],
+        "timeoutMs": 60000,
+    }}});
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
+    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let addr = server.addr;
+    let caps = &capability_sets(1)[0];
+    // Four callers, two calls each (a caller's share): eight calls for
+    // the set's four connections.
+    let mut calls = Vec::new();
+    for _ in 0..4 {
+        let sid = session_declaring(addr, caps).await;
+        for id in 2..4 {
+            let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "count_files", "arguments": {"directory": "@slow:500"}}});
+            let sid = sid.clone();
+            calls.push(tokio::spawn(async move {
+                post_mcp(addr, &[("Mcp-Session-Id", sid.as_str())], &call.to_string()).await
+            }));
+        }
+    }
+    let started = Instant::now();
+    for call in calls {
+        let r = tokio::time::timeout(Duration::from_secs(20), call)
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "a call waiting for a turn never ended:\n{}",
+                    server.stderr()
+                )
+            })
+            .expect("the call's task");
+        let answer = r
+            .messages()
+            .into_iter()
+            .find(|m| m.get("result").is_some() || m.get("error").is_some())
+            .unwrap_or_else(|| panic!("no answer: {r:?}"));
+        assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    }
+    let took = started.elapsed();
+    eprintln!("eight calls of 500 ms on four connections: {took:?}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    server.stop().await;
+}

@@ -112,9 +112,12 @@ fn for_each_rows(ours: &Launch) -> Result<Vec<Row>, String> {
         let (_, before) = rss_kib(peer.pid()).ok_or("cannot read /proc/PID/status")?;
         let (reply, _) = peer.call("for_each_4", &args)?;
         check_ok(&reply, "for_each_4")?;
-        let values = reply["result"]["structuredContent"]["values"]
-            .as_array()
-            .map_or(0, Vec::len);
+        // No outputSchema: the array of the calls' outputs as text.
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap_or("");
+        let values = serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|v| v.as_array().map(Vec::len))
+            .unwrap_or(0);
         if values != ITEMS {
             return Err(format!("for_each_4: {values} values, not {ITEMS}"));
         }
