@@ -111,9 +111,11 @@ const _: () = {
             r#"{"file":"file_utils/file_utils.yaml","tools":[{"name":"count_files","nodes":[{"id":"entry","type":"entry","line":48,"routes":[]},{"id":"list_directory_node","type":"mcp","line":53,"routes":[]},{"id":"count_files_node","type":"transform","line":63,"routes":[]},{"id":"exit","type":"exit","line":70,"routes":[]}]},{"name":"sum_file_sizes","nodes":[{"id":"entry","type":"entry","line":91,"routes":[]},{"id":"list_directory_with_sizes_node","type":"mcp","line":96,"routes":[]},{"id":"sum_sizes_node","type":"transform","line":106,"routes":[]},{"id":"exit","type":"exit","line":131,"routes":[]}]}]}"#,
         );
         fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
+            let count_files = count_files::Compiled::new()?;
+            let sum_file_sizes = sum_file_sizes::Compiled::new()?;
             rt::Ok(__McpgraphCompiled {
-                count_files: count_files::Compiled::new()?,
-                sum_file_sizes: sum_file_sizes::Compiled::new()?,
+                count_files,
+                sum_file_sizes,
             })
         }
         fn run<'a>(

@@ -72,9 +72,8 @@ const _: () = {
             r#"{"file":"build_rs_example/greeter.yaml","tools":[{"name":"greet","nodes":[{"id":"entry","type":"entry","line":21,"routes":[]},{"id":"route","type":"switch","line":22,"routes":[{"to":"french","line":26,"label":"condition 1"},{"to":"english","line":27,"label":"default"}]},{"id":"french","type":"transform","line":28,"routes":[]},{"id":"english","type":"transform","line":32,"routes":[]},{"id":"repeat","type":"transform","line":36,"routes":[]},{"id":"exit","type":"exit","line":45,"routes":[]}]}]}"#,
         );
         fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
-            rt::Ok(__McpgraphCompiled {
-                greet: greet::Compiled::new()?,
-            })
+            let greet = greet::Compiled::new()?;
+            rt::Ok(__McpgraphCompiled { greet })
         }
         fn run<'a>(
             compiled: &'a Self::Compiled,

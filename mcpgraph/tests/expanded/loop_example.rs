@@ -74,9 +74,8 @@ const _: () = {
             r#"{"file":"loop_example/loop_example.yaml","tools":[{"name":"sum_to_n","nodes":[{"id":"entry_sum","type":"entry","line":30,"routes":[]},{"id":"increment_node","type":"transform","line":38,"routes":[]},{"id":"check_condition","type":"switch","line":56,"routes":[{"to":"increment_node","line":61,"label":"condition 1"},{"to":"exit_sum","line":62,"label":"default"}]},{"id":"exit_sum","type":"transform","line":67,"routes":[]},{"id":"exit_sum_final","type":"exit","line":80,"routes":[]}]}]}"#,
         );
         fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
-            rt::Ok(__McpgraphCompiled {
-                sum_to_n: sum_to_n::Compiled::new()?,
-            })
+            let sum_to_n = sum_to_n::Compiled::new()?;
+            rt::Ok(__McpgraphCompiled { sum_to_n })
         }
         fn run<'a>(
             compiled: &'a Self::Compiled,

@@ -74,9 +74,8 @@ const _: () = {
             r#"{"file":"switch_example/switch_example.yaml","tools":[{"name":"test_switch","nodes":[{"id":"entry","type":"entry","line":30,"routes":[]},{"id":"switch_node","type":"switch","line":35,"routes":[{"to":"high_path","line":42,"label":"condition 1"},{"to":"low_path","line":47,"label":"condition 2"},{"to":"zero_path","line":48,"label":"default"}]},{"id":"high_path","type":"transform","line":51,"routes":[]},{"id":"low_path","type":"transform","line":58,"routes":[]},{"id":"zero_path","type":"transform","line":65,"routes":[]},{"id":"exit","type":"exit","line":72,"routes":[]}]}]}"#,
         );
         fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
-            rt::Ok(__McpgraphCompiled {
-                test_switch: test_switch::Compiled::new()?,
-            })
+            let test_switch = test_switch::Compiled::new()?;
+            rt::Ok(__McpgraphCompiled { test_switch })
         }
         fn run<'a>(
             compiled: &'a Self::Compiled,

@@ -70,9 +70,8 @@ const _: () = {
             r#"{"file":"test_minimal/test_minimal.yaml","tools":[{"name":"test_tool","nodes":[{"id":"entry","type":"entry","line":19,"routes":[]},{"id":"exit","type":"exit","line":22,"routes":[]}]}]}"#,
         );
         fn compile() -> rt::Result<Self::Compiled, rt::StartupError> {
-            rt::Ok(__McpgraphCompiled {
-                test_tool: test_tool::Compiled::new()?,
-            })
+            let test_tool = test_tool::Compiled::new()?;
+            rt::Ok(__McpgraphCompiled { test_tool })
         }
         fn run<'a>(
             compiled: &'a Self::Compiled,
