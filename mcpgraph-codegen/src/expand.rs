@@ -204,7 +204,9 @@ fn graph_impl(
     // the struct's fields gave each return its own drops of every tool
     // before it: code, and optimizer time, growing with the square of the
     // number of tools; 40,000 drop calls for 200 tools.)
-    let compiled_lets = modules.iter().map(|m| quote!(let #m = #m::Compiled::new()?;));
+    let compiled_lets = modules
+        .iter()
+        .map(|m| quote!(let #m = #m::Compiled::new()?;));
     let run_arms = modules.iter().enumerate().map(|(i, m)| {
         let i = lit::index(i);
         quote!(#i => rt::Box::pin(#m::run(&compiled.#m, exec)))

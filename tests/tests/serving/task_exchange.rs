@@ -16,6 +16,7 @@ use mcpgraph_tests::oidc::{Protected, Provider, ProviderConfig};
 use mcpgraph_tests::*;
 use serde_json::{Value, json};
 
+use super::task_takeover::{CALL_MS, RUNNING_AGAIN_WITHIN, logged};
 use super::tasks::{Client, shared_state_keys};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_fixture");
@@ -27,22 +28,6 @@ const EXCHANGER_SECRET: &str = "exchanger-secret";
 /// The replicas' one public URL (behind the balancer): the audience of the
 /// caller's tokens, which both accept.
 const FRONT: &str = "https://graph.example/mcp";
-
-/// Each call of the protected server's `read_slowly` takes this long.
-const CALL_MS: u64 = 250;
-
-/// How long after A's death B runs the task at most: the lease (6 s), one
-/// scan for orphans (every second), and a second for a loaded machine.
-const RUNNING_AGAIN_WITHIN: Duration = Duration::from_secs(8);
-
-/// The items the protected server's log holds, one a line, in order.
-fn logged(log: &std::path::Path) -> Vec<u64> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
-}
 
 /// A replica: the conformance fixture, its `test` server the protected one
 /// at `back` (with the caller's identity, by token exchange at

@@ -16,15 +16,15 @@ use serde_json::{Value, json};
 use super::tasks::{Client, fixture, shared_state_keys};
 
 /// Each call of the test server's slow tools takes this long.
-const CALL_MS: u64 = 250;
+pub(super) const CALL_MS: u64 = 250;
 
 /// How long after A's death B runs the task at most: the lease (6 s,
 /// renewed every 2 s, so it runs out at most 6 s after the kill), one scan
 /// for orphans (every second), and a second for a loaded machine.
-const RUNNING_AGAIN_WITHIN: Duration = Duration::from_secs(8);
+pub(super) const RUNNING_AGAIN_WITHIN: Duration = Duration::from_secs(8);
 
 /// The items the log holds, one a line, in order.
-fn logged(log: &std::path::Path) -> Vec<u64> {
+pub(super) fn logged(log: &std::path::Path) -> Vec<u64> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
         .lines()

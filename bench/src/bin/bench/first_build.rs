@@ -114,14 +114,17 @@ fn new_crate(
     Ok(dir)
 }
 
-/// Seconds of one `cargo build` of the crate at `dir` into `target`.
-fn cargo_build(dir: &Path, target: &Path, release: bool) -> Result<f64, String> {
+/// Seconds of one `cargo build` of the crate at `dir` into `target`, as a
+/// user runs it (the graph-size rows' builds too).
+pub(crate) fn cargo_build(dir: &Path, target: &Path, release: bool) -> Result<f64, String> {
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     command
         .current_dir(dir)
         .arg("build")
         .env("CARGO_TARGET_DIR", target)
-        // The harness's own build settings are not a user's.
+        // The harness's own build settings are not a user's (whose debug
+        // builds are incremental).
+        .env_remove("CARGO_INCREMENTAL")
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_BUILD_RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS");

@@ -8,12 +8,11 @@
 //! tool; then how each grows from 10 tools to 500.
 
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
 
 use mcpgraph_bench::buildside::{self, NODES_PER_TOOL};
 use mcpgraph_bench::report::{Better, Cell, Row};
 
+use crate::first_build::cargo_build;
 use crate::{Config, log};
 
 /// The graph sizes, in tools.
@@ -194,28 +193,4 @@ fn rows(figures: &[Figures]) -> Vec<Row> {
         large.rebuild_debug / small.rebuild_debug,
     ));
     rows
-}
-
-/// Seconds of `cargo build` of the crate at `dir` into `target`.
-fn cargo_build(dir: &Path, target: &Path, release: bool) -> Result<f64, String> {
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    command
-        .current_dir(dir)
-        .arg("build")
-        .env("CARGO_TARGET_DIR", target)
-        .env_remove("CARGO_INCREMENTAL");
-    if release {
-        command.arg("--release");
-    }
-    let started = Instant::now();
-    let output = command.output().map_err(|e| format!("cargo: {e}"))?;
-    let secs = started.elapsed().as_secs_f64();
-    if !output.status.success() {
-        return Err(format!(
-            "cargo build in {} failed:\n{}",
-            dir.display(),
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(secs)
 }
