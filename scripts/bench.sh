@@ -5,7 +5,8 @@
 # chart, the machine description and the date under docs/bench/.
 #
 #   scripts/bench.sh            # full run (about 17 minutes on 2 cores, with the
-#                               # starter crate's first builds)
+#                               # starter crate's first builds; the graph-size rows
+#                               # add about 14, most of it their dependencies' build)
 #   scripts/bench.sh --quick    # a few minutes, no rebuild timing; writes target/release/bench-quick/
 #   scripts/bench.sh --quick --rebuild   # ... with the rebuild timing
 #
