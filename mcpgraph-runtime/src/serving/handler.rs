@@ -181,9 +181,9 @@ impl Handler {
 
     /// Whom the tasks of the request `context` is of belong to: the
     /// principal its credential names; without one, for a client of the
-    /// session era served with sessions, its session (a task is seen by
-    /// the session that started it alone); else no one (stdio's one
-    /// caller, or stateless requests without a credential).
+    /// session era served with sessions (stdio's one client included), its
+    /// session (a task is seen by the session that started it alone); else
+    /// no one (2026-07-28 or stateless requests without a credential).
     fn task_principal(&self, context: &RequestContext<RoleServer>) -> Vec<u8> {
         let principal = self.identity.principal(&context.extensions);
         if principal.is_empty() && self.sessions && tasks::session_era(context) {
