@@ -146,18 +146,20 @@ impl Execution {
         let node_deadline = timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
         let mut results: Vec<JValue> = vec![JValue::Null; count];
         let mut running = FuturesUnordered::new();
-        // The calls started and not ended, for progress that names them.
+        // The calls running, named by progress (kept if it is heard).
+        let watched = self.watch.progress.is_some();
         let mut live = std::collections::BTreeSet::new();
         let (mut next, mut ended, mut done, mut bytes) = (0, 0, 0, 0u64);
         let mut asked = None;
-        // Whether a call ended since the last progress event: told once
-        // the calls that take its place have started.
+        // A call ended: told once the calls after it have started.
         let mut news = false;
         while ended < count {
             while running.len() < max && next < count {
                 self.count_execution()?;
                 running.push(start(self, next)?);
-                live.insert(next);
+                if watched {
+                    live.insert(next);
+                }
                 if let Some(at) = began.get_mut(next) {
                     *at = Some(Instant::now());
                 }

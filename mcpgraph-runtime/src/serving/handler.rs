@@ -40,9 +40,6 @@ pub struct Handler {
     caps: Arc<CallCaps>,
     /// This session's calls in flight.
     session: Arc<AtomicUsize>,
-    /// This session's random name: whom the tasks of a session-era client
-    /// without a credential belong to.
-    session_nonce: u128,
     /// Whether a session-era client can be sent requests (not under
     /// `--stateless`).
     pub(super) sessions: bool,
@@ -61,7 +58,6 @@ impl Clone for Handler {
             tools: Arc::clone(&self.tools),
             caps: Arc::clone(&self.caps),
             session: Arc::clone(&self.session),
-            session_nonce: self.session_nonce,
             sessions: self.sessions,
             state_keys: Arc::clone(&self.state_keys),
             identity: Arc::clone(&self.identity),
@@ -85,7 +81,6 @@ impl Handler {
                 DEFAULT_MAX_IN_FLIGHT_PER_SESSION,
             )),
             session: Arc::default(),
-            session_nonce: tasks::session_nonce(),
             sessions: true,
             state_keys: Arc::new(StateKeys::ephemeral()),
             identity: Arc::new(Stdio),
@@ -137,7 +132,6 @@ impl Handler {
     pub fn for_session(&self) -> Self {
         Self {
             session: Arc::default(),
-            session_nonce: tasks::session_nonce(),
             ..self.clone()
         }
     }
@@ -181,13 +175,15 @@ impl Handler {
 
     /// Whom the tasks of the request `context` is of belong to: the
     /// principal its credential names; without one, for a client of the
-    /// session era served with sessions (stdio's one client included), its
-    /// session (a task is seen by the session that started it alone); else
-    /// no one (2026-07-28 or stateless requests without a credential).
+    /// session era served with sessions, the request's owner: its session
+    /// (a task is seen by the session that started it alone), over stdio
+    /// the one client; else no one (2026-07-28 or stateless requests
+    /// without a credential).
     fn task_principal(&self, context: &RequestContext<RoleServer>) -> Vec<u8> {
         let principal = self.identity.principal(&context.extensions);
         if principal.is_empty() && self.sessions && tasks::session_era(context) {
-            return [&b"session\0"[..], &self.session_nonce.to_le_bytes()].concat();
+            let owner = self.identity.owner(&context.extensions);
+            return [b"owner\0", owner.name().as_bytes()].concat();
         }
         principal
     }

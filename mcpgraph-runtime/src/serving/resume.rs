@@ -21,7 +21,7 @@ use std::time::Duration;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode,
-    InputRequiredResult, ProtocolVersion,
+    InputRequiredResult,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -57,11 +57,8 @@ impl Handler {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<(Caller, Option<Round>), McpError> {
-        let modern = context
-            .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
         let capabilities = context.client_capabilities();
-        Ok(if modern {
+        Ok(if !super::tasks::session_era(context) {
             let (round, binding) = self.round(request, context)?;
             let caller = Caller::rounds(capabilities.as_ref(), Arc::clone(&round));
             (caller, Some((round, binding)))

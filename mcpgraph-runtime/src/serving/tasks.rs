@@ -102,16 +102,14 @@ pub enum RoundEnd {
     },
 }
 
-/// Whether `request` runs as a task: only for a request whose client
-/// declared the extension (a 2026-07-28 request in its own `_meta`, a
-/// session-era client in `initialize`), of a tool that allows it, on a
-/// server that runs tasks (`hosted`). A tool with `askFirst` called by a
-/// 2026-07-28 client without answers runs as a plain call (its first
-/// round's questions go back as `input_required`); the call that brings
-/// the answers is the task. A session-era client has no such round: its
-/// call is the task from the start, and the questions come as the task's
-/// `input_required`. A tool marked `task: required` called without the
-/// extension is error -32021 naming it.
+/// Whether `request` runs as a task: only if its client declared the
+/// extension (a 2026-07-28 request in its `_meta`, a session-era client in
+/// `initialize`), for a tool that allows it, on a server that runs tasks
+/// (`hosted`). A tool with `askFirst` called by a 2026-07-28 client without
+/// answers runs as a plain call (its first questions go back as
+/// `input_required`) and the call bringing the answers is the task; a
+/// session-era client has no such round, so its call is the task at once.
+/// `task: required` without the extension is error -32021 naming it.
 pub(super) fn runs_as_task(
     engine: &Engine,
     hosted: bool,
@@ -148,19 +146,6 @@ pub(super) fn session_era(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_none_or(|v| v < ProtocolVersion::V_2026_07_28)
-}
-
-/// A session's random name (128 bits from the standard hasher's random
-/// keys, which the system's random source seeds): unique across the
-/// replicas sharing a task store.
-pub(super) fn session_nonce() -> u128 {
-    use std::hash::{BuildHasher, Hasher};
-    let half = |salt: u64| {
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u64(salt);
-        u128::from(hasher.finish())
-    };
-    (half(0) << 64) | half(1)
 }
 
 /// The engine as a task host sees it: what runs a task's rounds, the graph,

@@ -63,8 +63,7 @@ impl Execution {
     }
 
     /// A progress event for each call done (`done` of `count`), naming
-    /// the calls still running (`live`, named by `part`: a branch's name,
-    /// an item's index), the first [`NAMED`] of them.
+    /// the first three calls still running (`live`, named by `part`).
     pub(super) fn part_done(
         &self,
         done: usize,
@@ -72,34 +71,29 @@ impl Execution {
         live: &std::collections::BTreeSet<usize>,
         part: &impl Fn(usize) -> String,
     ) {
-        /// How many running calls a progress message names.
-        const NAMED: usize = 3;
         let Some(progress) = &self.watch.progress else {
             return;
         };
+        let branches = (self.pending.as_ref()).is_none_or(|p| p.node_type == NodeType::Parallel);
         let mut message = format!("{done} of {count} calls done");
         if !live.is_empty() {
-            let branches = self
-                .pending
-                .as_ref()
-                .is_none_or(|p| p.node_type == NodeType::Parallel);
-            let names: Vec<String> = live
-                .iter()
-                .take(NAMED)
-                .map(|&i| match branches {
-                    true => format!("`{}`", part(i)),
-                    false => part(i),
-                })
-                .collect();
-            let (one, many) = if branches {
-                ("branch", "branches")
-            } else {
-                ("item", "items")
+            let kind = match (branches, live.len()) {
+                (true, 1) => "branch",
+                (true, _) => "branches",
+                (false, 1) => "item",
+                (false, _) => "items",
             };
-            let kind = if live.len() == 1 { one } else { many };
-            message.push_str(&format!("; running {kind} {}", names.join(", ")));
-            if live.len() > NAMED {
-                message.push_str(&format!(" and {} more", live.len() - NAMED));
+            let name = |&i: &usize| {
+                if branches {
+                    format!("`{}`", part(i))
+                } else {
+                    part(i)
+                }
+            };
+            let names: Vec<String> = live.iter().take(3).map(name).collect();
+            message += &format!("; running {kind} {}", names.join(", "));
+            if live.len() > 3 {
+                message += &format!(" and {} more", live.len() - 3);
             }
         }
         let _ = progress.send(ProgressEvent {
