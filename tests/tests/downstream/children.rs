@@ -421,10 +421,13 @@ async fn idle_per_capability_children_are_stopped_after_the_idle_time() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn past_the_cap_a_call_waits_for_a_connection_to_free_up() {
-    let dir = TempDir::new("child-cap-wait");
-    let child_tag = tag("cap-wait");
+/// `file_utils` over HTTP, its `filesystem` the test server with a
+/// `timeoutMs` of a minute (calls wait for connections that long), its
+/// children tagged by [`tag`]`(tag_name)`; the directory of the `--mcp`
+/// file, the tag and the server.
+async fn patient_file_utils(tag_name: &str) -> (TempDir, String, HttpServer) {
+    let dir = TempDir::new(&format!("child-{tag_name}"));
+    let child_tag = tag(tag_name);
     let config = json!({"mcpServers": {"filesystem": {
         "command": TEST_SERVER,
         "args": ["--describe", child_tag],
@@ -433,6 +436,12 @@ async fn past_the_cap_a_call_waits_for_a_connection_to_free_up() {
     let mcp = dir.path().join("mcp.json");
     std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
     let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    (dir, child_tag, server)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn past_the_cap_a_call_waits_for_a_connection_to_free_up() {
+    let (_dir, child_tag, server) = patient_file_utils("cap-wait").await;
     let addr = server.addr;
     let sets = capability_sets(ASKING_CHILDREN_CAP + 1);
     // As many calls as the cap, of as many sets, each holding its child.
@@ -493,16 +502,7 @@ async fn past_the_cap_a_call_waits_for_a_connection_to_free_up() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn one_caller_holds_at_most_half_the_connections_of_a_set_of_capabilities() {
-    let dir = TempDir::new("child-share");
-    let child_tag = tag("share");
-    let config = json!({"mcpServers": {"filesystem": {
-        "command": TEST_SERVER,
-        "args": ["--describe", child_tag],
-        "timeoutMs": 60000,
-    }}});
-    let mcp = dir.path().join("mcp.json");
-    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
-    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let (_dir, _, server) = patient_file_utils("share").await;
     let addr = server.addr;
     let caps = &capability_sets(1)[0];
     // One session (one caller) starts 4 calls that hang: as many as a set
@@ -551,16 +551,7 @@ async fn one_caller_holds_at_most_half_the_connections_of_a_set_of_capabilities(
 /// among themselves for ever, never finding it free.)
 #[tokio::test(flavor = "multi_thread")]
 async fn calls_waiting_for_a_turn_take_it_when_it_comes_free() {
-    let dir = TempDir::new("child-turns");
-    let child_tag = tag("turns");
-    let config = json!({"mcpServers": {"filesystem": {
-        "command": TEST_SERVER,
-        "args": ["--describe", child_tag],
-        "timeoutMs": 60000,
-    }}});
-    let mcp = dir.path().join("mcp.json");
-    std::fs::write(&mcp, config.to_string()).expect("write --mcp file");
-    let server = HttpServer::start_with_mcp("file_utils", &mcp, &[]).await;
+    let (_dir, _, server) = patient_file_utils("turns").await;
     let addr = server.addr;
     let caps = &capability_sets(1)[0];
     // Four callers, two calls each (a caller's share): eight calls for

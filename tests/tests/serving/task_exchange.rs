@@ -16,7 +16,7 @@ use mcpgraph_tests::oidc::{Protected, Provider, ProviderConfig};
 use mcpgraph_tests::*;
 use serde_json::{Value, json};
 
-use super::task_takeover::{CALL_MS, RUNNING_AGAIN_WITHIN, logged};
+use super::task_takeover::{CALL_MS, logged, running_again};
 use super::tasks::{Client, shared_state_keys};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_fixture");
@@ -226,23 +226,7 @@ async fn a_task_taken_over_calls_on_with_the_callers_token() {
     let killed = Instant::now();
     let made = logged(&log).len();
     // Running again on B: a call A did not make, through nginx all along.
-    loop {
-        let reply = via_nginx.get(&id).await;
-        let status = reply["result"]["status"].clone();
-        assert!(
-            status == json!("working") || status == json!("completed"),
-            "{reply}\nB:\n{}",
-            b.stderr()
-        );
-        if logged(&log).len() > made || status == json!("completed") {
-            break;
-        }
-        assert!(
-            killed.elapsed() < RUNNING_AGAIN_WITHIN,
-            "not running again {RUNNING_AGAIN_WITHIN:?} after A was killed: {reply}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    running_again(&mut via_nginx, &id, &log, killed, "token exchange").await;
     eprintln!("running on B {:?} after A was killed", killed.elapsed());
     let task = via_nginx
         .wait_for(&id, "completed", Duration::from_secs(20))

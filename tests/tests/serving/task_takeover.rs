@@ -23,6 +23,36 @@ pub(super) const CALL_MS: u64 = 250;
 /// for orphans (every second), and a second for a loaded machine.
 pub(super) const RUNNING_AGAIN_WITHIN: Duration = Duration::from_secs(8);
 
+/// Polls `tasks/get` of task `id` through `client` until the replica left
+/// (`killed` the other) makes a call the log did not hold yet, or ends the
+/// task: `working` or `completed` all along, within
+/// [`RUNNING_AGAIN_WITHIN`]; `what` names the case in failures.
+pub(super) async fn running_again(
+    client: &mut Client,
+    id: &str,
+    log: &std::path::Path,
+    killed: Instant,
+    what: &str,
+) {
+    let made = logged(log).len();
+    loop {
+        let reply = client.get(id).await;
+        let status = reply["result"]["status"].clone();
+        assert!(
+            status == json!("working") || status == json!("completed"),
+            "{what}: {reply}"
+        );
+        if logged(log).len() > made || status == json!("completed") {
+            return;
+        }
+        assert!(
+            killed.elapsed() < RUNNING_AGAIN_WITHIN,
+            "{what}: not running again {RUNNING_AGAIN_WITHIN:?} after A was killed: {reply}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// The items the log holds, one a line, in order.
 pub(super) fn logged(log: &std::path::Path) -> Vec<u64> {
     std::fs::read_to_string(log)
@@ -81,23 +111,7 @@ async fn kill_half_way(redis: &RedisServer, tool: &str) -> (Value, Vec<u64>) {
     // Running again: B makes a call A did not (or ends the task, when the
     // call in flight may not be made again); `tasks/get` through nginx
     // reaches B all along.
-    let made = logged(&log).len();
-    loop {
-        let reply = via_nginx.get(&id).await;
-        let status = reply["result"]["status"].clone();
-        assert!(
-            status == json!("working") || status == json!("completed"),
-            "{tool}: {reply}"
-        );
-        if logged(&log).len() > made || status == json!("completed") {
-            break;
-        }
-        assert!(
-            killed.elapsed() < RUNNING_AGAIN_WITHIN,
-            "{tool}: not running again {RUNNING_AGAIN_WITHIN:?} after A was killed: {reply}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    running_again(&mut via_nginx, &id, &log, killed, tool).await;
     eprintln!(
         "{tool}: running on B {:?} after A was killed",
         killed.elapsed()
