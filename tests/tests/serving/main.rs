@@ -34,6 +34,7 @@ mod rounds;
 mod sdk_clients;
 mod secrets;
 mod session_owner;
+mod session_tasks;
 mod shutdown;
 mod stderr_pressure;
 mod task_exchange;
