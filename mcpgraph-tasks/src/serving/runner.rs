@@ -251,18 +251,19 @@ async fn report_nodes(
     id: TaskId,
     mut events: tokio::sync::mpsc::UnboundedReceiver<ProgressEvent>,
 ) {
-    let status = |event: &ProgressEvent| match &event.message {
-        Some(message) => format!("running node `{}`: {message}", event.node),
-        None => format!("running node `{}`", event.node),
+    // The node and its news: formatted only when written.
+    let status = |(node, message): &(&str, Option<String>)| match message {
+        Some(message) => format!("running node `{node}`: {message}"),
+        None => format!("running node `{node}`"),
     };
-    let (mut written, mut latest): (Option<String>, Option<String>) = (None, None);
+    let (mut written, mut latest) = (None, None);
     let mut next_write = tokio::time::Instant::now();
     loop {
         let event = tokio::select! {
             event = events.recv() => event,
             () = tokio::time::sleep_until(next_write), if latest != written => {
-                if let Some(message) = &latest {
-                    let _ = store.set_message(&id, message.clone()).await;
+                if let Some(shown) = &latest {
+                    let _ = store.set_message(&id, status(shown)).await;
                 }
                 written.clone_from(&latest);
                 next_write = tokio::time::Instant::now() + MESSAGE_EVERY;
@@ -270,12 +271,12 @@ async fn report_nodes(
             }
         };
         match event {
-            Some(event) => latest = Some(status(&event)),
+            Some(event) => latest = Some((event.node, event.message)),
             None => break,
         }
     }
-    if let Some(message) = latest.filter(|m| Some(m) != written.as_ref()) {
-        let _ = store.set_message(&id, message).await;
+    if let Some(shown) = latest.filter(|shown| Some(shown) != written.as_ref()) {
+        let _ = store.set_message(&id, status(&shown)).await;
     }
 }
 
