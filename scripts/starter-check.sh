@@ -70,7 +70,7 @@ echo "starter-check: the starter crate builds and answers: $got"
 # runner's harness, the fuzz targets' entry points, the standalone
 # evaluator) are not in a user's binary. The differential runner, built
 # with them, shows that the symbols are there to be found.
-hooks='mcpgraph_runtime::exec::differential::|mcpgraph_(runtime|downstream)::fuzzing::|evaluate_standalone'
+hooks='mcpgraph_runtime::exec::standalone::|mcpgraph_(runtime|downstream)::fuzzing::|evaluate_standalone'
 # (grep reads all of nm's output: under pipefail, `grep -q` quitting early
 # would fail the pipeline with nm's SIGPIPE.)
 found="$(nm -C "$target/debug/differential" | grep -Ec "$hooks" || true)"

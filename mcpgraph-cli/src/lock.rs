@@ -31,41 +31,113 @@ pub(crate) struct LockArgs {
     pub strict: bool,
 }
 
-/// Runs `mcpgraph lock`.
+/// What a lock run found: where the lock is, what it lists, and (for
+/// `--check`) every change since it was written.
+#[derive(Debug)]
+pub(crate) struct LockReport {
+    /// The lock file.
+    pub path: PathBuf,
+    /// How many servers and tools were listed.
+    pub servers: usize,
+    pub tools: usize,
+    /// Whether the lock was written (`false`: it was up to date, or this was
+    /// a check).
+    pub wrote: bool,
+    /// With `check`: the changes since the lock, by server.
+    pub changes: Vec<(String, Change)>,
+    /// With `check`: whether the lock is stale (a change that matters, or
+    /// with `strict` any change).
+    pub stale: bool,
+}
+
+impl LockReport {
+    /// How many changes matter.
+    pub(crate) fn matters(&self) -> usize {
+        self.changes.iter().filter(|(_, c)| c.matters).count()
+    }
+
+    /// How many changes are cosmetic.
+    pub(crate) fn cosmetic(&self) -> usize {
+        self.changes.len() - self.matters()
+    }
+}
+
+/// Runs `mcpgraph lock`, printing what it did.
 pub(crate) fn run(args: &LockArgs) -> Result<ExitCode, CliError> {
     // A person runs `lock`: a server that wants a login gets one.
     mcpgraph_downstream::allow_interactive_login(true);
+    let report = lock(args)?;
+    let path = report.path.display();
+    if !args.check {
+        let (servers, tools) = (report.servers, report.tools);
+        if report.wrote {
+            eprintln!("wrote {path} ({servers} servers, {tools} tools)");
+        } else {
+            eprintln!("{path} is up to date ({servers} servers, {tools} tools)");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut server = None;
+    for (name, change) in &report.changes {
+        if server != Some(name) {
+            println!("server `{name}`:");
+            server = Some(name);
+        }
+        println!("  {}", describe(change));
+    }
+    let summary = format!(
+        "{path}: {} change(s) that matter, {} cosmetic",
+        report.matters(),
+        report.cosmetic()
+    );
+    if report.stale {
+        eprintln!(
+            "error: the lock is stale: {summary}; re-run `mcpgraph lock` and review the diff"
+        );
+        Ok(ExitCode::FAILURE)
+    } else {
+        eprintln!("{summary}");
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Lists the graph's servers, then writes the lock or (`check`) compares
+/// them with it.
+pub(crate) fn lock(args: &LockArgs) -> Result<LockReport, CliError> {
     let (file, _) = mcpgraph_codegen::load_file(&args.graph)
         .map_err(|d| graph_errors(&d, "; fix them before locking"))?;
     let specs = specs(&file, &args.mcp, args.server.as_deref())?;
     let listed = list_all(specs)?;
     let path = lock_path(&args.graph);
+    let servers = listed.len();
+    let tools: usize = listed.iter().map(|(_, s)| s.tools.len()).sum();
+    let mut report = LockReport {
+        path,
+        servers,
+        tools,
+        wrote: false,
+        changes: Vec::new(),
+        stale: false,
+    };
     if args.check {
-        return check(args, &file, &path, &listed);
+        report.changes = check(&file, &report.path, &listed)?;
+        report.stale = report.matters() > 0 || (args.strict && !report.changes.is_empty());
+        return Ok(report);
     }
-    let mut lock = match (&args.server, std::fs::read_to_string(&path)) {
+    let path = &report.path;
+    let mut lock = match (&args.server, std::fs::read_to_string(path)) {
         // Locking one server keeps the others' entries.
-        (Some(_), Ok(text)) => Lock::from_json(&text).map_err(CliError::malformed(&path))?,
+        (Some(_), Ok(text)) => Lock::from_json(&text).map_err(CliError::malformed(path))?,
         _ => Lock::default(),
     };
-    let tools: usize = listed.iter().map(|(_, s)| s.tools.len()).sum();
-    let servers = listed.len();
     lock.servers.extend(listed);
     let text = lock.to_json();
-    if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
-        eprintln!(
-            "{} is up to date ({servers} servers, {tools} tools)",
-            path.display()
-        );
-        return Ok(ExitCode::SUCCESS);
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {
+        std::fs::write(path, text).map_err(CliError::file("write", path))?;
+        touch(&args.graph)?;
+        report.wrote = true;
     }
-    std::fs::write(&path, text).map_err(CliError::file("write", &path))?;
-    touch(&args.graph)?;
-    eprintln!(
-        "wrote {} ({servers} servers, {tools} tools)",
-        path.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    Ok(report)
 }
 
 /// Makes cargo rebuild what includes the graph: the macro tracks the graph
@@ -110,7 +182,7 @@ pub(crate) fn specs(
 
 /// Lists every server of `specs`, one after the other. The first that cannot be
 /// listed fails the whole (so no lock is half written), naming the server.
-fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, CliError> {
+pub(crate) fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -151,13 +223,12 @@ fn list_all(specs: Vec<ServerSpec>) -> Result<Vec<(String, ServerLock)>, CliErro
         .collect()
 }
 
-/// `--check`: the changes per server and tool, and whether they fail.
+/// `--check`: the changes per server and tool since the lock at `path`.
 fn check(
-    args: &LockArgs,
     file: &GraphFile,
     path: &Path,
     listed: &[(String, ServerLock)],
-) -> Result<ExitCode, CliError> {
+) -> Result<Vec<(String, Change)>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|source| CliError::File {
         action: "read",
         path: path.to_owned(),
@@ -166,7 +237,7 @@ fn check(
     })?;
     let lock = Lock::from_json(&text).map_err(CliError::malformed(path))?;
     let uses = drift::uses(file);
-    let (mut matters, mut cosmetic) = (0, 0);
+    let mut all = Vec::new();
     for (name, new) in listed {
         let changes = match lock.servers.get(name) {
             Some(old) => drift::diff(name, old, new, &uses),
@@ -177,33 +248,9 @@ fn check(
                 breaks: Vec::new(),
             }],
         };
-        if changes.is_empty() {
-            continue;
-        }
-        println!("server `{name}`:");
-        for change in &changes {
-            if change.matters {
-                matters += 1;
-            } else {
-                cosmetic += 1;
-            }
-            println!("  {}", describe(change));
-        }
+        all.extend(changes.into_iter().map(|c| (name.clone(), c)));
     }
-    let failed = matters > 0 || (args.strict && cosmetic > 0);
-    let summary = format!(
-        "{}: {matters} change(s) that matter, {cosmetic} cosmetic",
-        path.display()
-    );
-    if failed {
-        eprintln!(
-            "error: the lock is stale: {summary}; re-run `mcpgraph lock` and review the diff"
-        );
-        Ok(ExitCode::FAILURE)
-    } else {
-        eprintln!("{summary}");
-        Ok(ExitCode::SUCCESS)
-    }
+    Ok(all)
 }
 
 fn describe(change: &Change) -> String {

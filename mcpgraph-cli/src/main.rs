@@ -8,9 +8,11 @@
 //! only parses the command line and prints.
 
 mod auth;
+mod cargo;
 mod ci;
 mod error;
 mod lock;
+mod mcp;
 mod new;
 mod test;
 
@@ -95,6 +97,12 @@ enum Command {
     /// test cases (`<graph>.test.yaml`): `<binary> test` with the
     /// arguments after `--` (`--record`, `--update`, `--json`...).
     Test(test::TestArgs),
+    /// Serve MCP for an agent writing graphs in the current directory:
+    /// check, explain, lock, evaluate, run, test and draw them (stdio, or
+    /// streamable HTTP on a loopback address). Reads and writes only under
+    /// the current directory; running and testing a graph runs what it
+    /// says.
+    Mcp(mcp::McpArgs),
     /// Print the Rust code generated for a graph file, pretty-printed.
     Expand {
         /// The path of the mcpgraph crate in the code.
@@ -170,6 +178,7 @@ fn main() -> ExitCode {
         }),
         Command::Auth { action } => auth::run(action),
         Command::Test(args) => test::run(args),
+        Command::Mcp(args) => mcp::run(args),
         Command::Expand { krate, file } => expand(&file, &krate),
         Command::Graph { tool, file } => graph(&file, tool.as_deref()),
         Command::New {

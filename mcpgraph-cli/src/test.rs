@@ -6,6 +6,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 
+use crate::cargo::{CargoLine, one_binary, parse_line};
 use crate::error::CliError;
 
 /// `mcpgraph test`'s arguments.
@@ -69,17 +70,8 @@ fn build(args: &TestArgs) -> Result<PathBuf, CliError> {
             .lines()
             .map_while(Result::ok)
         {
-            let Ok(message) = serde_json::from_str::<serde_json::Value>(&line) else {
-                continue;
-            };
-            let is_bin = message["target"]["kind"]
-                .as_array()
-                .is_some_and(|kinds| kinds.iter().any(|k| k == "bin"));
-            if message["reason"] == "compiler-artifact"
-                && is_bin
-                && let Some(path) = message["executable"].as_str()
-            {
-                binaries.push(PathBuf::from(path));
+            if let Some(CargoLine::Binary(path)) = parse_line(&line) {
+                binaries.push(path);
             }
         }
     }
@@ -89,17 +81,5 @@ fn build(args: &TestArgs) -> Result<PathBuf, CliError> {
             "the graph crate does not build (cargo's messages are above)".to_owned(),
         ));
     }
-    match binaries.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(CliError::Usage("the crate has no binary: `mcpgraph test` runs a graph crate's binary (`mcpgraph new` makes one)".to_owned())),
-        several => Err(CliError::Usage(format!(
-            "the build made {} binaries; choose one with `--bin NAME`: {}",
-            several.len(),
-            several
-                .iter()
-                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
+    one_binary(&binaries)
 }

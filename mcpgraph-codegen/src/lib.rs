@@ -93,3 +93,17 @@ pub use generate::{Output, display_path, generate_file, generate_str, pretty};
 pub use invocation::{expand_invocation, expand_tests_invocation, expansion_after_panic};
 #[doc(hidden)]
 pub use lower::lower_rule;
+
+/// The checks a graph file gives a JSONata expression that do not depend
+/// on the graph (syntax, `:=`, regular expressions, errors every run would
+/// raise), for an expression on its own: positions are lines and columns
+/// in `source`. What `mcpgraph mcp`'s `eval_jsonata` reports before it
+/// evaluates.
+///
+/// ```
+/// let d = mcpgraph_codegen::check_expression("$.a +\n  (1");
+/// assert_eq!((d.items[0].pos.line, d.items[0].pos.column), (2, 3));
+/// ```
+pub fn check_expression(source: &str) -> diag::Diagnostics {
+    validate::check_expression(source)
+}

@@ -25,9 +25,8 @@ use mcpgraph_expr::value::{Oversize, measure};
 
 mod call_retry;
 mod content;
-#[doc(hidden)]
-#[cfg(feature = "testing")]
-pub mod differential;
+#[cfg(feature = "standalone")]
+pub mod standalone;
 pub(crate) mod elicit;
 mod failure;
 pub(crate) mod fanout;

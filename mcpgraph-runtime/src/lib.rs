@@ -32,6 +32,8 @@ mod serving;
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
+#[cfg(feature = "standalone")]
+pub use exec::standalone;
 pub use exec::elicit::{Answer, Elicit};
 pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
@@ -61,7 +63,6 @@ pub use questions::{Rounds, Saved};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod testing {
-    pub use crate::exec::differential;
     pub use crate::serving::handler::Handler;
     pub use crate::serving::result::success_result;
     pub use crate::serving::session::{SessionError, serve};

@@ -122,37 +122,9 @@ pub(super) fn check_expr(
     diags: &mut Diagnostics,
     refs: &mut Vec<Ref>,
 ) {
-    let ast = match jsonata_core::parser::parse(&expr.source) {
-        Ok(ast) => ast,
-        Err(e) => {
-            let (offset, exact) = locate_syntax_error(&expr.source, &e);
-            let d = diags.error(
-                expr_pos(expr, offset),
-                format!("invalid JSONata expression: {}", error_text(&e)),
-            );
-            if !exact {
-                d.note("the position of the error inside the expression could not be determined");
-            }
-            return;
-        }
+    let Some(found) = check_text(expr, diags) else {
+        return;
     };
-    let mut found = Found::default();
-    walk(&ast, true, &mut found);
-    if found.bad_assignment {
-        let offset = find_bad_assignment(&expr.source).unwrap_or(0);
-        diags
-            .error(
-                expr_pos(expr, offset),
-                "invalid JSONata expression: S0212: the left side of `:=` must be a variable name (starting with `$`)",
-            )
-            .help("assign to a variable, e.g. `$x := 1`");
-    }
-    for (pattern, flags) in &found.regexes {
-        check_regex(expr, pattern, flags, diags);
-    }
-    if !found.bad_assignment {
-        check_run_errors(&ast, expr, diags);
-    }
     let mut reported = HashSet::new();
     for (name, kind) in found.refs {
         if !reported.insert((name.clone(), kind)) {
@@ -176,6 +148,81 @@ pub(super) fn check_expr(
         };
         unknown_node(diags, pos, &name, scope.label, scope.id_list, what);
     }
+}
+
+/// The checks of an expression's own text, whatever it reads: syntax,
+/// S0212, regular expressions, errors every run would raise. `None` when
+/// it does not parse; else what it names.
+fn check_text(expr: &Expr, diags: &mut Diagnostics) -> Option<Found> {
+    let ast = match jsonata_core::parser::parse(&expr.source) {
+        Ok(ast) => ast,
+        Err(e) => {
+            let (offset, exact) = locate_syntax_error(&expr.source, &e);
+            let d = diags.error(
+                expr_pos(expr, offset),
+                format!("invalid JSONata expression: {}", error_text(&e)),
+            );
+            if !exact {
+                d.note("the position of the error inside the expression could not be determined");
+            }
+            return None;
+        }
+    };
+    let mut found = Found::default();
+    walk(&ast, true, &mut found);
+    if found.bad_assignment {
+        let offset = find_bad_assignment(&expr.source).unwrap_or(0);
+        diags
+            .error(
+                expr_pos(expr, offset),
+                "invalid JSONata expression: S0212: the left side of `:=` must be a variable name (starting with `$`)",
+            )
+            .help("assign to a variable, e.g. `$x := 1`");
+    }
+    for (pattern, flags) in &found.regexes {
+        check_regex(expr, pattern, flags, diags);
+    }
+    if !found.bad_assignment {
+        check_run_errors(&ast, expr, diags);
+    }
+    Some(found)
+}
+
+/// The checks a graph file gives an expression that do not depend on the
+/// graph (see [`check_text`]), for an expression on its own: positions are
+/// lines and columns in `source`.
+pub(crate) fn check_standalone(source: &str) -> Diagnostics {
+    let mut diags = Diagnostics::new("expression", source);
+    let expr = Expr {
+        source: source.to_owned(),
+        pos: Pos {
+            line: 1,
+            column: 1,
+            offset: 0,
+        },
+        spans: line_spans(source),
+    };
+    check_text(&expr, &mut diags);
+    diags
+}
+
+/// `source`'s lines as an expression's spans: each starts a line of its
+/// own at column 1.
+fn line_spans(source: &str) -> Vec<(usize, Pos)> {
+    let mut spans = Vec::new();
+    let mut offset = 0;
+    for (i, line) in source.split_inclusive('\n').enumerate() {
+        spans.push((
+            offset,
+            Pos {
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                column: 1,
+                offset,
+            },
+        ));
+        offset += line.len();
+    }
+    spans
 }
 
 /// How an expression names a node.

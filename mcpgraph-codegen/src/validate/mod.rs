@@ -35,6 +35,7 @@ mod syntax;
 mod tree;
 
 pub(crate) use expr::ITEM_NAMES;
+pub(crate) use expr::check_standalone as check_expression;
 
 use std::collections::{HashMap, HashSet};
 

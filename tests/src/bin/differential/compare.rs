@@ -2,7 +2,7 @@
 //! generator's lowering) and its comparison with the reference's result.
 
 use mcpgraph_runtime::Rule;
-use mcpgraph_runtime::testing::differential::Harness;
+use mcpgraph_runtime::standalone::Sandbox;
 use serde_json::Value;
 
 use super::corpus::{Case, Input};
@@ -38,7 +38,7 @@ pub struct Compared {
 
 /// Runs `case` on our side and compares it with `reference` (the
 /// reference process's result line).
-pub fn compare(harness: &Harness, case: &Case, reference: &Value) -> Compared {
+pub fn compare(harness: &Sandbox, case: &Case, reference: &Value) -> Compared {
     let mut out = Compared::default();
     let mut check = |name: &'static str, ours: String, theirs: String, agree: bool| {
         out.checks += 1;

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use mcpgraph_runtime::testing::differential::Harness;
+use mcpgraph_runtime::standalone::Sandbox;
 
 use compare::{Compared, Disagreement};
 use corpus::{Case, Skipped};
@@ -118,7 +118,7 @@ fn run() -> Result<bool, String> {
     cases.extend(corpus::generated_jsonata(seed, count));
 
     let mut reference = reference::Reference::start(&root, &cases)?;
-    let harness = Harness::default();
+    let harness = Sandbox::default();
     let mut stats: BTreeMap<&'static str, Stats> = BTreeMap::new();
     let mut disagreements = Vec::new();
     let mut ran = HashSet::new();

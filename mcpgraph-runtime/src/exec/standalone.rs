@@ -1,7 +1,9 @@
-//! Entry points for the differential runner (`tests/src/bin/differential`):
-//! a transform expression and a switch rule evaluated exactly as a node of
-//! a generated server evaluates them, on a context given as JSON, so the
-//! runner can hold them against jsonata-js and json-logic-js. Not an API.
+//! One expression or one rule outside a graph: a transform expression and
+//! a switch rule evaluated exactly as a node of a generated server
+//! evaluates them, on a context given as JSON. `mcpgraph mcp` answers its
+//! `eval_jsonata` and `eval_json_logic` with it, and the differential
+//! runner (`tests/src/bin/differential`) holds it against jsonata-js and
+//! json-logic-js.
 
 use std::sync::Arc;
 
@@ -15,8 +17,8 @@ use mcpgraph_expr::json::{from_json, to_json};
 use mcpgraph_expr::parsed::{CompiledRule, Expr, Rule, Switch};
 use mcpgraph_expr::value::measure;
 
-/// An error's message, as the runner compares it with the JavaScript
-/// reference's: data of the comparison, not a failure of the harness.
+/// An error's message, as a node would report it: the outcome of an
+/// evaluation, not a failure of the evaluator.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ErrorText(pub String);
 
@@ -50,12 +52,12 @@ pub struct SwitchOutcome {
 
 /// Holds what an [`Execution`] needs besides its context (a client manager
 /// with no servers, on a runtime of its own).
-pub struct Harness {
+pub struct Sandbox {
     clients: Arc<dyn Servers>,
     _runtime: tokio::runtime::Runtime,
 }
 
-impl Default for Harness {
+impl Default for Sandbox {
     fn default() -> Self {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
@@ -68,7 +70,7 @@ impl Default for Harness {
     }
 }
 
-impl Harness {
+impl Sandbox {
     /// A call under the format's default limits whose context is `context`
     /// (in a server it is `{node id: output}`; here it is whatever the
     /// case gives).
@@ -176,7 +178,7 @@ mod tests {
     /// prints {"1":1,"2":2,"small":0.000001,"big":10000000000000000,"b":[1e+21,0]}
     #[test]
     fn text_spells_numbers_and_orders_keys_as_jsonata_js() {
-        let run = Harness::default().transform(
+        let run = Sandbox::default().transform(
             r#"{"small": 0.000001, "big": 1e16, "b": $.entry.b, "2": 2, "1": 1}"#,
             &json!({"entry": {"b": [1e21, -0.0]}}),
         );
@@ -196,7 +198,7 @@ mod tests {
 
     #[test]
     fn nothing_is_an_empty_object_and_errors_read_as_the_nodes() {
-        let harness = Harness::default();
+        let harness = Sandbox::default();
         let run = harness.transform("$.missing", &json!({}));
         assert_eq!((run.value, run.text.as_deref()), (Ok(None), Some("{}")));
         let ErrorText(err) = harness

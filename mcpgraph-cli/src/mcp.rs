@@ -1,0 +1,628 @@
+//! `mcpgraph mcp`: an MCP server for an agent writing graphs, over stdio
+//! or (`--http ADDR`, loopback only) streamable HTTP. Its tools check,
+//! explain, lock, evaluate, run, test and draw (see `tools`); its resources
+//! are the format's reference, the test files', the schemas, the examples
+//! and a guide for agents (see `resources`).
+//!
+//! Files are read and written only under the directory it was started in
+//! (`workdir`). `run_tool` and `test_graph` build the graph's crate and run
+//! it: they start and call the servers the graph names, as the graph's own
+//! binary would.
+
+mod crates;
+mod error;
+mod eval;
+mod resources;
+mod tools;
+mod workdir;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, Resource, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::CliError;
+use crates::{Built, GraphCrate};
+use error::ToolError;
+use tools::{
+    CheckOutput, DrawArgs, DrawOutput, ExplainArgs, ExplainOutput, GraphDiagnostic, JsonataArgs,
+    ListArgs, ListOutput, LockArgs, LockChange, LockOutput, LogicArgs, PathArgs, Problem, RunArgs,
+    RunOutput, ServerTool, ServerTools, TestArgs, TestOutput, TraceStep,
+};
+use workdir::WorkDir;
+
+/// How long a `run_tool` call may take unless told.
+const RUN_TIME: Duration = Duration::from_secs(120);
+
+/// How long a `test_graph` run may take unless told.
+const TEST_TIME: Duration = Duration::from_secs(300);
+
+/// What the server tells a client in `initialize`.
+const INSTRUCTIONS: &str = "Tools for writing mcpgraph graph files (YAML graphs of MCP tool calls compiled into an MCP server). Read the resource mcpgraph://docs/AUTHORING.md first. Paths are relative to the directory this server was started in; nothing outside it is read or written. run_tool and test_graph build and run the graph: they start and call the downstream servers it names.";
+
+/// `mcpgraph mcp`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct McpArgs {
+    /// Serve streamable HTTP on this loopback address (e.g.
+    /// 127.0.0.1:8765) instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<SocketAddr>,
+}
+
+/// Runs the server until its client goes (stdio) or for ever (HTTP).
+pub(crate) fn run(args: McpArgs) -> Result<ExitCode, CliError> {
+    let here = std::env::current_dir().map_err(CliError::file("read", "."))?;
+    let work = WorkDir::new(&here).map_err(CliError::file("read", &here))?;
+    // No person answers a login prompt here: a server that needs one is
+    // an error telling to run `mcpgraph auth login`.
+    mcpgraph_downstream::allow_interactive_login(false);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::run("the async runtime"))?;
+    let server = Authoring(Arc::new(Shared {
+        work,
+        tools: tools::definitions(),
+        rules: eval::Rules::default(),
+    }));
+    runtime.block_on(async move {
+        match args.http {
+            Some(addr) => serve_http(server, addr).await,
+            None => {
+                let running = server
+                    .serve(rmcp::transport::stdio())
+                    .await
+                    .map_err(|e| CliError::Usage(format!("cannot start the MCP session: {e}")))?;
+                let _ = running.waiting().await;
+                Ok(ExitCode::SUCCESS)
+            }
+        }
+    })
+}
+
+/// Serves streamable HTTP at `/mcp` on a loopback address.
+async fn serve_http(server: Authoring, addr: SocketAddr) -> Result<ExitCode, CliError> {
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService,
+    };
+    if !addr.ip().is_loopback() {
+        return Err(CliError::Usage(format!(
+            "`--http {addr}`: the authoring server builds and runs graphs, so it listens on loopback addresses only (127.0.0.1, ::1)"
+        )));
+    }
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(CliError::run(format!("a listener on {addr}")))?;
+    let local = listener
+        .local_addr()
+        .map_err(CliError::run("a listener"))?;
+    eprintln!("mcpgraph mcp: serving MCP on http://{local}/mcp");
+    let mcp = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+        let mut mcp = mcp.clone();
+        async move {
+            use tower_service::Service;
+            std::future::poll_fn(|cx| {
+                Service::<hyper::Request<hyper::body::Incoming>>::poll_ready(&mut mcp, cx)
+            })
+            .await?;
+            Service::<hyper::Request<hyper::body::Incoming>>::call(&mut mcp, request).await
+        }
+    });
+    let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let connection = builder
+            .serve_connection_with_upgrades(TokioIo::new(stream), service.clone())
+            .into_owned();
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+    }
+}
+
+/// What every session shares.
+struct Shared {
+    work: WorkDir,
+    tools: Arc<[Tool]>,
+    rules: eval::Rules,
+}
+
+/// The server.
+#[derive(Clone)]
+struct Authoring(Arc<Shared>);
+
+impl ServerHandler for Authoring {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.0.tools.to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let name = request.name.as_ref();
+        let result = match name {
+            "check_graph" => structured(self.check(args(arguments)?)),
+            "explain_diagnostic" => structured(explain(&args::<ExplainArgs>(arguments)?.code)),
+            "lock_graph" => structured(self.lock(args(arguments)?).await),
+            "list_server_tools" => structured(self.list(args(arguments)?).await),
+            "eval_jsonata" => {
+                let a: JsonataArgs = args(arguments)?;
+                structured(blocking(move || eval::jsonata(&a.expression, &a.input)).await)
+            }
+            "eval_json_logic" => {
+                let a: LogicArgs = args(arguments)?;
+                let shared = Arc::clone(&self.0);
+                structured(blocking(move || shared.rules.json_logic(&a.rule, &a.data)).await)
+            }
+            "run_tool" => structured(self.run_tool(args(arguments)?).await),
+            "test_graph" => structured(self.test_graph(args(arguments)?).await),
+            "draw_graph" => self.draw(args(arguments)?).unwrap_or_else(failure),
+            other => {
+                return Err(McpError::invalid_params(
+                    format!(
+                        "unknown tool `{other}`; the tools: {}",
+                        self.0
+                            .tools
+                            .iter()
+                            .map(|t| t.name.as_ref())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let items = resources::RESOURCES
+            .iter()
+            .map(|r| {
+                Resource::new(r.uri, r.name)
+                    .with_description(r.description)
+                    .with_mime_type(r.mime)
+                    .with_size(r.text.len() as u64)
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(items))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let resource = resources::find(&request.uri).ok_or_else(|| {
+            McpError::resource_not_found(
+                format!("no resource `{}` (resources/list lists them)", request.uri),
+                None,
+            )
+        })?;
+        let contents = ResourceContents::text(resource.text, resource.uri)
+            .with_mime_type(resource.mime);
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}
+
+/// A tool's arguments, or the protocol error for arguments of another
+/// shape.
+fn args<T: DeserializeOwned>(arguments: Value) -> Result<T, McpError> {
+    serde_json::from_value(arguments)
+        .map_err(|e| McpError::invalid_params(format!("invalid arguments: {e}"), None))
+}
+
+/// A result with its structured content (and the same JSON as text, for
+/// clients that read only text); a [`ToolError`] as a tool error.
+fn structured<T: Serialize>(result: Result<T, ToolError>) -> CallToolResult {
+    match result.and_then(|value| {
+        serde_json::to_value(value).map_err(|e| ToolError::Usage(e.to_string()))
+    }) {
+        Ok(value) => {
+            let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+            result.structured_content = Some(value);
+            result
+        }
+        Err(e) => failure(e),
+    }
+}
+
+/// A tool error: its text is the error's.
+fn failure(e: ToolError) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(e.to_string())])
+}
+
+/// Runs `work` on a blocking thread (the evaluators and the lock's own
+/// runtime must not hold the server's).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ToolError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ToolError::Usage(format!("the evaluation failed: {e}")))
+}
+
+/// `explain_diagnostic`.
+fn explain(code: &str) -> Result<ExplainOutput, ToolError> {
+    match mcpgraph_codegen::diag::explain(code) {
+        Some(e) => Ok(ExplainOutput {
+            code: e.code.to_owned(),
+            title: e.title.to_owned(),
+            meaning: e.meaning.to_owned(),
+            example: e.example.to_owned(),
+            fix: e.fix.to_owned(),
+        }),
+        None => {
+            let codes: Vec<&str> = mcpgraph_codegen::diag::explanations()
+                .iter()
+                .map(|e| e.code)
+                .collect();
+            let close = crate::closest(code, &codes)
+                .map(|c| format!("; did you mean `{c}`?"))
+                .unwrap_or_default();
+            Err(ToolError::Usage(format!(
+                "no diagnostic has the code `{code}`{close} (check_graph gives each diagnostic's code)"
+            )))
+        }
+    }
+}
+
+impl Authoring {
+    /// A graph file's diagnostics (and its test file's), with the file
+    /// named relative to the working directory.
+    fn diagnose(&self, graph: &Path) -> CheckOutput {
+        let shown = self.0.work.show(graph);
+        let options = mcpgraph_codegen::ExpandOptions {
+            relative_to: "the working directory".into(),
+            ..mcpgraph_codegen::ExpandOptions::default()
+        };
+        let output = mcpgraph_codegen::generate_file(graph, &shown, &options);
+        let all: Vec<_> = std::iter::once(output.diagnostics)
+            .chain(output.test_diagnostics)
+            .collect();
+        let diagnostics: Vec<GraphDiagnostic> = all
+            .iter()
+            .flat_map(|d| {
+                d.items.iter().map(|item| GraphDiagnostic {
+                    file: d.path.clone(),
+                    line: item.pos.line,
+                    column: item.pos.column,
+                    severity: item.severity.as_str().to_owned(),
+                    code: item.code.to_owned(),
+                    message: item.message.clone(),
+                    help: item.help.clone(),
+                    notes: item.notes.clone(),
+                })
+            })
+            .collect();
+        let errors = all.iter().map(|d| d.error_count()).sum();
+        let warnings = all.iter().map(|d| d.warning_count()).sum();
+        CheckOutput {
+            ok: errors == 0,
+            errors,
+            warnings,
+            diagnostics,
+        }
+    }
+
+    /// `check_graph`.
+    fn check(&self, a: PathArgs) -> Result<CheckOutput, ToolError> {
+        let graph = self.0.work.existing(&a.path)?;
+        Ok(self.diagnose(&graph))
+    }
+
+    /// The `--mcp` file of a tool's arguments, inside the working
+    /// directory.
+    fn mcp_file(&self, mcp: Option<&str>) -> Result<Vec<PathBuf>, ToolError> {
+        mcp.map(|m| self.0.work.existing(m)).into_iter().collect()
+    }
+
+    /// `lock_graph`.
+    async fn lock(&self, a: LockArgs) -> Result<LockOutput, ToolError> {
+        let graph = self.0.work.existing(&a.path)?;
+        let checked = self.diagnose(&graph);
+        let mut output = LockOutput {
+            ok: false,
+            lock: String::new(),
+            wrote: false,
+            servers: 0,
+            tools: 0,
+            changes: Vec::new(),
+            stale: false,
+            diagnostics: Vec::new(),
+        };
+        if !checked.ok {
+            output.diagnostics = checked.diagnostics;
+            return Ok(output);
+        }
+        let args = crate::lock::LockArgs {
+            graph,
+            mcp: self.mcp_file(a.mcp.as_deref())?,
+            server: None,
+            check: a.check,
+            strict: false,
+        };
+        let report = blocking(move || crate::lock::lock(&args)).await??;
+        output.ok = !report.stale;
+        output.lock = self.0.work.show(&report.path);
+        output.wrote = report.wrote;
+        output.servers = report.servers;
+        output.tools = report.tools;
+        output.stale = report.stale;
+        output.changes = report
+            .changes
+            .into_iter()
+            .map(|(server, c)| LockChange {
+                server,
+                tool: c.tool,
+                what: c.what,
+                matters: c.matters,
+                breaks: c.breaks,
+            })
+            .collect();
+        Ok(output)
+    }
+
+    /// `list_server_tools`.
+    async fn list(&self, a: ListArgs) -> Result<ListOutput, ToolError> {
+        use mcpgraph_codegen::lock::{Lock, ServerLock, lock_path};
+        let graph = self.0.work.existing(&a.path)?;
+        let (file, _) = mcpgraph_codegen::load_file(&graph).map_err(|d| {
+            ToolError::Usage(format!(
+                "`{}` has {} error(s); check_graph shows them",
+                a.path,
+                d.error_count()
+            ))
+        })?;
+        let overrides = self.mcp_file(a.mcp.as_deref())?;
+        let specs = crate::lock::specs(&file, &overrides, a.server.as_deref())?;
+        let locked = std::fs::read_to_string(lock_path(&graph))
+            .ok()
+            .and_then(|text| Lock::from_json(&text).ok())
+            .unwrap_or_default();
+        let to_tools = |server: &ServerLock| -> Vec<ServerTool> {
+            server
+                .tools
+                .iter()
+                .map(|(name, t)| ServerTool {
+                    name: name.clone(),
+                    title: t.title.clone(),
+                    description: t.description.clone(),
+                    input_schema: t.input_schema.clone(),
+                    output_schema: t.output_schema.clone(),
+                })
+                .collect()
+        };
+        let mut servers = Vec::new();
+        let mut ask = Vec::new();
+        for spec in specs {
+            match locked.servers.get(&spec.name).filter(|_| !a.live) {
+                Some(server) => servers.push(ServerTools {
+                    name: spec.name.clone(),
+                    source: "lock".to_owned(),
+                    tools: to_tools(server),
+                }),
+                None => ask.push(spec),
+            }
+        }
+        if !ask.is_empty() {
+            let listed = blocking(move || crate::lock::list_all(ask)).await??;
+            servers.extend(listed.iter().map(|(name, server)| ServerTools {
+                name: name.clone(),
+                source: "live".to_owned(),
+                tools: to_tools(server),
+            }));
+        }
+        servers.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(ListOutput { servers })
+    }
+
+    /// Checks the graph of `krate`, then builds it: its binary, or the
+    /// problems that kept it from building.
+    async fn build(&self, krate: &GraphCrate) -> Result<Result<PathBuf, Vec<Problem>>, ToolError> {
+        let checked = self.diagnose(&krate.graph);
+        if !checked.ok {
+            let problems = checked
+                .diagnostics
+                .into_iter()
+                .filter(|d| d.severity == "error")
+                .map(Problem::Graph)
+                .collect();
+            return Ok(Err(problems));
+        }
+        match crates::build(krate).await? {
+            Built::Binary(binary) => Ok(Ok(binary)),
+            Built::Failed(diagnostics) => Ok(Err(diagnostics.into_iter().map(Problem::Build).collect())),
+        }
+    }
+
+    /// The global options of a graph binary's command line.
+    fn binary_options(&self, mcp: Option<&str>) -> Result<Vec<String>, ToolError> {
+        Ok(self
+            .mcp_file(mcp)?
+            .into_iter()
+            .flat_map(|f| ["--mcp".to_owned(), f.display().to_string()])
+            .collect())
+    }
+
+    /// `run_tool`.
+    async fn run_tool(&self, a: RunArgs) -> Result<RunOutput, ToolError> {
+        let krate = GraphCrate::locate(&self.0.work, &a.path)?;
+        let binary = match self.build(&krate).await? {
+            Ok(binary) => binary,
+            Err(problems) => {
+                return Ok(RunOutput {
+                    ok: false,
+                    built: false,
+                    diagnostics: problems,
+                    result: None,
+                    error: None,
+                    trace: None,
+                });
+            }
+        };
+        let mut argv = self.binary_options(a.mcp.as_deref())?;
+        argv.extend([
+            "call".to_owned(),
+            a.tool.clone(),
+            Value::Object(a.arguments).to_string(),
+            "--json".to_owned(),
+        ]);
+        if a.trace {
+            argv.push("--trace".to_owned());
+        }
+        let limit = a.timeout_seconds.map_or(RUN_TIME, Duration::from_secs);
+        let ran = crates::run(&binary, &argv, self.0.work.root(), limit).await?;
+        let reply: Value = serde_json::from_slice(&ran.stdout).map_err(|_| {
+            ToolError::Usage(format!(
+                "the graph's binary did not answer the call (exit status {}): {}",
+                ran.code.map_or_else(|| "a signal".to_owned(), |c| c.to_string()),
+                ran.stderr.trim()
+            ))
+        })?;
+        let trace = match reply.get("trace") {
+            Some(steps) => Some(
+                serde_json::from_value::<Vec<TraceStep>>(steps.clone())
+                    .map_err(|e| ToolError::Usage(format!("the trace is malformed: {e}")))?,
+            ),
+            None => None,
+        };
+        let error = reply.get("error").and_then(Value::as_str).map(str::to_owned);
+        Ok(RunOutput {
+            ok: error.is_none(),
+            built: true,
+            diagnostics: Vec::new(),
+            result: reply.get("result").cloned(),
+            error,
+            trace,
+        })
+    }
+
+    /// `test_graph`.
+    async fn test_graph(&self, a: TestArgs) -> Result<TestOutput, ToolError> {
+        let krate = GraphCrate::locate(&self.0.work, &a.path)?;
+        let binary = match self.build(&krate).await? {
+            Ok(binary) => binary,
+            Err(problems) => {
+                return Ok(TestOutput {
+                    diagnostics: problems,
+                    ..TestOutput::default()
+                });
+            }
+        };
+        let mut argv = self.binary_options(a.mcp.as_deref())?;
+        argv.extend(["test".to_owned(), "--json".to_owned()]);
+        if a.record {
+            argv.push("--record".to_owned());
+        }
+        let limit = a.timeout_seconds.map_or(TEST_TIME, Duration::from_secs);
+        let ran = crates::run(&binary, &argv, &krate.dir, limit).await?;
+        let Ok(report) = serde_json::from_slice::<Value>(&ran.stdout) else {
+            // The run stopped before any case (a test file that does not
+            // load, a cassette missing): its own words.
+            return Ok(TestOutput {
+                built: true,
+                message: Some(ran.stderr.trim().to_owned()),
+                ..TestOutput::default()
+            });
+        };
+        let field = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
+        let malformed = |e: serde_json::Error| ToolError::Usage(format!("the test report is malformed: {e}"));
+        let cases: Vec<tools::CaseOutcome> =
+            serde_json::from_value(field("cases")).map_err(malformed)?;
+        let coverage: tools::Coverage = serde_json::from_value(field("coverage")).map_err(malformed)?;
+        let failed = cases.iter().filter(|c| !c.passed).count();
+        Ok(TestOutput {
+            ok: failed == 0 && ran.code == Some(0),
+            built: true,
+            diagnostics: Vec::new(),
+            passed: cases.len() - failed,
+            failed,
+            cases,
+            coverage,
+            message: (ran.code != Some(0) && failed == 0).then(|| ran.stderr.trim().to_owned()),
+        })
+    }
+
+    /// `draw_graph`: the SVG as an image, the Mermaid text, and both
+    /// described in the structured result.
+    fn draw(&self, a: DrawArgs) -> Result<CallToolResult, ToolError> {
+        let graph = self.0.work.existing(&a.path)?;
+        let source = std::fs::read_to_string(&graph).map_err(|source| ToolError::Missing {
+            path: a.path.clone(),
+            source,
+        })?;
+        let model = mcpgraph_codegen::load_str(&source, &self.0.work.show(&graph)).map_err(|d| {
+            ToolError::Usage(format!(
+                "`{}` has {} error(s); check_graph shows them",
+                a.path,
+                d.error_count()
+            ))
+        })?;
+        let tool = a.tool.as_deref();
+        let svg = crate::picture::svg(&model, tool, &crate::picture::Overlay::default())?;
+        let mermaid = mcpgraph_codegen::mermaid::flowchart(&model, tool).unwrap_or_default();
+        let tools: Vec<String> = model
+            .tools
+            .iter()
+            .map(|t| t.name.value.clone())
+            .filter(|name| tool.is_none_or(|only| only == name))
+            .collect();
+        let output = DrawOutput {
+            tools,
+            mermaid: mermaid.clone(),
+            svg_bytes: svg.len(),
+        };
+        let encoded = base64::engine::general_purpose::STANDARD.encode(svg.as_bytes());
+        let mut result = CallToolResult::success(vec![
+            ContentBlock::image(encoded, "image/svg+xml"),
+            ContentBlock::text(mermaid),
+        ]);
+        result.structured_content =
+            Some(serde_json::to_value(output).map_err(|e| ToolError::Usage(e.to_string()))?);
+        Ok(result)
+    }
+}
