@@ -32,7 +32,11 @@ pub(crate) enum CliError {
     Run { what: String, source: io::Error },
     /// A downstream server failed (listing its tools, logging in).
     Server { name: String, source: Cause },
-    /// A bug of ours: the generated code does not parse back.
+    /// A trace or coverage report (`what`) that `graph` cannot draw:
+    /// why.
+    Overlay { what: &'static str, why: String },
+    /// A bug of ours: the generated code does not parse back, a picture
+    /// cannot be laid out.
     Internal(Cause),
     /// What was asked for cannot be done as asked: the reason, with what
     /// would do.
@@ -101,6 +105,7 @@ impl fmt::Display for CliError {
             }
             Self::Run { what, source } => write!(f, "cannot run {what}: {source}"),
             Self::Server { name, source } => write!(f, "server `{name}`: {source}"),
+            Self::Overlay { what, why } => write!(f, "cannot draw the {what}: {why}"),
             Self::Internal(source) => write!(f, "internal error: {source}"),
             Self::Usage(why) => f.write_str(why),
         }
@@ -114,7 +119,7 @@ impl Error for CliError {
             Self::Malformed { source, .. }
             | Self::Server { source, .. }
             | Self::Internal(source) => Some(source.as_ref()),
-            Self::Graph { .. } | Self::Usage(_) => None,
+            Self::Graph { .. } | Self::Overlay { .. } | Self::Usage(_) => None,
         }
     }
 }

@@ -3,9 +3,10 @@
 //! `check` reports every problem of graph files (the macro's diagnostics,
 //! with warnings kept as warnings), `lock` records (or checks) the tools
 //! of a graph's servers, `auth` logs in to them, `expand` prints the
-//! generated Rust, `graph` draws a tool as a Mermaid flowchart, and `new`
-//! starts a binary crate for a graph file. All the work is `mcpgraph-codegen`'s; this file
-//! only parses the command line and prints.
+//! generated Rust, `graph` draws a tool as a Mermaid flowchart or as a
+//! picture (`picture`), and `new` starts a binary crate for a graph file.
+//! The checking and generating are `mcpgraph-codegen`'s; this file only
+//! parses the command line and prints.
 
 mod auth;
 mod cargo;
@@ -14,6 +15,7 @@ mod error;
 mod lock;
 mod mcp;
 mod new;
+mod picture;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -111,11 +113,33 @@ enum Command {
         /// Graph file.
         file: PathBuf,
     },
-    /// Print a Mermaid flowchart of each tool of a graph file.
+    /// Print a Mermaid flowchart of each tool of a graph file, or with
+    /// `--html` or `--svg` write it as a picture, with a call's trace or a
+    /// test run's coverage drawn on it.
     Graph {
         /// Only this tool.
         #[arg(long)]
         tool: Option<String>,
+        /// Write a self-contained HTML page of the pictures here (instead
+        /// of printing Mermaid).
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+        /// Write the SVG picture here (instead of printing Mermaid).
+        #[arg(long, value_name = "OUT")]
+        svg: Option<PathBuf>,
+        /// Draw this call's path, each node's time and output, failed
+        /// nodes: the JSON of `<binary> call --trace --json`, or of
+        /// `<binary> test --json` / `--report` (see `--case`).
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
+        /// With a test report as `--trace`: the case to draw (default: the
+        /// first that failed, else the first).
+        #[arg(long, value_name = "NAME", requires = "trace")]
+        case: Option<String>,
+        /// Mark the nodes never run and routes never taken: the JSON of
+        /// `<binary> test --json` or `--report`.
+        #[arg(long, value_name = "FILE")]
+        coverage: Option<PathBuf>,
         /// Graph file.
         file: PathBuf,
     },
@@ -180,7 +204,25 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(args),
         Command::Mcp(args) => mcp::run(args),
         Command::Expand { krate, file } => expand(&file, &krate),
-        Command::Graph { tool, file } => graph(&file, tool.as_deref()),
+        Command::Graph {
+            tool,
+            html,
+            svg,
+            trace,
+            case,
+            coverage,
+            file,
+        } => graph(
+            &file,
+            tool.as_deref(),
+            &Pictures {
+                html,
+                svg,
+                trace,
+                case,
+                coverage,
+            },
+        ),
         Command::New {
             name,
             graph,
@@ -315,29 +357,76 @@ fn expand(file: &Path, krate: &str) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn graph(file: &Path, tool: Option<&str>) -> Result<ExitCode, CliError> {
+/// `graph`'s pictures: where to write them, and what to draw on them.
+struct Pictures {
+    html: Option<PathBuf>,
+    svg: Option<PathBuf>,
+    trace: Option<PathBuf>,
+    case: Option<String>,
+    coverage: Option<PathBuf>,
+}
+
+fn graph(file: &Path, tool: Option<&str>, pictures: &Pictures) -> Result<ExitCode, CliError> {
+    let model = load_checked(file)?;
+    if pictures.html.is_none() && pictures.svg.is_none() {
+        if pictures.trace.is_some() || pictures.coverage.is_some() {
+            return Err(CliError::Usage(
+                "`--trace` and `--coverage` are drawn on a picture: add `--html OUT` or `--svg OUT`"
+                    .to_owned(),
+            ));
+        }
+        return match mcpgraph_codegen::mermaid::flowchart(&model, tool) {
+            Some(chart) => {
+                emit(&chart);
+                Ok(ExitCode::SUCCESS)
+            }
+            None => {
+                let names: Vec<&str> = model.tools.iter().map(|t| t.name.value.as_str()).collect();
+                Err(CliError::Usage(format!(
+                    "`{}` has no tool `{}`; its tools: {}",
+                    file.display(),
+                    tool.unwrap_or_default(),
+                    names.join(", ")
+                )))
+            }
+        };
+    }
+    let mut overlay = match &pictures.trace {
+        Some(path) => picture::Overlay::trace(&read_json(path)?, pictures.case.as_deref())?,
+        None => picture::Overlay::default(),
+    };
+    if let Some(path) = &pictures.coverage {
+        overlay = overlay.coverage(&read_json(path)?)?;
+    }
+    if let Some(out) = &pictures.svg {
+        let svg = picture::svg(&model, tool, &overlay)?;
+        std::fs::write(out, svg).map_err(CliError::file("write", out))?;
+        eprintln!("wrote {}", out.display());
+    }
+    if let Some(out) = &pictures.html {
+        let html = picture::html(&model, tool, &overlay)?;
+        std::fs::write(out, html).map_err(CliError::file("write", out))?;
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The graph at `file`, checked through the whole generator (its errors
+/// printed), as a model.
+fn load_checked(file: &Path) -> Result<mcpgraph_codegen::model::GraphFile, CliError> {
     let output = diagnose(file);
     if !output.is_ok() {
         return Err(graph_errors(&output.diagnostics, ""));
     }
     let source = std::fs::read_to_string(file).map_err(CliError::file("read", file))?;
-    let model = mcpgraph_codegen::load_str(&source, &file.display().to_string())
-        .map_err(|d| graph_errors(&d, ""))?;
-    match mcpgraph_codegen::mermaid::flowchart(&model, tool) {
-        Some(chart) => {
-            emit(&chart);
-            Ok(ExitCode::SUCCESS)
-        }
-        None => {
-            let names: Vec<&str> = model.tools.iter().map(|t| t.name.value.as_str()).collect();
-            Err(CliError::Usage(format!(
-                "`{}` has no tool `{}`; its tools: {}",
-                file.display(),
-                tool.unwrap_or_default(),
-                names.join(", ")
-            )))
-        }
-    }
+    mcpgraph_codegen::load_str(&source, &file.display().to_string())
+        .map_err(|d| graph_errors(&d, ""))
+}
+
+/// The JSON file at `path`.
+fn read_json(path: &Path) -> Result<serde_json::Value, CliError> {
+    let text = std::fs::read_to_string(path).map_err(CliError::file("read", path))?;
+    serde_json::from_str(&text).map_err(CliError::malformed(path))
 }
 
 /// Writes to stdout; a reader that went away (`| head`) is not an error.

@@ -115,6 +115,25 @@ pub(crate) struct ToolCoverage {
 pub(crate) struct Missed {
     pub(crate) line: u32,
     pub(crate) what: String,
+    /// Which node or route, for tools that draw it.
+    #[serde(flatten)]
+    pub(crate) untaken: Untaken,
+}
+
+/// What [`Missed`] names, as JSON: `{"node"}` or `{"from", "to",
+/// "label"}` (the map's label: `condition 1`, `default`, `onError`, an
+/// answer).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Untaken {
+    Node {
+        node: String,
+    },
+    Route {
+        from: String,
+        to: String,
+        label: String,
+    },
 }
 
 impl ToolCoverage {
@@ -161,6 +180,9 @@ pub(crate) fn coverage(map: &Map, reached: &Reached) -> Vec<ToolCoverage> {
                     c.missed.push(Missed {
                         line: node.line,
                         what: format!("{} node `{}` never ran", node.node_type, node.id),
+                        untaken: Untaken::Node {
+                            node: node.id.clone(),
+                        },
                     });
                 }
                 for route in &node.routes {
@@ -179,6 +201,11 @@ pub(crate) fn coverage(map: &Map, reached: &Reached) -> Vec<ToolCoverage> {
                                 "`{}` never took its {} route to `{}`",
                                 node.id, route.label, route.to
                             ),
+                            untaken: Untaken::Route {
+                                from: node.id.clone(),
+                                to: route.to.clone(),
+                                label: route.label.clone(),
+                            },
                         });
                     }
                 }
@@ -250,6 +277,19 @@ mod tests {
                 "`ask` never took its accept route to `exit`",
                 "`ask` never took its decline route to `sorry`"
             ]
+        );
+        assert_eq!(
+            serde_json::to_value(&tools[0].missed[0]).unwrap(),
+            serde_json::json!({
+                "line": 3,
+                "what": "`ask` never took its accept route to `exit`",
+                "from": "ask", "to": "exit", "label": "accept"
+            })
+        );
+        let unrun = coverage(&map, &Reached::default());
+        assert_eq!(
+            serde_json::to_value(&unrun[0].missed[0]).unwrap(),
+            serde_json::json!({ "line": 1, "what": "entry node `entry` never ran", "node": "entry" })
         );
     }
 }

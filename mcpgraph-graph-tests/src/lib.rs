@@ -59,6 +59,8 @@ pub struct TestOptions {
     pub github: bool,
     /// Also write JUnit XML here.
     pub junit: Option<PathBuf>,
+    /// Also write the JSON results (as `json` prints them) here.
+    pub report: Option<PathBuf>,
     /// Fail below this coverage (percent).
     pub min_coverage: Option<f64>,
     /// Replay this recorded failure instead.
@@ -154,8 +156,10 @@ async fn run_tests(
         .as_ref()
         .map(|m| report::shown(std::path::Path::new(&m.file)))
         .unwrap_or_default();
-    if options.json {
-        println!("{}", report::to_json(&run, &tools));
+    let json = (options.json || options.report.is_some())
+        .then(|| report::to_json(&run, &tools, map.as_ref().map(|m| m.file.as_str())));
+    if let Some(json) = json.as_ref().filter(|_| options.json) {
+        println!("{json}");
     } else {
         print!("{}", report::human(&run, &tools, &test_file, &graph_file));
         if mode != Mode::Replay {
@@ -167,6 +171,10 @@ async fn run_tests(
     }
     if let Some(path) = &options.junit {
         std::fs::write(path, report::junit(&run, graph.server.name))
+            .map_err(GraphTestError::file("write", "", path))?;
+    }
+    if let (Some(path), Some(json)) = (&options.report, &json) {
+        std::fs::write(path, format!("{json}\n"))
             .map_err(GraphTestError::file("write", "", path))?;
     }
     let passed = run.cases.iter().all(|c| c.failure.is_none());

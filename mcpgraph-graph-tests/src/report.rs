@@ -88,8 +88,14 @@ pub(crate) fn human(
     out
 }
 
-/// The results as JSON.
-pub(crate) fn to_json(run: &Run, coverage: &[ToolCoverage]) -> serde_json::Value {
+/// The results as JSON; `graph`: the graph file (the map's), if known.
+/// Each case's `trace` is its execution record, redacted as
+/// `call --trace` redacts it.
+pub(crate) fn to_json(
+    run: &Run,
+    coverage: &[ToolCoverage],
+    graph: Option<&str>,
+) -> serde_json::Value {
     let cases: Vec<_> = run
         .cases
         .iter()
@@ -103,15 +109,29 @@ pub(crate) fn to_json(run: &Run, coverage: &[ToolCoverage]) -> serde_json::Value
                 "notes": c.notes,
                 "recorded": c.recorded,
                 "timeMs": c.time.as_secs_f64() * 1000.0,
+                "trace": c.records.iter().map(|r| redacted(r.to_json())).collect::<Vec<_>>(),
             })
         })
         .collect();
     json!({
+        "graph": graph,
         "passed": run.cases.iter().filter(|c| c.failure.is_none()).count(),
         "failed": run.cases.iter().filter(|c| c.failure.is_some()).count(),
         "cases": cases,
         "coverage": { "percent": total(coverage), "tools": coverage },
     })
+}
+
+/// `value` with the secrets in its text replaced (`${NAME}`, which keeps
+/// JSON text JSON).
+fn redacted(value: serde_json::Value) -> serde_json::Value {
+    let text = value.to_string();
+    match mcpgraph_runtime::host::redact(&text) {
+        std::borrow::Cow::Borrowed(_) => value,
+        std::borrow::Cow::Owned(text) => {
+            serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+        }
+    }
 }
 
 /// GitHub Actions workflow commands: an error at each failed case, a

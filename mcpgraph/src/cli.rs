@@ -163,6 +163,7 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             tool,
             arguments,
             trace,
+            json,
         } => {
             // Downstream servers' stderr would bury the result on a
             // terminal: it is shown only when the call fails (see `call`),
@@ -172,7 +173,14 @@ async fn run(graph: GraphDef, cli: Cli, local: bool) -> ExitCode {
             }
             // A person is at the terminal: a server that wants a login gets one.
             mcpgraph_downstream::allow_interactive_login(true);
-            call::call(&engine, graph.tools, &tool, arguments.as_deref(), trace).await
+            call::call(
+                &engine,
+                graph.tools,
+                &tool,
+                arguments.as_deref(),
+                call::Report { trace, json },
+            )
+            .await
         }
         Command::Test(args) => graph_tests::test(&engine, &graph, *args).await,
         // Answered before the engine starts (see above).

@@ -67,6 +67,10 @@ pub(super) enum Command {
         /// error) to stderr.
         #[arg(long)]
         trace: bool,
+        /// Print one JSON object on stdout instead: `tool`, `result` (or
+        /// `error`), and with `--trace` the execution record as `trace`.
+        #[arg(long)]
+        json: bool,
     },
     /// Run the graph's test cases: replayed from their cassette (no
     /// server started), or recorded from the servers with `--record`.

@@ -2,25 +2,36 @@
 //! result's text on stdout. The arguments are a JSON object given inline,
 //! read from a file (`@args.json`) or from stdin (`-`); a tool name the
 //! graph lacks is refused before anything runs, with the closest name.
+//! With `--json`, stdout is one object instead: `{"tool", "result"}` or
+//! `{"tool", "error"}`, and with `--trace` its `"trace"`, the execution
+//! record (what `mcpgraph graph --trace` draws).
 
 use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 
 use mcpgraph_runtime::ToolMeta;
-use mcpgraph_runtime::{CallOptions, Engine};
+use mcpgraph_runtime::{CallOptions, CallOutcome, Engine};
 
 use super::error::{CliError, Origin};
 use super::fail;
 
+/// What `call` prints besides the result: the execution record
+/// (`trace`), and whether as one JSON object (`json`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Report {
+    pub(super) trace: bool,
+    pub(super) json: bool,
+}
+
 /// Runs `tool` of `tools` on `engine` with `arguments` (see the module
-/// docs); `trace`: print the execution record on stderr.
+/// docs), printing as `report` says.
 pub(super) async fn call(
     engine: &Engine,
     tools: &[ToolMeta],
     tool: &str,
     arguments: Option<&str>,
-    trace: bool,
+    report: Report,
 ) -> ExitCode {
     if !tools.iter().any(|t| t.name == tool) {
         return fail(unknown_tool(tool, tools));
@@ -30,10 +41,22 @@ pub(super) async fn call(
         Err(e) => return fail(e),
     };
     let options = CallOptions {
-        record: trace,
+        record: report.trace,
         ..CallOptions::default()
     };
     let outcome = engine.call_with(tool, Some(arguments), options).await;
+    if report.json {
+        let failed = outcome.result.is_err();
+        if failed {
+            mcpgraph_downstream::stderr::release();
+        }
+        println!("{}", json_report(tool, &outcome));
+        return if failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
     for record in outcome.records.iter().flatten() {
         // A log on stderr: redacted as the held-back stderr is.
         eprintln!("{}", mcpgraph_runtime::host::redact(&record.trace_line()));
@@ -47,6 +70,32 @@ pub(super) async fn call(
             mcpgraph_downstream::stderr::release();
             fail(e)
         }
+    }
+}
+
+/// `call --json`'s object: the tool, its `result` or `error`, and its
+/// `trace` when recorded, each record redacted as `--trace`'s lines are.
+fn json_report(tool: &str, outcome: &CallOutcome) -> Value {
+    let mut report = Map::new();
+    report.insert("tool".to_owned(), Value::String(tool.to_owned()));
+    match &outcome.result {
+        Ok(value) => report.insert("result".to_owned(), value.clone()),
+        Err(e) => report.insert("error".to_owned(), Value::String(e.to_string())),
+    };
+    if let Some(records) = &outcome.records {
+        let trace = records.iter().map(|r| redacted(r.to_json())).collect();
+        report.insert("trace".to_owned(), Value::Array(trace));
+    }
+    Value::Object(report)
+}
+
+/// `value` with the secrets in its text replaced (`${NAME}`, which keeps
+/// JSON text JSON).
+fn redacted(value: Value) -> Value {
+    let text = value.to_string();
+    match mcpgraph_runtime::host::redact(&text) {
+        std::borrow::Cow::Borrowed(_) => value,
+        std::borrow::Cow::Owned(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
     }
 }
 

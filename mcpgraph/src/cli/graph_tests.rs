@@ -41,6 +41,7 @@ fn options(args: TestArgs) -> TestOptions {
         json: args.json,
         github: args.github,
         junit: args.junit,
+        report: args.report,
         min_coverage: args.min_coverage,
         replay: args.replay,
         step: args.step,

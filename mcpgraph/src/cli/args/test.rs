@@ -33,6 +33,11 @@ pub(in crate::cli) struct TestArgs {
     /// Also write the results as JUnit XML to this file.
     #[arg(long, value_name = "FILE")]
     pub(in crate::cli) junit: Option<PathBuf>,
+    /// Also write the results as JSON (what `--json` prints: each case
+    /// with its execution record, the coverage with what was missed) to
+    /// this file, for `mcpgraph graph --coverage` and `--trace`.
+    #[arg(long, value_name = "FILE")]
+    pub(in crate::cli) report: Option<PathBuf>,
     /// Fail when the cases reach less than this share (percent) of the
     /// nodes and routes.
     #[arg(long, value_name = "PERCENT")]
