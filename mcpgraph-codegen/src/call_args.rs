@@ -16,13 +16,14 @@ use std::collections::BTreeSet;
 use jsonata_core::ast::AstNode;
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::{Arg, Expr, Place, Pos, Sp, Tool};
 
 /// An argument the tool's (open) input schema does not list.
-pub const UNKNOWN_ARGUMENT: &str = "unknown_argument";
+pub const UNKNOWN_ARGUMENT: &str = codes::UNKNOWN_ARGUMENT.as_str();
 /// An `{expr}` argument reading a tool argument of another JSON type.
-pub const ARGUMENT_TYPE: &str = "argument_type";
+pub const ARGUMENT_TYPE: &str = codes::ARGUMENT_TYPE.as_str();
 
 /// The tool a call calls, as its arguments are checked against it.
 pub(crate) struct Callee<'a> {
@@ -89,6 +90,7 @@ pub(crate) fn check_args(
         if !defaulted(key) && !fields.iter().any(|(k, _)| k.value == key) {
             diags
                 .error(
+                    codes::MISSING_ARGUMENT,
                     args_pos,
                     format!("{prefix}the call to `{name}` lacks its required argument `{key}`"),
                 )
@@ -107,11 +109,11 @@ pub(crate) fn check_args(
                 .map(|p| p.keys().map(String::as_str).collect())
                 .unwrap_or_default();
             let d = if closed {
-                diags.error(pos, message)
+                diags.error(codes::UNKNOWN_ARGUMENT, pos, message)
             } else {
-                let d = diags.warning(pos, message);
-                lint(d, UNKNOWN_ARGUMENT);
-                d
+                diags
+                    .warning(codes::UNKNOWN_ARGUMENT, pos, message)
+                    .as_lint()
             };
             if let Some(close) = crate::suggest::suggest(key, &known) {
                 d.help(format!("did you mean `{close}`?"));
@@ -123,6 +125,7 @@ pub(crate) fn check_args(
                 && let Some(error) = validator.iter_errors(&value).next()
             {
                 diags.error(
+                    codes::INVALID_ARGUMENT,
                     pos,
                     format!("{prefix}argument `{key}` of `{name}`: {error}"),
                 );
@@ -131,10 +134,6 @@ pub(crate) fn check_args(
             check_arg_type(caller, key, name, expr, property, diags);
         }
     }
-}
-
-pub(crate) fn lint(d: &mut Diagnostic, name: &'static str) {
-    d.lint = Some(name);
 }
 
 fn list(values: Option<&Vec<Value>>) -> String {
@@ -186,13 +185,14 @@ fn check_arg_type(
     };
     if !types_compatible(ours, theirs) {
         let d = diags.warning(
+            codes::ARGUMENT_TYPE,
             expr.pos,
             format!(
                 "{}argument `{key}` of `{name}` wants {theirs}, and {read} is {ours}",
                 caller.prefix()
             ),
         );
-        lint(d, ARGUMENT_TYPE);
+        d.as_lint();
     }
 }
 

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value as Json, json};
 
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::{GraphFile, Pos};
 use crate::suggest::{list, suggest};
 use crate::yaml::{Node, Value};
@@ -41,7 +42,7 @@ pub fn check(text: &str, file: &str, graph: &GraphFile, diags: &mut Diagnostics)
     let root = match crate::yaml::read(text) {
         Ok(root) => root,
         Err(e) => {
-            diags.error(e.pos, e.message);
+            diags.error(codes::YAML_SYNTAX, e.pos, e.message);
             return None;
         }
     };
@@ -49,6 +50,7 @@ pub fn check(text: &str, file: &str, graph: &GraphFile, diags: &mut Diagnostics)
     let Value::Map(entries) = &root.value else {
         diags
             .error(
+                codes::WRONG_TYPE,
                 root.pos,
                 format!(
                     "a test file is a mapping with `cases`, not {}",
@@ -63,6 +65,7 @@ pub fn check(text: &str, file: &str, graph: &GraphFile, diags: &mut Diagnostics)
         if key.key_text() != "cases" {
             diags
                 .error(
+                    codes::UNKNOWN_KEY,
                     key.pos,
                     format!("unknown key `{}` in a test file", key.key_text()),
                 )
@@ -72,6 +75,7 @@ pub fn check(text: &str, file: &str, graph: &GraphFile, diags: &mut Diagnostics)
         found = true;
         let Value::Seq(items) = &value.value else {
             diags.error(
+                codes::WRONG_TYPE,
                 value.pos,
                 format!("`cases` is a list, not {}", value.value.kind()),
             );
@@ -85,7 +89,11 @@ pub fn check(text: &str, file: &str, graph: &GraphFile, diags: &mut Diagnostics)
         }
     }
     if !found {
-        diags.error(root.pos, "the test file has no `cases`");
+        diags.error(
+            codes::MISSING_FIELD,
+            root.pos,
+            "the test file has no `cases`",
+        );
     }
     (diags.error_count() == 0).then(|| json!({ "file": file, "cases": cases }).to_string())
 }
@@ -98,6 +106,7 @@ fn check_case(
 ) -> Option<Json> {
     let Value::Map(entries) = &item.value else {
         diags.error(
+            codes::WRONG_TYPE,
             item.pos,
             format!("a case is a mapping, not {}", item.value.kind()),
         );
@@ -112,7 +121,11 @@ fn check_case(
     for (key, _) in entries {
         let text = key.key_text();
         if !CASE_KEYS.contains(&text.as_str()) {
-            let d = diags.error(key.pos, format!("unknown key `{text}` in a case"));
+            let d = diags.error(
+                codes::UNKNOWN_KEY,
+                key.pos,
+                format!("unknown key `{text}` in a case"),
+            );
             match suggest(&text, CASE_KEYS) {
                 Some(near) => d.help(format!("did you mean `{near}`?")),
                 None => d.help(format!("a case has {}", list(CASE_KEYS))),
@@ -123,18 +136,26 @@ fn check_case(
         Some((Value::String(name), pos)) => {
             if let Some((_, first)) = names.iter().find(|(n, _)| n == name) {
                 diags
-                    .error(pos, format!("a second case named `{name}`"))
+                    .error(
+                        codes::DUPLICATE_CASE,
+                        pos,
+                        format!("a second case named `{name}`"),
+                    )
                     .note(format!("the first is at line {}", first.line));
             }
             names.push((name.clone(), pos));
             Some(name.clone())
         }
         Some((other, pos)) => {
-            diags.error(pos, format!("`name` is a string, not {}", other.kind()));
+            diags.error(
+                codes::WRONG_TYPE,
+                pos,
+                format!("`name` is a string, not {}", other.kind()),
+            );
             None
         }
         None => {
-            diags.error(item.pos, "a case needs a `name`");
+            diags.error(codes::MISSING_FIELD, item.pos, "a case needs a `name`");
             None
         }
     };
@@ -145,6 +166,7 @@ fn check_case(
             Json::Object(map) => Some(map),
             other => {
                 diags.error(
+                    codes::WRONG_TYPE,
                     node.pos,
                     format!("`args` is a mapping, not {}", kind(&other)),
                 );
@@ -175,12 +197,13 @@ fn check_tool<'g>(
     let node = match node {
         Some(node) => node,
         None => {
-            diags.error(at, "a case needs a `tool`");
+            diags.error(codes::MISSING_FIELD, at, "a case needs a `tool`");
             return None;
         }
     };
     let Value::String(name) = &node.value else {
         diags.error(
+            codes::WRONG_TYPE,
             node.pos,
             format!("`tool` is a string, not {}", node.value.kind()),
         );
@@ -189,7 +212,11 @@ fn check_tool<'g>(
     let found = graph.tools.iter().find(|t| t.name.value == *name);
     if found.is_none() {
         let names: Vec<&str> = graph.tools.iter().map(|t| t.name.value.as_str()).collect();
-        let d = diags.error(node.pos, format!("the graph has no tool `{name}`"));
+        let d = diags.error(
+            codes::UNKNOWN_TOOL,
+            node.pos,
+            format!("the graph has no tool `{name}`"),
+        );
         match suggest(name, &names) {
             Some(near) => d.help(format!("did you mean `{near}`?")),
             None => d.help(format!("its tools are {}", list(&names))),
@@ -241,6 +268,7 @@ fn check_args(
     for (at, place, error) in schema_misses(&tool.input_schema, &instance, node, true) {
         diags
             .error(
+                codes::INVALID_CASE_ARGS,
                 at,
                 format!(
                     "the arguments do not fit `{}`'s inputSchema{place}: {error}",
@@ -257,12 +285,13 @@ fn check_args(
 fn check_expect(node: Option<&Node>, at: Pos, diags: &mut Diagnostics) -> Option<Json> {
     let Some(node) = node else {
         diags
-            .error(at, "a case needs an `expect`")
+            .error(codes::MISSING_FIELD, at, "a case needs an `expect`")
             .help("`expect: { output: ... }`, `subset`, `assert` or `error`");
         return None;
     };
     let Value::Map(entries) = &node.value else {
         diags.error(
+            codes::WRONG_TYPE,
             node.pos,
             format!("`expect` is a mapping, not {}", node.value.kind()),
         );
@@ -276,6 +305,7 @@ fn check_expect(node: Option<&Node>, at: Pos, diags: &mut Diagnostics) -> Option
             "error" if !matches!(value.value, Value::String(_)) => {
                 diags
                     .error(
+                        codes::WRONG_TYPE,
                         value.pos,
                         format!("`expect.error` is a string, not {}", value.value.kind()),
                     )
@@ -287,6 +317,7 @@ fn check_expect(node: Option<&Node>, at: Pos, diags: &mut Diagnostics) -> Option
                     if let Err(e) = jsonata_core::parser::parse(source) {
                         diags
                             .error(
+                                codes::JSONATA_SYNTAX,
                                 value.pos,
                                 format!(
                                     "`expect.assert` is not a JSONata expression: {}",
@@ -298,13 +329,18 @@ fn check_expect(node: Option<&Node>, at: Pos, diags: &mut Diagnostics) -> Option
                 }
                 other => {
                     diags.error(
+                        codes::WRONG_TYPE,
                         value.pos,
                         format!("`expect.assert` is a string, not {}", other.kind()),
                     );
                 }
             },
             _ => {
-                let d = diags.error(key.pos, format!("unknown key `{text}` in `expect`"));
+                let d = diags.error(
+                    codes::UNKNOWN_KEY,
+                    key.pos,
+                    format!("unknown key `{text}` in `expect`"),
+                );
                 match suggest(&text, EXPECT_KEYS) {
                     Some(near) => d.help(format!("did you mean `{near}`?")),
                     None => d.help(format!("`expect` has {}", list(EXPECT_KEYS))),
@@ -315,11 +351,15 @@ fn check_expect(node: Option<&Node>, at: Pos, diags: &mut Diagnostics) -> Option
     let has = |name: &str| entries.iter().any(|(k, _)| k.key_text() == name);
     if entries.is_empty() {
         diags
-            .error(node.pos, "`expect` is empty")
+            .error(codes::EXPECT_SHAPE, node.pos, "`expect` is empty")
             .help("give `output`, `subset`, `assert` or `error`");
     } else if has("error") && (has("output") || has("subset") || has("assert")) {
         diags
-            .error(node.pos, "`expect` has `error` beside an output")
+            .error(
+                codes::EXPECT_SHAPE,
+                node.pos,
+                "`expect` has `error` beside an output",
+            )
             .help("a call either fails or returns: give `error` alone");
     }
     (diags.error_count() == errors).then(|| node.to_json())

@@ -5,7 +5,12 @@
 //! collects and renders (rustc style, or as JSON); it decides nothing about
 //! the graph format.
 
+pub mod codes;
+pub mod explain;
+
 use std::fmt;
+
+pub use codes::Code;
 
 use crate::model::Pos;
 
@@ -43,6 +48,8 @@ impl fmt::Display for Severity {
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// Which check it is (see [`codes`]; `mcpgraph explain CODE`).
+    pub code: Code,
     /// Where it is. A `line` of 0 means the file as a whole (no snippet is
     /// shown), e.g. when it cannot be read.
     pub pos: Pos,
@@ -52,39 +59,25 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Further facts, shown as `= note: …` lines.
     pub notes: Vec<String>,
-    /// The name of the check that may be allowed (e.g.
-    /// [`REFERENCE_BEFORE_RUN`]); `None` for problems that are always errors.
+    /// The name of the check that may be allowed (its code, e.g.
+    /// `reference_before_run`); `None` for problems that are always errors.
     pub lint: Option<&'static str>,
 }
 
-/// The check "an expression reads a node that cannot have run before it".
-/// Like every lint, a warning unless `deny(...)` makes it an error or
-/// `allow(...)` drops it (see [`crate::lints`]).
-pub const REFERENCE_BEFORE_RUN: &str = "reference_before_run";
-
-/// A call of a function nothing defines, where the expression does not
-/// always reach it (where it does, the call is an error).
-pub const UNKNOWN_FUNCTION: &str = "unknown_function";
-
-/// A call of a JSONata built-in with arguments its signature refuses (too
-/// few, too many, a literal of another type), where the expression does
-/// not always reach it.
-pub const FUNCTION_SIGNATURE: &str = "function_signature";
-
-/// A literal operand of a type its operator refuses (`"a" + 1`), where the
-/// expression does not always reach it.
-pub const OPERAND_TYPE: &str = "operand_type";
-
-/// A literal string in a call's `args` that reads like an expression
-/// (`"$.entry.x"`): it is passed as it is.
-pub const LITERAL_LOOKS_LIKE_EXPRESSION: &str = "literal_looks_like_expression";
-
-/// A path `$.entry.x` naming a field the tool's (open) `inputSchema` does
-/// not list.
-pub const UNKNOWN_INPUT_FIELD: &str = "unknown_input_field";
-
-/// A server the file declares (`mcpServers`) that no node calls.
-pub const UNUSED_SERVER: &str = "unused_server";
+/// The lint of [`codes::REFERENCE_BEFORE_RUN`].
+pub const REFERENCE_BEFORE_RUN: &str = codes::REFERENCE_BEFORE_RUN.as_str();
+/// The lint of [`codes::UNKNOWN_FUNCTION`].
+pub const UNKNOWN_FUNCTION: &str = codes::UNKNOWN_FUNCTION.as_str();
+/// The lint of [`codes::FUNCTION_SIGNATURE`].
+pub const FUNCTION_SIGNATURE: &str = codes::FUNCTION_SIGNATURE.as_str();
+/// The lint of [`codes::OPERAND_TYPE`].
+pub const OPERAND_TYPE: &str = codes::OPERAND_TYPE.as_str();
+/// The lint of [`codes::LITERAL_LOOKS_LIKE_EXPRESSION`].
+pub const LITERAL_LOOKS_LIKE_EXPRESSION: &str = codes::LITERAL_LOOKS_LIKE_EXPRESSION.as_str();
+/// The lint of [`codes::UNKNOWN_INPUT_FIELD`].
+pub const UNKNOWN_INPUT_FIELD: &str = codes::UNKNOWN_INPUT_FIELD.as_str();
+/// The lint of [`codes::UNUSED_SERVER`].
+pub const UNUSED_SERVER: &str = codes::UNUSED_SERVER.as_str();
 
 /// The lints of the checks of the graph file itself (the lock's are
 /// `lock::check::LINTS`).
@@ -108,6 +101,13 @@ impl Diagnostic {
     /// Adds a note line.
     pub fn note(&mut self, note: impl Into<String>) -> &mut Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Makes the check a lint named by its code: `allow(...)` drops the
+    /// warning, `deny(...)` makes it an error.
+    pub(crate) fn as_lint(&mut self) -> &mut Self {
+        self.lint = Some(self.code.as_str());
         self
     }
 }
@@ -151,9 +151,9 @@ impl Diagnostics {
     }
 
     /// A single error about the file as a whole (e.g. it cannot be read).
-    pub fn io_error(path: &str, message: &str) -> Self {
+    pub fn io_error(path: &str, code: Code, message: &str) -> Self {
         let mut d = Self::new(path, "");
-        d.push(Severity::Error, Pos::default(), message);
+        d.push(Severity::Error, code, Pos::default(), message);
         d
     }
 
@@ -161,11 +161,13 @@ impl Diagnostics {
     pub fn push(
         &mut self,
         severity: Severity,
+        code: Code,
         pos: Pos,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
         self.items.push(Diagnostic {
             severity,
+            code,
             pos,
             message: message.into(),
             help: None,
@@ -177,18 +179,18 @@ impl Diagnostics {
     }
 
     /// Adds an error.
-    pub fn error(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
-        self.push(Severity::Error, pos, message)
+    pub fn error(&mut self, code: Code, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+        self.push(Severity::Error, code, pos, message)
     }
 
     /// Adds a warning.
-    pub fn warning(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
-        self.push(Severity::Warning, pos, message)
+    pub fn warning(&mut self, code: Code, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+        self.push(Severity::Warning, code, pos, message)
     }
 
     /// Adds a note.
-    pub fn note(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
-        self.push(Severity::Note, pos, message)
+    pub fn note(&mut self, code: Code, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+        self.push(Severity::Note, code, pos, message)
     }
 
     /// How many errors there are.
@@ -220,15 +222,16 @@ impl Diagnostics {
         self.items.dedup();
     }
 
-    /// The items as a JSON array of objects with `severity`, `file`, `line`,
-    /// `column`, `message`, `help` (null when there is none), `notes` and
-    /// `lint` (null for problems that cannot be allowed), for tools.
+    /// The items as a JSON array of objects with `severity`, `code`, `file`,
+    /// `line`, `column`, `message`, `help` (null when there is none), `notes`
+    /// and `lint` (null for problems that cannot be allowed), for tools.
     pub fn to_json(&self) -> serde_json::Value {
         self.items
             .iter()
             .map(|d| {
                 serde_json::json!({
                     "severity": d.severity.as_str(),
+                    "code": d.code.as_str(),
                     "file": self.path,
                     "line": d.pos.line,
                     "column": d.pos.column,
@@ -341,6 +344,7 @@ mod tests {
         let src = "a: 1\n".repeat(11) + "        type: \"tranform\"\n";
         let mut d = Diagnostics::new("path/to/graph.yaml", &src);
         d.error(
+            codes::UNKNOWN_NODE_TYPE,
             pos(12, 15),
             "unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch)",
         )
@@ -361,8 +365,9 @@ mod tests {
     #[test]
     fn sorts_counts_and_json() {
         let mut d = Diagnostics::new("g.yaml", "x\ny\n");
-        d.warning(pos(2, 1), "second");
-        d.error(pos(1, 1), "first").note("a note");
+        d.warning(codes::UNUSED_SERVER, pos(2, 1), "second");
+        d.error(codes::UNKNOWN_NODE, pos(1, 1), "first")
+            .note("a note");
         d.sort();
         assert_eq!(d.items[0].message, "first");
         assert_eq!(d.error_count(), 1);
@@ -375,11 +380,17 @@ mod tests {
         assert_eq!(json[1]["severity"], "warning");
         assert_eq!(json[0]["line"], 1);
         assert_eq!(json[0]["help"], serde_json::Value::Null);
+        assert_eq!(json[0]["code"], "unknown_node");
+        assert_eq!(json[1]["code"], "unused_server");
     }
 
     #[test]
     fn whole_file_errors_have_no_snippet() {
-        let d = Diagnostics::io_error("g.yaml", "cannot read `/abs/g.yaml`: not found");
+        let d = Diagnostics::io_error(
+            "g.yaml",
+            codes::FILE_UNREADABLE,
+            "cannot read `/abs/g.yaml`: not found",
+        );
         assert_eq!(
             d.to_string(),
             "error: cannot read `/abs/g.yaml`: not found\n  --> g.yaml\n"

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use proc_macro2::TokenStream;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Code, Diagnostics, codes};
 use crate::expand::{ExpandOptions, expand, skeleton_of};
 use crate::lock::Lock;
 use crate::model::{Pos, Tool};
@@ -81,8 +81,9 @@ enum LockState {
     None,
     /// Read: the calls are checked against it.
     Found(Lock, String),
-    /// Missing though required, or unreadable: an error for the graph.
-    Problem(String, &'static str),
+    /// Missing though required, or unreadable: an error for the graph
+    /// (its code, message and help).
+    Problem(Code, String, &'static str),
 }
 
 /// Looks for `<graph>.lock.json` beside `path`.
@@ -102,6 +103,7 @@ fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>
             }
             Err(e) => (
                 LockState::Problem(
+                    codes::LOCK_UNREADABLE,
                     format!("the lock `{name}` cannot be read: {e}"),
                     "re-run `mcpgraph lock` to write it again",
                 ),
@@ -113,6 +115,7 @@ fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (
             LockState::Problem(
+                codes::LOCK_REQUIRED,
                 format!("no lock `{name}` beside the graph, and one is required"),
                 "run `mcpgraph lock` on the graph and commit the lock it writes",
             ),
@@ -120,6 +123,7 @@ fn find_lock(path: &Path, options: &ExpandOptions) -> (LockState, Option<String>
         ),
         Err(e) => (
             LockState::Problem(
+                codes::LOCK_UNREADABLE,
                 format!("the lock `{name}` cannot be read: {e}"),
                 "check the file's permissions, or re-run `mcpgraph lock`",
             ),
@@ -146,8 +150,8 @@ fn generate(
         .get_or_insert_with(|| display_path.to_owned());
     match (&lowered, lock) {
         (_, LockState::None) => {}
-        (_, LockState::Problem(message, help)) => {
-            diagnostics.error(Pos::default(), message).help(help);
+        (_, LockState::Problem(code, message, help)) => {
+            diagnostics.error(code, Pos::default(), message).help(help);
             diagnostics.sort();
         }
         // Checked in `load_lowered`.
@@ -220,6 +224,7 @@ pub fn generate_file(path: &Path, display_path: &str, options: &ExpandOptions) -
             let resolved = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
             let mut diagnostics = Diagnostics::io_error(
                 display_path,
+                codes::FILE_UNREADABLE,
                 &format!("cannot read the graph file `{}`: {e}", resolved.display()),
             );
             if let Some(item) = diagnostics.items.first_mut() {
@@ -255,6 +260,7 @@ pub fn generate_file(path: &Path, display_path: &str, options: &ExpandOptions) -
             let mut diagnostics = Diagnostics::new(display_path, &text);
             diagnostics
                 .error(
+                    codes::NOT_UTF8,
                     Pos { offset: 0, ..pos },
                     "the graph file is not UTF-8 text: invalid byte here",
                 )

@@ -73,6 +73,7 @@ pub fn load_file(path: &std::path::Path) -> Result<(model::GraphFile, String), d
         let resolved = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         diag::Diagnostics::io_error(
             &display,
+            diag::codes::FILE_UNREADABLE,
             &format!("cannot read `{}`: {e}", resolved.display()),
         )
     })?;

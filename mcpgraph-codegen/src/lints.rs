@@ -118,15 +118,17 @@ impl LintLevels {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::{REFERENCE_BEFORE_RUN, UNKNOWN_INPUT_FIELD};
+    use crate::diag::{REFERENCE_BEFORE_RUN, UNKNOWN_INPUT_FIELD, codes};
     use crate::model::Pos;
 
     fn warnings() -> Diagnostics {
         let mut d = Diagnostics::new("g.yaml", "x\n");
-        d.warning(Pos::default(), "before").lint = Some(REFERENCE_BEFORE_RUN);
-        d.warning(Pos::default(), "field").lint = Some(UNKNOWN_INPUT_FIELD);
-        d.warning(Pos::default(), "unnamed");
-        d.error(Pos::default(), "broken");
+        d.warning(codes::REFERENCE_BEFORE_RUN, Pos::default(), "before")
+            .as_lint();
+        d.warning(codes::UNKNOWN_INPUT_FIELD, Pos::default(), "field")
+            .as_lint();
+        d.warning(codes::UNCHECKED_PATHS, Pos::default(), "unnamed");
+        d.error(codes::UNKNOWN_NODE, Pos::default(), "broken");
         d
     }
 

@@ -12,6 +12,7 @@
 use serde_json::{Map, Value as Json};
 
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::{GraphFile, NodeKind, Tool};
 use crate::suggest::{list, suggest};
 use crate::yaml::{Node, Value};
@@ -33,6 +34,7 @@ pub(super) fn check(
     let Value::Map(entries) = &answers.value else {
         diags
             .error(
+                codes::WRONG_TYPE,
                 answers.pos,
                 format!("`answers` is a mapping, not {}", answers.value.kind()),
             )
@@ -45,7 +47,11 @@ pub(super) fn check(
         let id = key.key_text();
         if let Some((first, _)) = entries[..i].iter().find(|(k, _)| k.key_text() == id) {
             diags
-                .error(key.pos, format!("a second entry for `{id}` in `answers`"))
+                .error(
+                    codes::DUPLICATE_KEY,
+                    key.pos,
+                    format!("a second entry for `{id}` in `answers`"),
+                )
                 .note(format!("the first is at line {}", first.pos.line))
                 .help("a node asked more than once takes a list of answers, in order");
             continue;
@@ -57,6 +63,7 @@ pub(super) fn check(
             Value::Seq(items) if items.is_empty() => {
                 diags
                     .error(
+                        codes::EMPTY_ANSWERS,
                         value.pos,
                         format!("the list of answers for `{id}` is empty"),
                     )
@@ -94,7 +101,7 @@ fn elicit_node<'g>(
             other => {
                 diags
                     .error(
-                        key.pos,
+                        codes::ANSWER_NOT_ELICIT, key.pos,
                         format!(
                             "node `{id}` is {} node, not an `elicit` node: only an `elicit` node asks the user",
                             kind_name(other)
@@ -118,7 +125,11 @@ fn elicit_node<'g>(
             let whose = tool.map_or("the graph".to_owned(), |t| {
                 format!("tool `{}`", t.name.value)
             });
-            let d = diags.error(key.pos, format!("{whose} has no node `{id}` to answer"));
+            let d = diags.error(
+                codes::UNKNOWN_NODE,
+                key.pos,
+                format!("{whose} has no node `{id}` to answer"),
+            );
             match (suggest(id, &elicits), elicits.is_empty()) {
                 (Some(near), _) => d.help(format!("did you mean `{near}`?")),
                 (None, true) => d.help("the graph has no `elicit` node: nothing asks the user"),
@@ -140,7 +151,7 @@ fn check_reply(
     let Value::Map(entries) = &reply.value else {
         diags
             .error(
-                reply.pos,
+                codes::WRONG_TYPE, reply.pos,
                 format!("an answer is a mapping, not {}", reply.value.kind()),
             )
             .help("`{ action: accept, content: { ... } }`, `{ action: decline }` or `{ action: cancel }`");
@@ -151,7 +162,11 @@ fn check_reply(
     for (key, _) in entries {
         let text = key.key_text();
         if !ANSWER_KEYS.contains(&text.as_str()) {
-            let d = diags.error(key.pos, format!("unknown key `{text}` in an answer"));
+            let d = diags.error(
+                codes::UNKNOWN_KEY,
+                key.pos,
+                format!("unknown key `{text}` in an answer"),
+            );
             match suggest(&text, ANSWER_KEYS) {
                 Some(near) => d.help(format!("did you mean `{near}`?")),
                 None => d.help(format!("an answer has {}", list(ANSWER_KEYS))),
@@ -161,7 +176,11 @@ fn check_reply(
     let action = match get("action").map(|(_, v)| v) {
         None => {
             diags
-                .error(reply.pos, format!("the answer to `{id}` has no `action`"))
+                .error(
+                    codes::MISSING_FIELD,
+                    reply.pos,
+                    format!("the answer to `{id}` has no `action`"),
+                )
                 .help(format!("`action` is {}", list(ACTIONS)));
             None
         }
@@ -174,7 +193,11 @@ fn check_reply(
                 Value::String(s) => s.clone(),
                 _ => node.to_json().to_string(),
             };
-            let d = diags.error(node.pos, format!("unknown action `{text}`"));
+            let d = diags.error(
+                codes::ANSWER_ACTION,
+                node.pos,
+                format!("unknown action `{text}`"),
+            );
             match suggest(&text, ACTIONS) {
                 Some(near) => d.help(format!("did you mean `{near}`?")),
                 None => d.help(format!("an answer's `action` is {}", list(ACTIONS))),
@@ -196,7 +219,11 @@ fn check_reply(
         }
         (Some(action), Some((key, _))) => {
             diags
-                .error(key.pos, format!("`content` with `action: {action}`"))
+                .error(
+                    codes::ANSWER_ACTION,
+                    key.pos,
+                    format!("`content` with `action: {action}`"),
+                )
                 .help("only an accepted answer has `content`: the form's fields");
         }
         _ => {}
@@ -220,6 +247,7 @@ fn check_content(
     };
     if given && !content.is_object() {
         diags.error(
+            codes::WRONG_TYPE,
             node.pos,
             format!("`content` is a mapping, not {}", node.value.kind()),
         );
@@ -228,6 +256,7 @@ fn check_content(
     for (at, place, error) in super::schema_misses(schema, &content, node, given) {
         diags
             .error(
+                codes::INVALID_ANSWER,
                 at,
                 format!("the answer does not fit `{id}`'s requestedSchema{place}: {error}"),
             )

@@ -13,20 +13,21 @@ use serde_json::Value;
 
 use super::{Lock, ToolLock};
 pub use crate::call_args::{ARGUMENT_TYPE, UNKNOWN_ARGUMENT};
-use crate::call_args::{Callee, Caller, check_args, lint};
+use crate::call_args::{Callee, Caller, check_args};
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::{Arg, GraphFile, NodeCall, Pos, Retry, Sp};
 
 /// A server the graph declares that the lock lacks, or a locked server no
 /// node calls.
-pub const LOCK_COVERAGE: &str = "lock_coverage";
+pub const LOCK_COVERAGE: &str = codes::LOCK_COVERAGE.as_str();
 /// A path into an `mcp` node's output naming a field its tool's (open)
 /// output schema does not list.
-pub const UNKNOWN_OUTPUT_FIELD: &str = "unknown_output_field";
+pub const UNKNOWN_OUTPUT_FIELD: &str = codes::UNKNOWN_OUTPUT_FIELD.as_str();
 /// A `retry` on a call to a tool that the lock does not annotate as
 /// read-only (`readOnlyHint`) or idempotent (`idempotentHint`): a retried
 /// call may do its work twice.
-pub const RETRY_NOT_IDEMPOTENT: &str = "retry_not_idempotent";
+pub const RETRY_NOT_IDEMPOTENT: &str = codes::RETRY_NOT_IDEMPOTENT.as_str();
 
 /// Every lint of this module.
 pub const LINTS: [&str; 5] = [
@@ -42,6 +43,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
     for server in &file.mcp_servers {
         if !lock.servers.contains_key(server.name()) {
             let d = diags.warning(
+                codes::LOCK_COVERAGE,
                 server.pos,
                 format!(
                     "server `{}` is not in the lock `{lock_name}`",
@@ -49,7 +51,7 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
                 ),
             );
             d.help("run `mcpgraph lock` to record its tools; until then its calls are not checked");
-            d.lint = Some(LOCK_COVERAGE);
+            d.as_lint();
         }
     }
     for tool in &file.tools {
@@ -68,13 +70,14 @@ pub fn check(file: &GraphFile, lock: &Lock, lock_name: &str, diags: &mut Diagnos
     for server in lock.servers.keys() {
         if !file.mcp_servers.iter().any(|s| s.name() == server) {
             let d = diags.warning(
+                codes::LOCK_COVERAGE,
                 Pos::default(),
                 format!(
                     "the lock `{lock_name}` has server `{server}`, which the graph does not declare"
                 ),
             );
             d.help("re-run `mcpgraph lock` to drop it");
-            d.lint = Some(LOCK_COVERAGE);
+            d.as_lint();
         }
     }
 }
@@ -99,6 +102,7 @@ fn check_call(
     let Some(target) = locked.tools.get(name) else {
         let names: Vec<&str> = locked.tools.keys().map(String::as_str).collect();
         let d = diags.error(
+            codes::LOCK_UNKNOWN_TOOL,
             call.tool.pos,
             format!(
                 "{}server `{}` has no tool `{name}`",
@@ -124,6 +128,7 @@ fn check_call(
         Arg::Expr(expr) => {
             diags
                 .note(
+                    codes::UNCHECKED_CALL,
                     expr.pos,
                     format!(
                         "{}the call to `{name}` cannot be checked against the lock",
@@ -161,7 +166,7 @@ fn check_retry(
         return;
     }
     let d = diags.warning(
-        retry.pos,
+        codes::RETRY_NOT_IDEMPOTENT, retry.pos,
         format!(
             "`retry` on `{server}`/`{name}`, which its server does not annotate as read-only or idempotent"
         ),
@@ -170,7 +175,7 @@ fn check_retry(
         "a call that failed for lack of an answer may have done its work: a retry may do it again",
     );
     d.help("retry only tools with `readOnlyHint` or `idempotentHint`, or accept it");
-    lint(d, RETRY_NOT_IDEMPOTENT);
+    d.as_lint();
 }
 
 #[cfg(test)]

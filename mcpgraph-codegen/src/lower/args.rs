@@ -2,6 +2,7 @@
 //! and `{expr: ...}` objects as expressions.
 
 use super::Cx;
+use crate::diag::codes;
 use crate::model::{Arg, Sp};
 use crate::yaml::{self, Value};
 
@@ -40,7 +41,7 @@ impl Cx<'_, '_> {
                         self.fields_any(node, "`args`");
                     } else if entries.len() > 1 {
                         self.err(
-                            k.pos,
+                            codes::EXPR_OBJECT_KEYS, k.pos,
                             format!(
                                 "an `expr` object must have no other keys; found {} beside `expr`",
                                 others.join(", ")

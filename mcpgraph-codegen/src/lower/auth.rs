@@ -12,6 +12,7 @@ use serde_json::{Map, Value as Json};
 
 use super::Cx;
 use super::fields::Fields;
+use crate::diag::codes;
 use crate::yaml::{self, Value};
 
 /// The keys of `auth` whose value is a plain string (not a secret).
@@ -48,6 +49,7 @@ impl Cx<'_, '_> {
         let grant_pos = f.get("grant").map_or(f.pos, |n| n.pos);
         if grant == "token_exchange" && kind == "sse" {
             self.err(
+                codes::AUTH_GRANT,
                 grant_pos,
                 format!(
                     "`grant: token_exchange` is not for `sse` servers{context}: the legacy \
@@ -97,6 +99,7 @@ impl Cx<'_, '_> {
             .any(|g| g.name() == grant && g.needs_issuer());
         if needs_issuer && !out.contains_key("issuer") {
             self.err(
+                codes::AUTH_GRANT,
                 grant_pos,
                 format!(
                     "the `{grant}` grant needs `issuer`{context}: name the authorization server \
@@ -111,6 +114,7 @@ impl Cx<'_, '_> {
             && !(issuer.starts_with("https://") || issuer.starts_with("http://"))
         {
             self.err(
+                codes::AUTH_ISSUER,
                 n.pos,
                 format!("`issuer`{context} must be an https (or http) URL, found `{issuer}`"),
             );
@@ -123,7 +127,7 @@ impl Cx<'_, '_> {
         match serde_json::from_value(Json::Object(out)) {
             Ok(auth) => Some(auth),
             Err(e) => {
-                self.err(f.pos, format!("`auth`{context}: {e}"));
+                self.err(codes::AUTH_GRANT, f.pos, format!("`auth`{context}: {e}"));
                 None
             }
         }
@@ -154,7 +158,11 @@ impl Cx<'_, '_> {
     /// at most one of them, and never a value written in the graph.
     fn secret(&mut self, f: &Fields<'_>, key: &str, file: &str, out: &mut Map<String, Json>) {
         if let (Some(_), Some(pos)) = (f.get(key), f.key_pos(file)) {
-            self.err(pos, format!("give `{key}` or `{file}`, not both"));
+            self.err(
+                codes::SECRET_SOURCE,
+                pos,
+                format!("give `{key}` or `{file}`, not both"),
+            );
             return;
         }
         if let Some(node) = f.get(key)
@@ -164,6 +172,7 @@ impl Cx<'_, '_> {
                 out.insert(key.into(), Json::String(value.value));
             } else {
                 self.err(
+                    codes::SECRET_SOURCE,
                     value.pos,
                     format!(
                         "`{key}` must come from the environment (`\"${{VAR}}\"`) or a file \
@@ -193,6 +202,7 @@ impl Cx<'_, '_> {
                 }
                 if !key && !secret {
                     self.err(
+                        codes::AUTH_GRANT,
                         f.pos,
                         format!(
                             "the `client_credentials` grant needs `clientSecret` (or \
@@ -202,6 +212,7 @@ impl Cx<'_, '_> {
                 }
                 if key && secret {
                     self.err(
+                        codes::AUTH_GRANT,
                         f.pos,
                         format!("give a client secret or a private key, not both{context}"),
                     );
@@ -213,6 +224,7 @@ impl Cx<'_, '_> {
                 }
                 if !secret {
                     self.err(
+                        codes::AUTH_GRANT,
                         f.pos,
                         format!(
                             "the `token_exchange` grant needs `clientSecret` (or \
@@ -236,6 +248,7 @@ impl Cx<'_, '_> {
                 }
                 if let Some(pos) = f.key_pos("clientSecret").or(f.key_pos("clientSecretFile")) {
                     self.err(
+                        codes::AUTH_GRANT,
                         pos,
                         "the `jwt_bearer` grant authenticates with its assertion: no client secret",
                     );
@@ -246,12 +259,17 @@ impl Cx<'_, '_> {
         if grant != "jwt_bearer"
             && let Some(pos) = f.key_pos("assertion").or(f.key_pos("assertionFile"))
         {
-            self.err(pos, "`assertion` goes with `grant: jwt_bearer`");
+            self.err(
+                codes::AUTH_GRANT,
+                pos,
+                "`assertion` goes with `grant: jwt_bearer`",
+            );
         }
         if grant != "client_credentials"
             && let Some(pos) = f.key_pos("privateKey").or(f.key_pos("privateKeyFile"))
         {
             self.err(
+                codes::AUTH_GRANT,
                 pos,
                 "a private key signs client assertions of the `client_credentials` grant only",
             );
@@ -261,6 +279,7 @@ impl Cx<'_, '_> {
             && !key
         {
             self.err(
+                codes::AUTH_GRANT,
                 pos,
                 "`signingAlgorithm` goes with `privateKey` or `privateKeyFile`",
             );
@@ -268,7 +287,11 @@ impl Cx<'_, '_> {
         if grant != "enterprise"
             && let Some(pos) = f.key_pos("enterprise")
         {
-            self.err(pos, "`enterprise` goes with `grant: enterprise`");
+            self.err(
+                codes::AUTH_GRANT,
+                pos,
+                "`enterprise` goes with `grant: enterprise`",
+            );
         }
     }
 }

@@ -5,6 +5,7 @@
 //! `validate`'s.
 
 use super::Cx;
+use crate::diag::codes;
 use crate::model::{ExitContent, Sp, ToolAnnotations};
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
@@ -35,7 +36,7 @@ impl Cx<'_, '_> {
                     .filter_map(|i| self.string(i, "an item of `content.from`"))
                     .collect(),
                 Value::Seq(_) => {
-                    self.err(n.pos, "`content.from` names no node")
+                    self.err(codes::CONTENT_FROM, n.pos, "`content.from` names no node")
                         .help("name the `mcp` nodes whose content blocks the result returns");
                     return None;
                 }
@@ -59,6 +60,7 @@ impl Cx<'_, '_> {
                 let t = self.string(item, "an item of `content.types`")?;
                 if !BLOCK_TYPES.contains(&t.value.as_str()) {
                     let d = self.err(
+                        codes::UNKNOWN_CONTENT_TYPE,
                         t.pos,
                         format!(
                             "unknown content block type `{}` (expected one of {})",
@@ -113,6 +115,7 @@ impl Cx<'_, '_> {
                     && !is_scope_token(s)
                 {
                     self.err(
+                        codes::INVALID_SCOPE,
                         item.pos,
                         format!("`{s}` in `requiredScopes`{context} is not an OAuth scope"),
                     )
@@ -182,6 +185,7 @@ impl Cx<'_, '_> {
             match self.required_string(&f, "src", &context) {
                 Some(src) if !icon_uri(&src.value) => {
                     self.err(
+                        codes::INVALID_ICON,
                         src.pos,
                         format!(
                             "icon `src` `{}` is not an https:, http: or data: URI",
@@ -200,6 +204,7 @@ impl Cx<'_, '_> {
                 && !is_mime_type(&m.value)
             {
                 self.err(
+                    codes::INVALID_ICON,
                     m.pos,
                     format!("icon `mimeType` `{}` is not a MIME type", m.value),
                 )
@@ -215,6 +220,7 @@ impl Cx<'_, '_> {
                     match self.string(size, "an item of icon `sizes`") {
                         Some(s) if !is_icon_size(&s.value) => {
                             self.err(
+                                codes::INVALID_ICON,
                                 s.pos,
                                 format!("icon size `{}` is neither WxH nor `any`", s.value),
                             )
@@ -230,6 +236,7 @@ impl Cx<'_, '_> {
                 && !matches!(t.value.as_str(), "light" | "dark")
             {
                 self.err(
+                    codes::INVALID_ICON,
                     t.pos,
                     format!("icon `theme` `{}` is neither `light` nor `dark`", t.value),
                 );

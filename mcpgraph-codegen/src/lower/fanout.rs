@@ -5,6 +5,7 @@
 
 use super::Cx;
 use super::fields::Fields;
+use crate::diag::codes;
 use crate::model::{Arg, Call, NodeKind, Sp};
 use crate::yaml::{self, Value};
 
@@ -94,6 +95,7 @@ impl Cx<'_, '_> {
         };
         if entries.is_empty() {
             self.err(
+                codes::NO_BRANCHES,
                 node.pos,
                 format!("`branches` must name at least one branch{context}"),
             );
@@ -107,7 +109,11 @@ impl Cx<'_, '_> {
                 .iter()
                 .any(|(n, _): &(Sp<String>, Call)| n.value == name)
             {
-                self.err(key.pos, format!("duplicate branch `{name}`{context}"));
+                self.err(
+                    codes::DUPLICATE_BRANCH,
+                    key.pos,
+                    format!("duplicate branch `{name}`{context}"),
+                );
                 ok = false;
                 continue;
             }
@@ -132,6 +138,7 @@ impl Cx<'_, '_> {
         let resilience = self.resilience(&f, context);
         if let (None, Some(retry), Some(tool)) = (&server, &resilience.retry, &tool) {
             self.err(
+                codes::RETRY_ON_GRAPH_TOOL,
                 retry.pos,
                 format!(
                     "`retry` on a call of `{}`, a tool of this graph{context}",

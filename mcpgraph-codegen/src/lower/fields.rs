@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::Cx;
+use crate::diag::{Code, codes};
 use crate::model::{Expr, Pos, Sp};
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
@@ -40,13 +41,19 @@ impl<'n> Fields<'n> {
 
 impl Cx<'_, '_> {
     /// Reports an error at `pos`.
-    pub(super) fn err(&mut self, pos: Pos, msg: impl Into<String>) -> &mut crate::diag::Diagnostic {
-        self.diags.error(pos, msg)
+    pub(super) fn err(
+        &mut self,
+        code: Code,
+        pos: Pos,
+        msg: impl Into<String>,
+    ) -> &mut crate::diag::Diagnostic {
+        self.diags.error(code, pos, msg)
     }
 
     /// Reports that `what` is not `expected` (naming what it is).
     pub(super) fn wrong_type(&mut self, node: &yaml::Node, what: &str, expected: &str) {
         let d = self.err(
+            codes::WRONG_TYPE,
             node.pos,
             format!("{what} must be {expected}, found {}", node.value.kind()),
         );
@@ -88,19 +95,27 @@ impl Cx<'_, '_> {
             let key = k.key_text();
             if let Some((first, _)) = map.get(&key) {
                 let first = first.pos;
-                self.err(k.pos, format!("duplicate key `{key}`{context}"))
-                    .note(format!(
-                        "first defined at line {}, column {}",
-                        first.line, first.column
-                    ));
+                self.err(
+                    codes::DUPLICATE_KEY,
+                    k.pos,
+                    format!("duplicate key `{key}`{context}"),
+                )
+                .note(format!(
+                    "first defined at line {}, column {}",
+                    first.line, first.column
+                ));
                 continue;
             }
             if !allowed.contains(&key.as_str())
                 && let Some((message, help)) = explain(&key)
             {
-                self.err(k.pos, message).help(help);
+                self.err(codes::UNKNOWN_KEY, k.pos, message).help(help);
             } else if !allowed.contains(&key.as_str()) {
-                let d = self.err(k.pos, format!("unknown key `{key}`{context}"));
+                let d = self.err(
+                    codes::UNKNOWN_KEY,
+                    k.pos,
+                    format!("unknown key `{key}`{context}"),
+                );
                 match suggest(&key, allowed) {
                     Some(s) => {
                         suggested.push(s.to_owned());
@@ -123,7 +138,11 @@ impl Cx<'_, '_> {
     /// reported as a likely typo of it.
     pub(super) fn missing(&mut self, f: &Fields<'_>, key: &str, context: &str) {
         if !f.was_suggested(key) {
-            self.err(f.pos, format!("missing required field `{key}`{context}"));
+            self.err(
+                codes::MISSING_FIELD,
+                f.pos,
+                format!("missing required field `{key}`{context}"),
+            );
         }
     }
 
@@ -143,6 +162,7 @@ impl Cx<'_, '_> {
             _ => describe(node),
         };
         self.err(
+            codes::INVALID_CHOICE,
             node.pos,
             format!(
                 "{what} must be one of {}, found {found}",
@@ -190,6 +210,7 @@ impl Cx<'_, '_> {
             Value::Number(n) if n.as_u64().is_some_and(|v| v > 0) => n.as_u64(),
             _ => {
                 self.err(
+                    codes::INVALID_NUMBER,
                     node.pos,
                     format!(
                         "{what} must be a positive integer, found {}",
@@ -248,11 +269,15 @@ impl Cx<'_, '_> {
             let key = k.key_text();
             if let Some(first) = seen.get(&key) {
                 let first = *first;
-                self.err(k.pos, format!("duplicate key `{key}` in {what}"))
-                    .note(format!(
-                        "first defined at line {}, column {}",
-                        first.line, first.column
-                    ));
+                self.err(
+                    codes::DUPLICATE_KEY,
+                    k.pos,
+                    format!("duplicate key `{key}` in {what}"),
+                )
+                .note(format!(
+                    "first defined at line {}, column {}",
+                    first.line, first.column
+                ));
                 continue;
             }
             seen.insert(key, k.pos);

@@ -2,6 +2,7 @@
 //! each tool's own fields (its nodes are `node`'s).
 
 use super::{Cx, Lowered, Unfinished};
+use crate::diag::codes;
 use crate::model::{GraphFile, Limits, NodeKind, Pos, ServerMeta, Sp, Tool, ToolAnnotations};
 use crate::yaml::{self, Value};
 use mcpgraph_expr::MAX_VALUE_DEPTH_CEILING;
@@ -27,7 +28,7 @@ impl Cx<'_, '_> {
             broken_servers: Vec::new(),
         };
         if root.value == Value::Null {
-            self.err(root.pos, "the graph file is empty")
+            self.err(codes::EMPTY_FILE, root.pos, "the graph file is empty")
                 .help("a graph file is a mapping with `version`, `server` and `tools`");
             return out;
         }
@@ -139,7 +140,7 @@ impl Cx<'_, '_> {
             && let Some(n) = f.get("maxValueDepth")
         {
             self.err(
-                n.pos,
+                codes::LIMIT_TOO_LARGE, n.pos,
                 format!(
                     "`maxValueDepth` must be at most {MAX_VALUE_DEPTH_CEILING} (the stacks that convert a value \
                      carry no deeper ones), found `{}`",

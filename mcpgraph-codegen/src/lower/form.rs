@@ -10,6 +10,7 @@
 
 use super::Cx;
 use super::fields::{Fields, describe};
+use crate::diag::codes;
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
 
@@ -52,7 +53,7 @@ impl Cx<'_, '_> {
             Some(t) if t.value == Value::String("object".to_owned()) => {}
             Some(t) => {
                 self.err(
-                    t.pos,
+                    codes::SCHEMA_NOT_OBJECT, t.pos,
                     format!(
                         "the `type` of {what} must be `object` (elicitation asks for an object of fields), found {}",
                         describe(t)
@@ -60,7 +61,11 @@ impl Cx<'_, '_> {
                 );
             }
             None => {
-                self.err(f.pos, format!("{what} must have `type: object`"));
+                self.err(
+                    codes::SCHEMA_NOT_OBJECT,
+                    f.pos,
+                    format!("{what} must have `type: object`"),
+                );
             }
         }
         for key in ["$schema", "title", "description"] {
@@ -95,6 +100,7 @@ impl Cx<'_, '_> {
             };
             if !names.contains(&name.value) {
                 let d = self.err(
+                    codes::FORM_REQUIRED,
                     item.pos,
                     format!(
                         "`required` names `{}`, which is not a property of `requestedSchema`",
@@ -106,7 +112,11 @@ impl Cx<'_, '_> {
                     d.help(format!("did you mean `{s}`?"));
                 }
             } else if seen.contains(&name.value) {
-                self.err(item.pos, format!("`required` names `{}` twice", name.value));
+                self.err(
+                    codes::FORM_REQUIRED,
+                    item.pos,
+                    format!("`required` names `{}` twice", name.value),
+                );
             }
             seen.push(name.value);
         }
@@ -121,14 +131,19 @@ impl Cx<'_, '_> {
         };
         let has = |key: &str| entries.iter().any(|(k, _)| k.key_text() == key);
         let Some(kind) = entries.iter().find(|(k, _)| k.key_text() == "type") else {
-            self.err(node.pos, format!("{what} has no `type`"))
-                .help(format!("a form field has one of the types {}", list(TYPES)));
+            self.err(
+                codes::FORM_FIELD_TYPE,
+                node.pos,
+                format!("{what} has no `type`"),
+            )
+            .help(format!("a form field has one of the types {}", list(TYPES)));
             return;
         };
         let kind = match &kind.1.value {
             Value::String(t) if TYPES.contains(&t.as_str()) => t.as_str(),
             Value::String(t) => {
                 let d = self.err(
+                    codes::FORM_FIELD_TYPE,
                     kind.1.pos,
                     format!(
                         "{what} has type `{t}`, which elicitation does not allow: a form is flat"
@@ -180,6 +195,7 @@ impl Cx<'_, '_> {
                     let titles = self.string_list(names, "`enumNames`");
                     if matches!(&n.value, Value::Seq(v) if v.len() != titles.len()) {
                         self.err(
+                            codes::FORM_VALUES,
                             names.pos,
                             "`enumNames` must have one title per value of `enum`",
                         );
@@ -243,6 +259,7 @@ impl Cx<'_, '_> {
             Some(t) if t.value == Value::String("string".to_owned()) => {}
             Some(t) => {
                 self.err(
+                    codes::FORM_FIELD_TYPE,
                     t.pos,
                     format!(
                         "the `type` of `items` must be `string`, found {}",

@@ -3,6 +3,7 @@
 //! out as a JSONata expression.
 
 use super::Cx;
+use crate::diag::codes;
 use crate::model::{Logic, Sp};
 use crate::suggest::suggest;
 use crate::yaml::{self, Value};
@@ -72,7 +73,7 @@ impl Cx<'_, '_> {
                         )
                     };
                     self.err(
-                        node.pos,
+                        codes::LOGIC_OBJECT_KEYS, node.pos,
                         format!("a JSON Logic object must have exactly one key, its operator; found {found}"),
                     )
                     .help("write each operation as its own `{operator: [arguments]}` object");
@@ -83,7 +84,7 @@ impl Cx<'_, '_> {
                 if op == "var" {
                     return match &v.value {
                         Value::String(s) if s.trim().is_empty() => {
-                            self.err(v.pos, "a `var` must not be empty")
+                            self.err(codes::LOGIC_VAR, v.pos, "a `var` must not be empty")
                                 .help("it is a JSONata expression: use `$` for the whole context");
                             PLACEHOLDER_LOGIC
                         }
@@ -92,7 +93,7 @@ impl Cx<'_, '_> {
                         }
                         _ => {
                             self.err(
-                                v.pos,
+                                codes::LOGIC_VAR, v.pos,
                                 format!(
                                     "a `var` must be a string (a JSONata expression), found {}",
                                     v.value.kind()
@@ -104,7 +105,11 @@ impl Cx<'_, '_> {
                     };
                 }
                 if !LOGIC_OPERATORS.contains(&op.as_str()) {
-                    let d = self.err(k.pos, format!("unknown JSON Logic operator `{op}`"));
+                    let d = self.err(
+                        codes::UNKNOWN_LOGIC_OPERATOR,
+                        k.pos,
+                        format!("unknown JSON Logic operator `{op}`"),
+                    );
                     match suggest(&op, LOGIC_OPERATORS) {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
                         None => d.help(format!("expected one of {}", LOGIC_OPERATORS.join(" "))),

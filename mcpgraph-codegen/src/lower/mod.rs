@@ -31,6 +31,7 @@ pub(crate) use fields::expr_pos;
 pub use standalone::lower_rule;
 
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::GraphFile;
 use crate::yaml::{self, LineIndex};
 
@@ -71,7 +72,7 @@ pub(crate) fn lower(source: &str, diags: &mut Diagnostics) -> Option<Lowered> {
     let root = match yaml::read(source) {
         Ok(root) => root,
         Err(e) => {
-            let d = diags.error(e.pos, e.message);
+            let d = diags.error(codes::YAML_SYNTAX, e.pos, e.message);
             if d.message.contains("multiple YAML documents") {
                 d.message =
                     "a graph file holds a single YAML document; found another `---` document"

@@ -5,6 +5,7 @@
 use super::Cx;
 use super::fields::Fields;
 use super::logic::PLACEHOLDER_LOGIC;
+use crate::diag::codes;
 use crate::model::{Arg, Condition, Node, NodeKind, Sp};
 use crate::suggest::{list, suggest};
 use crate::yaml::{self, Value};
@@ -140,6 +141,7 @@ impl Cx<'_, '_> {
             Value::String(s) if NODE_TYPES.contains(&s.as_str()) => Some(s.as_str()),
             Value::String(s) => {
                 let d = self.err(
+                    codes::UNKNOWN_NODE_TYPE,
                     v.pos,
                     format!(
                         "unknown node type `{s}` (expected one of {})",
@@ -209,7 +211,7 @@ impl Cx<'_, '_> {
         match f.get("id") {
             Some(v) => match self.string(v, "`id`") {
                 Some(s) if s.value.is_empty() => {
-                    self.err(v.pos, "a node id must not be empty");
+                    self.err(codes::EMPTY_NAME, v.pos, "a node id must not be empty");
                     None
                 }
                 other => other,
@@ -262,7 +264,7 @@ impl Cx<'_, '_> {
         };
         if !f.was_suggested("server") {
             self.err(
-                f.pos,
+                codes::MISSING_FIELD, f.pos,
                 format!("missing required field `server`{context}: an `mcp` node calls a tool of a downstream server"),
             )
             .help(format!(

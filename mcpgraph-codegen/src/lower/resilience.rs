@@ -4,6 +4,7 @@
 
 use super::Cx;
 use super::fields::{Fields, describe};
+use crate::diag::codes;
 use crate::model::{Resilience, Retry, Sp};
 use crate::yaml::{self, Value};
 
@@ -23,7 +24,11 @@ impl Cx<'_, '_> {
         if let Some(on_error) = &on_error
             && on_error.value.is_empty()
         {
-            self.err(on_error.pos, format!("`onError` must name a node{context}"));
+            self.err(
+                codes::EMPTY_NAME,
+                on_error.pos,
+                format!("`onError` must name a node{context}"),
+            );
         }
         Resilience {
             retry,
@@ -40,6 +45,7 @@ impl Cx<'_, '_> {
             Some(n) => match self.positive_int(n, "`retry.attempts`") {
                 Some(a) if a > MAX_ATTEMPTS => {
                     self.err(
+                        codes::LIMIT_TOO_LARGE,
                         n.pos,
                         format!("`retry.attempts` is at most {MAX_ATTEMPTS}, found `{a}`"),
                     );
@@ -58,7 +64,7 @@ impl Cx<'_, '_> {
         if max_backoff_ms < backoff_ms {
             let pos = f.key_pos("maxBackoffMs").or(f.key_pos("backoffMs"));
             self.err(
-                pos.unwrap_or(f.pos),
+                codes::INVERTED_RANGE, pos.unwrap_or(f.pos),
                 format!(
                     "`retry.maxBackoffMs` ({max_backoff_ms}) is less than `retry.backoffMs` ({backoff_ms}){context}"
                 ),
@@ -83,7 +89,7 @@ impl Cx<'_, '_> {
             Value::Number(v) if v.as_u64().is_some() => v.as_u64(),
             _ => {
                 self.err(
-                    n.pos,
+                    codes::INVALID_NUMBER, n.pos,
                     format!(
                         "`retry.{key}` must be a whole number of milliseconds (0 or more), found {}",
                         describe(n)

@@ -7,6 +7,7 @@
 
 use super::Cx;
 use super::fields::describe;
+use crate::diag::codes;
 use crate::suggest::suggest;
 use crate::yaml::{self, Value};
 
@@ -21,6 +22,7 @@ impl Cx<'_, '_> {
             Some((_, v)) if v.value == Value::String("object".to_owned()) => {}
             Some((_, v)) => {
                 self.err(
+                    codes::SCHEMA_NOT_OBJECT,
                     v.pos,
                     format!(
                         "the `type` of {what} must be `object` (MCP requires it), found {}",
@@ -29,8 +31,12 @@ impl Cx<'_, '_> {
                 );
             }
             None => {
-                self.err(node.pos, format!("{what} must have `type: object`"))
-                    .help("add `type: object` (MCP requires tool schemas to describe objects)");
+                self.err(
+                    codes::SCHEMA_NOT_OBJECT,
+                    node.pos,
+                    format!("{what} must have `type: object`"),
+                )
+                .help("add `type: object` (MCP requires tool schemas to describe objects)");
             }
         }
         let before = self.diags.error_count();
@@ -50,6 +56,7 @@ impl Cx<'_, '_> {
         let at = locate(node, &pointer);
         let path = if pointer.is_empty() { "/" } else { &pointer };
         self.err(
+            codes::INVALID_SCHEMA,
             at.pos,
             format!("{what} is not a valid JSON Schema at `{path}`: {e}"),
         );
@@ -128,6 +135,7 @@ impl Cx<'_, '_> {
             return;
         }
         let d = self.err(
+            codes::UNKNOWN_SCHEMA_TYPE,
             node.pos,
             format!(
                 "unknown JSON Schema type `{t}` (expected one of {})",

@@ -2,6 +2,7 @@
 //! SSE), with the fields each transport allows, and its timeouts.
 
 use super::Cx;
+use crate::diag::codes;
 use crate::model::{McpServer, Server, Sp, Transport};
 use crate::suggest::suggest;
 use crate::yaml::{self, Value};
@@ -48,7 +49,7 @@ impl Cx<'_, '_> {
                 Value::String(s) if Transport::TYPES.contains(&s.as_str()) => s.as_str(),
                 Value::String(s) => {
                     let d = self.err(
-                        v.pos,
+                        codes::UNKNOWN_SERVER_TYPE, v.pos,
                         format!(
                             "unknown server type `{s}` (expected one of stdio, sse, streamableHttp, http, streamable-http)"
                         ),
@@ -144,6 +145,7 @@ impl Cx<'_, '_> {
                 {
                     let pos = f.key_pos("auth").unwrap_or(f.pos);
                     self.err(
+                        codes::AUTH_HEADER,
                         pos,
                         format!(
                             "server `{}` has both `auth` and an `{key}` header: `auth` sends the \
@@ -189,6 +191,7 @@ impl Cx<'_, '_> {
                 names.push(name.value);
             } else {
                 self.err(
+                    codes::INVALID_ENV_NAME,
                     item.pos,
                     format!(
                         "{what} must be an environment variable name (letters, digits and `_`, \

@@ -4,6 +4,7 @@
 
 use super::Cx;
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::Logic;
 use crate::yaml::{self, LineIndex};
 
@@ -16,7 +17,7 @@ pub fn lower_rule(source: &str) -> Result<Logic, Diagnostics> {
     let root = match yaml::read(source) {
         Ok(root) => root,
         Err(e) => {
-            diags.error(e.pos, e.message);
+            diags.error(codes::YAML_SYNTAX, e.pos, e.message);
             return Err(diags);
         }
     };

@@ -5,7 +5,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::expr::{Ref, RefKind};
-use crate::diag::{Diagnostics, REFERENCE_BEFORE_RUN};
+use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::Tool;
 
 /// How many edges the may-have-run analysis may visit in one tool; past
@@ -14,7 +15,7 @@ use crate::model::Tool;
 const BEFORE_RUN_BUDGET: usize = 20_000_000;
 
 /// Reports references to nodes that cannot have run before the node whose
-/// expression reads them, as warnings with the lint [`REFERENCE_BEFORE_RUN`].
+/// expression reads them, as warnings with the lint [`codes::REFERENCE_BEFORE_RUN`].
 ///
 /// Node X may have run before node N when some path from the entry passes
 /// through X and then, one or more steps later, reaches N: in a loop, a node
@@ -106,7 +107,7 @@ pub(super) fn references_before_run(
                     .map(|y| tool.nodes[y].id.value.as_str())
                     .collect()
             });
-            let d = diags.warning(r.pos, message);
+            let d = diags.warning(codes::REFERENCE_BEFORE_RUN, r.pos, message);
             d.help(help);
             if earlier.is_empty() {
                 d.note(format!("no node of {label} can have run before `{node}`"));
@@ -116,7 +117,7 @@ pub(super) fn references_before_run(
                     earlier.join(", ")
                 ));
             }
-            d.lint = Some(REFERENCE_BEFORE_RUN);
+            d.as_lint();
         }
     }
 }

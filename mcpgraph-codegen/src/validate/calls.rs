@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use crate::call_args::{Callee, Caller, check_args};
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::{Arg, Call, GraphFile, NodeKind, Sp, Tool};
 use crate::suggest::suggest;
 
@@ -52,6 +53,7 @@ pub(super) fn check_graph_calls(file: &GraphFile, diags: &mut Diagnostics) {
 
 fn unknown_tool(tool: &Sp<String>, node: &str, names: &[&str], diags: &mut Diagnostics) {
     let d = diags.error(
+        codes::UNKNOWN_TOOL,
         tool.pos,
         format!(
             "node `{node}` calls tool `{}`, which is not a tool of this graph",
@@ -89,7 +91,7 @@ fn unbounded_recursion(file: &GraphFile, index: &HashMap<&str, usize>, diags: &m
                         .collect();
                     diags
                         .error(
-                            call.tool.pos,
+                            codes::UNBOUNDED_RECURSION, call.tool.pos,
                             format!(
                                 "recursion without a bound: every call of tool `{}` calls it again ({})",
                                 file.tools[start].name.value,

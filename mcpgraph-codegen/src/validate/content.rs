@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use super::expr::Scope;
 use super::unknown_node;
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::{NodeKind, Tool};
 
 /// The checks that need no whole graph: names, node types, repeats and
@@ -20,6 +21,7 @@ pub(super) fn check_names(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostic
     for name in &content.from {
         if !seen.insert(name.value.as_str()) {
             diags.error(
+                codes::CONTENT_FROM,
                 name.pos,
                 format!("`content.from` names `{}` twice", name.value),
             );
@@ -51,7 +53,7 @@ pub(super) fn check_names(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostic
         };
         diags
             .error(
-                name.pos,
+                codes::CONTENT_FROM, name.pos,
                 format!(
                     "`content.from` names `{}`, a `{kind}` node: only `mcp` nodes have content blocks",
                     name.value
@@ -62,7 +64,7 @@ pub(super) fn check_names(tool: &Tool, scope: &Scope<'_>, diags: &mut Diagnostic
     if !content.json.value && tool.output_schema.is_some() {
         diags
             .error(
-                content.json.pos,
+                codes::CONTENT_JSON_REQUIRED, content.json.pos,
                 format!(
                     "`content.json: false` drops the result's `structuredContent`, which {} must return: it declares an `outputSchema`",
                     scope.label
@@ -102,7 +104,7 @@ pub(super) fn check_reach(
         if !seen[exit] {
             diags
                 .error(
-                    name.pos,
+                    codes::CONTENT_FROM, name.pos,
                     format!(
                         "`content.from` names `{}`, from which the exit node `{}` of {label} cannot be reached",
                         name.value, tool.nodes[exit].id.value

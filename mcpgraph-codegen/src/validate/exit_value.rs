@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::lexer::find_string;
 use super::shapes::{Shape, Types};
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::lower::expr_pos;
 use crate::model::{NodeKind, Tool};
 use crate::suggest::suggest;
@@ -44,7 +45,7 @@ pub(super) fn check_exit_value<'a>(types: &Types<'a>, tool: &'a Tool, diags: &mu
             if !keys.contains(r) {
                 diags
                     .error(
-                        expr.pos,
+                        codes::OUTPUT_SCHEMA_MISMATCH, expr.pos,
                         format!(
                             "the tool's result lacks `{r}`, which its `outputSchema` requires: `{}` goes to the exit with an object without it",
                             node.id.value
@@ -59,7 +60,7 @@ pub(super) fn check_exit_value<'a>(types: &Types<'a>, tool: &'a Tool, diags: &mu
                     let listed: Vec<&str> = properties.keys().map(String::as_str).collect();
                     let pos = expr_pos(expr, find_string(&expr.source, key).unwrap_or(0));
                     let d = diags.error(
-                        pos,
+                        codes::OUTPUT_SCHEMA_MISMATCH, pos,
                         format!(
                             "the tool's result has `{key}`, which its `outputSchema` does not allow (`additionalProperties: false`)"
                         ),

@@ -14,6 +14,7 @@ use super::run_errors::check_run_errors;
 use super::syntax::{error_text, locate_syntax_error};
 use super::unknown_node;
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::lower::expr_pos;
 use crate::model::{Arg, Expr, Logic, Pos};
 
@@ -159,6 +160,7 @@ fn check_text(expr: &Expr, diags: &mut Diagnostics) -> Option<Found> {
         Err(e) => {
             let (offset, exact) = locate_syntax_error(&expr.source, &e);
             let d = diags.error(
+                codes::JSONATA_SYNTAX,
                 expr_pos(expr, offset),
                 format!("invalid JSONata expression: {}", error_text(&e)),
             );
@@ -174,6 +176,7 @@ fn check_text(expr: &Expr, diags: &mut Diagnostics) -> Option<Found> {
         let offset = find_bad_assignment(&expr.source).unwrap_or(0);
         diags
             .error(
+                codes::JSONATA_SYNTAX,
                 expr_pos(expr, offset),
                 "invalid JSONata expression: S0212: the left side of `:=` must be a variable name (starting with `$`)",
             )

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::builtins::{self, Arity};
-use crate::diag::{Diagnostics, FUNCTION_SIGNATURE, OPERAND_TYPE, UNKNOWN_FUNCTION};
+use crate::diag::{Diagnostics, codes};
 use crate::model::Pos;
 use crate::suggest::suggest;
 
@@ -52,10 +52,11 @@ pub(super) enum Problem {
 
 /// Turns a finding into a diagnostic at `pos`.
 pub(super) fn report(f: &Finding, pos: Pos, bound: &HashSet<String>, diags: &mut Diagnostics) {
-    let (message, lint) = match &f.problem {
-        Problem::UnknownFunction { name, .. } => {
-            (format!("unknown function `${name}`"), UNKNOWN_FUNCTION)
-        }
+    let (message, code) = match &f.problem {
+        Problem::UnknownFunction { name, .. } => (
+            format!("unknown function `${name}`"),
+            codes::UNKNOWN_FUNCTION,
+        ),
         Problem::ArgumentCount {
             name, given, arity, ..
         } => {
@@ -67,23 +68,21 @@ pub(super) fn report(f: &Finding, pos: Pos, bound: &HashSet<String>, diags: &mut
             };
             (
                 format!("`${name}` takes {takes}, but is given {given}"),
-                FUNCTION_SIGNATURE,
+                codes::FUNCTION_SIGNATURE,
             )
         }
         Problem::ArgumentTypes {
             name, signature, ..
         } => (
             format!("the arguments of `${name}` do not match its signature `{signature}`"),
-            FUNCTION_SIGNATURE,
+            codes::FUNCTION_SIGNATURE,
         ),
-        Problem::Operand { message, .. } => (message.clone(), OPERAND_TYPE),
+        Problem::Operand { message, .. } => (message.clone(), codes::OPERAND_TYPE),
     };
     let d = if f.surely {
-        diags.error(pos, message)
+        diags.error(code, pos, message)
     } else {
-        let d = diags.warning(pos, message);
-        d.lint = Some(lint);
-        d
+        diags.warning(code, pos, message).as_lint()
     };
     let when = if f.surely {
         "every evaluation"

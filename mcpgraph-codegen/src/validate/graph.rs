@@ -11,6 +11,7 @@ use super::expr::{Ref, Scope, check_arg, check_expr, check_item_args, check_logi
 use super::literal_args::check_literal_args;
 use super::unknown_node;
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::lower::Unfinished;
 use crate::model::{Message, NodeKind, Tool};
 use crate::suggest::suggest;
@@ -83,6 +84,7 @@ fn node_ids<'t>(tool: &'t Tool, label: &str, diags: &mut Diagnostics) -> HashMap
             let first = tool.nodes[first].id.pos;
             diags
                 .error(
+                    codes::DUPLICATE_NODE_ID,
                     node.id.pos,
                     format!("duplicate node id `{}` in {label}", node.id.value),
                 )
@@ -131,6 +133,7 @@ fn targets_and_servers(
                 continue;
             }
             let d = diags.error(
+                codes::UNDECLARED_SERVER,
                 server.pos,
                 format!(
                     "node `{}` calls server `{}`, which is not declared in `mcpServers`",
@@ -210,7 +213,11 @@ fn entry_and_exit(
         match found.as_slice() {
             [] => {
                 diags
-                    .error(tool.name.pos, format!("{label} has no `{kind}` node"))
+                    .error(
+                        codes::ENTRY_EXIT_COUNT,
+                        tool.name.pos,
+                        format!("{label} has no `{kind}` node"),
+                    )
                     .help(format!(
                         "every tool needs exactly one node of type `{kind}`"
                     ));
@@ -221,6 +228,7 @@ fn entry_and_exit(
                 for i in rest {
                     diags
                         .error(
+                            codes::ENTRY_EXIT_COUNT,
                             tool.nodes[*i].id.pos,
                             format!("{label} has more than one `{kind}` node"),
                         )
@@ -264,7 +272,7 @@ fn reachability(
         let exit_node = &tool.nodes[exit].id;
         diags
             .error(
-                exit_node.pos,
+                codes::EXIT_UNREACHABLE, exit_node.pos,
                 format!(
                     "the exit node `{}` of {label} is not reachable from the entry node `{entry_id}`",
                     exit_node.value
@@ -276,6 +284,7 @@ fn reachability(
         if !reached[i] && i != exit {
             diags
                 .error(
+                    codes::UNREACHABLE_NODE,
                     node.id.pos,
                     format!(
                         "node `{}` of {label} is not reachable from the entry node `{entry_id}`",

@@ -1,4 +1,4 @@
-//! The lint [`LITERAL_LOOKS_LIKE_EXPRESSION`]: a literal string in a
+//! The lint [`codes::LITERAL_LOOKS_LIKE_EXPRESSION`]: a literal string in a
 //! call's `args` that reads like an expression (`"$.entry.directory"`).
 //! Only `{ expr: ... }` objects are evaluated there, so such a string is
 //! passed as it is, which is rarely what was meant (MIGRATING.md warns of
@@ -7,7 +7,8 @@
 use serde_json::Value;
 
 use super::expr::Scope;
-use crate::diag::{Diagnostics, LITERAL_LOOKS_LIKE_EXPRESSION};
+use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::model::{Arg, Pos};
 
 /// Reports the literal strings of `arg` that look like expressions, at
@@ -17,6 +18,7 @@ pub(super) fn check_literal_args(arg: &Arg, at: Pos, scope: &Scope<'_>, diags: &
     match arg {
         Arg::Literal(Value::String(s)) if looks_like_expression(s, scope) => {
             let d = diags.warning(
+                codes::LITERAL_LOOKS_LIKE_EXPRESSION,
                 at,
                 format!("the string `{s}` is passed as it is: it is not evaluated"),
             );
@@ -25,7 +27,7 @@ pub(super) fn check_literal_args(arg: &Arg, at: Pos, scope: &Scope<'_>, diags: &
                 Value::from(s.as_str())
             ));
             d.note("in `args`, only `{ expr: ... }` objects are evaluated; every other string is a literal");
-            d.lint = Some(LITERAL_LOOKS_LIKE_EXPRESSION);
+            d.as_lint();
         }
         Arg::Object(entries) => {
             for (key, a) in entries {

@@ -39,7 +39,8 @@ pub(crate) use expr::check_standalone as check_expression;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::diag::{Diagnostics, UNUSED_SERVER};
+use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::lock::Lock;
 use crate::lower::{Lowered, Unfinished};
 use crate::model::{GraphFile, NodeKind, Pos};
@@ -105,6 +106,7 @@ fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
         if !used.contains(server.name()) {
             diags
                 .warning(
+                    codes::UNUSED_SERVER,
                     server.pos,
                     format!(
                         "server `{}` is declared but no node calls it",
@@ -112,7 +114,7 @@ fn unused_servers(lowered: &Lowered, diags: &mut Diagnostics) {
                     ),
                 )
                 .help("remove it, or call it from an `mcp` node")
-                .lint = Some(UNUSED_SERVER);
+                .as_lint();
         }
     }
 }
@@ -131,7 +133,11 @@ fn tool_names(file: &GraphFile, unfinished: &[Unfinished], diags: &mut Diagnosti
             .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
             .collect();
         if name.value.is_empty() || name.value.len() > 128 || !bad.is_empty() {
-            let d = diags.error(name.pos, format!("invalid tool name `{}`", name.value));
+            let d = diags.error(
+                codes::INVALID_TOOL_NAME,
+                name.pos,
+                format!("invalid tool name `{}`", name.value),
+            );
             d.help("MCP tool names are 1 to 128 characters of A-Z a-z 0-9 _ - .");
             if let Some(c) = bad.first() {
                 d.note(format!("`{c}` is not allowed"));
@@ -139,7 +145,11 @@ fn tool_names(file: &GraphFile, unfinished: &[Unfinished], diags: &mut Diagnosti
         }
         if let Some(first) = seen.get(name.value.as_str()) {
             diags
-                .error(name.pos, format!("duplicate tool name `{}`", name.value))
+                .error(
+                    codes::DUPLICATE_TOOL_NAME,
+                    name.pos,
+                    format!("duplicate tool name `{}`", name.value),
+                )
                 .note(format!(
                     "first defined at line {}, column {}",
                     first.line, first.column
@@ -161,6 +171,7 @@ fn unknown_node(
     what: &str,
 ) {
     let d = diags.error(
+        codes::UNKNOWN_NODE,
         pos,
         format!("{what} `{name}`, which is not a node of {label}"),
     );

@@ -13,8 +13,8 @@ use serde_json::Value;
 use super::lexer::find_name;
 use super::reads::{Root, context_paths, tool_exprs, whole_path};
 use super::shapes::{Origin, Shape, Types, element, through_arrays};
-use crate::diag::{Diagnostics, UNKNOWN_INPUT_FIELD};
-use crate::lock::check::UNKNOWN_OUTPUT_FIELD;
+use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::lower::expr_pos;
 use crate::model::{Expr, Node, NodeKind, Tool};
 use crate::suggest::suggest;
@@ -62,6 +62,7 @@ pub(super) fn check_paths<'a>(
                 if of_node && !unknown.contains(id) {
                     unknown.push(id.clone());
                     diags.note(
+                        codes::UNCHECKED_PATHS,
                         expr.pos,
                         format!(
                             "the paths into the output of `{id}` are not checked: {}",
@@ -211,15 +212,14 @@ fn report(miss: &Miss<'_>, expr: &Expr, diags: &mut Diagnostics) {
         _ => format!("`{walked}.{field}`: `{walked}` cannot have a field `{field}`"),
     };
     let pos = expr_pos(expr, find_name(&expr.source, field).unwrap_or(0));
+    let code = match schema {
+        Some((Origin::Output(_), _)) => codes::UNKNOWN_OUTPUT_FIELD,
+        _ => codes::UNKNOWN_INPUT_FIELD,
+    };
     let d = if *closed {
-        diags.error(pos, message)
+        diags.error(code, pos, message)
     } else {
-        let d = diags.warning(pos, message);
-        d.lint = Some(match schema {
-            Some((Origin::Output(_), _)) => UNKNOWN_OUTPUT_FIELD,
-            _ => UNKNOWN_INPUT_FIELD,
-        });
-        d
+        diags.warning(code, pos, message).as_lint()
     };
     let listed: Vec<&str> = known.iter().map(String::as_str).collect();
     let by = match schema {

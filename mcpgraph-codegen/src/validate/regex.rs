@@ -8,6 +8,7 @@
 //! time: it is a build error here, at the literal, saying why.
 
 use crate::diag::Diagnostics;
+use crate::diag::codes;
 use crate::lower::expr_pos;
 use crate::model::Expr;
 
@@ -30,6 +31,7 @@ pub(super) fn check_regex(expr: &Expr, pattern: &str, flags: &str, diags: &mut D
     };
     diags
         .error(
+            codes::REGEX_NOT_JAVASCRIPT,
             expr_pos(expr, offset),
             format!("the regex `{literal}{flags}` cannot run as in JavaScript: {reason}"),
         )

@@ -1,6 +1,7 @@
 //! The values inside a form field: the choices of an enum, a string's
 //! `format`, a pair of bounds, and a `default` of the field's type.
 
+use crate::diag::codes;
 use crate::lower::Cx;
 use crate::lower::fields::{Fields, describe};
 use crate::suggest::{list, suggest};
@@ -42,7 +43,11 @@ impl Cx<'_, '_> {
         };
         let values = self.string_list(node, &format!("`{key}`"));
         if matches!(&node.value, Value::Seq(v) if v.is_empty()) {
-            self.err(node.pos, format!("`{key}` must list at least one value"));
+            self.err(
+                codes::FORM_VALUES,
+                node.pos,
+                format!("`{key}` must list at least one value"),
+            );
         }
         values
     }
@@ -62,7 +67,11 @@ impl Cx<'_, '_> {
             return Vec::new();
         };
         if options.is_empty() {
-            self.err(node.pos, format!("`{key}` must list at least one option"));
+            self.err(
+                codes::FORM_VALUES,
+                node.pos,
+                format!("`{key}` must list at least one option"),
+            );
         }
         let mut values = Vec::new();
         for option in options {
@@ -86,6 +95,7 @@ impl Cx<'_, '_> {
             return;
         }
         let d = self.err(
+            codes::FORM_STRING_FORMAT,
             node.pos,
             format!(
                 "elicitation does not allow the string format `{}` (expected one of {})",
@@ -120,6 +130,7 @@ impl Cx<'_, '_> {
                     Bound::Number => "a number",
                 };
                 self.err(
+                    codes::INVALID_NUMBER,
                     node.pos,
                     format!("`{key}` must be {expected}, found {}", describe(node)),
                 );
@@ -129,7 +140,11 @@ impl Cx<'_, '_> {
         if let (Some((low, _)), Some((high, at))) = (low, high)
             && low > high
         {
-            self.err(at, format!("`{}` is below `{}`", keys[1], keys[0]));
+            self.err(
+                codes::INVERTED_RANGE,
+                at,
+                format!("`{}` is below `{}`", keys[1], keys[0]),
+            );
         }
     }
 
@@ -161,6 +176,7 @@ impl Cx<'_, '_> {
             Default::SomeOf(values) => format!("a list of its values ({})", quoted(values)),
         };
         self.err(
+            codes::FORM_DEFAULT_TYPE,
             node.pos,
             format!(
                 "the `default` of {what} must be {expected}, found {}",
