@@ -287,27 +287,45 @@ async fn blocking<T: Send + 'static>(
 
 /// `explain_diagnostic`.
 fn explain(code: &str) -> Result<ExplainOutput, ToolError> {
-    match mcpgraph_codegen::diag::explain(code) {
-        Some(e) => Ok(ExplainOutput {
-            code: e.code.to_owned(),
-            title: e.title.to_owned(),
-            meaning: e.meaning.to_owned(),
-            example: e.example.to_owned(),
-            fix: e.fix.to_owned(),
-        }),
-        None => {
-            let codes: Vec<&str> = mcpgraph_codegen::diag::explanations()
-                .iter()
-                .map(|e| e.code)
-                .collect();
-            let close = crate::closest(code, &codes)
-                .map(|c| format!("; did you mean `{c}`?"))
-                .unwrap_or_default();
-            Err(ToolError::Usage(format!(
-                "no diagnostic has the code `{code}`{close} (check_graph gives each diagnostic's code)"
-            )))
-        }
-    }
+    use mcpgraph_codegen::diag::explain::Beside;
+    let Some(e) = mcpgraph_codegen::diag::explain::explain(code) else {
+        let codes: Vec<&str> = mcpgraph_codegen::diag::explain::explanations()
+            .iter()
+            .map(|e| e.code.as_str())
+            .collect();
+        let close = closest(code, &codes)
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_default();
+        return Err(ToolError::Usage(format!(
+            "no diagnostic has the code `{code}`{close} (check_graph gives each diagnostic's code)"
+        )));
+    };
+    let (lock, tests) = match e.beside {
+        Beside::Lock(text) => (Some(text.to_owned()), None),
+        Beside::Tests(text) => (None, Some(text.to_owned())),
+        _ => (None, None),
+    };
+    Ok(ExplainOutput {
+        code: e.code.to_string(),
+        title: e.title.to_owned(),
+        meaning: e.meaning.to_owned(),
+        example: e.example.to_owned(),
+        example_lock: lock,
+        example_tests: tests,
+        fix: e.fix.to_owned(),
+        fixed: e.fixed.map(str::to_owned),
+    })
+}
+
+/// The candidate closest to `word` by edit distance, if within a third of
+/// the longer one's length.
+fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let (distance, best) = candidates
+        .iter()
+        .map(|c| (strsim::damerau_levenshtein(word, c), *c))
+        .min_by_key(|(d, _)| *d)?;
+    let limit = (word.chars().count().max(best.chars().count()) / 3).max(1);
+    (distance <= limit).then_some(best)
 }
 
 impl Authoring {
@@ -331,7 +349,7 @@ impl Authoring {
                     line: item.pos.line,
                     column: item.pos.column,
                     severity: item.severity.as_str().to_owned(),
-                    code: item.code.to_owned(),
+                    code: item.code.to_string(),
                     message: item.message.clone(),
                     help: item.help.clone(),
                     notes: item.notes.clone(),

@@ -103,7 +103,7 @@ pub use lower::lower_rule;
 ///
 /// ```
 /// let d = mcpgraph_codegen::check_expression("$.a +\n  (1");
-/// assert_eq!((d.items[0].pos.line, d.items[0].pos.column), (2, 3));
+/// assert_eq!((d.items[0].pos.line, d.items[0].pos.column), (2, 5));
 /// ```
 pub fn check_expression(source: &str) -> diag::Diagnostics {
     validate::check_expression(source)

@@ -206,7 +206,7 @@ mod tests {
         let bad = jsonata("$.a +\n  (1", &json!({}));
         let error = bad.error.expect("a syntax error");
         assert!(!bad.ok);
-        assert_eq!((error.line, error.column), (Some(2), Some(3)), "{error:?}");
+        assert_eq!((error.line, error.column), (Some(2), Some(5)), "{error:?}");
         let failed = jsonata("$number(\"x\") + {}", &json!({}));
         assert!(!failed.ok && failed.error.is_some());
     }

@@ -14,15 +14,14 @@ pub(super) struct Resource {
 
 macro_rules! example {
     ($dir:literal, $file:literal, $what:literal) => {
+        example!($dir, $file, $what, "application/yaml")
+    };
+    ($dir:literal, $file:literal, $what:literal, $mime:literal) => {
         Resource {
             uri: concat!("mcpgraph://examples/", $dir, "/", $file),
             name: concat!("example ", $dir, "/", $file),
             description: $what,
-            mime: if $file.ends_with(".json") {
-                "application/json"
-            } else {
-                "application/yaml"
-            },
+            mime: $mime,
             text: include_str!(concat!("../../../examples/", $dir, "/", $file)),
         }
     };
@@ -103,7 +102,8 @@ pub(super) const RESOURCES: &[Resource] = &[
     example!(
         "file_utils",
         "mcp.json",
-        "The filesystem server's entry, given with `--mcp`"
+        "The filesystem server's entry, given with `--mcp`",
+        "application/json"
     ),
     example!(
         "fan_out",

@@ -160,6 +160,7 @@ pub(super) struct CheckOutput {
 
 /// `explain_diagnostic`'s result.
 #[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct ExplainOutput {
     pub code: String,
     /// The check in a line.
@@ -168,8 +169,14 @@ pub(super) struct ExplainOutput {
     pub meaning: String,
     /// A graph file that fails it.
     pub example: String,
+    /// The lock file beside the example, when the check reads one.
+    pub example_lock: Option<String>,
+    /// The test file beside the example, when it is the file that fails.
+    pub example_tests: Option<String>,
     /// How to fix it.
     pub fix: String,
+    /// The failing file corrected, when the fix is a change to it.
+    pub fixed: Option<String>,
 }
 
 /// One change between the lock and the servers.

@@ -159,6 +159,8 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
         { "call": "run_tool", "arguments": { "path": "fu", "tool": "count_files", "arguments": {} } },
         { "write": "fu/src/main.rs", "text": main_rs },
         { "call": "check_graph", "arguments": { "path": graph } },
+        { "call": "explain_diagnostic", "arguments": { "code": "unknown_node" } },
+        { "call": "explain_diagnostic", "arguments": { "code": "unknwn_node" } },
     ]);
     let lines = session(&work, &steps).await;
     assert_eq!(lines.last().unwrap()["event"], "done", "{lines:#?}");
@@ -221,7 +223,12 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
     assert_eq!(typo["line"], typo_line, "{typo:#}");
     assert!(typo["message"].as_str().unwrap().contains("exti"), "{typo:#}");
     assert!(typo["help"].as_str().unwrap().contains("`exit`"), "{typo:#}");
-    assert!(!typo["code"].as_str().unwrap().is_empty());
+    assert_eq!(typo["code"], "unknown_node", "{typo:#}");
+    let explained = structured(&lines, 21);
+    assert_eq!(explained["code"], "unknown_node");
+    assert!(explained["example"].as_str().unwrap().contains("nodes:"));
+    assert!(!explained["fix"].as_str().unwrap().is_empty());
+    assert!(tool_error(&lines, 22).contains("did you mean `unknown_node`?"));
     assert_eq!(structured(&lines, 3)["ok"], true);
 
     // Locked, then checked against the servers: nothing changed.
@@ -253,7 +260,7 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
     assert_eq!(evaluated["text"], r#"{"count":3,"tiny":0.000001}"#);
     let syntax = structured(&lines, 8);
     assert_eq!(syntax["ok"], false);
-    assert_eq!((&syntax["error"]["line"], &syntax["error"]["column"]), (&json!(2), &json!(3)));
+    assert_eq!((&syntax["error"]["line"], &syntax["error"]["column"]), (&json!(2), &json!(5)));
     let rule = structured(&lines, 9);
     assert_eq!((&rule["result"], &rule["decision"]), (&json!(true), &json!(true)));
 
