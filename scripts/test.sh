@@ -70,13 +70,16 @@ step() {
 # in the other lane; the list comes from `cargo metadata`, so a new test
 # target cannot be left out.
 waiting_tests=(ui ui_text downstream downstream_tls)
+# Run after the starter check instead (its lane, step 3): its crate shares
+# the starter's dependencies in target/.
+after_starter_tests=(authoring)
 other_tests() {
     cargo metadata --no-deps --format-version 1 | python3 -c '
 import json, sys
 skip = set(sys.argv[1:])
 names = sorted({t["name"] for p in json.load(sys.stdin)["packages"]
                 for t in p["targets"] if t["kind"] == ["test"] and t["name"] not in skip})
-print(" ".join("--test " + n for n in names))' "${waiting_tests[@]}"
+print(" ".join("--test " + n for n in names))' "${waiting_tests[@]}" "${after_starter_tests[@]}"
 }
 
 peers() { stage peers scripts/install-peers.sh; }
@@ -105,7 +108,14 @@ checks() {
 }
 # `mcpgraph new`'s starter crate builds against this checkout and answers,
 # with default features and stdio only (`--all` adds http-client alone).
-starter() { stage starter scripts/starter-check.sh; }
+# Then `mcpgraph mcp` through a whole authoring session on a crate made the
+# same way: its builds find the starter's dependencies built.
+starter() {
+    stage starter scripts/starter-check.sh
+    local args=()
+    for t in "${after_starter_tests[@]}"; do args+=(--test "$t"); done
+    stage "test (${after_starter_tests[*]})" cargo test -p mcpgraph-tests "${args[@]}"
+}
 # The library crates' docs build without a warning (missing docs included),
 # and the facade's public API matches its pinned list
 # (mcpgraph/public-api.txt): one rustdoc run. Then the package check.

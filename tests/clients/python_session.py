@@ -5,7 +5,7 @@ and resources, then runs steps in order, printing one JSON object per step:
 
     {"event": "tools", "tools": [{"name": ..., "outputSchema": {...}}, ...]}
     {"event": "resources", "resources": [{"uri": ..., "name": ..., "mimeType": ...}, ...]}
-    {"event": "call", "step": N, "name": ..., "result": {...}, "schemaErrors": [...]}
+    {"event": "call", "step": N, "name": ..., "result": {...}, "schemaErrors": [...], "seconds": ...}
     {"event": "call", "step": N, "name": ..., "error": {"code": ..., "message": ...}}
     {"event": "read", "step": N, "uri": ..., "text": ...}
     {"event": "wrote", "step": N, "path": ...}
@@ -34,6 +34,8 @@ import json
 import pathlib
 import sys
 import traceback
+
+import time
 
 import anyio
 import jsonschema
@@ -78,33 +80,36 @@ async def session(opts: dict) -> None:
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write, read_timeout_seconds=opts["timeout"]) as s:
             await s.initialize()
-            tools = (await s.list_tools()).tools
-            schemas = {t.name: t.outputSchema for t in tools}
-            emit({"event": "tools", "tools": [dump(t) for t in tools]})
+            tools = [dump(t) for t in (await s.list_tools()).tools]
+            schemas = {t["name"]: t.get("outputSchema") for t in tools}
+            emit({"event": "tools", "tools": tools})
             resources = (await s.list_resources()).resources
             emit({"event": "resources", "resources": [dump(r) for r in resources]})
             for n, step in enumerate(opts["steps"]):
+                began = time.monotonic()
                 if "write" in step:
                     path = pathlib.Path(opts["cwd"] or ".") / step["write"]
                     path.write_text(step["text"])
-                    emit({"event": "wrote", "step": n, "path": step["write"]})
+                    emit({"event": "wrote", "step": n, "path": step["write"], "seconds": 0})
                 elif "read" in step:
                     contents = (await s.read_resource(step["read"])).contents
-                    emit({"event": "read", "step": n, "uri": step["read"], "text": contents[0].text})
+                    emit({"event": "read", "step": n, "uri": step["read"], "text": contents[0].text,
+                          "seconds": time.monotonic() - began})
                 else:
                     name = step["call"]
                     line = {"event": "call", "step": n, "name": name}
                     try:
-                        result = await s.call_tool(name, step.get("arguments", {}))
-                        line["result"] = dump(result)
+                        result = dump(await s.call_tool(name, step.get("arguments", {})))
+                        line["result"] = result
                         schema = schemas.get(name)
                         errors = []
-                        if result.structuredContent is not None and schema is not None:
+                        if "structuredContent" in result and schema is not None:
                             validator = jsonschema.Draft202012Validator(schema)
-                            errors = [e.message for e in validator.iter_errors(result.structuredContent)]
+                            errors = [e.message for e in validator.iter_errors(result["structuredContent"])]
                         line["schemaErrors"] = errors
                     except MCPError as e:
                         line["error"] = {"code": e.code, "message": e.message}
+                    line["seconds"] = time.monotonic() - began
                     emit(line)
             emit({"event": "done"})
 

@@ -5,7 +5,6 @@
 //! lock::` runs one. The OTLP export is tested in `otlp.rs`, a binary of
 //! its own that needs the `otel` feature (on by default).
 
-mod authoring;
 mod check_expressions;
 mod check_types;
 mod cli;

@@ -1,4 +1,4 @@
-//! `mcpgraph mcp` driven by the official Python SDK through a whole
+//! `mcpgraph mcp` (issue 47) driven by the official Python SDK through a whole
 //! authoring session on a copy of the file_utils example (a crate made by
 //! `mcpgraph new`): a broken graph checked (the error at its line, then
 //! explained), fixed, locked against the real filesystem server, an
@@ -8,6 +8,10 @@
 //! validated against its tool's `outputSchema`. A path outside the working
 //! directory is refused, and a crate that does not compile comes back as
 //! the compiler's diagnostics, the server still serving.
+//!
+//! A target of its own: scripts/test.sh runs it after the starter check,
+//! whose crate has the same manifest and profile in the same target
+//! directory, so the session's builds find their dependencies built.
 
 use std::path::{Path, PathBuf};
 
@@ -73,8 +77,19 @@ async fn session(work: &Path, steps: &Value) -> Vec<Value> {
         .arg("--stdio")
         .arg(bin_path("mcpgraph"))
         .arg("mcp")
-        .env("CARGO_TARGET_DIR", target_dir())
         .kill_on_drop(true);
+    // The environment of a shell, not of a test: `cargo test` sets
+    // `LD_LIBRARY_PATH` and `CARGO_*` variables that build scripts track
+    // (ring's), and the crate's builds would then rebuild what the
+    // starter check built, and it what they built.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        let keep = ["CARGO_HOME", "CARGO_INCREMENTAL"];
+        if name == "LD_LIBRARY_PATH" || (name.starts_with("CARGO") && !keep.contains(&name.as_ref())) {
+            cmd.env_remove(name.as_ref());
+        }
+    }
+    cmd.env("CARGO_TARGET_DIR", target_dir());
     // Two builds of a new crate (its dependencies are shared with the
     // starter check's) and the filesystem server's start-ups.
     let out = tokio::time::timeout(std::time::Duration::from_secs(900), cmd.output())
@@ -87,10 +102,19 @@ async fn session(work: &Path, steps: &Value) -> Vec<Value> {
         "session failed: {stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    stdout
+    let lines: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+        .collect();
+    for line in lines.iter().filter(|l| l["seconds"].is_number()) {
+        eprintln!(
+            "step {:>2} {:<20} {:>6.1} s",
+            line["step"],
+            line["name"].as_str().or(line["uri"].as_str()).unwrap_or("write"),
+            line["seconds"].as_f64().unwrap_or_default()
+        );
+    }
+    lines
 }
 
 /// The line of step `n`, checked to be a call whose structured result
@@ -251,10 +275,11 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
     // The expression as the server's transform node gives it.
     let evaluated = structured(&lines, 7);
     let input = json!({ "list": { "content": "a\nb\nc" } });
-    let expected = Sandbox::default().transform(
-        steps[7]["arguments"]["expression"].as_str().unwrap(),
-        &input,
-    );
+    let expression = steps[7]["arguments"]["expression"].as_str().unwrap().to_owned();
+    // The evaluator runs a runtime of its own: off the test's.
+    let expected = tokio::task::spawn_blocking(move || Sandbox::default().transform(&expression, &input))
+        .await
+        .unwrap();
     assert_eq!(evaluated["result"], expected.value.unwrap().unwrap());
     assert_eq!(evaluated["text"], expected.text.unwrap());
     assert_eq!(evaluated["text"], r#"{"count":3,"tiny":0.000001}"#);
