@@ -1283,6 +1283,27 @@ tools:
         )),
     },
     Explanation {
+        code: codes::UNKNOWN_FIELD,
+        title: "a path naming a field the value cannot have",
+        meaning: "`$.node.x` reads the field `x` of a node's output. Where that output is an object an expression builds (a transform's `{...}`), or the answer to an `elicit` node's form, its fields are known, and `x` is not one of them: the read would always give nothing.",
+        example: echo!(
+            r#"      - {id: entry, type: entry, next: sum}
+      - {id: sum, type: transform, transform: {expr: '{"total": $length($.entry.text)}'}, next: say}
+      - {id: say, type: transform, transform: {expr: '"length " & $.sum.totl'}, next: exit}
+      - {id: exit, type: exit}
+"#
+        ),
+        beside: Beside::Nothing,
+        fix: "Read a field the value has (the help names the closest).",
+        fixed: Some(echo!(
+            r#"      - {id: entry, type: entry, next: sum}
+      - {id: sum, type: transform, transform: {expr: '{"total": $length($.entry.text)}'}, next: say}
+      - {id: say, type: transform, transform: {expr: '"length " & $.sum.total'}, next: exit}
+      - {id: exit, type: exit}
+"#
+        )),
+    },
+    Explanation {
         code: codes::UNUSED_SERVER,
         title: "a server no node calls",
         meaning: "A lint. A server declared in `mcpServers` that no node calls is started (stdio) or connected to for nothing.",
