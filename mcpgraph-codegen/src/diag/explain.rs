@@ -61,6 +61,23 @@ pub fn explain(code: &str) -> Option<&'static Explanation> {
     catalogue::ALL.iter().find(|e| e.code.as_str() == code)
 }
 
+/// The code closest to `code`, when it is likely a misspelling of one (for
+/// a "did you mean").
+///
+/// ```
+/// use mcpgraph_codegen::diag::{codes, explain::closest};
+/// assert_eq!(closest("unknwon_node"), Some(codes::UNKNOWN_NODE));
+/// assert_eq!(closest("wholly_different"), None);
+/// ```
+pub fn closest(code: &str) -> Option<Code> {
+    let names: Vec<&str> = super::codes::ALL.iter().map(|c| c.as_str()).collect();
+    let near = crate::suggest::suggest(code, &names)?;
+    super::codes::ALL
+        .iter()
+        .copied()
+        .find(|c| c.as_str() == near)
+}
+
 /// Every explanation, in the order of [`super::codes::ALL`].
 pub fn explanations() -> &'static [Explanation] {
     catalogue::ALL
