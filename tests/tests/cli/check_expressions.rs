@@ -203,7 +203,7 @@ fn what_is_not_inferred_is_a_note() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stderr(&out);
     assert!(
-        text.starts_with("note: the paths into the output of `list_directory_node` are not checked: the output of `filesystem`/`list_directory` is known from its `outputSchema` in a lock, and there is none (`mcpgraph lock` writes it)\n"),
+        text.starts_with("note[unchecked_paths]: the paths into the output of `list_directory_node` are not checked: the output of `filesystem`/`list_directory` is known from its `outputSchema` in a lock, and there is none (`mcpgraph lock` writes it)\n"),
         "{text}"
     );
     assert!(text.ends_with("checked 1 file: no problems\n"), "{text}");
