@@ -1,7 +1,8 @@
 //! Diagnostics: what went wrong in a graph file, where, and what to do.
 //!
 //! lowering and `validate` push every problem they find into one
-//! [`Diagnostics`]; nothing stops at the first error. This module only
+//! [`Diagnostics`]; nothing stops at the first error. Each names its check
+//! by a [`Code`] of [`codes`], which [`explain`] explains. This module only
 //! collects and renders (rustc style, or as JSON); it decides nothing about
 //! the graph format.
 

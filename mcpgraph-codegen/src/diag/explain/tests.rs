@@ -146,8 +146,9 @@ fn document() -> String {
          writes it again. -->\n\n\
          Every diagnostic of `mcpgraph check`, the `mcpgraph!` macro and the \
          build.rs builder has a code: the name of its check, stable across \
-         releases, in `--format json` (`code`), as the SARIF `ruleId` and after \
-         the severity (`error[unknown_node]: ...`). `mcpgraph explain CODE` \
+         releases: after the severity in `mcpgraph check`'s text \
+         (`error[unknown_node]: ...`), `code` in its `--format json`, the rule of \
+         its GitHub and SARIF output. `mcpgraph explain CODE` \
          prints its section below. The codes of lints are the names `allow(...)` \
          and `deny(...)` take.\n\n",
     );
