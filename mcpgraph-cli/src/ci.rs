@@ -1,9 +1,11 @@
 //! Diagnostics in the formats CI systems show on the lines they are about:
 //! GitHub workflow commands (`::error file=…,line=…,col=…::…`), which put an
 //! annotation on the pull request's diff, and SARIF 2.1.0, which code
-//! scanning tools read.
+//! scanning tools read. Both name each diagnostic by its code (the SARIF
+//! rule, described from the catalogue of codes).
 
-use mcpgraph_codegen::diag::{Diagnostic, Diagnostics, Severity};
+use mcpgraph_codegen::diag::explain::explain;
+use mcpgraph_codegen::diag::{Code, Diagnostic, Diagnostics, Severity};
 use serde_json::{Value, json};
 
 /// One GitHub workflow command per diagnostic, each on its own line.
@@ -17,7 +19,7 @@ pub(crate) fn github(d: &Diagnostics) -> String {
         }
         properties.push(format!(
             "title={}",
-            escape_property(&format!("mcpgraph: {}", rule_id(item)))
+            escape_property(&format!("mcpgraph: {}", item.code))
         ));
         // GitHub's commands are error, warning and notice.
         let command = match item.severity {
@@ -60,23 +62,14 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// The rule a diagnostic belongs to: its lint, or `error` for the problems
-/// that are always errors (`note` for notes).
-fn rule_id(item: &Diagnostic) -> &'static str {
-    item.lint.unwrap_or(match item.severity {
-        Severity::Note => "note",
-        Severity::Error | Severity::Warning => "error",
-    })
-}
-
 /// A SARIF 2.1.0 log of every diagnostic of `files`, as one run of
 /// mcpgraph.
 pub(crate) fn sarif(files: &[Diagnostics]) -> Value {
-    let mut rules: Vec<&'static str> = Vec::new();
+    let mut rules: Vec<Code> = Vec::new();
     let mut results = Vec::new();
     for d in files {
         for item in &d.items {
-            let id = rule_id(item);
+            let id = item.code;
             let index = match rules.iter().position(|r| *r == id) {
                 Some(index) => index,
                 None => {
@@ -92,7 +85,7 @@ pub(crate) fn sarif(files: &[Diagnostics]) -> Value {
                 });
             }
             results.push(json!({
-                "ruleId": id,
+                "ruleId": id.as_str(),
                 "ruleIndex": index,
                 "level": match item.severity {
                     Severity::Error => "error",
@@ -106,11 +99,19 @@ pub(crate) fn sarif(files: &[Diagnostics]) -> Value {
     }
     let rules: Vec<Value> = rules
         .iter()
-        .map(|id| {
-            json!({
-                "id": id,
-                "shortDescription": { "text": rule_description(id) },
-            })
+        .map(|&id| {
+            let mut rule = json!({
+                "id": id.as_str(),
+                "helpUri": format!(
+                    "{}/blob/main/docs/DIAGNOSTICS.md#{id}",
+                    env!("CARGO_PKG_REPOSITORY")
+                ),
+            });
+            if let Some(e) = explain(id.as_str()) {
+                rule["shortDescription"] = json!({ "text": e.title });
+                rule["fullDescription"] = json!({ "text": e.meaning });
+            }
+            rule
         })
         .collect();
     json!({
@@ -126,14 +127,6 @@ pub(crate) fn sarif(files: &[Diagnostics]) -> Value {
             "results": results,
         }],
     })
-}
-
-fn rule_description(id: &str) -> String {
-    match id {
-        "error" => "A graph file that does not build".to_owned(),
-        "note" => "A fact about the graph, such as a call that cannot be checked".to_owned(),
-        lint => format!("The check `{lint}` (may be allowed with `allow({lint})`)"),
-    }
 }
 
 /// A relative path as a URI reference: `/` separators, and the characters
@@ -167,7 +160,7 @@ mod tests {
     fn github_commands_escape_their_properties_and_message() {
         assert_eq!(
             github(&diagnostics()),
-            "::error file=dir/my graph%2C1.yaml,line=3,col=1,title=mcpgraph%3A error::\
+            "::error file=dir/my graph%2C1.yaml,line=3,col=1,title=mcpgraph%3A unknown_key::\
              unknown key `toolz` at the top level%0Ahelp: did you mean `tools`?\n"
         );
     }
@@ -184,6 +177,12 @@ mod tests {
                 "region": { "startLine": 3, "startColumn": 1 },
             })
         );
-        assert_eq!(log["runs"][0]["tool"]["driver"]["rules"][0]["id"], "error");
+        assert_eq!(result["ruleId"], "unknown_key");
+        let rule = &log["runs"][0]["tool"]["driver"]["rules"][0];
+        assert_eq!(rule["id"], "unknown_key");
+        assert_eq!(
+            rule["shortDescription"]["text"],
+            "a key the mapping does not have"
+        );
     }
 }

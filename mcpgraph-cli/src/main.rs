@@ -1,7 +1,8 @@
 //! `mcpgraph`: the command-line front door to the generator.
 //!
 //! `check` reports every problem of graph files (the macro's diagnostics,
-//! with warnings kept as warnings), `lock` records (or checks) the tools
+//! with warnings kept as warnings), `explain` tells what a diagnostic's
+//! code means, `lock` records (or checks) the tools
 //! of a graph's servers, `auth` logs in to them, `expand` prints the
 //! generated Rust, `graph` draws a tool as a Mermaid flowchart or as a
 //! picture (`picture`), and `new` starts a binary crate for a graph file.
@@ -61,6 +62,12 @@ enum Command {
         /// Graph files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Explain a diagnostic's code (`unknown_node`, `reference_before_run`):
+    /// what its check means, a graph that fails it, and the fix.
+    Explain {
+        /// The code, as diagnostics show it.
+        code: String,
     },
     /// List every downstream server of a graph and record its tools in
     /// `<graph>.lock.json` (sorted, stable: commit it), or with `--check`
@@ -187,6 +194,7 @@ fn main() -> ExitCode {
             deny,
             files,
         } => lint_levels(&allow, &deny).map(|levels| check(&files, format, deny_warnings, &levels)),
+        Command::Explain { code } => explain(&code),
         Command::Lock {
             graph,
             mcp,
@@ -242,6 +250,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints the catalogue's explanation of `code`.
+fn explain(code: &str) -> Result<ExitCode, CliError> {
+    use mcpgraph_codegen::diag::explain;
+    let Some(e) = explain::explain(code) else {
+        let hint = explain::closest(code).map_or_else(
+            || " (docs/DIAGNOSTICS.md lists the codes)".to_owned(),
+            |near| format!(" (did you mean `{near}`?)"),
+        );
+        return Err(CliError::Usage(format!("unknown code `{code}`{hint}")));
+    };
+    print!("{e}");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Loads and checks a file (through the whole generator, so that what

@@ -1,7 +1,8 @@
 //! Diagnostics: what went wrong in a graph file, where, and what to do.
 //!
 //! lowering and `validate` push every problem they find into one
-//! [`Diagnostics`]; nothing stops at the first error. This module only
+//! [`Diagnostics`]; nothing stops at the first error. Each names its check
+//! by a [`Code`] of [`codes`], which [`explain`] explains. This module only
 //! collects and renders (rustc style, or as JSON); it decides nothing about
 //! the graph format.
 
@@ -121,7 +122,7 @@ impl Diagnostic {
 /// assert_eq!(diags.error_count(), 1);
 /// assert_eq!(
 ///     diags.to_string(),
-///     "error: unknown key `toolz` at the top level
+///     "error[unknown_key]: unknown key `toolz` at the top level
 ///  --> graph.yaml:3:1
 ///   |
 /// 3 | toolz: []
@@ -265,7 +266,7 @@ impl Diagnostics {
     }
 
     fn write_item(&self, f: &mut impl fmt::Write, d: &Diagnostic) -> fmt::Result {
-        writeln!(f, "{}: {}", d.severity, d.message)?;
+        writeln!(f, "{}[{}]: {}", d.severity, d.code, d.message)?;
         self.write_location(f, d)
     }
 
@@ -351,7 +352,7 @@ mod tests {
         .help("did you mean `transform`?");
         assert_eq!(
             d.to_string(),
-            "error: unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch)
+            "error[unknown_node_type]: unknown node type `tranform` (expected one of entry, exit, mcp, transform, switch)
   --> path/to/graph.yaml:12:15
    |
 12 |         type: \"tranform\"
@@ -374,7 +375,7 @@ mod tests {
         assert_eq!(d.warning_count(), 1);
         let text = d.to_string();
         assert!(text.starts_with(
-            "error: first\n --> g.yaml:1:1\n  |\n1 | x\n  | ^\n  = note: a note\n\nwarning: second"
+            "error[unknown_node]: first\n --> g.yaml:1:1\n  |\n1 | x\n  | ^\n  = note: a note\n\nwarning[unused_server]: second"
         ));
         let json = d.to_json();
         assert_eq!(json[1]["severity"], "warning");
@@ -393,7 +394,7 @@ mod tests {
         );
         assert_eq!(
             d.to_string(),
-            "error: cannot read `/abs/g.yaml`: not found\n  --> g.yaml\n"
+            "error[file_unreadable]: cannot read `/abs/g.yaml`: not found\n  --> g.yaml\n"
         );
     }
 }

@@ -14,10 +14,10 @@ fn check_reports_every_error_and_fails() {
     let out = run(&["check", FIVE_ERRORS]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert_eq!(stderr.matches("\nerror: ").count() + 1, 6, "{stderr}");
+    assert_eq!(stderr.matches("error[").count(), 5, "{stderr}");
     assert!(
         stderr.starts_with(&format!(
-            "error: unknown key `descripton` in tool `count_files`\n --> {FIVE_ERRORS}:7:5\n  |\n7 |     descripton:"
+            "error[unknown_key]: unknown key `descripton` in tool `count_files`\n --> {FIVE_ERRORS}:7:5\n  |\n7 |     descripton:"
         )),
         "{stderr}"
     );
@@ -35,6 +35,7 @@ fn check_reports_every_error_and_fails() {
         (7.into(), 5.into())
     );
     assert_eq!(items[0]["help"], "did you mean `description`?");
+    assert_eq!(items[0]["code"], "unknown_key");
 }
 
 #[test]
@@ -44,7 +45,7 @@ fn warnings_pass_unless_denied() {
     assert!(out.status.success());
     let stderr = text(&out.stderr);
     assert!(
-        stderr.starts_with("warning: node `list` reads `count`, which cannot have run before it"),
+        stderr.starts_with("warning[reference_before_run]: node `list` reads `count`, which cannot have run before it"),
         "{stderr}"
     );
     let out = run(&["check", "--deny-warnings", "--format", "json", file]);
@@ -70,6 +71,16 @@ fn check_holds_branches_and_item_calls_to_the_lock() {
     let out = run(&args);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        ["lock_unknown_tool", "invalid_argument", "lock_unknown_tool"]
+    );
     let got: Vec<(&str, u64, u64, &str, &str)> = json
         .as_array()
         .unwrap()
@@ -123,12 +134,12 @@ fn compat_fixtures_warn_and_pass() {
         (
             "mcpgraph-macros/tests/compat/entry_nothing.yaml",
             "unknown_input_field",
-            "warning: `entry.nothing`: the tool's arguments (its `inputSchema`) cannot have a field `nothing`\n  --> mcpgraph-macros/tests/compat/entry_nothing.yaml:27:67\n",
+            "warning[unknown_input_field]: `entry.nothing`: the tool's arguments (its `inputSchema`) cannot have a field `nothing`\n  --> mcpgraph-macros/tests/compat/entry_nothing.yaml:27:67\n",
         ),
         (
             "mcpgraph-macros/tests/compat/substring_before_typo.yaml",
             "unknown_function",
-            "warning: unknown function `$substringBefor`\n  --> mcpgraph-macros/tests/compat/substring_before_typo.yaml:27:42\n",
+            "warning[unknown_function]: unknown function `$substringBefor`\n  --> mcpgraph-macros/tests/compat/substring_before_typo.yaml:27:42\n",
         ),
     ] {
         let out = run(&["check", file]);
@@ -140,6 +151,7 @@ fn compat_fixtures_warn_and_pass() {
         assert_eq!(out.status.code(), Some(1));
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(json[0]["lint"], lint);
+        assert_eq!(json[0]["code"], lint);
         assert_eq!(json[0]["severity"], "warning");
         // `--allow` and `--deny`, as in the macro call.
         let out = run(&["check", "--allow", lint, file]);
@@ -191,4 +203,5 @@ fn check_a_missing_file() {
         "{stderr}"
     );
     assert!(!stderr.contains("Cargo.toml"), "{stderr}");
+    assert!(stderr.starts_with("error[file_unreadable]: "), "{stderr}");
 }

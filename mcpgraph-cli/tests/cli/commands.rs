@@ -1,4 +1,4 @@
-//! `--help` and the READMEs, `expand`, `graph`.
+//! `--help` and the READMEs, `explain`, `expand`, `graph`.
 
 use crate::{FIVE_ERRORS, LOOP, run, text, workspace};
 
@@ -43,6 +43,22 @@ fn help_and_readmes_name_every_command() {
     for word in ["check", "lock", "expand", "draw", "log in"] {
         assert!(about.contains(word), "{word:?} not in {about:?}");
     }
+}
+
+#[test]
+fn explain_prints_a_code_or_the_closest() {
+    let out = run(&["explain", "unknown_node"]);
+    assert!(out.status.success());
+    let text_out = text(&out.stdout);
+    assert!(text_out.starts_with("## `unknown_node`: "), "{text_out}");
+    assert!(text_out.contains("next: exot"), "{text_out}");
+    let out = run(&["explain", "unknown_nod"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        text(&out.stderr),
+        "error: unknown code `unknown_nod` (did you mean `unknown_node`?)\n"
+    );
 }
 
 #[test]

@@ -54,6 +54,8 @@ fn check_annotates_for_github() {
             want += &format!(",line={},col={}", item["line"], item["column"]);
         }
         assert!(line.starts_with(&want), "{line} does not start with {want}");
+        let title = format!(",title=mcpgraph%3A {}::", item["code"].as_str().unwrap());
+        assert!(line.contains(&title), "{line} has no {title}");
         let message = item["message"].as_str().unwrap().replace('%', "%25");
         assert!(line.contains(&format!("::{message}")), "{line}");
         assert!(!line.contains('\n'));
@@ -95,6 +97,7 @@ fn check_writes_valid_sarif() {
         assert_eq!(result["level"], item["severity"]);
         let index = result["ruleIndex"].as_u64().unwrap() as usize;
         assert_eq!(rules[index]["id"], result["ruleId"]);
+        assert_eq!(result["ruleId"], item["code"]);
         let location = &result["locations"][0]["physicalLocation"];
         assert_eq!(location["artifactLocation"]["uri"], item["file"]);
         if item["line"] != 0 {

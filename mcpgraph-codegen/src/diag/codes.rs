@@ -9,6 +9,13 @@
 use std::fmt;
 
 /// The name of one kind of diagnostic, e.g. `unknown_node`.
+///
+/// Only this module makes codes, so a check cannot push one that is not
+/// listed:
+///
+/// ```compile_fail
+/// let made_up = mcpgraph_codegen::diag::Code("made_up");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Code(&'static str);
 
@@ -166,6 +173,9 @@ codes! {
     UNKNOWN_INPUT_FIELD = "unknown_input_field",
     /// A path naming a field the called tool's `outputSchema` does not list.
     UNKNOWN_OUTPUT_FIELD = "unknown_output_field",
+    /// A path naming a field that an object built by an expression, or a
+    /// form's answer, cannot have.
+    UNKNOWN_FIELD = "unknown_field",
     /// A server declared in `mcpServers` that no node calls.
     UNUSED_SERVER = "unused_server",
     /// A server the graph declares that the lock lacks, or the reverse.

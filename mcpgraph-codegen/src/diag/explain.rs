@@ -61,53 +61,82 @@ pub fn explain(code: &str) -> Option<&'static Explanation> {
     catalogue::ALL.iter().find(|e| e.code.as_str() == code)
 }
 
+/// The code closest to `code`, when it is likely a misspelling of one (for
+/// a "did you mean").
+///
+/// ```
+/// use mcpgraph_codegen::diag::{codes, explain::closest};
+/// assert_eq!(closest("unknwon_node"), Some(codes::UNKNOWN_NODE));
+/// assert_eq!(closest("wholly_different"), None);
+/// ```
+pub fn closest(code: &str) -> Option<Code> {
+    let names: Vec<&str> = super::codes::ALL.iter().map(|c| c.as_str()).collect();
+    let near = crate::suggest::suggest(code, &names)?;
+    super::codes::ALL
+        .iter()
+        .copied()
+        .find(|c| c.as_str() == near)
+}
+
 /// Every explanation, in the order of [`super::codes::ALL`].
 pub fn explanations() -> &'static [Explanation] {
     catalogue::ALL
 }
 
 impl fmt::Display for Explanation {
-    /// The explanation as a Markdown section (`## code: title`, the
-    /// meaning, the failing example, the fix).
+    /// The explanation as a Markdown section: `## code: title`, the
+    /// meaning, the failing example, the fix.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "## `{}`: {}\n", self.code, self.title)?;
-        writeln!(f, "{}\n", self.meaning)?;
+        writeln!(
+            f,
+            "## `{}`: {}\n\n{}\n",
+            self.code, self.title, self.meaning
+        )?;
+        let yaml = |f: &mut fmt::Formatter<'_>, name: &str, text: &str| {
+            writeln!(f, "`{name}`:\n\n```yaml\n{text}```\n")
+        };
         match self.beside {
-            Beside::NoFile => writeln!(
-                f,
-                "Fails: `mcpgraph check graph.yaml` where there is no `graph.yaml`.\n"
-            )?,
-            Beside::Latin1 => writeln!(f, "Fails: this `graph.yaml`, saved as Latin-1:\n")?,
-            Beside::NoRequiredLock => writeln!(
-                f,
-                "Fails: this `graph.yaml`, built with `require_lock` and no `graph.lock.json` beside it:\n"
-            )?,
-            Beside::Nothing | Beside::Lock(_) | Beside::Tests(_) => {
-                writeln!(f, "Fails: this `graph.yaml`")?;
+            Beside::NoFile => {
+                writeln!(
+                    f,
+                    "Fails: `mcpgraph check graph.yaml` where there is no `graph.yaml`.\n"
+                )?;
+            }
+            Beside::Latin1 => {
+                writeln!(f, "Fails, saved as Latin-1 rather than UTF-8:\n")?;
+                yaml(f, "graph.yaml", self.example)?;
+            }
+            Beside::NoRequiredLock => {
+                writeln!(
+                    f,
+                    "Fails, built with `require_lock` and no `graph.lock.json` beside it:\n"
+                )?;
+                yaml(f, "graph.yaml", self.example)?;
+            }
+            Beside::Nothing => {
+                writeln!(f, "Fails:\n")?;
+                yaml(f, "graph.yaml", self.example)?;
+            }
+            Beside::Lock(lock) => {
+                writeln!(f, "Fails, with its lock:\n")?;
+                yaml(f, "graph.yaml", self.example)?;
+                writeln!(f, "`graph.lock.json`:\n\n```json\n{lock}```\n")?;
+            }
+            Beside::Tests(tests) => {
+                writeln!(f, "Fails: the test file of this graph.\n")?;
+                yaml(f, "graph.yaml", self.example)?;
+                yaml(f, "graph.test.yaml", tests)?;
             }
         }
-        if self.beside != Beside::NoFile {
-            match self.beside {
-                Beside::Lock(_) => writeln!(f, "with the lock below:\n")?,
-                Beside::Tests(_) => writeln!(f, "with the test file below:\n")?,
-                _ => {}
-            }
-            writeln!(f, "```yaml\n{}```\n", self.example)?;
-        }
-        match self.beside {
-            Beside::Lock(lock) => writeln!(f, "`graph.lock.json`:\n\n```json\n{lock}```\n")?,
-            Beside::Tests(tests) => writeln!(f, "`graph.test.yaml`:\n\n```yaml\n{tests}```\n")?,
-            _ => {}
-        }
-        writeln!(f, "Fix: {}", self.fix)?;
+        write!(f, "Fix: {}", self.fix)?;
         if let Some(fixed) = self.fixed {
-            let file = match self.beside {
+            let name = match self.beside {
                 Beside::Tests(_) => "graph.test.yaml",
                 _ => "graph.yaml",
             };
-            writeln!(f, "\n`{file}`, fixed:\n\n```yaml\n{fixed}```")?;
+            write!(f, "\n\n`{name}`, fixed:\n\n```yaml\n{fixed}```")?;
         }
-        Ok(())
+        writeln!(f)
     }
 }
 

@@ -248,7 +248,11 @@ mod tests {
             (warnings.items[0].pos.line, warnings.items[0].pos.column),
             (6, 3)
         );
-        assert!(warnings.to_string().starts_with("warning: server `fs`"));
+        assert!(
+            warnings
+                .to_string()
+                .starts_with("warning[unused_server]: server `fs`")
+        );
     }
 
     #[test]

@@ -213,8 +213,10 @@ fn report(miss: &Miss<'_>, expr: &Expr, diags: &mut Diagnostics) {
     };
     let pos = expr_pos(expr, find_name(&expr.source, field).unwrap_or(0));
     let code = match schema {
+        Some((Origin::Input, _)) => codes::UNKNOWN_INPUT_FIELD,
         Some((Origin::Output(_), _)) => codes::UNKNOWN_OUTPUT_FIELD,
-        _ => codes::UNKNOWN_INPUT_FIELD,
+        // Always closed: an error.
+        Some((Origin::Form, _)) | None => codes::UNKNOWN_FIELD,
     };
     let d = if *closed {
         diags.error(code, pos, message)

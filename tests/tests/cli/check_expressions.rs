@@ -49,7 +49,7 @@ fn unknown_function_is_an_error_with_did_you_mean() {
     fails_with(
         "jsonata_unknown_function",
         &[
-            "error: unknown function `$lenght`\n  --> mcpgraph-macros/tests/ui/jsonata_unknown_function.yaml:20:74\n",
+            "error[unknown_function]: unknown function `$lenght`\n  --> mcpgraph-macros/tests/ui/jsonata_unknown_function.yaml:20:74\n",
             "every evaluation fails with T1006",
             "= help: did you mean `$length`?",
         ],
@@ -61,7 +61,7 @@ fn argument_count_is_an_error() {
     fails_with(
         "jsonata_argument_count",
         &[
-            "error: `$uppercase` takes at most 1 argument, but is given 2\n  --> mcpgraph-macros/tests/ui/jsonata_argument_count.yaml:20:74\n",
+            "error[function_signature]: `$uppercase` takes at most 1 argument, but is given 2\n  --> mcpgraph-macros/tests/ui/jsonata_argument_count.yaml:20:74\n",
             "its signature is `<s-:s>`",
         ],
     );
@@ -72,7 +72,7 @@ fn literal_argument_of_another_type_is_an_error() {
     fails_with(
         "jsonata_argument_type",
         &[
-            "error: the arguments of `$substring` do not match its signature `<s-nn?:s>`\n  --> mcpgraph-macros/tests/ui/jsonata_argument_type.yaml:20:74\n",
+            "error[function_signature]: the arguments of `$substring` do not match its signature `<s-nn?:s>`\n  --> mcpgraph-macros/tests/ui/jsonata_argument_type.yaml:20:74\n",
             "= note: argument 2 is the string \"1\"",
         ],
     );
@@ -83,7 +83,7 @@ fn operand_type_is_an_error() {
     fails_with(
         "jsonata_operand_type",
         &[
-            "error: `+` needs numbers, but its right side is the string \"1\"\n  --> mcpgraph-macros/tests/ui/jsonata_operand_type.yaml:20:66\n",
+            "error[operand_type]: `+` needs numbers, but its right side is the string \"1\"\n  --> mcpgraph-macros/tests/ui/jsonata_operand_type.yaml:20:66\n",
             "every evaluation fails with T2002",
         ],
     );
@@ -110,6 +110,7 @@ fn warns(case: &str, lint: &str, first_line: &str) {
     assert_eq!(warnings.len(), 1, "{items}");
     assert_eq!(warnings[0]["severity"], "warning");
     assert_eq!(warnings[0]["lint"], lint);
+    assert_eq!(warnings[0]["code"], lint);
     let out = check(&["--format", "sarif", &file]);
     let sarif = json(&out);
     let results = sarif["runs"][0]["results"].as_array().unwrap();
@@ -138,7 +139,7 @@ fn unknown_function_in_a_branch_is_a_warning() {
     warns(
         "jsonata_unknown_function_maybe",
         "unknown_function",
-        "warning: unknown function `$lenght`\n  --> mcpgraph-macros/tests/ui/jsonata_unknown_function_maybe.yaml:20:88\n",
+        "warning[unknown_function]: unknown function `$lenght`\n  --> mcpgraph-macros/tests/ui/jsonata_unknown_function_maybe.yaml:20:88\n",
     );
 }
 
@@ -147,7 +148,7 @@ fn literal_that_looks_like_an_expression_is_a_warning() {
     warns(
         "literal_looks_like_expression",
         "literal_looks_like_expression",
-        "warning: the string `$.entry.directory` is passed as it is: it is not evaluated\n  --> mcpgraph-macros/tests/ui/literal_looks_like_expression.yaml:15:17\n",
+        "warning[literal_looks_like_expression]: the string `$.entry.directory` is passed as it is: it is not evaluated\n  --> mcpgraph-macros/tests/ui/literal_looks_like_expression.yaml:15:17\n",
     );
     let out = check(&[&format!("{UI}literal_looks_like_expression.yaml")]);
     assert!(
@@ -164,7 +165,7 @@ fn path_into_a_transform_output_is_checked() {
     fails_with(
         "shape_transform_field",
         &[
-            "error: `sum.totl`: `sum` cannot have a field `totl`\n  --> mcpgraph-macros/tests/ui/shape_transform_field.yaml:18:35\n",
+            "error[unknown_field]: `sum.totl`: `sum` cannot have a field `totl`\n  --> mcpgraph-macros/tests/ui/shape_transform_field.yaml:18:35\n",
             "= help: did you mean `total`?",
         ],
     );
@@ -175,7 +176,7 @@ fn path_into_the_arguments_is_checked() {
     warns(
         "shape_input_field",
         "unknown_input_field",
-        "warning: `entry.size`: the tool's arguments (its `inputSchema`) cannot have a field `size`\n  --> mcpgraph-macros/tests/ui/shape_input_field.yaml:13:42\n",
+        "warning[unknown_input_field]: `entry.size`: the tool's arguments (its `inputSchema`) cannot have a field `size`\n  --> mcpgraph-macros/tests/ui/shape_input_field.yaml:13:42\n",
     );
 }
 
@@ -186,11 +187,11 @@ fn exit_value_is_checked_against_the_output_schema() {
     assert_eq!(out.status.code(), Some(1));
     let text = stderr(&out);
     assert!(
-        text.contains("error: the tool's result lacks `total`, which its `outputSchema` requires: `report` goes to the exit with an object without it\n"),
+        text.contains("error[output_schema_mismatch]: the tool's result lacks `total`, which its `outputSchema` requires: `report` goes to the exit with an object without it\n"),
         "{text}"
     );
     assert!(
-        text.contains("error: the tool's result has `sum`, which its `outputSchema` does not allow (`additionalProperties: false`)\n  --> mcpgraph-macros/tests/ui/shape_exit_value.yaml:18:20\n"),
+        text.contains("error[output_schema_mismatch]: the tool's result has `sum`, which its `outputSchema` does not allow (`additionalProperties: false`)\n  --> mcpgraph-macros/tests/ui/shape_exit_value.yaml:18:20\n"),
         "{text}"
     );
 }
@@ -202,7 +203,7 @@ fn what_is_not_inferred_is_a_note() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stderr(&out);
     assert!(
-        text.starts_with("note: the paths into the output of `list_directory_node` are not checked: the output of `filesystem`/`list_directory` is known from its `outputSchema` in a lock, and there is none (`mcpgraph lock` writes it)\n"),
+        text.starts_with("note[unchecked_paths]: the paths into the output of `list_directory_node` are not checked: the output of `filesystem`/`list_directory` is known from its `outputSchema` in a lock, and there is none (`mcpgraph lock` writes it)\n"),
         "{text}"
     );
     assert!(text.ends_with("checked 1 file: no problems\n"), "{text}");

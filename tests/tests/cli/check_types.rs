@@ -40,10 +40,10 @@ fn paths_into_parallel_branches() {
         "types_branch_output_path",
         3,
         &[
-            "error: `gather.now.datetim`: the output of `gather.now` (a call to `get_current_time`) has no field `datetim`\n  --> mcpgraph-macros/tests/ui/types_branch_output_path.yaml:27:50\n",
+            "error[unknown_output_field]: `gather.now.datetim`: the output of `gather.now` (a call to `get_current_time`) has no field `datetim`\n  --> mcpgraph-macros/tests/ui/types_branch_output_path.yaml:27:50\n",
             "= help: did you mean `datetime`?",
-            "error: `gather.notes.cont`: the output of `gather.notes` (a call to `notes`) has no field `cont`\n  --> mcpgraph-macros/tests/ui/types_branch_output_path.yaml:27:83\n",
-            "error: `gather.later`: `gather` cannot have a field `later`\n",
+            "error[unknown_output_field]: `gather.notes.cont`: the output of `gather.notes` (a call to `notes`) has no field `cont`\n  --> mcpgraph-macros/tests/ui/types_branch_output_path.yaml:27:83\n",
+            "error[unknown_field]: `gather.later`: `gather` cannot have a field `later`\n",
         ],
     );
 }
@@ -54,7 +54,7 @@ fn paths_into_an_elicit_answer() {
         "types_elicit_answer_path",
         1,
         &[
-            "error: `ask.timezon`: the answer to `ask` (its `requestedSchema`) has no field `timezon`\n  --> mcpgraph-macros/tests/ui/types_elicit_answer_path.yaml:18:76\n",
+            "error[unknown_field]: `ask.timezon`: the answer to `ask` (its `requestedSchema`) has no field `timezon`\n  --> mcpgraph-macros/tests/ui/types_elicit_answer_path.yaml:18:76\n",
         ],
     );
 }
@@ -65,8 +65,8 @@ fn paths_into_for_each_items_and_outputs() {
         "types_foreach_item_path",
         2,
         &[
-            "error: `item.pth`: `item` cannot have a field `pth`\n  --> mcpgraph-macros/tests/ui/types_foreach_item_path.yaml:25:63\n",
-            "error: `each.contnt`: the output of `each` (a call to `read_one`) has no field `contnt`\n",
+            "error[unknown_input_field]: `item.pth`: `item` cannot have a field `pth`\n  --> mcpgraph-macros/tests/ui/types_foreach_item_path.yaml:25:63\n",
+            "error[unknown_output_field]: `each.contnt`: the output of `each` (a call to `read_one`) has no field `contnt`\n",
         ],
     );
 }
@@ -77,7 +77,7 @@ fn a_typo_in_a_block_scalar_is_reported_at_its_line() {
         "types_block_scalar_position",
         1,
         &[
-            "error: `list.contnet`: the output of `list` (a call to `list_directory`) has no field `contnet`\n  --> mcpgraph-macros/tests/ui/types_block_scalar_position.yaml:17:29\n",
+            "error[unknown_output_field]: `list.contnet`: the output of `list` (a call to `list_directory`) has no field `contnet`\n  --> mcpgraph-macros/tests/ui/types_block_scalar_position.yaml:17:29\n",
         ],
     );
 }

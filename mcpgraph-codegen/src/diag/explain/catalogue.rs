@@ -140,6 +140,12 @@ macro_rules! case {
     };
 }
 
+/// A graph with a character that Latin-1 and UTF-8 write differently.
+const CAFE: &str = concat!(
+    head!(),
+    "tools:\n  - name: order\n    description: Orders a café au lait\n    inputSchema: {type: object}\n    nodes:\n      - {id: entry, type: entry, next: exit}\n      - {id: exit, type: exit}\n"
+);
+
 const ECHO: &str =
     echo!("      - {id: entry, type: entry, next: exit}\n      - {id: exit, type: exit}\n");
 const CALL: &str = call!(r#"{path: {expr: "$.entry.path"}}"#);
@@ -188,12 +194,10 @@ pub(super) static ALL: &[Explanation] = &[
         code: codes::NOT_UTF8,
         title: "the file is not UTF-8 text",
         meaning: "A graph file is UTF-8 text. The error points at the first byte that is not UTF-8, often a character saved by an editor in a legacy encoding (Latin-1, Windows-1252).",
-        example: echo!(
-            "      - {id: entry, type: entry, next: exit}\n      - {id: exit, type: exit, description: café}\n"
-        ),
+        example: CAFE,
         beside: Beside::Latin1,
-        fix: "Save the file as UTF-8.",
-        fixed: None,
+        fix: "Save the file as UTF-8 (the same text).",
+        fixed: Some(CAFE),
     },
     Explanation {
         code: codes::YAML_SYNTAX,
@@ -246,7 +250,7 @@ pub(super) static ALL: &[Explanation] = &[
     Explanation {
         code: codes::MISSING_FIELD,
         title: "a required field is missing",
-        meaning: "A field the format requires is absent: `version` or `server` at the top level, `name` or `version` in `server`, a tool's `name` and `inputSchema`, a node's `id` and `type`, an `mcp` node's `server` and `tool`, a test case's `name`, `tool` or `expect`. A key reported unknown as a misspelling of the field is not reported missing too.",
+        meaning: "A field the format requires is absent: `version` or `server` at the top level, `name` or `version` in `server`, a tool's `name`, `description`, `inputSchema` and `nodes`, a node's `id` and `type`, an `mcp` node's `server` and `tool`, a test case's `name`, `tool` or `expect`. A key reported unknown as a misspelling of the field is not reported missing too.",
         example: "version: \"1.0\"\nserver: {name: demo}\ntools: []\n",
         beside: Beside::Nothing,
         fix: "Add the field.",
@@ -264,7 +268,7 @@ pub(super) static ALL: &[Explanation] = &[
     Explanation {
         code: codes::INVALID_CHOICE,
         title: "a value that is not one of the choices",
-        meaning: "A field that takes one of a few names (an `auth` `grant`, a `tokenStore`, a `signingAlgorithm`, a tool's `execution.taskSupport`) holds another. The message lists the choices.",
+        meaning: "A field that takes one of a few names (an `auth` `grant`, a `tokenStore`, a `signingAlgorithm`, a tool's `task` mode) holds another. The message lists the choices.",
         example: concat!(
             head!(),
             r#"mcpServers:
@@ -1278,6 +1282,27 @@ tools:
             r#"      - {id: entry, type: entry, next: ls}
       - {id: ls, type: mcp, server: fs, tool: list_directory, args: {path: {expr: "$.entry.path"}}, next: count}
       - {id: count, type: transform, transform: {expr: '$count($.ls.entries)'}, next: exit}
+      - {id: exit, type: exit}
+"#
+        )),
+    },
+    Explanation {
+        code: codes::UNKNOWN_FIELD,
+        title: "a path naming a field the value cannot have",
+        meaning: "`$.node.x` reads the field `x` of a node's output. Where that output is an object an expression builds (a transform's `{...}`), or the answer to an `elicit` node's form, its fields are known, and `x` is not one of them: the read would always give nothing.",
+        example: echo!(
+            r#"      - {id: entry, type: entry, next: sum}
+      - {id: sum, type: transform, transform: {expr: '{"total": $length($.entry.text)}'}, next: say}
+      - {id: say, type: transform, transform: {expr: '"length " & $.sum.totl'}, next: exit}
+      - {id: exit, type: exit}
+"#
+        ),
+        beside: Beside::Nothing,
+        fix: "Read a field the value has (the help names the closest).",
+        fixed: Some(echo!(
+            r#"      - {id: entry, type: entry, next: sum}
+      - {id: sum, type: transform, transform: {expr: '{"total": $length($.entry.text)}'}, next: say}
+      - {id: say, type: transform, transform: {expr: '"length " & $.sum.total'}, next: exit}
       - {id: exit, type: exit}
 "#
         )),

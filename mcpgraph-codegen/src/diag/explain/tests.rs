@@ -136,3 +136,32 @@ fn every_example_fails_with_its_code_and_its_fix_does_not() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// docs/DIAGNOSTICS.md: every explanation, in the order of the codes.
+fn document() -> String {
+    let mut out = String::from(
+        "# Diagnostics\n\n\
+         <!-- Generated from mcpgraph-codegen/src/diag/explain/catalogue.rs: \
+         `EXPECTORATE=overwrite cargo test -p mcpgraph-codegen --lib diag::explain` \
+         writes it again. -->\n\n\
+         Every diagnostic of `mcpgraph check`, the `mcpgraph!` macro and the \
+         build.rs builder has a code: the name of its check, stable across \
+         releases: after the severity in `mcpgraph check`'s text \
+         (`error[unknown_node]: ...`), `code` in its `--format json`, the rule of \
+         its GitHub and SARIF output. `mcpgraph explain CODE` \
+         prints its section below. The codes of lints are the names `allow(...)` \
+         and `deny(...)` take.\n\n",
+    );
+    for code in codes::ALL {
+        out.push_str(&format!("- [`{code}`](#{code})\n"));
+    }
+    for e in explanations() {
+        out.push_str(&format!("\n<a id=\"{}\"></a>\n\n{e}", e.code));
+    }
+    out
+}
+
+#[test]
+fn the_document_is_the_catalogue() {
+    expectorate::assert_contents("../docs/DIAGNOSTICS.md", &document());
+}
