@@ -289,11 +289,7 @@ async fn blocking<T: Send + 'static>(
 fn explain(code: &str) -> Result<ExplainOutput, ToolError> {
     use mcpgraph_codegen::diag::explain::Beside;
     let Some(e) = mcpgraph_codegen::diag::explain::explain(code) else {
-        let codes: Vec<&str> = mcpgraph_codegen::diag::explain::explanations()
-            .iter()
-            .map(|e| e.code.as_str())
-            .collect();
-        let close = closest(code, &codes)
+        let close = mcpgraph_codegen::diag::explain::closest(code)
             .map(|c| format!("; did you mean `{c}`?"))
             .unwrap_or_default();
         return Err(ToolError::Usage(format!(
@@ -315,17 +311,6 @@ fn explain(code: &str) -> Result<ExplainOutput, ToolError> {
         fix: e.fix.to_owned(),
         fixed: e.fixed.map(str::to_owned),
     })
-}
-
-/// The candidate closest to `word` by edit distance, if within a third of
-/// the longer one's length.
-fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let (distance, best) = candidates
-        .iter()
-        .map(|c| (strsim::damerau_levenshtein(word, c), *c))
-        .min_by_key(|(d, _)| *d)?;
-    let limit = (word.chars().count().max(best.chars().count()) / 3).max(1);
-    (distance <= limit).then_some(best)
 }
 
 impl Authoring {
