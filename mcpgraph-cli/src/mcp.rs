@@ -111,7 +111,7 @@ async fn serve_http(server: Authoring, addr: SocketAddr) -> Result<ExitCode, Cli
     let local = listener
         .local_addr()
         .map_err(CliError::run("a listener"))?;
-    eprintln!("mcpgraph mcp: serving MCP on http://{local}/mcp");
+    eprintln!("mcpgraph: serving MCP on http://{local}/mcp");
     let mcp = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),

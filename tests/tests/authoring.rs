@@ -353,3 +353,45 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
     assert_eq!(structured(&lines, 20)["ok"], true);
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// Over streamable HTTP (`--http`) the same tools answer a client of the
+/// Python SDK; an address beyond loopback is refused before anything is
+/// served.
+#[tokio::test(flavor = "multi_thread")]
+async fn serves_streamable_http_on_loopback_only() {
+    let work = std::env::temp_dir().join(format!("mcpgraph-authoring-http-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::copy(example_yaml("test_minimal"), work.join("g.yaml")).unwrap();
+    let mut cmd = tokio::process::Command::new(bin_path("mcpgraph"));
+    cmd.args(["mcp", "--http", "127.0.0.1:0"]).current_dir(&work);
+    let server = HttpServer::spawn("mcpgraph mcp", cmd, &[]).await;
+    let target = Target::Http {
+        url: server.url(),
+        headers: vec![],
+    };
+    let calls = json!([
+        { "name": "eval_jsonata", "arguments": { "expression": "$.a * 2", "input": { "a": 21 } } },
+        { "name": "check_graph", "arguments": { "path": "g.yaml" } },
+    ]);
+    let run = run_sdk_client(Sdk::Python, &target, &calls).await;
+    assert_eq!(run.code, Some(0), "{run:#?}");
+    assert_eq!(run.tools().len(), 9, "{run:#?}");
+    let results: Vec<&Value> = run
+        .calls()
+        .iter()
+        .map(|c| &c["result"]["structuredContent"])
+        .collect();
+    assert_eq!(results[0]["result"], 42, "{run:#?}");
+    assert_eq!(results[1]["ok"], true, "{run:#?}");
+
+    let refused = std::process::Command::new(bin_path("mcpgraph"))
+        .args(["mcp", "--http", "0.0.0.0:0"])
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("loopback addresses only"), "{said}");
+    let _ = std::fs::remove_dir_all(&work);
+}
