@@ -25,8 +25,8 @@ use std::time::Duration;
 use base64::Engine as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, Resource, ReadResourceResponse, ReadResourceResult, ResourceContents,
-    ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
@@ -108,26 +108,25 @@ async fn serve_http(server: Authoring, addr: SocketAddr) -> Result<ExitCode, Cli
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(CliError::run(format!("a listener on {addr}")))?;
-    let local = listener
-        .local_addr()
-        .map_err(CliError::run("a listener"))?;
+    let local = listener.local_addr().map_err(CliError::run("a listener"))?;
     eprintln!("mcpgraph: serving MCP on http://{local}/mcp");
     let mcp = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );
-    let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-        let mut mcp = mcp.clone();
-        async move {
-            use tower_service::Service;
-            std::future::poll_fn(|cx| {
-                Service::<hyper::Request<hyper::body::Incoming>>::poll_ready(&mut mcp, cx)
-            })
-            .await?;
-            Service::<hyper::Request<hyper::body::Incoming>>::call(&mut mcp, request).await
-        }
-    });
+    let service =
+        hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+            let mut mcp = mcp.clone();
+            async move {
+                use tower_service::Service;
+                std::future::poll_fn(|cx| {
+                    Service::<hyper::Request<hyper::body::Incoming>>::poll_ready(&mut mcp, cx)
+                })
+                .await?;
+                Service::<hyper::Request<hyper::body::Incoming>>::call(&mut mcp, request).await
+            }
+        });
     let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
     loop {
         let Ok((stream, _)) = listener.accept().await else {
@@ -242,8 +241,8 @@ impl ServerHandler for Authoring {
                 None,
             )
         })?;
-        let contents = ResourceContents::text(resource.text, resource.uri)
-            .with_mime_type(resource.mime);
+        let contents =
+            ResourceContents::text(resource.text, resource.uri).with_mime_type(resource.mime);
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 }
@@ -258,9 +257,9 @@ fn args<T: DeserializeOwned>(arguments: Value) -> Result<T, McpError> {
 /// A result with its structured content (and the same JSON as text, for
 /// clients that read only text); a [`ToolError`] as a tool error.
 fn structured<T: Serialize>(result: Result<T, ToolError>) -> CallToolResult {
-    match result.and_then(|value| {
-        serde_json::to_value(value).map_err(|e| ToolError::Usage(e.to_string()))
-    }) {
+    match result
+        .and_then(|value| serde_json::to_value(value).map_err(|e| ToolError::Usage(e.to_string())))
+    {
         Ok(value) => {
             let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
             result.structured_content = Some(value);
@@ -478,7 +477,9 @@ impl Authoring {
         }
         match crates::build(krate).await? {
             Built::Binary(binary) => Ok(Ok(binary)),
-            Built::Failed(diagnostics) => Ok(Err(diagnostics.into_iter().map(Problem::Build).collect())),
+            Built::Failed(diagnostics) => {
+                Ok(Err(diagnostics.into_iter().map(Problem::Build).collect()))
+            }
         }
     }
 
@@ -522,7 +523,8 @@ impl Authoring {
         let reply: Value = serde_json::from_slice(&ran.stdout).map_err(|_| {
             ToolError::Usage(format!(
                 "the graph's binary did not answer the call (exit status {}): {}",
-                ran.code.map_or_else(|| "a signal".to_owned(), |c| c.to_string()),
+                ran.code
+                    .map_or_else(|| "a signal".to_owned(), |c| c.to_string()),
                 ran.stderr.trim()
             ))
         })?;
@@ -533,7 +535,10 @@ impl Authoring {
             ),
             None => None,
         };
-        let error = reply.get("error").and_then(Value::as_str).map(str::to_owned);
+        let error = reply
+            .get("error")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         Ok(RunOutput {
             ok: error.is_none(),
             built: true,
@@ -573,10 +578,12 @@ impl Authoring {
             });
         };
         let field = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
-        let malformed = |e: serde_json::Error| ToolError::Usage(format!("the test report is malformed: {e}"));
+        let malformed =
+            |e: serde_json::Error| ToolError::Usage(format!("the test report is malformed: {e}"));
         let cases: Vec<tools::CaseOutcome> =
             serde_json::from_value(field("cases")).map_err(malformed)?;
-        let coverage: tools::Coverage = serde_json::from_value(field("coverage")).map_err(malformed)?;
+        let coverage: tools::Coverage =
+            serde_json::from_value(field("coverage")).map_err(malformed)?;
         let failed = cases.iter().filter(|c| !c.passed).count();
         Ok(TestOutput {
             ok: failed == 0 && ran.code == Some(0),
@@ -598,13 +605,14 @@ impl Authoring {
             path: a.path.clone(),
             source,
         })?;
-        let model = mcpgraph_codegen::load_str(&source, &self.0.work.show(&graph)).map_err(|d| {
-            ToolError::Usage(format!(
-                "`{}` has {} error(s); check_graph shows them",
-                a.path,
-                d.error_count()
-            ))
-        })?;
+        let model =
+            mcpgraph_codegen::load_str(&source, &self.0.work.show(&graph)).map_err(|d| {
+                ToolError::Usage(format!(
+                    "`{}` has {} error(s); check_graph shows them",
+                    a.path,
+                    d.error_count()
+                ))
+            })?;
         let tool = a.tool.as_deref();
         let svg = crate::picture::svg(&model, tool, &crate::picture::Overlay::default())?;
         let mermaid = mcpgraph_codegen::mermaid::flowchart(&model, tool).unwrap_or_default();

@@ -237,6 +237,7 @@ mod tests {
             node_type,
             start: Duration::ZERO,
             duration: Duration::ZERO,
+            input: None,
             outcome: Ok(None),
             part: None,
         }

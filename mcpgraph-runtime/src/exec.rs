@@ -25,8 +25,6 @@ use mcpgraph_expr::value::{Oversize, measure};
 
 mod call_retry;
 mod content;
-#[cfg(feature = "standalone")]
-pub mod standalone;
 pub(crate) mod elicit;
 mod failure;
 pub(crate) mod fanout;
@@ -34,6 +32,8 @@ mod graph_call;
 pub(crate) mod intercept;
 mod mcp;
 pub(crate) mod retry;
+#[cfg(feature = "standalone")]
+pub mod standalone;
 mod switch;
 mod watch;
 
@@ -210,6 +210,7 @@ impl Execution {
             node_type,
             start: now,
             span,
+            input: None,
         });
         Ok(())
     }
@@ -247,6 +248,7 @@ impl Execution {
             node_type: NodeType::Transform,
             start: Instant::now(),
             span: tracing::Span::none(),
+            input: None,
         });
         self.watch.fail(pending, self.started, error);
     }

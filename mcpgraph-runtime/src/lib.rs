@@ -32,11 +32,11 @@ mod serving;
 pub use engine::{CallError, CallOptions, CallOutcome, Engine, schema_violation};
 pub use error::{Downstream, ErrorKind, Limit, NodeError, SchemaSide, StartupError};
 pub use exec::Execution;
-#[cfg(feature = "standalone")]
-pub use exec::standalone;
 pub use exec::elicit::{Answer, Elicit};
 pub use exec::fanout::{CallSpec, ForEach, Parallel};
 pub use exec::retry::{Resilience, Retry};
+#[cfg(feature = "standalone")]
+pub use exec::standalone;
 pub use graph::{CompiledGraph, Graph, GraphDef, RunFuture};
 pub use mcpgraph_expr::memory::CountingAllocator;
 pub use mcpgraph_expr::parsed::{Args, Expr, Rule, Switch};

@@ -68,6 +68,8 @@ pub struct NodeRecord {
     pub start: Duration,
     /// How long it ran.
     pub duration: Duration,
+    /// What an `mcp` node sent (its arguments); `None` for other nodes.
+    pub input: Option<Value>,
     /// Its output (`None`: no output) or the error it failed with.
     pub outcome: Result<Option<Value>, NodeError>,
     /// For one call of a `parallel` node (the branch's name) or of a
@@ -111,6 +113,9 @@ impl NodeRecord {
         });
         if let Some(part) = &self.part {
             v["part"] = Value::String(part.clone());
+        }
+        if let Some(input) = &self.input {
+            v["input"] = input.clone();
         }
         match &self.outcome {
             Ok(Some(output)) => v["output"] = output.clone(),

@@ -33,7 +33,11 @@ fn workspace() -> PathBuf {
         .arg("--own-target")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     std::fs::copy(
         example_dir("file_utils").join("file_utils.test.yaml"),
         work.join("fu/file_utils.test.yaml"),
@@ -55,7 +59,11 @@ fn workspace() -> PathBuf {
         .to_string(),
     )
     .unwrap();
-    std::fs::write(work.parent().unwrap().join("outside.yaml"), "version: '1'\n").unwrap();
+    std::fs::write(
+        work.parent().unwrap().join("outside.yaml"),
+        "version: '1'\n",
+    )
+    .unwrap();
     work
 }
 
@@ -85,7 +93,9 @@ async fn session(work: &Path, steps: &Value) -> Vec<Value> {
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
         let keep = ["CARGO_HOME", "CARGO_INCREMENTAL"];
-        if name == "LD_LIBRARY_PATH" || (name.starts_with("CARGO") && !keep.contains(&name.as_ref())) {
+        if name == "LD_LIBRARY_PATH"
+            || (name.starts_with("CARGO") && !keep.contains(&name.as_ref()))
+        {
             cmd.env_remove(name.as_ref());
         }
     }
@@ -110,7 +120,10 @@ async fn session(work: &Path, steps: &Value) -> Vec<Value> {
         eprintln!(
             "step {:>2} {:<20} {:>6.1} s",
             line["step"],
-            line["name"].as_str().or(line["uri"].as_str()).unwrap_or("write"),
+            line["name"]
+                .as_str()
+                .or(line["uri"].as_str())
+                .unwrap_or("write"),
             line["seconds"].as_f64().unwrap_or_default()
         );
     }
@@ -146,11 +159,7 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
     let good = std::fs::read_to_string(work.join(graph)).unwrap();
     // A typo in the first tool's last `next`: `exti`.
     let broken = good.replacen("next: \"exit\"", "next: \"exti\"", 1);
-    let typo_line = broken
-        .lines()
-        .position(|l| l.contains("\"exti\""))
-        .unwrap()
-        + 1;
+    let typo_line = broken.lines().position(|l| l.contains("\"exti\"")).unwrap() + 1;
     let main_rs = std::fs::read_to_string(work.join("fu/src/main.rs")).unwrap();
     let counting = counting_dir().display().to_string();
     let steps = json!([
@@ -245,8 +254,14 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
         .unwrap();
     assert_eq!(typo["file"], graph, "{typo:#}");
     assert_eq!(typo["line"], typo_line, "{typo:#}");
-    assert!(typo["message"].as_str().unwrap().contains("exti"), "{typo:#}");
-    assert!(typo["help"].as_str().unwrap().contains("`exit`"), "{typo:#}");
+    assert!(
+        typo["message"].as_str().unwrap().contains("exti"),
+        "{typo:#}"
+    );
+    assert!(
+        typo["help"].as_str().unwrap().contains("`exit`"),
+        "{typo:#}"
+    );
     assert_eq!(typo["code"], "unknown_node", "{typo:#}");
     let explained = structured(&lines, 21);
     assert_eq!(explained["code"], "unknown_node");
@@ -257,11 +272,17 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
 
     // Locked, then checked against the servers: nothing changed.
     let locked = structured(&lines, 4);
-    assert_eq!((&locked["ok"], &locked["wrote"]), (&json!(true), &json!(true)));
+    assert_eq!(
+        (&locked["ok"], &locked["wrote"]),
+        (&json!(true), &json!(true))
+    );
     assert_eq!(locked["lock"], "fu/file_utils.lock.json");
     assert!(work.join("fu/file_utils.lock.json").is_file());
     let check = structured(&lines, 5);
-    assert_eq!((&check["stale"], &check["changes"]), (&json!(false), &json!([])));
+    assert_eq!(
+        (&check["stale"], &check["changes"]),
+        (&json!(false), &json!([]))
+    );
     let listed = structured(&lines, 6);
     assert_eq!(listed["servers"][0]["source"], "lock");
     assert!(
@@ -275,23 +296,37 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
     // The expression as the server's transform node gives it.
     let evaluated = structured(&lines, 7);
     let input = json!({ "list": { "content": "a\nb\nc" } });
-    let expression = steps[7]["arguments"]["expression"].as_str().unwrap().to_owned();
+    let expression = steps[7]["arguments"]["expression"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     // The evaluator runs a runtime of its own: off the test's.
-    let expected = tokio::task::spawn_blocking(move || Sandbox::default().transform(&expression, &input))
-        .await
-        .unwrap();
+    let expected =
+        tokio::task::spawn_blocking(move || Sandbox::default().transform(&expression, &input))
+            .await
+            .unwrap();
     assert_eq!(evaluated["result"], expected.value.unwrap().unwrap());
     assert_eq!(evaluated["text"], expected.text.unwrap());
     assert_eq!(evaluated["text"], r#"{"count":3,"tiny":0.000001}"#);
     let syntax = structured(&lines, 8);
     assert_eq!(syntax["ok"], false);
-    assert_eq!((&syntax["error"]["line"], &syntax["error"]["column"]), (&json!(2), &json!(5)));
+    assert_eq!(
+        (&syntax["error"]["line"], &syntax["error"]["column"]),
+        (&json!(2), &json!(5))
+    );
     let rule = structured(&lines, 9);
-    assert_eq!((&rule["result"], &rule["decision"]), (&json!(true), &json!(true)));
+    assert_eq!(
+        (&rule["result"], &rule["decision"]),
+        (&json!(true), &json!(true))
+    );
 
     // A call with its trace: entry, the server's call, the count, exit.
     let ran = structured(&lines, 10);
-    assert_eq!((&ran["ok"], &ran["result"]), (&json!(true), &json!({ "count": 7 })), "{ran:#}");
+    assert_eq!(
+        (&ran["ok"], &ran["result"]),
+        (&json!(true), &json!({ "count": 7 })),
+        "{ran:#}"
+    );
     let nodes: Vec<&str> = ran["trace"]
         .as_array()
         .unwrap()
@@ -303,10 +338,21 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
         ["entry", "list_directory_node", "count_files_node", "exit"]
     );
     assert!(ran["trace"][1]["output"].is_object(), "{ran:#}");
+    assert_eq!(
+        ran["trace"][1]["input"],
+        json!({ "path": counting }),
+        "{ran:#}"
+    );
     // A call the server refuses: the error and the node it failed at.
     let refused = structured(&lines, 11);
     assert_eq!(refused["ok"], false);
-    assert!(refused["error"].as_str().unwrap().contains("list_directory_node"), "{refused:#}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("list_directory_node"),
+        "{refused:#}"
+    );
     let last = refused["trace"].as_array().unwrap().last().unwrap();
     assert_eq!(last["node"], "list_directory_node");
     assert!(last["error"].is_string(), "{refused:#}");
@@ -333,7 +379,12 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
     for node in ["list_directory_node", "count_files_node", "sum_sizes_node"] {
         assert!(svg.contains(node), "{node} not in the SVG");
     }
-    assert!(content[1]["text"].as_str().unwrap().starts_with("flowchart"));
+    assert!(
+        content[1]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("flowchart")
+    );
 
     let guide = lines.iter().find(|l| l["step"] == 15).unwrap();
     assert!(guide["text"].as_str().unwrap().contains("check_graph"));
@@ -341,14 +392,21 @@ async fn an_agent_writes_checks_locks_runs_tests_and_draws_a_graph() {
 
     // A crate that does not compile: the compiler's error at its place.
     let failed = structured(&lines, 18);
-    assert_eq!((&failed["ok"], &failed["built"]), (&json!(false), &json!(false)));
+    assert_eq!(
+        (&failed["ok"], &failed["built"]),
+        (&json!(false), &json!(false))
+    );
     let error = failed["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
         .find(|d| d["severity"] == "error")
         .unwrap();
-    assert_eq!((&error["code"], &error["file"]), (&json!("E0308"), &json!("src/main.rs")), "{error:#}");
+    assert_eq!(
+        (&error["code"], &error["file"]),
+        (&json!("E0308"), &json!("src/main.rs")),
+        "{error:#}"
+    );
     // And the server goes on.
     assert_eq!(structured(&lines, 20)["ok"], true);
     let _ = std::fs::remove_dir_all(&work);
@@ -364,7 +422,8 @@ async fn serves_streamable_http_on_loopback_only() {
     std::fs::create_dir_all(&work).unwrap();
     std::fs::copy(example_yaml("test_minimal"), work.join("g.yaml")).unwrap();
     let mut cmd = tokio::process::Command::new(bin_path("mcpgraph"));
-    cmd.args(["mcp", "--http", "127.0.0.1:0"]).current_dir(&work);
+    cmd.args(["mcp", "--http", "127.0.0.1:0"])
+        .current_dir(&work);
     let server = HttpServer::spawn("mcpgraph mcp", cmd, &[]).await;
     let target = Target::Http {
         url: server.url(),

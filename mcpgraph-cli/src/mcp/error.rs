@@ -34,7 +34,10 @@ impl fmt::Display for ToolError {
             Self::Usage(reason) => f.write_str(reason),
             Self::Run { what, source } => write!(f, "could not run {what}: {source}"),
             Self::TimedOut { what, seconds } => {
-                write!(f, "{what} did not finish within {seconds} s and was stopped")
+                write!(
+                    f,
+                    "{what} did not finish within {seconds} s and was stopped"
+                )
             }
             Self::Cli(e) => write!(f, "{e}"),
         }

@@ -197,7 +197,10 @@ mod tests {
 
     #[test]
     fn jsonata_gives_values_text_and_placed_errors() {
-        let ok = jsonata("{\"n\": $.entry.n * 2, \"s\": 0.000001}", &json!({"entry": {"n": 21}}));
+        let ok = jsonata(
+            "{\"n\": $.entry.n * 2, \"s\": 0.000001}",
+            &json!({"entry": {"n": 21}}),
+        );
         assert!(ok.ok);
         assert_eq!(ok.result, Some(json!({"n": 42, "s": 0.000001})));
         assert_eq!(ok.text.as_deref(), Some(r#"{"n":42,"s":0.000001}"#));
@@ -207,16 +210,58 @@ mod tests {
         let error = bad.error.expect("a syntax error");
         assert!(!bad.ok);
         assert_eq!((error.line, error.column), (Some(2), Some(5)), "{error:?}");
-        let failed = jsonata("$number(\"x\") + {}", &json!({}));
-        assert!(!failed.ok && failed.error.is_some());
+    }
+
+    /// As jsonata-js gives it, from bench/:
+    /// node -e 'require("jsonata")(`{"small": 0.000001, "big": 1e16, "b": $.entry.b, "2": 2, "1": 1}`).evaluate({entry:{b:[1e21,-0]}}).then(r => console.log(JSON.stringify(r)))'
+    /// prints {"1":1,"2":2,"small":0.000001,"big":10000000000000000,"b":[1e+21,0]}
+    #[test]
+    fn text_spells_numbers_and_orders_keys_as_jsonata_js() {
+        let run = jsonata(
+            r#"{"small": 0.000001, "big": 1e16, "b": $.entry.b, "2": 2, "1": 1}"#,
+            &json!({"entry": {"b": [1e21, -0.0]}}),
+        );
+        assert_eq!(
+            run.text.as_deref(),
+            Some(r#"{"1":1,"2":2,"small":0.000001,"big":10000000000000000,"b":[1e+21,0]}"#)
+        );
+        let value = run.result.unwrap();
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["1", "2", "small", "big", "b"]);
+    }
+
+    /// Nothing is the exit's empty object; an evaluation error reads as a
+    /// node's.
+    #[test]
+    fn nothing_is_an_empty_object_and_errors_read_as_the_nodes() {
+        let run = jsonata("$.missing", &json!({}));
+        assert_eq!((run.result, run.text.as_deref()), (None, Some("{}")));
+        let failed = jsonata("$.a + $.b", &json!({"a": 1, "b": "x"}));
+        let message = failed.error.unwrap().message;
+        assert!(message.contains("JSONata error:"), "{message}");
+        // One every run would raise is the check's, as a graph file gets it.
+        let checked = jsonata("$number(\"x\") + {}", &json!({})).error.unwrap();
+        assert!(checked.message.contains("needs numbers"), "{checked:?}");
+        assert_eq!(checked.line, Some(1));
     }
 
     #[test]
     fn json_logic_decides_as_a_switch() {
         let rules = Rules::default();
-        let yes = rules.json_logic(&json!({">": [{"var": "entry.n"}, 3]}), &json!({"entry": {"n": 5}}));
+        let yes = rules.json_logic(
+            &json!({">": [{"var": "entry.n"}, 3]}),
+            &json!({"entry": {"n": 5}}),
+        );
         assert_eq!((yes.result, yes.decision), (Some(json!(true)), Some(true)));
-        let again = rules.json_logic(&json!({">": [{"var": "entry.n"}, 3]}), &json!({"entry": {"n": 1}}));
+        let again = rules.json_logic(
+            &json!({">": [{"var": "entry.n"}, 3]}),
+            &json!({"entry": {"n": 1}}),
+        );
         assert_eq!(again.decision, Some(false));
         assert_eq!(rules.by_text.lock().unwrap().len(), 1);
         let refused = rules.json_logic(&json!({"no_such_op": [1]}), &json!({}));

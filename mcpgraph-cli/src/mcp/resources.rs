@@ -105,11 +105,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "The filesystem server's entry, given with `--mcp`",
         "application/json"
     ),
-    example!(
-        "fan_out",
-        "fan_out.yaml",
-        "`parallel` and `forEach` nodes"
-    ),
+    example!("fan_out", "fan_out.yaml", "`parallel` and `forEach` nodes"),
     example!(
         "fan_out",
         "fan_out.test.yaml",

@@ -72,10 +72,7 @@ impl WorkDir {
                 other => depth.push(other),
             }
         }
-        !depth
-            .iter()
-            .collect::<PathBuf>()
-            .starts_with(&self.root)
+        !depth.iter().collect::<PathBuf>().starts_with(&self.root)
     }
 }
 
@@ -84,7 +81,8 @@ mod tests {
     use super::*;
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("mcpgraph-workdir-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("mcpgraph-workdir-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("inside/crate")).unwrap();
         std::fs::write(dir.join("inside/crate/g.yaml"), "x").unwrap();

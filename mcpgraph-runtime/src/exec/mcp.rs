@@ -56,6 +56,11 @@ impl Execution {
                 ));
             }
         };
+        if self.watch.keeps_records()
+            && let Some(pending) = &mut self.pending
+        {
+            pending.input = Some(Value::Object(arguments.clone()));
+        }
         let progress = self
             .watch
             .progress

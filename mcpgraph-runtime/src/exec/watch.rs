@@ -19,6 +19,8 @@ pub(super) struct Pending {
     pub(super) node_type: NodeType,
     pub(super) start: Instant,
     pub(super) span: tracing::Span,
+    /// What an `mcp` node sent, when the execution record is kept.
+    pub(super) input: Option<Value>,
 }
 
 /// Who wants to hear about node executions.
@@ -101,6 +103,7 @@ fn record_of(
         node_type: pending.node_type,
         start: pending.start.duration_since(started),
         duration,
+        input: pending.input.clone(),
         outcome,
         part: None,
     }

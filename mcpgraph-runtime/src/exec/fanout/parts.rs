@@ -30,6 +30,7 @@ impl Execution {
             node_type,
             start: began.duration_since(self.started),
             duration: began.elapsed(),
+            input: None,
             outcome: match outcome {
                 Ok(value) => Ok(crate::exec::to_json(value)),
                 Err(e) => Err(e.clone()),
