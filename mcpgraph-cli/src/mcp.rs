@@ -509,17 +509,19 @@ impl Authoring {
             }
         };
         let mut argv = self.binary_options(a.mcp.as_deref())?;
+        // The arguments on stdin (`-`): a command line has a length limit.
         argv.extend([
             "call".to_owned(),
             a.tool.clone(),
-            Value::Object(a.arguments).to_string(),
+            "-".to_owned(),
             "--json".to_owned(),
         ]);
         if a.trace {
             argv.push("--trace".to_owned());
         }
         let limit = a.timeout_seconds.map_or(RUN_TIME, Duration::from_secs);
-        let ran = crates::run(&binary, &argv, self.0.work.root(), limit).await?;
+        let input = Value::Object(a.arguments).to_string();
+        let ran = crates::run(&binary, &argv, input.as_bytes(), self.0.work.root(), limit).await?;
         let reply: Value = serde_json::from_slice(&ran.stdout).map_err(|_| {
             ToolError::Usage(format!(
                 "the graph's binary did not answer the call (exit status {}): {}",
@@ -567,7 +569,9 @@ impl Authoring {
             argv.push("--record".to_owned());
         }
         let limit = a.timeout_seconds.map_or(TEST_TIME, Duration::from_secs);
-        let ran = crates::run(&binary, &argv, &krate.dir, limit).await?;
+        // In the crate, as `mcpgraph test` runs there: the test file's and
+        // the cassette's paths are the crate's.
+        let ran = crates::run(&binary, &argv, b"", &krate.dir, limit).await?;
         let Ok(report) = serde_json::from_slice::<Value>(&ran.stdout) else {
             // The run stopped before any case (a test file that does not
             // load, a cassette missing): its own words.

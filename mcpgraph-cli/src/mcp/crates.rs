@@ -183,10 +183,12 @@ pub(super) struct Ran {
     pub code: Option<i32>,
 }
 
-/// Runs `binary ARGS` in `dir`, stopped after `limit`.
+/// Runs `binary ARGS` in `dir` with `input` on its stdin, stopped after
+/// `limit`.
 pub(super) async fn run(
     binary: &Path,
     args: &[String],
+    input: &[u8],
     dir: &Path,
     limit: Duration,
 ) -> Result<Ran, ToolError> {
@@ -196,7 +198,7 @@ pub(super) async fn run(
     let mut child = Command::new(binary)
         .args(args)
         .current_dir(dir)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
@@ -205,6 +207,14 @@ pub(super) async fn run(
             what: format!("`{name}`"),
             source,
         })?;
+    let stdin = child.stdin.take();
+    let input = input.to_vec();
+    let write_stdin = async move {
+        if let Some(mut stdin) = stdin {
+            // A program that reads nothing closes its end: not an error.
+            let _ = tokio::io::AsyncWriteExt::write_all(&mut stdin, &input).await;
+        }
+    };
     let mut stdout = child.stdout.take();
     let stderr = child.stderr.take();
     let read_stdout = async {
@@ -215,7 +225,7 @@ pub(super) async fn run(
         out
     };
     let done = tokio::time::timeout(limit, async {
-        let (out, err) = tokio::join!(read_stdout, tail(stderr));
+        let ((), out, err) = tokio::join!(write_stdin, read_stdout, tail(stderr));
         (out, err, child.wait().await)
     })
     .await;
