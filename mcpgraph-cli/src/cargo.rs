@@ -100,6 +100,7 @@ pub(crate) fn one_binary(binaries: &[PathBuf]) -> Result<PathBuf, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     /// An artifact line names the binary; a compiler message gives its
     /// primary place, code and help; other lines and libraries are skipped.
@@ -108,7 +109,7 @@ mod tests {
         let bin =
             r#"{"reason":"compiler-artifact","target":{"kind":["bin"]},"executable":"/t/debug/g"}"#;
         assert!(
-            matches!(parse_line(bin), Some(CargoLine::Binary(p)) if p == PathBuf::from("/t/debug/g"))
+            matches!(parse_line(bin), Some(CargoLine::Binary(p)) if p == Path::new("/t/debug/g"))
         );
         let lib = r#"{"reason":"compiler-artifact","target":{"kind":["lib"]},"executable":null}"#;
         assert!(parse_line(lib).is_none());

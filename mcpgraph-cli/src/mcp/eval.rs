@@ -13,9 +13,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// How many distinct rules are kept compiled. The runtime takes a rule's
-/// text as generated code holds it (`'static`); each distinct rule is kept
-/// for the server's life, and past this many the oldest are not dropped
-/// but new ones are refused, so memory stays bounded.
+/// text as generated code holds it (`'static`), so each distinct rule is
+/// kept for the server's life; past this many a new one is refused, so
+/// memory stays bounded.
 const MAX_RULES: usize = 4096;
 
 /// Where in the expression (or rule) an error is.
@@ -136,7 +136,7 @@ impl Rules {
         let text = rule.to_string();
         let mut rules = self.by_text.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(known) = rules.get(&text) {
-            return Ok(known.clone());
+            return Ok(*known);
         }
         let pretty = serde_json::to_string_pretty(rule).unwrap_or_else(|_| text.clone());
         let logic = mcpgraph_codegen::lower_rule(&pretty).map_err(|d| {
@@ -160,7 +160,7 @@ impl Rules {
             vars: Box::leak(vars.into_boxed_slice()),
             needs_context: rewritten.needs_context,
         };
-        rules.insert(text, compiled.clone());
+        rules.insert(text, compiled);
         Ok(compiled)
     }
 

@@ -133,10 +133,9 @@ mod tests {
             if r.uri.starts_with("mcpgraph://examples/")
                 && r.uri.ends_with(".yaml")
                 && !r.uri.ends_with(".test.yaml")
+                && let Err(d) = mcpgraph_codegen::load_str(r.text, r.uri)
             {
-                if let Err(d) = mcpgraph_codegen::load_str(r.text, r.uri) {
-                    panic!("{d}");
-                }
+                panic!("{d}");
             }
         }
         assert!(find("mcpgraph://docs/AUTHORING.md").is_some());
