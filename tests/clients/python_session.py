@@ -41,14 +41,8 @@ import anyio
 import jsonschema
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 
-
-def emit(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj, sort_keys=True) + "\n")
-    sys.stdout.flush()
-
-
-def dump(model) -> dict:
-    return model.model_dump(by_alias=True, mode="json", exclude_none=True)
+# The same lines as the one-shot client's (this directory is on the path).
+from python_client import dump, emit
 
 
 def parse_args(argv: list[str]) -> dict:
