@@ -14,6 +14,8 @@ mod draw;
 mod layout;
 mod overlay;
 mod scene;
+#[cfg(test)]
+mod tests;
 
 use std::fmt::Write as _;
 
