@@ -108,7 +108,14 @@ pub(super) fn part_text(part: &super::scene::Part) -> String {
 #[derive(Default)]
 struct Recorder {
     boxes: HashMap<String, Rect>,
-    arrows: HashMap<String, (Vec<(Point, Point)>, (bool, bool))>,
+    arrows: HashMap<String, Recorded>,
+}
+
+/// An arrow as `layout-rs` draws it: its curve (a point and a control
+/// point per step) and whether it has a head at its start and its end.
+struct Recorded {
+    path: Vec<(Point, Point)>,
+    heads: (bool, bool),
 }
 
 impl RenderBackend for Recorder {
@@ -149,7 +156,13 @@ impl RenderBackend for Recorder {
         _text: &str,
     ) {
         if let Some(key) = properties {
-            self.arrows.insert(key, (path.to_vec(), head));
+            self.arrows.insert(
+                key,
+                Recorded {
+                    path: path.to_vec(),
+                    heads: head,
+                },
+            );
         }
     }
 
@@ -315,8 +328,8 @@ fn arrange(scene: &Scene, recorder: &Recorder) -> Placed {
         grow(r.x, r.y);
         grow(r.x + r.w, r.y + r.h);
     }
-    for (path, _) in recorder.arrows.values() {
-        for (a, b) in path {
+    for arrow in recorder.arrows.values() {
+        for (a, b) in &arrow.path {
             grow(a.x, a.y);
             grow(b.x, b.y);
         }
@@ -333,10 +346,10 @@ fn arrange(scene: &Scene, recorder: &Recorder) -> Placed {
         ..r
     };
     let curve = |key: String| {
-        recorder.arrows.get(&key).map(|(path, head)| Curve {
-            d: path_data(path, dx, dy),
-            head_start: head.0,
-            head_end: head.1,
+        recorder.arrows.get(&key).map(|arrow| Curve {
+            d: path_data(&arrow.path, dx, dy),
+            head_start: arrow.heads.0,
+            head_end: arrow.heads.1,
         })
     };
     Placed {
