@@ -12,6 +12,8 @@
 #     tests/tests/downstream_tls.rs)
 #   - redis-server (Debian package, via apt-get when missing; needs root)
 #     for the task store's tests (mcpgraph-tasks/tests/)
+#   - chromium (Debian package, via apt-get when missing; needs root), in
+#     which tests/tests/cli/picture.rs opens the graph pictures
 # Idempotent: each part is skipped when a stamp shows it already matches its
 # pinned inputs, so a second run takes well under a second.
 set -euo pipefail
@@ -129,4 +131,28 @@ else
     fi
     echo "install-peers: WARNING: redis-server missing and cannot be installed here (no apt-get or not root);" \
          "mcpgraph-tasks' Redis tests will skip until it is installed (apt-get install redis-server)" >&2
+fi
+
+# --- chromium (Debian package) ----------------------------------------------
+# tests/tests/cli/picture.rs opens the pages of `mcpgraph graph --html` and
+# `mcpgraph test --coverage-html` in headless Chromium (driven over the
+# DevTools protocol by tests/browser/page.mjs) and keeps its screenshots.
+if command -v chromium >/dev/null; then
+    echo "install-peers: chromium present"
+elif command -v apt-get >/dev/null && [[ "$(id -u)" == 0 ]]; then
+    echo "install-peers: apt-get install -y chromium"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends chromium >/dev/null 2>&1 || {
+        apt-get update -qq >/dev/null
+        apt-get install -y --no-install-recommends chromium >/dev/null
+    }
+    command -v chromium >/dev/null || {
+        echo "install-peers: chromium still missing after apt-get install" >&2; exit 1; }
+else
+    if [[ "${CI:-}" == "true" ]]; then
+        echo "install-peers: chromium missing and apt-get unavailable (or not root): cannot install it" >&2
+        exit 1
+    fi
+    echo "install-peers: WARNING: chromium missing and cannot be installed here (no apt-get or not root);" \
+         "tests/tests/cli/picture.rs will fail until it is installed (apt-get install chromium)" >&2
 fi

@@ -11,10 +11,17 @@ use crate::error::CliError;
 /// One line of cargo's JSON output that matters here.
 #[derive(Debug)]
 pub(crate) enum CargoLine {
-    /// A binary was built (or was fresh) at this path.
-    Binary(PathBuf),
+    /// A binary was built (or was fresh).
+    Binary(Built),
     /// The compiler reported a problem.
     Diagnostic(BuildDiagnostic),
+}
+
+/// A binary a build made, and its package's `Cargo.toml`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Built {
+    pub binary: PathBuf,
+    pub manifest: PathBuf,
 }
 
 /// A compiler diagnostic, at its primary place.
@@ -44,7 +51,10 @@ pub(crate) fn parse_line(line: &str) -> Option<CargoLine> {
                 .as_array()
                 .is_some_and(|kinds| kinds.iter().any(|k| k == "bin"));
             let path = message["executable"].as_str().filter(|_| is_bin)?;
-            Some(CargoLine::Binary(PathBuf::from(path)))
+            Some(CargoLine::Binary(Built {
+                binary: PathBuf::from(path),
+                manifest: PathBuf::from(message["manifest_path"].as_str().unwrap_or_default()),
+            }))
         }
         "compiler-message" => {
             let m = &message["message"];
@@ -81,7 +91,7 @@ pub(crate) fn parse_line(line: &str) -> Option<CargoLine> {
 }
 
 /// The one binary of a build, or why there is not one.
-pub(crate) fn one_binary(binaries: &[PathBuf]) -> Result<PathBuf, CliError> {
+pub(crate) fn one_binary(binaries: &[Built]) -> Result<Built, CliError> {
     match binaries {
         [one] => Ok(one.clone()),
         [] => Err(CliError::Usage("the crate has no binary: `mcpgraph test` runs a graph crate's binary (`mcpgraph new` makes one)".to_owned())),
@@ -90,7 +100,7 @@ pub(crate) fn one_binary(binaries: &[PathBuf]) -> Result<PathBuf, CliError> {
             several.len(),
             several
                 .iter()
-                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .filter_map(|b| b.binary.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),

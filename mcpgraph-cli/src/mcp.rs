@@ -35,7 +35,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::CliError;
-use crates::{Built, GraphCrate};
+use crates::{Build, GraphCrate};
 use error::ToolError;
 use tools::{
     CheckOutput, DrawArgs, DrawOutput, ExplainArgs, ExplainOutput, GraphDiagnostic, JsonataArgs,
@@ -476,8 +476,8 @@ impl Authoring {
             return Ok(Err(problems));
         }
         match crates::build(krate).await? {
-            Built::Binary(binary) => Ok(Ok(binary)),
-            Built::Failed(diagnostics) => {
+            Build::Binary(binary) => Ok(Ok(binary)),
+            Build::Failed(diagnostics) => {
                 Ok(Err(diagnostics.into_iter().map(Problem::Build).collect()))
             }
         }

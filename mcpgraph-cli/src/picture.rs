@@ -14,6 +14,8 @@ mod draw;
 mod layout;
 mod overlay;
 mod scene;
+#[cfg(test)]
+mod tests;
 
 use std::fmt::Write as _;
 
@@ -34,7 +36,7 @@ pub(crate) fn svg(
 ) -> Result<String, CliError> {
     let pictures = pictures(graph, tool, overlay)?;
     if let [(_, one)] = pictures.as_slice() {
-        return Ok(one.svg(true));
+        return Ok(one.svg(0, true));
     }
     // Several: each picture nested in one, under its tool's name.
     let width = pictures
@@ -43,14 +45,14 @@ pub(crate) fn svg(
         .fold(0.0, f64::max);
     let mut body = String::new();
     let mut y = 0.0;
-    for (_, picture) in &pictures {
+    for (i, (_, picture)) in pictures.iter().enumerate() {
         let _ = writeln!(
             body,
             "<text class=\"tool-name\" x=\"16\" y=\"{:.1}\" font-weight=\"bold\">tool {}</text>\n<g transform=\"translate(0 {:.1})\">{}</g>",
             y + 20.0,
             xml(&picture.scene.tool),
             y + 28.0,
-            picture.svg(false)
+            picture.svg(i, false)
         );
         y += picture.placed.height + 36.0;
     }
@@ -134,7 +136,7 @@ pub(crate) fn html(
         let _ = writeln!(
             out,
             "<div class=\"picture\">{}</div>\n</section>",
-            picture.svg_numbered(i, false)
+            picture.svg(i, false)
         );
     }
     out.push_str("</main>\n<div id=\"tip\" hidden></div>\n<script>");
@@ -151,11 +153,9 @@ struct Picture<'a> {
 }
 
 impl Picture<'_> {
-    fn svg(&self, style: bool) -> String {
-        self.svg_numbered(0, style)
-    }
-
-    fn svg_numbered(&self, number: usize, style: bool) -> String {
+    /// Its SVG; `number` tells its markers from those of the other
+    /// pictures of a page; `style`: with the CSS inside.
+    fn svg(&self, number: usize, style: bool) -> String {
         draw::svg(&self.scene, &self.placed, self.marks, number, style)
     }
 }

@@ -71,6 +71,30 @@ pub fn peers_node() -> PathBuf {
     which("node").expect("`node` not found on PATH (needed by the TypeScript SDK client)")
 }
 
+/// `chromium` (Debian's package, on PATH) for the pages the tests open;
+/// fails naming the install step.
+pub fn chromium_exe() -> PathBuf {
+    which("chromium").unwrap_or_else(|| {
+        panic!(
+            "chromium not found on PATH: install it with `scripts/install-peers.sh` \
+             (as root: apt-get install -y chromium)"
+        )
+    })
+}
+
+/// `target/artifacts/<name>` (created): what a test leaves for people to
+/// look at, which `.ci/run` keeps after a CI run (`$CARGO_TARGET_DIR`
+/// stands for `target`).
+pub fn artifacts_dir(name: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target"));
+    let dir = target.join("artifacts").join(name);
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
 /// `nginx` (PATH, else /usr/sbin/nginx); fails naming the install step.
 pub fn nginx_exe() -> PathBuf {
     which("nginx")

@@ -92,7 +92,7 @@ fn graph_of(dir: &Path) -> Result<PathBuf, ToolError> {
 
 /// What a build gave.
 #[derive(Debug)]
-pub(super) enum Built {
+pub(super) enum Build {
     /// The crate's binary.
     Binary(PathBuf),
     /// The compiler's errors (and warnings), or cargo's own message when
@@ -101,7 +101,7 @@ pub(super) enum Built {
 }
 
 /// Builds `krate` (debug) and returns its binary or why it did not build.
-pub(super) async fn build(krate: &GraphCrate) -> Result<Built, ToolError> {
+pub(super) async fn build(krate: &GraphCrate) -> Result<Build, ToolError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut child = Command::new(cargo)
         .args(["build", "--bins", "--message-format=json"])
@@ -127,7 +127,7 @@ pub(super) async fn build(krate: &GraphCrate) -> Result<Built, ToolError> {
             let mut lines = tokio::io::BufReader::new(stdout).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 match parse_line(&line) {
-                    Some(CargoLine::Binary(path)) => binaries.push(path),
+                    Some(CargoLine::Binary(built)) => binaries.push(built),
                     Some(CargoLine::Diagnostic(d)) => diagnostics.push(d),
                     None => {}
                 }
@@ -152,7 +152,7 @@ pub(super) async fn build(krate: &GraphCrate) -> Result<Built, ToolError> {
     })?;
     if status.success() {
         return one_binary(&binaries)
-            .map(Built::Binary)
+            .map(|built| Build::Binary(built.binary))
             .map_err(ToolError::from);
     }
     diagnostics.retain(|d| d.severity == "error" || d.severity == "warning");
@@ -170,7 +170,7 @@ pub(super) async fn build(krate: &GraphCrate) -> Result<Built, ToolError> {
             rendered: read_stderr,
         });
     }
-    Ok(Built::Failed(diagnostics))
+    Ok(Build::Failed(diagnostics))
 }
 
 /// What a program wrote and how it ended.

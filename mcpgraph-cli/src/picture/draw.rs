@@ -31,14 +31,15 @@ svg.mcpgraph .edge.on-error path { stroke: #e65100; stroke-dasharray: 7 4; }
 svg.mcpgraph .edge-label rect { fill: #fff; stroke: none; opacity: .9; }
 svg.mcpgraph .edge-label text { font-size: 11px; fill: #37474f; }
 svg.mcpgraph .edge.on-error .edge-label text { fill: #e65100; }
+/* A trace's marks win over coverage's: they are of the call shown. */
+svg.mcpgraph .node.missed > .shape { fill: #fdf4ff; stroke: #c026d3; stroke-width: 3; stroke-dasharray: 5 3; }
+svg.mcpgraph .edge.missed path { stroke: #c026d3; stroke-width: 2.5; stroke-dasharray: 5 3; }
+svg.mcpgraph .edge.missed .edge-label text { fill: #a21caf; font-weight: bold; }
 svg.mcpgraph .node.ran > .shape, svg.mcpgraph .part.ran .shape { stroke: #1769e0; stroke-width: 3; }
 svg.mcpgraph .edge.taken path { stroke: #1769e0; stroke-width: 3.5; stroke-dasharray: none; }
 svg.mcpgraph .node.failed > .shape, svg.mcpgraph .part.failed .shape { fill: #ffebee; stroke: #d50000; stroke-width: 4; stroke-dasharray: none; }
 svg.mcpgraph .node.failed .id { fill: #b71c1c; }
 svg.mcpgraph .not-run { opacity: .35; }
-svg.mcpgraph .node.missed > .shape { fill: #fdf4ff; stroke: #c026d3; stroke-width: 3; stroke-dasharray: 5 3; }
-svg.mcpgraph .edge.missed path { stroke: #c026d3; stroke-width: 2.5; stroke-dasharray: 5 3; }
-svg.mcpgraph .edge.missed .edge-label text { fill: #a21caf; font-weight: bold; }
 svg.mcpgraph marker path { fill: #607d8b; }
 svg.mcpgraph marker.taken path { fill: #1769e0; }
 svg.mcpgraph marker.missed path { fill: #c026d3; }
@@ -82,7 +83,7 @@ pub(super) fn svg(
     for class in ["plain", "taken", "missed"] {
         let _ = write!(
             out,
-            "<marker id=\"mg{number}-{class}\" class=\"{class}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\"/></marker>"
+            "<marker id=\"mg{number}-{class}\" class=\"{class}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"11\" markerHeight=\"11\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\"/></marker>"
         );
     }
     out.push_str("</defs>\n<g class=\"edges\">\n");
@@ -351,7 +352,7 @@ fn cut(text: &str, max: usize) -> String {
     }
 }
 
-/// Text for XML content and attribute values.
+/// Text for XML content and attribute values, on one line.
 pub(super) fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -361,7 +362,9 @@ pub(super) fn xml(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(c),
+            // Kept in attributes too, and each element on one line.
+            '\n' => out.push_str("&#10;"),
+            '\t' => out.push(c),
             c if c.is_control() => out.push('\u{fffd}'),
             c => out.push(c),
         }

@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use layout::adt::dag::NodeHandle;
 use layout::core::base::Orientation;
 use layout::core::format::{ClipHandle, RenderBackend};
 use layout::core::geometry::Point;
@@ -107,7 +108,14 @@ pub(super) fn part_text(part: &super::scene::Part) -> String {
 #[derive(Default)]
 struct Recorder {
     boxes: HashMap<String, Rect>,
-    arrows: HashMap<String, (Vec<(Point, Point)>, (bool, bool))>,
+    arrows: HashMap<String, Recorded>,
+}
+
+/// An arrow as `layout-rs` draws it: its curve (a point and a control
+/// point per step) and whether it has a head at its start and its end.
+struct Recorded {
+    path: Vec<(Point, Point)>,
+    heads: (bool, bool),
 }
 
 impl RenderBackend for Recorder {
@@ -148,7 +156,13 @@ impl RenderBackend for Recorder {
         _text: &str,
     ) {
         if let Some(key) = properties {
-            self.arrows.insert(key, (path.to_vec(), head));
+            self.arrows.insert(
+                key,
+                Recorded {
+                    path: path.to_vec(),
+                    heads: head,
+                },
+            );
         }
     }
 
@@ -162,59 +176,143 @@ fn recorded(scene: &Scene) -> Recorder {
     let down = Orientation::TopToBottom;
     let mut graph = VisualGraph::new(down);
     let look = StyleAttr::simple();
-    let handles: Vec<_> = scene
-        .shapes
-        .iter()
-        .enumerate()
-        .map(|(i, shape)| {
-            let (w, h) = size(shape);
-            graph.add_node(Element::create_with_properties(
-                ShapeKind::Box(String::new()),
-                look.clone(),
-                down,
-                Point::new(w, h),
-                format!("n{i}"),
-            ))
-        })
-        .collect();
-    for (k, edge) in scene.edges.iter().enumerate() {
-        let (from, to) = (handles[edge.from], handles[edge.to]);
-        let arrow = |key: String, head: bool| {
-            let end = if head {
-                LineEndKind::Arrow
-            } else {
-                LineEndKind::None
-            };
-            let mut arrow = Arrow::new(
-                LineEndKind::None,
-                end,
-                LineStyleKind::Normal,
-                "",
-                &look,
-                &None,
-                &None,
-            );
-            arrow.properties = Some(key);
-            arrow
+    for (i, shape) in scene.shapes.iter().enumerate() {
+        let (w, h) = size(shape);
+        graph.add_node(Element::create_with_properties(
+            ShapeKind::Box(String::new()),
+            look.clone(),
+            down,
+            Point::new(w, h),
+            format!("n{i}"),
+        ));
+    }
+    let arrow = |key: String, head: bool| {
+        let end = if head {
+            LineEndKind::Arrow
+        } else {
+            LineEndKind::None
         };
+        let mut arrow = Arrow::new(
+            LineEndKind::None,
+            end,
+            LineStyleKind::Normal,
+            "",
+            &look,
+            &None,
+            &None,
+        );
+        arrow.properties = Some(key);
+        arrow
+    };
+    let mut edges = Vec::new();
+    for (k, edge) in scene.edges.iter().enumerate() {
         if edge.text.is_empty() {
-            graph.add_edge(arrow(format!("e{k}.0"), true), from, to);
+            edges.push((edge.from, edge.to, arrow(format!("e{k}.0"), true)));
         } else {
             let w = edge.text.chars().count() as f64 * LABEL_CHAR + 12.0;
-            let label = graph.add_node(Element::create_with_properties(
-                ShapeKind::Box(String::new()),
-                look.clone(),
-                down,
-                Point::new(w, 18.0),
-                format!("l{k}"),
-            ));
-            graph.add_edge(arrow(format!("e{k}.0"), false), from, label);
-            graph.add_edge(arrow(format!("e{k}.1"), true), label, to);
+            let label = graph
+                .add_node(Element::create_with_properties(
+                    ShapeKind::Box(String::new()),
+                    look.clone(),
+                    down,
+                    Point::new(w, 18.0),
+                    format!("l{k}"),
+                ))
+                .get_index();
+            edges.push((edge.from, label, arrow(format!("e{k}.0"), false)));
+            edges.push((label, edge.to, arrow(format!("e{k}.1"), true)));
         }
+    }
+    // layout-rs checks each edge it is given for a cycle, and its DAG
+    // after each, by searching every path: exponential in a chain of
+    // switches (a tool of tests/graphs/switch_semantics.yaml took minutes).
+    // Given the edges already acyclic, sources in topological order, with
+    // its checks off, each search ends at once.
+    graph.dag.set_validate(false);
+    for (from, to, arrow) in acyclic(graph.num_nodes(), edges) {
+        graph.add_edge(arrow, NodeHandle::from(from), NodeHandle::from(to));
     }
     let mut recorder = Recorder::default();
     graph.do_it(false, false, false, &mut recorder);
     recorder
+}
+
+/// `edges` among `n` nodes with those that close a loop (back edges of a
+/// depth-first search from node 0, then from each node not yet seen)
+/// reversed, as layout-rs would reverse them, sorted by their source's
+/// place in a topological order.
+fn acyclic(n: usize, edges: Vec<(usize, usize, Arrow)>) -> Vec<(usize, usize, Arrow)> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, (from, _, _)) in edges.iter().enumerate() {
+        out[*from].push(k);
+    }
+    let mut back = vec![false; edges.len()];
+    // 0: not seen, 1: on the path, 2: done.
+    let mut state = vec![0u8; n];
+    for start in 0..n {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack = vec![(start, 0usize)];
+        state[start] = 1;
+        while let Some((node, next)) = stack.last_mut() {
+            let node = *node;
+            if let Some(&k) = out[node].get(*next) {
+                *next += 1;
+                let to = edges[k].1;
+                match state[to] {
+                    0 => {
+                        state[to] = 1;
+                        stack.push((to, 0));
+                    }
+                    1 => back[k] = true,
+                    _ => {}
+                }
+            } else {
+                state[node] = 2;
+                stack.pop();
+            }
+        }
+    }
+    let mut forward: Vec<(usize, usize, Arrow)> = edges
+        .into_iter()
+        .zip(back)
+        .map(|((from, to, arrow), back)| {
+            if back {
+                (to, from, arrow.reverse())
+            } else {
+                (from, to, arrow)
+            }
+        })
+        .collect();
+    // Kahn's order; a self-loop (never reversed) does not hold its node back.
+    let mut incoming = vec![0usize; n];
+    for (from, to, _) in &forward {
+        if from != to {
+            incoming[*to] += 1;
+        }
+    }
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (from, to, _) in &forward {
+        if from != to {
+            successors[*from].push(*to);
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).rev().filter(|&i| incoming[i] == 0).collect();
+    let mut place = vec![usize::MAX; n];
+    let mut next = 0;
+    while let Some(node) = ready.pop() {
+        place[node] = next;
+        next += 1;
+        for &to in successors[node].iter().rev() {
+            incoming[to] -= 1;
+            if incoming[to] == 0 {
+                ready.push(to);
+            }
+        }
+    }
+    forward.sort_by_key(|(from, _, _)| place[*from]);
+    forward
 }
 
 /// The recorded boxes and curves, moved so that the picture starts at
@@ -230,8 +328,8 @@ fn arrange(scene: &Scene, recorder: &Recorder) -> Placed {
         grow(r.x, r.y);
         grow(r.x + r.w, r.y + r.h);
     }
-    for (path, _) in recorder.arrows.values() {
-        for (a, b) in path {
+    for arrow in recorder.arrows.values() {
+        for (a, b) in &arrow.path {
             grow(a.x, a.y);
             grow(b.x, b.y);
         }
@@ -248,10 +346,10 @@ fn arrange(scene: &Scene, recorder: &Recorder) -> Placed {
         ..r
     };
     let curve = |key: String| {
-        recorder.arrows.get(&key).map(|(path, head)| Curve {
-            d: path_data(path, dx, dy),
-            head_start: head.0,
-            head_end: head.1,
+        recorder.arrows.get(&key).map(|arrow| Curve {
+            d: path_data(&arrow.path, dx, dy),
+            head_start: arrow.heads.0,
+            head_end: arrow.heads.1,
         })
     };
     Placed {

@@ -86,3 +86,33 @@ fn graph_draws_mermaid() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("its tools: sum_to_n"));
 }
+
+/// `--svg` and `--html` write the pictures instead of printing Mermaid
+/// (each flag takes its value; the graph file stays the file); a trace
+/// needs a picture to be drawn on.
+#[test]
+fn graph_writes_pictures() {
+    let dir = std::env::temp_dir().join(format!("mcpgraph-pictures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (svg, html) = (dir.join("loop.svg"), dir.join("loop.html"));
+    let out = run(&[
+        "graph",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+        LOOP,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.starts_with("<svg "), "{svg}");
+    assert!(svg.contains("data-node=\"check_condition\""), "{svg}");
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(html.contains("data-node=\"increment_node\""), "{html}");
+    let out = run(&["graph", "--trace", "call.json", LOOP]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("add `--html OUT` or `--svg OUT`"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,5 +1,6 @@
-//! The command lines: a compiled server's CLI, `mcpgraph lock`, and
-//! observability (`call --trace`, observer hooks, progress).
+//! The command lines: a compiled server's CLI, `mcpgraph lock`,
+//! observability (`call --trace`, observer hooks, progress), and the graph
+//! pictures (`mcpgraph graph --html`, opened in Chromium).
 //!
 //! One binary, one module per former test binary: `cargo test --test cli
 //! lock::` runs one. The OTLP export is tested in `otlp.rs`, a binary of
@@ -15,4 +16,5 @@ mod graph_elicit;
 mod graph_failures;
 mod lock;
 mod observe;
+mod picture;
 mod state_keys;
