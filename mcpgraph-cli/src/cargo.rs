@@ -116,11 +116,9 @@ mod tests {
     /// primary place, code and help; other lines and libraries are skipped.
     #[test]
     fn reads_binaries_and_diagnostics() {
-        let bin =
-            r#"{"reason":"compiler-artifact","target":{"kind":["bin"]},"executable":"/t/debug/g"}"#;
-        assert!(
-            matches!(parse_line(bin), Some(CargoLine::Binary(p)) if p == Path::new("/t/debug/g"))
-        );
+        let bin = r#"{"reason":"compiler-artifact","target":{"kind":["bin"]},"executable":"/t/debug/g","manifest_path":"/c/Cargo.toml"}"#;
+        assert!(matches!(parse_line(bin), Some(CargoLine::Binary(b))
+            if b.binary == Path::new("/t/debug/g") && b.manifest == Path::new("/c/Cargo.toml")));
         let lib = r#"{"reason":"compiler-artifact","target":{"kind":["lib"]},"executable":null}"#;
         assert!(parse_line(lib).is_none());
         let message = r#"{"reason":"compiler-message","message":{"level":"error","message":"mismatched types","code":{"code":"E0308"},"spans":[{"file_name":"src/x.rs","line_start":1,"column_start":2,"is_primary":false},{"file_name":"src/main.rs","line_start":3,"column_start":9,"is_primary":true}],"children":[{"level":"help","message":"try this"}],"rendered":"error[E0308]"}}"#;

@@ -173,16 +173,27 @@ fn draw_tool(out: &mut String, tool: &Tool, prefix: &str, indent: &str) {
 /// Which edges close a loop: those that go back to a node still on the
 /// depth-first search's path from the entry.
 fn back_edges(tool: &Tool, edges: &[(usize, usize, Option<String>)]) -> Vec<bool> {
-    let n = tool.nodes.len();
+    let pairs: Vec<(usize, usize)> = edges.iter().map(|(from, to, _)| (*from, *to)).collect();
+    loop_edges(tool.nodes.len(), tool.entry(), &pairs)
+}
+
+/// Which of `edges` (from, to) among `n` nodes close a loop: those that go
+/// back to a node still on the path of a depth-first search from each of
+/// `starts`, then from each node not yet seen, in order. How the flowchart
+/// dots them and `mcpgraph graph --html` lays them out.
+pub fn loop_edges(
+    n: usize,
+    starts: impl IntoIterator<Item = usize>,
+    edges: &[(usize, usize)],
+) -> Vec<bool> {
     let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, (from, _, _)) in edges.iter().enumerate() {
+    for (k, (from, _)) in edges.iter().enumerate() {
         out_edges[*from].push(k);
     }
     let mut back = vec![false; edges.len()];
     // 0: not seen, 1: on the path, 2: done.
     let mut state = vec![0u8; n];
-    let starts = tool.entry().into_iter().chain(0..n);
-    for start in starts {
+    for start in starts.into_iter().chain(0..n) {
         if state[start] != 0 {
             continue;
         }
@@ -211,8 +222,9 @@ fn back_edges(tool: &Tool, edges: &[(usize, usize, Option<String>)]) -> Vec<bool
     back
 }
 
-/// A rule in infix form: `$.a.count < 3`, `x and y`, `op(args)`.
-fn rule_text(rule: &Logic) -> String {
+/// A rule in infix form: `$.a.count < 3`, `x and y`, `op(args)`: how the
+/// flowchart and `mcpgraph graph --html` label a switch's edges.
+pub fn rule_text(rule: &Logic) -> String {
     const INFIX: &[&str] = &[
         "==", "===", "!=", "!==", ">", ">=", "<", "<=", "+", "-", "*", "/", "%", "in",
     ];

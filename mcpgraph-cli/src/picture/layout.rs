@@ -242,38 +242,8 @@ fn recorded(scene: &Scene) -> Recorder {
 /// reversed, as layout-rs would reverse them, sorted by their source's
 /// place in a topological order.
 fn acyclic(n: usize, edges: Vec<(usize, usize, Arrow)>) -> Vec<(usize, usize, Arrow)> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, (from, _, _)) in edges.iter().enumerate() {
-        out[*from].push(k);
-    }
-    let mut back = vec![false; edges.len()];
-    // 0: not seen, 1: on the path, 2: done.
-    let mut state = vec![0u8; n];
-    for start in 0..n {
-        if state[start] != 0 {
-            continue;
-        }
-        let mut stack = vec![(start, 0usize)];
-        state[start] = 1;
-        while let Some((node, next)) = stack.last_mut() {
-            let node = *node;
-            if let Some(&k) = out[node].get(*next) {
-                *next += 1;
-                let to = edges[k].1;
-                match state[to] {
-                    0 => {
-                        state[to] = 1;
-                        stack.push((to, 0));
-                    }
-                    1 => back[k] = true,
-                    _ => {}
-                }
-            } else {
-                state[node] = 2;
-                stack.pop();
-            }
-        }
-    }
+    let pairs: Vec<(usize, usize)> = edges.iter().map(|(from, to, _)| (*from, *to)).collect();
+    let back = mcpgraph_codegen::mermaid::loop_edges(n, None, &pairs);
     let mut forward: Vec<(usize, usize, Arrow)> = edges
         .into_iter()
         .zip(back)

@@ -7,7 +7,8 @@
 //! Read from a validated model (`load_str`); nothing here measures or
 //! places anything (`layout`), nor writes SVG (`draw`).
 
-use mcpgraph_codegen::model::{Call, Logic, NodeKind, Tool};
+use mcpgraph_codegen::mermaid::rule_text;
+use mcpgraph_codegen::model::{Call, NodeKind, Tool};
 
 /// A tool's nodes and routes.
 #[derive(Debug)]
@@ -257,54 +258,5 @@ fn shortened(text: &str, max: usize) -> String {
         flat.chars().take(max - 1).collect::<String>() + "…"
     } else {
         flat
-    }
-}
-
-/// A rule in infix form, as the Mermaid chart writes it: `$.a.count < 3`,
-/// `x and y`, `op(args)`.
-fn rule_text(rule: &Logic) -> String {
-    const INFIX: &[&str] = &[
-        "==", "===", "!=", "!==", ">", ">=", "<", "<=", "+", "-", "*", "/", "%", "in",
-    ];
-    match rule {
-        Logic::Var(e) => e.source.trim().to_owned(),
-        Logic::Literal(v) => v.to_string(),
-        Logic::Array(items) => format!(
-            "[{}]",
-            items.iter().map(rule_text).collect::<Vec<_>>().join(", ")
-        ),
-        Logic::Object(entries) => match entries.as_slice() {
-            [(op, args)] => {
-                let op = op.value.as_str();
-                let args: Vec<String> = match args {
-                    Logic::Array(items) => items.iter().map(operand).collect(),
-                    other => vec![operand(other)],
-                };
-                match (op, args.as_slice()) {
-                    (_, [a, b]) if INFIX.contains(&op) => format!("{a} {op} {b}"),
-                    ("<" | "<=", [a, b, c]) => format!("{a} {op} {b} {op} {c}"),
-                    ("and" | "or", _) if !args.is_empty() => args.join(&format!(" {op} ")),
-                    ("!" | "!!", [a]) => format!("{op}{a}"),
-                    _ => format!("{op}({})", args.join(", ")),
-                }
-            }
-            _ => format!(
-                "{{{}}}",
-                entries
-                    .iter()
-                    .map(|(k, v)| format!("{}: {}", k.value, rule_text(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        },
-    }
-}
-
-/// An operand, parenthesised when it is itself an operation.
-fn operand(rule: &Logic) -> String {
-    let text = rule_text(rule);
-    match rule {
-        Logic::Object(entries) if entries.len() == 1 && text.contains(' ') => format!("({text})"),
-        _ => text,
     }
 }
