@@ -18,34 +18,8 @@ pub(super) struct Scene {
     pub(super) edges: Vec<Edge>,
 }
 
-/// What a node is drawn as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
-    Entry,
-    Exit,
-    Mcp,
-    Transform,
-    Switch,
-    Elicit,
-    Parallel,
-    ForEach,
-}
-
-impl Kind {
-    /// The node type as the graph file spells it.
-    pub(super) fn as_str(self) -> &'static str {
-        match self {
-            Kind::Entry => "entry",
-            Kind::Exit => "exit",
-            Kind::Mcp => "mcp",
-            Kind::Transform => "transform",
-            Kind::Switch => "switch",
-            Kind::Elicit => "elicit",
-            Kind::Parallel => "parallel",
-            Kind::ForEach => "forEach",
-        }
-    }
-}
+/// What a node is drawn as: its type.
+pub(super) use mcpgraph_runtime::NodeType as Kind;
 
 /// One node.
 #[derive(Debug)]
