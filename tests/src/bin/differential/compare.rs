@@ -60,6 +60,20 @@ pub fn compare(harness: &Sandbox, case: &Case, reference: &Value) -> Compared {
         Input::Jsonata(expr) => {
             let ours = harness.transform(expr, &case.data);
             let theirs = jsonata_outcome(reference);
+            // What `mcpgraph mcp`'s `eval_jsonata` adds: the checks a graph
+            // file gives the expression, which may refuse it before it
+            // runs. They must refuse only what the reference fails on.
+            let refused = mcpgraph_codegen::check_expression(expr)
+                .items
+                .iter()
+                .find(|d| d.severity == mcpgraph_codegen::diag::Severity::Error)
+                .map(|d| d.message.clone());
+            check(
+                "build-check",
+                refused.clone().unwrap_or_else(|| "accepted".to_owned()),
+                theirs.to_string(),
+                refused.is_none() || matches!(theirs, Outcome::Error(_)),
+            );
             if ours.value.is_ok() && theirs.timed_out() {
                 out.skipped = Some(
                     "jsonata-js ran out of its 1000 ms where ours finished (speed and machine load, not meaning)",
