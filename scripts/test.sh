@@ -114,7 +114,9 @@ starter() {
     stage starter scripts/starter-check.sh
     local args=()
     for t in "${after_starter_tests[@]}"; do args+=(--test "$t"); done
-    stage "test (${after_starter_tests[*]})" cargo test -p mcpgraph-tests "${args[@]}"
+    # `--workspace`, as the other test stages: `-p mcpgraph-tests` alone
+    # resolves features for that package only and rebuilds the stack.
+    stage "test (${after_starter_tests[*]})" cargo test --workspace "${args[@]}"
 }
 # The library crates' docs build without a warning (missing docs included),
 # and the facade's public API matches its pinned list
