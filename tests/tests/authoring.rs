@@ -88,14 +88,17 @@ async fn session(work: &Path, steps: &Value) -> Vec<Value> {
         .kill_on_drop(true);
     // The environment of a shell, not of a test: `cargo test` sets
     // `LD_LIBRARY_PATH` and `CARGO_*` variables that build scripts track
-    // (ring's), and the crate's builds would then rebuild what the
-    // starter check built, and it what they built.
+    // (ring's), and rustup sets `RUSTUP_TOOLCHAIN` (this repository's
+    // pinned toolchain, where a crate outside it, as the starter check's,
+    // gets the default one). With them the crate's builds would rebuild
+    // what the starter check built, and it what they built.
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
         let keep = ["CARGO_HOME", "CARGO_INCREMENTAL"];
-        if name == "LD_LIBRARY_PATH"
-            || (name.starts_with("CARGO") && !keep.contains(&name.as_ref()))
-        {
+        let tracked = name == "LD_LIBRARY_PATH"
+            || name.starts_with("RUSTUP_TOOLCHAIN")
+            || name == "RUST_RECURSION_COUNT";
+        if tracked || (name.starts_with("CARGO") && !keep.contains(&name.as_ref())) {
             cmd.env_remove(name.as_ref());
         }
     }
